@@ -1,0 +1,1 @@
+"""Implementations held to the spec: adapters, servers under test, the Hypothesis machine."""

@@ -1,0 +1,1 @@
+"""Evidence from the spec: Z3 queries, proof artifacts and diagrams."""

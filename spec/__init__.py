@@ -1,0 +1,34 @@
+"""The executable specification of stream vs session resumption (DESIGN.md §2-§4).
+
+Pure and deterministic, standard library only, no I/O. Modules:
+
+- ``state``: sessions, streams, events, server requests, the client's view;
+- ``actions``: what clients, the network and servers do;
+- ``headers``: classes of the two reconnect headers;
+- ``decision``: the decision table and its refinement against a state;
+- ``transitions``: the reference transition relation;
+- ``invariants``: the predicates every checker shares;
+- ``profiles`` and ``catalog``: the levels of every rule per profile;
+- ``trace``: replayable sequences of actions;
+- ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
+"""
+
+from .actions import ACTION_TYPES, Action, action_from_json, action_to_json, describe
+from .catalog import AGREEMENT, RULES, RULES_BY_ID, Rule, level
+from .decision import Branch, HttpRequest, Method, Outcome, decide, decide_class
+from .headers import EventClass, SessionClass
+from .invariants import Finding, check_agreement, check_state, check_transition
+from .profiles import DEFAULT_PROFILE, Level, Profile
+from .state import INITIAL_STATE, State
+from .trace import Failure, Trace, loads, trace_from_json
+from .verdicts import Verdict, verdict_for_broken, worst
+from .transitions import Delivered, NotModelled, Observation, Transition, enabled, step
+
+__all__ = [
+    "ACTION_TYPES", "AGREEMENT", "Action", "Branch", "DEFAULT_PROFILE", "Delivered", "EventClass",
+    "Failure", "Finding", "HttpRequest", "INITIAL_STATE", "Level", "Method", "NotModelled",
+    "Observation", "Outcome", "Profile", "RULES", "RULES_BY_ID", "Rule", "SessionClass", "State",
+    "Trace", "Transition", "action_from_json", "action_to_json", "check_agreement", "check_state",
+    "check_transition", "decide", "decide_class", "describe", "enabled", "level", "loads", "step",
+    "trace_from_json", "Verdict", "verdict_for_broken", "worst",
+]

@@ -1,0 +1,241 @@
+"""The decision of DESIGN.md §2: what a server must do with one HTTP request.
+
+Two layers:
+
+- ``decide_class(method, session_class, event_class, profile)`` is the table over
+  header *classes*: a total function on a finite domain, which ``proofs`` encodes
+  independently in Z3 and checks for totality, exclusivity, reachability and
+  agreement with this function.
+- ``decide(state, request, profile)`` classifies the headers against a state,
+  looks the table up, and refines the answer with what the state knows: which
+  events must be replayed, which server requests re-emitted, and the alternative
+  statuses a connected stream allows.
+
+Sources: guards MCP B30/B33/B34 (D35/D39); branch 1 B24-B26, D29-D31; branch 2
+B15, B21, rules §3.7; branch 3 rules §3.2 (#1939, typescript-sdk PR #2068);
+branch 4 B32; branch 5 B28, B32; sessionless revision F17.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+from .headers import EventClass, SessionClass, classify_event, classify_session
+from .profiles import SESSION_ERA, Profile
+from .state import RequestStatus, State, StreamKind
+
+
+class Method(str, Enum):
+    GET = "GET"
+    POST_INITIALIZE = "POST initialize"
+    POST_REQUEST = "POST request"
+    POST_RESPONSE = "POST response"
+    DELETE = "DELETE"
+
+
+class Branch(str, Enum):
+    """Where a request lands. The first five are DESIGN.md §2's numbered branches."""
+
+    STREAM_RESUMPTION = "stream-resumption"  # 1
+    SESSION_RESUMPTION = "session-resumption"  # 2
+    REJECT_FOREIGN_EVENT_ID = "reject-foreign-event-id"  # 3
+    REJECT_ORPHAN_EVENT_ID = "reject-orphan-event-id"  # 4
+    NEW_SESSION = "new-session"  # 5, POST initialize
+    MISSING_SESSION = "missing-session"  # 5, anything else without a session
+    MALFORMED_SESSION = "malformed-session"  # guard
+    UNKNOWN_SESSION = "unknown-session"  # guard
+    REINITIALIZE = "reinitialize"
+    SESSION_REQUEST = "session-request"
+    SESSION_TERMINATION = "session-termination"
+    METHOD_NOT_ALLOWED = "method-not-allowed"  # sessionless revision
+    SESSIONLESS_REQUEST = "sessionless-request"  # sessionless revision
+
+
+NUMBERED_BRANCHES = {
+    Branch.STREAM_RESUMPTION: 1,
+    Branch.SESSION_RESUMPTION: 2,
+    Branch.REJECT_FOREIGN_EVENT_ID: 3,
+    Branch.REJECT_ORPHAN_EVENT_ID: 4,
+    Branch.NEW_SESSION: 5,
+    Branch.MISSING_SESSION: 5,
+}
+"""The branch number of DESIGN.md §2's table, for the branches that have one."""
+
+BRANCH_RULE: dict[Branch, str] = {
+    Branch.STREAM_RESUMPTION: "replay-suffix",
+    Branch.SESSION_RESUMPTION: "session-identity-stable",
+    Branch.REJECT_FOREIGN_EVENT_ID: "reject-foreign-event-id",
+    Branch.REJECT_ORPHAN_EVENT_ID: "reject-orphan-event-id",
+    Branch.NEW_SESSION: "new-session-on-initialize",
+    Branch.MISSING_SESSION: "missing-session-400",
+    Branch.MALFORMED_SESSION: "malformed-session-400",
+    Branch.UNKNOWN_SESSION: "unknown-session-404",
+    Branch.REINITIALIZE: "session-identity-stable",
+    Branch.SESSION_REQUEST: "session-identity-stable",
+    Branch.SESSION_TERMINATION: "session-delete",
+    Branch.METHOD_NOT_ALLOWED: "sessionless-get-405",
+    Branch.SESSIONLESS_REQUEST: "sessionless-ignores-headers",
+}
+"""The catalog rule that judges the status of a request landing in each branch."""
+
+CLIENT_ERRORS = frozenset(range(400, 500))
+RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
+"""Branch 3: a 4xx that is not 404, because 404 tells a client its session is gone (B34)."""
+
+CONFLICT = 409
+"""Refusal of a second connection to a connected stream (rules §3.3, typescript-sdk)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ClassDecision:
+    """An entry of the decision table: the branch and the acceptable statuses.
+
+    ``status`` is the one the reference server answers; ``statuses`` every status
+    the profile accepts.
+    """
+
+    branch: Branch
+    statuses: frozenset[int]
+    status: int
+
+
+@dataclass(frozen=True, slots=True)
+class HttpRequest:
+    """One request's method and its two header values (``None`` = header absent).
+
+    ``request`` names the server request a ``POST_RESPONSE`` answers.
+    """
+
+    method: Method
+    session: str | None = None
+    last_event_id: str | None = None
+    request: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What the server must do with one request in one state, under one profile.
+
+    - ``branch``, ``statuses`` (acceptable), ``status`` (the reference's answer);
+    - ``stream``: the stream resumed (branch 1), else ``None``;
+    - ``replay``: event ids to replay, in order (branch 1), else empty;
+    - ``reemit``: server requests to re-emit or cancel, in issue order (branch 2);
+    - ``rule``: the catalog rule that judges the status.
+    """
+
+    branch: Branch
+    statuses: frozenset[int]
+    status: int
+    session_class: SessionClass
+    event_class: EventClass
+    stream: str | None = None
+    replay: tuple[str, ...] = ()
+    reemit: tuple[str, ...] = ()
+
+    @property
+    def rule(self) -> str:
+        return BRANCH_RULE[self.branch]
+
+
+def decide_class(
+    method: Method, session: SessionClass, event: EventClass, profile: Profile
+) -> ClassDecision:
+    """The decision table over header classes (total on its domain)."""
+    if profile not in SESSION_ERA:
+        return _decide_sessionless(method)
+    strict = profile is Profile.BOUNDARY
+    if session is SessionClass.MALFORMED:
+        return ClassDecision(Branch.MALFORMED_SESSION, _set(400) if strict else _set(400, 404), 400)
+    if session in (SessionClass.UNKNOWN, SessionClass.ENDED):
+        return ClassDecision(Branch.UNKNOWN_SESSION, _set(404), 404)
+    if session is SessionClass.ABSENT:
+        return _decide_without_session(method, event)
+    return _decide_in_live_session(method, event, strict)
+
+
+def decide(state: State, request: HttpRequest, profile: Profile) -> Outcome:
+    """The outcome of ``request`` in ``state`` under ``profile``."""
+    session_class = classify_session(state, request.session)
+    event_class = classify_event(state, request.session, request.last_event_id)
+    entry = decide_class(request.method, session_class, event_class, profile)
+    outcome = Outcome(entry.branch, entry.statuses, entry.status, session_class, event_class)
+    if entry.branch is Branch.STREAM_RESUMPTION:
+        return _refine_stream_resumption(state, request, outcome)
+    if entry.branch is Branch.SESSION_RESUMPTION:
+        return _refine_session_resumption(state, request, outcome)
+    if entry.branch is Branch.SESSION_REQUEST and request.method is Method.POST_RESPONSE:
+        return _refine_response(state, request, outcome)
+    return outcome
+
+
+def _decide_sessionless(method: Method) -> ClassDecision:
+    if method in (Method.GET, Method.DELETE):
+        return ClassDecision(Branch.METHOD_NOT_ALLOWED, _set(405), 405)
+    if method is Method.POST_RESPONSE:
+        return ClassDecision(Branch.SESSIONLESS_REQUEST, _set(202, 400), 400)
+    return ClassDecision(Branch.SESSIONLESS_REQUEST, _set(200), 200)
+
+
+def _decide_without_session(method: Method, event: EventClass) -> ClassDecision:
+    if method is Method.POST_INITIALIZE:
+        return ClassDecision(Branch.NEW_SESSION, _set(200), 200)
+    if method is Method.GET and event is not EventClass.ABSENT:
+        return ClassDecision(Branch.REJECT_ORPHAN_EVENT_ID, _set(400), 400)
+    return ClassDecision(Branch.MISSING_SESSION, _set(400), 400)
+
+
+def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> ClassDecision:
+    if method is Method.GET:
+        if event is EventClass.ABSENT:
+            return ClassDecision(Branch.SESSION_RESUMPTION, _set(200) if strict else _set(200, 405, 409), 200)
+        if event is EventClass.RETAINED:
+            return ClassDecision(Branch.STREAM_RESUMPTION, _set(200) if strict else _set(200, 405), 200)
+        statuses = RESUMPTION_ERRORS if strict else CLIENT_ERRORS | {200}
+        return ClassDecision(Branch.REJECT_FOREIGN_EVENT_ID, statuses, 400)
+    if method is Method.POST_INITIALIZE:
+        return ClassDecision(Branch.REINITIALIZE, _set(200, 400), 400)
+    if method is Method.POST_REQUEST:
+        return ClassDecision(Branch.SESSION_REQUEST, _set(200), 200)
+    if method is Method.POST_RESPONSE:
+        return ClassDecision(Branch.SESSION_REQUEST, _set(202), 202)
+    return ClassDecision(Branch.SESSION_TERMINATION, _set(200, 202, 204, 405), 200)
+
+
+def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
+    event = state.event(request.last_event_id)
+    assert event is not None  # classified RETAINED
+    stream = state.stream(event.stream)
+    events = state.events_of(event.stream)
+    after = tuple(e.id for e in events[[e.id for e in events].index(event.id) + 1 :])
+    statuses = outcome.statuses | {CONFLICT} if stream.connected else outcome.statuses
+    return _with(outcome, statuses=statuses, stream=event.stream, replay=after)
+
+
+def _refine_session_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
+    reemit = tuple(r.id for r in state.pending_requests(request.session))
+    get_connected = any(
+        s.kind is StreamKind.GET and s.connected for s in state.streams_of(request.session)
+    )
+    statuses = outcome.statuses | {CONFLICT} if get_connected else outcome.statuses
+    return _with(outcome, statuses=statuses, reemit=reemit)
+
+
+def _refine_response(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
+    answered = state.request(request.request)
+    pending = (
+        answered is not None
+        and answered.session == request.session
+        and answered.status is RequestStatus.PENDING
+    )
+    if pending:
+        return outcome
+    return _with(outcome, statuses=_set(202, 400))
+
+
+def _with(outcome: Outcome, **changes) -> Outcome:
+    return replace(outcome, **changes)
+
+
+def _set(*statuses: int) -> frozenset[int]:
+    return frozenset(statuses)

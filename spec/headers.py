@@ -1,0 +1,67 @@
+"""Classes of the two reconnect headers, relative to a state.
+
+The decision (``decision.py``) branches on the *class* of each header, never on
+its raw value: a finite domain that Z3 can enumerate (``proofs``).
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .state import SessionStatus, State
+
+
+class SessionClass(str, Enum):
+    """What an ``Mcp-Session-Id`` value names."""
+
+    ABSENT = "absent"
+    MALFORMED = "malformed"  # outside 0x21-0x7E or empty (MCP B30/D35)
+    UNKNOWN = "unknown"  # well-formed, never issued
+    ENDED = "ended"  # issued, then expired or deleted (MCP B33)
+    LIVE = "live"
+
+
+class EventClass(str, Enum):
+    """What a ``Last-Event-ID`` value names, relative to the session header."""
+
+    ABSENT = "absent"
+    MALFORMED = "malformed"  # empty or outside 0x21-0x7E
+    UNKNOWN = "unknown"  # well-formed, names no event ever issued
+    RETAINED = "retained"  # an event of a retained stream of the named session
+    EXPIRED = "expired"  # an event of an expired stream of the named session
+    FOREIGN = "foreign"  # an event of another session (or of any session, when none is named)
+
+
+def is_well_formed(value: str) -> bool:
+    """True when ``value`` is non-empty visible ASCII, 0x21-0x7E (MCP B30/D35)."""
+    return bool(value) and all(0x21 <= ord(ch) <= 0x7E for ch in value)
+
+
+def classify_session(state: State, value: str | None) -> SessionClass:
+    if value is None:
+        return SessionClass.ABSENT
+    if not is_well_formed(value):
+        return SessionClass.MALFORMED
+    session = state.session(value)
+    if session is None:
+        return SessionClass.UNKNOWN
+    if session.status is SessionStatus.LIVE:
+        return SessionClass.LIVE
+    return SessionClass.ENDED
+
+
+def classify_event(state: State, session_value: str | None, value: str | None) -> EventClass:
+    if value is None:
+        return EventClass.ABSENT
+    if not is_well_formed(value):
+        return EventClass.MALFORMED
+    owner = state.session_of_event(value)
+    if owner is None:
+        return EventClass.UNKNOWN
+    if owner != session_value:
+        return EventClass.FOREIGN
+    event = state.event(value)
+    stream = state.stream(event.stream) if event else None
+    if stream is not None and stream.retained:
+        return EventClass.RETAINED
+    return EventClass.EXPIRED

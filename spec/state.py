@@ -1,0 +1,213 @@
+"""The state of one server and its client, as immutable values.
+
+Entities are named by handles minted in creation order: sessions ``S1, S2, ...``,
+streams ``T1, ...``, events ``E1, ...`` and server requests ``R1, ...``. Nothing is
+ever removed from a state, so the next handle is derived from a count, and two
+states are equal exactly when they describe the same history.
+
+Vocabulary (DESIGN.md §1): a *session* outlives its *streams*; a stream is
+delivered over at most one *connection* at a time; an *event id* is a position in
+one stream; a *server request* belongs to its session and is pending until it is
+answered or cancelled.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from enum import Enum
+
+
+class SessionStatus(str, Enum):
+    LIVE = "live"
+    EXPIRED = "expired"
+    DELETED = "deleted"
+
+
+class StreamKind(str, Enum):
+    POST = "post"
+    GET = "get"
+
+
+class StreamStatus(str, Enum):
+    OPEN = "open"  # the server may still send events on it
+    ENDED = "ended"  # terminated by the server; its events are retained for replay
+    EXPIRED = "expired"  # its events are discarded; its event ids resume nothing
+
+
+class RequestStatus(str, Enum):
+    PENDING = "pending"
+    ANSWERED = "answered"
+    CANCELLED = "cancelled"
+
+
+@dataclass(frozen=True, slots=True)
+class Session:
+    id: str
+    status: SessionStatus = SessionStatus.LIVE
+
+
+@dataclass(frozen=True, slots=True)
+class Stream:
+    id: str
+    session: str
+    kind: StreamKind
+    status: StreamStatus = StreamStatus.OPEN
+    connected: bool = True
+
+    @property
+    def retained(self) -> bool:
+        """True while the server keeps the stream's events for replay."""
+        return self.status is not StreamStatus.EXPIRED
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """One SSE event; ``request`` is the server request it carries, if any."""
+
+    id: str
+    stream: str
+    request: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ServerRequest:
+    """A server-to-client JSON-RPC request, first sent on ``stream``."""
+
+    id: str
+    session: str
+    stream: str
+    status: RequestStatus = RequestStatus.PENDING
+
+
+@dataclass(frozen=True, slots=True)
+class ClientSession:
+    """What the client remembers of one session it holds.
+
+    ``cursors`` maps a stream to the last event id received on it (what it would
+    send as ``Last-Event-ID``); ``seen`` lists the server requests it received
+    and has not answered. A client restart forgets both, but keeps the session id.
+    """
+
+    session: str
+    cursors: tuple[tuple[str, str], ...] = ()
+    seen: tuple[str, ...] = ()
+
+    def cursor(self, stream: str) -> str | None:
+        for stream_id, event_id in self.cursors:
+            if stream_id == stream:
+                return event_id
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    sessions: tuple[Session, ...] = ()
+    streams: tuple[Stream, ...] = ()
+    events: tuple[Event, ...] = ()
+    requests: tuple[ServerRequest, ...] = ()
+    client: tuple[ClientSession, ...] = ()
+
+    # -- lookups (return None when the handle names nothing) -----------------
+
+    def session(self, session_id: str | None) -> Session | None:
+        return _find(self.sessions, session_id)
+
+    def stream(self, stream_id: str | None) -> Stream | None:
+        return _find(self.streams, stream_id)
+
+    def event(self, event_id: str | None) -> Event | None:
+        return _find(self.events, event_id)
+
+    def request(self, request_id: str | None) -> ServerRequest | None:
+        return _find(self.requests, request_id)
+
+    def client_session(self, session_id: str) -> ClientSession | None:
+        for entry in self.client:
+            if entry.session == session_id:
+                return entry
+        return None
+
+    # -- derived views --------------------------------------------------------
+
+    def session_of_event(self, event_id: str) -> str | None:
+        event = self.event(event_id)
+        stream = self.stream(event.stream) if event else None
+        return stream.session if stream else None
+
+    def events_of(self, stream_id: str) -> tuple[Event, ...]:
+        """The events of one stream, in stream order."""
+        return tuple(e for e in self.events if e.stream == stream_id)
+
+    def streams_of(self, session_id: str) -> tuple[Stream, ...]:
+        return tuple(s for s in self.streams if s.session == session_id)
+
+    def pending_requests(self, session_id: str) -> tuple[ServerRequest, ...]:
+        """The session's pending server requests, in the order they were issued."""
+        return tuple(
+            r for r in self.requests if r.session == session_id and r.status is RequestStatus.PENDING
+        )
+
+    def live_sessions(self) -> tuple[Session, ...]:
+        return tuple(s for s in self.sessions if s.status is SessionStatus.LIVE)
+
+    def open_streams(self) -> tuple[Stream, ...]:
+        """Streams the server may still send on: open, in a live session."""
+        live = {s.id for s in self.live_sessions()}
+        return tuple(s for s in self.streams if s.status is StreamStatus.OPEN and s.session in live)
+
+    # -- next handles -------------------------------------------------------
+
+    def next_session_id(self) -> str:
+        return f"S{len(self.sessions) + 1}"
+
+    def next_stream_id(self) -> str:
+        return f"T{len(self.streams) + 1}"
+
+    def next_event_id(self) -> str:
+        return f"E{len(self.events) + 1}"
+
+    def next_request_id(self) -> str:
+        return f"R{len(self.requests) + 1}"
+
+    # -- functional updates ---------------------------------------------------
+
+    def with_session(self, session: Session) -> "State":
+        return replace(self, sessions=_upsert(self.sessions, session))
+
+    def with_stream(self, stream: Stream) -> "State":
+        return replace(self, streams=_upsert(self.streams, stream))
+
+    def with_request(self, request: ServerRequest) -> "State":
+        return replace(self, requests=_upsert(self.requests, request))
+
+    def with_event(self, event: Event) -> "State":
+        return replace(self, events=self.events + (event,))
+
+    def with_client_session(self, entry: ClientSession) -> "State":
+        kept = tuple(c for c in self.client if c.session != entry.session)
+        ordered = sorted(kept + (entry,), key=lambda c: _handle_order(c.session))
+        return replace(self, client=tuple(ordered))
+
+
+INITIAL_STATE = State()
+
+
+def _find(items, handle):
+    if handle is None:
+        return None
+    for item in items:
+        if item.id == handle:
+            return item
+    return None
+
+
+def _upsert(items, new):
+    for index, item in enumerate(items):
+        if item.id == new.id:
+            return items[:index] + (new,) + items[index + 1 :]
+    return items + (new,)
+
+
+def _handle_order(handle: str) -> tuple[str, int]:
+    prefix, digits = handle[:1], handle[1:]
+    return (prefix, int(digits) if digits.isdigit() else -1)

@@ -1,0 +1,308 @@
+"""The transition relation: what one action does to a state, and what the client sees.
+
+``step(state, action, profile)`` is deterministic: it is the reference behaviour
+(the canonical status of every outcome). ``enabled(state, action)`` says whether a
+server or network action can happen at all; client actions are always enabled,
+whatever their headers say.
+
+Only the session-era profiles are modelled here; the decision alone covers
+``mcp-2026-07-28`` (``decision.decide_class``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .actions import (
+    Action,
+    AnswerRequest,
+    CallTool,
+    CancelRequest,
+    DeleteSession,
+    DropConnection,
+    EmitEvent,
+    EndStream,
+    ExpireSession,
+    ExpireStream,
+    Initialize,
+    IssueServerRequest,
+    Reconnect,
+    RestartClient,
+)
+from .decision import Branch, HttpRequest, Method, Outcome, decide
+from .profiles import SESSION_ERA, Profile
+from .state import (
+    ClientSession,
+    Event,
+    RequestStatus,
+    ServerRequest,
+    Session,
+    SessionStatus,
+    State,
+    Stream,
+    StreamKind,
+    StreamStatus,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Delivered:
+    """One event that reached the client: its id and the server request it carries."""
+
+    event: str
+    request: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What the client (or a white-box harness) saw of one action.
+
+    - ``status``: the HTTP status of a client request; ``None`` for server and
+      network actions;
+    - ``session``: the session id minted by ``initialize``;
+    - ``stream``: the stream a response opened or resumed;
+    - ``event`` / ``request``: the event / server request a server action created;
+    - ``events``: events delivered to the client by this action, in order.
+    """
+
+    status: int | None = None
+    session: str | None = None
+    stream: str | None = None
+    event: str | None = None
+    request: str | None = None
+    events: tuple[Delivered, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Transition:
+    before: State
+    action: Action
+    outcome: Outcome | None  # None for server and network actions
+    observation: Observation
+    after: State
+
+
+class NotModelled(ValueError):
+    """Raised for a profile whose state machine the spec does not model."""
+
+
+def enabled(state: State, action: Action) -> bool:
+    """True when ``action`` can happen in ``state``.
+
+    Client requests are always enabled (servers must answer any headers); a
+    server action needs its target open in a live session; a connection can only
+    drop while connected.
+    """
+    if isinstance(action, (EmitEvent, IssueServerRequest, EndStream)):
+        return action.stream in {s.id for s in state.open_streams()}
+    if isinstance(action, ExpireStream):
+        stream = state.stream(action.stream)
+        return stream is not None and stream.retained and _live(state, stream.session)
+    if isinstance(action, DropConnection):
+        stream = state.stream(action.stream)
+        return stream is not None and stream.connected
+    if isinstance(action, CancelRequest):
+        request = state.request(action.request)
+        return request is not None and request.status is RequestStatus.PENDING and _live(state, request.session)
+    if isinstance(action, ExpireSession):
+        return _live(state, action.session)
+    return True
+
+
+def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition:
+    """The reference transition for ``action`` in ``state``.
+
+    Raises ``NotModelled`` for a sessionless profile and ``ValueError`` when a
+    server or network action is not ``enabled``.
+    """
+    if profile not in SESSION_ERA:
+        raise NotModelled(f"the state machine is not modelled for {profile.value}; only its decision is")
+    if not enabled(state, action):
+        raise ValueError(f"action {action} is not enabled in this state")
+    handler = _HANDLERS[type(action)]
+    outcome, observation, after = handler(state, action, profile)
+    return Transition(state, action, outcome, observation, after)
+
+
+# -- client requests ------------------------------------------------------------
+
+
+def _initialize(state: State, action: Initialize, profile: Profile):
+    outcome = decide(state, HttpRequest(Method.POST_INITIALIZE), profile)
+    if outcome.branch is not Branch.NEW_SESSION:
+        return outcome, Observation(outcome.status), state
+    session = state.next_session_id()
+    after = state.with_session(Session(session)).with_client_session(ClientSession(session))
+    return outcome, Observation(outcome.status, session=session), after
+
+
+def _call_tool(state: State, action: CallTool, profile: Profile):
+    outcome = decide(state, HttpRequest(Method.POST_REQUEST, action.session), profile)
+    if outcome.branch is not Branch.SESSION_REQUEST:
+        return outcome, Observation(outcome.status), state
+    stream = state.next_stream_id()
+    after = state.with_stream(Stream(stream, action.session, StreamKind.POST))
+    return outcome, Observation(outcome.status, stream=stream), after
+
+
+def _reconnect(state: State, action: Reconnect, profile: Profile):
+    request = HttpRequest(Method.GET, action.session, action.last_event_id)
+    outcome = decide(state, request, profile)
+    if outcome.branch is Branch.STREAM_RESUMPTION:
+        return outcome, *_resume_stream(state, action.session, outcome)
+    if outcome.branch is Branch.SESSION_RESUMPTION:
+        return outcome, *_resume_session(state, action.session, outcome)
+    return outcome, Observation(outcome.status), state
+
+
+def _resume_stream(state: State, session: str, outcome: Outcome):
+    stream = state.stream(outcome.stream)
+    after = state.with_stream(replace(stream, connected=stream.status is StreamStatus.OPEN))
+    delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
+    after = _receive(after, session, delivered)
+    return Observation(outcome.status, stream=stream.id, events=delivered), after
+
+
+def _resume_session(state: State, session: str, outcome: Outcome):
+    stream = state.next_stream_id()
+    after = state.with_stream(Stream(stream, session, StreamKind.GET))
+    delivered = []
+    for request in outcome.reemit:
+        event = Event(after.next_event_id(), stream, request)
+        after = after.with_event(event)
+        delivered.append(_delivered(event))
+    after = _receive(after, session, tuple(delivered))
+    return Observation(outcome.status, stream=stream, events=tuple(delivered)), after
+
+
+def _answer_request(state: State, action: AnswerRequest, profile: Profile):
+    http = HttpRequest(Method.POST_RESPONSE, action.session, request=action.request)
+    outcome = decide(state, http, profile)
+    if outcome.branch is not Branch.SESSION_REQUEST:
+        return outcome, Observation(outcome.status), state
+    after = _forget_request(state, action.session, action.request)
+    request = state.request(action.request)
+    if request is not None and request.session == action.session and request.status is RequestStatus.PENDING:
+        after = after.with_request(replace(request, status=RequestStatus.ANSWERED))
+    return outcome, Observation(outcome.status), after
+
+
+def _delete_session(state: State, action: DeleteSession, profile: Profile):
+    outcome = decide(state, HttpRequest(Method.DELETE, action.session), profile)
+    if outcome.branch is not Branch.SESSION_TERMINATION:
+        return outcome, Observation(outcome.status), state
+    return outcome, Observation(outcome.status), _end_session(state, action.session, SessionStatus.DELETED)
+
+
+def _restart_client(state: State, action: RestartClient, profile: Profile):
+    forgotten = tuple(ClientSession(entry.session) for entry in state.client)
+    return None, Observation(), replace(state, client=forgotten)
+
+
+# -- network and server actions -------------------------------------------------
+
+
+def _drop_connection(state: State, action: DropConnection, profile: Profile):
+    stream = state.stream(action.stream)
+    return None, Observation(), state.with_stream(replace(stream, connected=False))
+
+
+def _emit_event(state: State, action: EmitEvent, profile: Profile):
+    return _send_on_stream(state, action.stream, request=None)
+
+
+def _issue_server_request(state: State, action: IssueServerRequest, profile: Profile):
+    stream = state.stream(action.stream)
+    request = ServerRequest(state.next_request_id(), stream.session, stream.id)
+    return _send_on_stream(state.with_request(request), stream.id, request=request.id)
+
+
+def _send_on_stream(state: State, stream_id: str, request: str | None):
+    stream = state.stream(stream_id)
+    event = Event(state.next_event_id(), stream_id, request)
+    after = state.with_event(event)
+    delivered = (_delivered(event),) if stream.connected else ()
+    after = _receive(after, stream.session, delivered)
+    return None, Observation(event=event.id, request=request, events=delivered), after
+
+
+def _cancel_request(state: State, action: CancelRequest, profile: Profile):
+    request = state.request(action.request)
+    after = state.with_request(replace(request, status=RequestStatus.CANCELLED))
+    return None, Observation(), _forget_request(after, request.session, request.id)
+
+
+def _end_stream(state: State, action: EndStream, profile: Profile):
+    stream = state.stream(action.stream)
+    ended = replace(stream, status=StreamStatus.ENDED, connected=False)
+    return None, Observation(), state.with_stream(ended)
+
+
+def _expire_stream(state: State, action: ExpireStream, profile: Profile):
+    stream = state.stream(action.stream)
+    expired = replace(stream, status=StreamStatus.EXPIRED, connected=False)
+    return None, Observation(), state.with_stream(expired)
+
+
+def _expire_session(state: State, action: ExpireSession, profile: Profile):
+    return None, Observation(), _end_session(state, action.session, SessionStatus.EXPIRED)
+
+
+# -- helpers --------------------------------------------------------------------
+
+
+def _live(state: State, session_id: str) -> bool:
+    session = state.session(session_id)
+    return session is not None and session.status is SessionStatus.LIVE
+
+
+def _end_session(state: State, session_id: str, status: SessionStatus) -> State:
+    """A session ends with all its streams and their event ids (DESIGN.md §2)."""
+    after = state.with_session(Session(session_id, status))
+    for stream in state.streams_of(session_id):
+        after = after.with_stream(replace(stream, status=StreamStatus.EXPIRED, connected=False))
+    return after
+
+
+def _delivered(event: Event) -> Delivered:
+    return Delivered(event.id, event.request)
+
+
+def _receive(state: State, session_id: str, delivered: tuple[Delivered, ...]) -> State:
+    """The client records the events it received under ``session_id``."""
+    entry = state.client_session(session_id)
+    if entry is None or not delivered:
+        return state
+    cursors = dict(entry.cursors)
+    seen = list(entry.seen)
+    for item in delivered:
+        cursors[state.event(item.event).stream] = item.event
+        request = state.request(item.request)
+        if request is not None and request.status is RequestStatus.PENDING and request.id not in seen:
+            seen.append(request.id)
+    return state.with_client_session(ClientSession(session_id, tuple(cursors.items()), tuple(seen)))
+
+
+def _forget_request(state: State, session_id: str | None, request_id: str) -> State:
+    entry = state.client_session(session_id) if session_id else None
+    if entry is None or request_id not in entry.seen:
+        return state
+    seen = tuple(r for r in entry.seen if r != request_id)
+    return state.with_client_session(replace(entry, seen=seen))
+
+
+_HANDLERS = {
+    Initialize: _initialize,
+    CallTool: _call_tool,
+    Reconnect: _reconnect,
+    AnswerRequest: _answer_request,
+    DeleteSession: _delete_session,
+    RestartClient: _restart_client,
+    DropConnection: _drop_connection,
+    EmitEvent: _emit_event,
+    IssueServerRequest: _issue_server_request,
+    CancelRequest: _cancel_request,
+    EndStream: _end_stream,
+    ExpireStream: _expire_stream,
+    ExpireSession: _expire_session,
+}

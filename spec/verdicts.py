@@ -1,0 +1,49 @@
+"""Verdicts: how a profile judges a rule that was checked (DESIGN.md §3).
+
+- PASS: checked and held;
+- FAIL: a MUST of the profile broken;
+- WARN: a SHOULD of the profile broken;
+- SKIP: the server does not offer what the rule needs (405 on GET, no event ids ...);
+- INCONCLUSIVE: the scenario could not be driven (timeout, broken SSE ...).
+
+A broken MAY or a rule the profile does not apply passes, with the finding kept
+as evidence.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+from .catalog import level
+from .profiles import Level, Profile
+
+
+class Verdict(str, Enum):
+    PASS = "PASS"
+    FAIL = "FAIL"
+    WARN = "WARN"
+    SKIP = "SKIP"
+    INCONCLUSIVE = "INCONCLUSIVE"
+
+
+SEVERITY_ORDER = (Verdict.FAIL, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.SKIP, Verdict.PASS)
+"""From worst to best: the verdict of a rule checked several times is the worst one."""
+
+
+def verdict_for_broken(rule_id: str, profile: Profile) -> Verdict:
+    """The verdict when ``rule_id`` was seen broken under ``profile``."""
+    rule_level = level(rule_id, profile)
+    if rule_level is Level.MUST:
+        return Verdict.FAIL
+    if rule_level is Level.SHOULD:
+        return Verdict.WARN
+    return Verdict.PASS
+
+
+def worst(verdicts) -> Verdict:
+    """The worst of ``verdicts`` (PASS for none)."""
+    found = set(verdicts)
+    for verdict in SEVERITY_ORDER:
+        if verdict in found:
+            return verdict
+    return Verdict.PASS
