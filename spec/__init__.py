@@ -17,18 +17,18 @@ from .actions import ACTION_TYPES, Action, action_from_json, action_to_json, des
 from .catalog import AGREEMENT, RULES, RULES_BY_ID, Rule, level
 from .decision import Branch, HttpRequest, Method, Outcome, decide, decide_class
 from .headers import EventClass, SessionClass
-from .invariants import Finding, check_agreement, check_state, check_transition
+from .invariants import Finding, check_state, check_transition
 from .profiles import DEFAULT_PROFILE, Level, Profile
 from .state import INITIAL_STATE, State
 from .trace import Failure, Trace, loads, trace_from_json
 from .verdicts import Verdict, verdict_for_broken, worst
-from .transitions import Delivered, NotModelled, Observation, Transition, enabled, step
+from .transitions import Delivered, NotModelled, Observation, Transition, alternatives, enabled, step
 
 __all__ = [
     "ACTION_TYPES", "AGREEMENT", "Action", "Branch", "DEFAULT_PROFILE", "Delivered", "EventClass",
     "Failure", "Finding", "HttpRequest", "INITIAL_STATE", "Level", "Method", "NotModelled",
     "Observation", "Outcome", "Profile", "RULES", "RULES_BY_ID", "Rule", "SessionClass", "State",
-    "Trace", "Transition", "action_from_json", "action_to_json", "check_agreement", "check_state",
+    "Trace", "Transition", "action_from_json", "action_to_json", "alternatives", "check_state",
     "check_transition", "decide", "decide_class", "describe", "enabled", "level", "loads", "step",
     "trace_from_json", "Verdict", "verdict_for_broken", "worst",
 ]

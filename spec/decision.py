@@ -23,7 +23,7 @@ from enum import Enum
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
-from .state import RequestStatus, State, StreamKind
+from .state import RequestStatus, State, StreamKind, StreamStatus
 
 
 class Method(str, Enum):
@@ -79,12 +79,16 @@ BRANCH_RULE: dict[Branch, str] = {
 }
 """The catalog rule that judges the status of a request landing in each branch."""
 
+SUCCESSES = frozenset(range(200, 300))
 CLIENT_ERRORS = frozenset(range(400, 500))
 RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
 """Branch 3: a 4xx that is not 404, because 404 tells a client its session is gone (B34)."""
 
 CONFLICT = 409
 """Refusal of a second connection to a connected stream (rules §3.3, typescript-sdk)."""
+
+NO_CONTENT = 204
+"""Answer to a reconnect to a terminated stream, by SSE convention (rules §3.5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,7 +203,7 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
         return ClassDecision(Branch.SESSION_REQUEST, _set(200), 200)
     if method is Method.POST_RESPONSE:
         return ClassDecision(Branch.SESSION_REQUEST, _set(202), 202)
-    return ClassDecision(Branch.SESSION_TERMINATION, _set(200, 202, 204, 405), 200)
+    return ClassDecision(Branch.SESSION_TERMINATION, SUCCESSES | {405}, 200)
 
 
 def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
@@ -209,6 +213,8 @@ def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outco
     events = state.events_of(event.stream)
     after = tuple(e.id for e in events[[e.id for e in events].index(event.id) + 1 :])
     statuses = outcome.statuses | {CONFLICT} if stream.connected else outcome.statuses
+    if stream.status is StreamStatus.ENDED and not after:
+        statuses = statuses | {NO_CONTENT}
     return _with(outcome, statuses=statuses, stream=event.stream, replay=after)
 
 

@@ -200,12 +200,16 @@ def expiry_independent(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
     stream = t.before.stream(t.action.stream)
-    before, after = t.before.session(stream.session), t.after.session(stream.session)
-    return [] if before == after else [f"expiring stream {stream.id} ended session {stream.session}"]
+    problems = []
+    if t.before.session(stream.session) != t.after.session(stream.session):
+        problems.append(f"expiring stream {stream.id} ended session {stream.session}")
+    others = [s for s in t.observation.closed if s != stream.id]
+    if others:
+        problems.append(f"expiring stream {stream.id} also closed the connections of {_ids(others)}")
+    return problems
 
 
 TRANSITION_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
-    ("event-id-unique", event_id_resolves),
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
     ("replay-suffix", replay_suffix),
@@ -220,24 +224,39 @@ TRANSITION_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
 """Checks in the order their findings are reported; ``status`` findings are
 filed under the rule that judges the outcome's branch."""
 
+GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+    ("event-id-unique", event_id_resolves),
+)
+"""Checks whose findings are only reported when no specific check explains the step."""
+
 
 def check_state(state: State) -> list[Finding]:
     """Every state invariant's violations in ``state``."""
     return [Finding(rule, m) for rule, check in STATE_INVARIANTS.items() for m in check(state)]
 
 
-def check_transition(t: Transition) -> list[Finding]:
-    """Every transition check's violations on ``t``, filed under catalog rule ids."""
+def check_transition(t: Transition, expected=None) -> list[Finding]:
+    """Every violation on ``t``, filed under catalog rule ids.
+
+    Specific checks first; the generic ones (an event id that resolves to
+    nothing, and, when the spec's ``expected`` observation is given, any other
+    difference from it, filed under ``agreement``) only when no specific check
+    explains the step.
+    """
     findings = []
     for rule, check in TRANSITION_CHECKS:
         for message in check(t):
             findings.append(Finding(_status_rule(t) if rule == "status" else rule, message))
+    if findings:
+        return findings
+    for rule, check in GENERIC_CHECKS:
+        findings += [Finding(rule, message) for message in check(t)]
+    if not findings and expected is not None:
+        findings += _disagreement(t, expected)
     return findings
 
 
-def check_agreement(t: Transition, expected) -> list[Finding]:
-    """Differences between an observed and the spec's ``expected`` observation
-    that no rule above explains (filed under ``agreement``)."""
+def _disagreement(t: Transition, expected) -> list[Finding]:
     observed = t.observation
     if observed == expected:
         return []

@@ -62,7 +62,9 @@ class Observation:
     - ``session``: the session id minted by ``initialize``;
     - ``stream``: the stream a response opened or resumed;
     - ``event`` / ``request``: the event / server request a server action created;
-    - ``events``: events delivered to the client by this action, in order.
+    - ``events``: events delivered to the client by this action, in order;
+    - ``closed``: streams whose connection this action ended (the client sees
+      its SSE response end).
     """
 
     status: int | None = None
@@ -71,6 +73,7 @@ class Observation:
     event: str | None = None
     request: str | None = None
     events: tuple[Delivered, ...] = ()
+    closed: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,7 +124,26 @@ def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> T
         raise ValueError(f"action {action} is not enabled in this state")
     handler = _HANDLERS[type(action)]
     outcome, observation, after = handler(state, action, profile)
-    return Transition(state, action, outcome, observation, after)
+    closed = tuple(s.id for s in state.streams if s.connected and not after.stream(s.id).connected)
+    return Transition(state, action, outcome, replace(observation, closed=closed), after)
+
+
+def alternatives(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> tuple[Transition, ...]:
+    """Every transition ``profile`` accepts for ``action``, the reference's first.
+
+    Status alternatives (a refusal where the reference proceeds) are not listed:
+    a refused request changes nothing. The one alternative of content: the MCP
+    revisions do not require re-emission (rules §3.7), so under them a session
+    resumption may also open the new stream without re-emitting anything.
+    """
+    canonical = step(state, action, profile)
+    outcome = canonical.outcome
+    if profile is Profile.BOUNDARY or outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION:
+        return (canonical,)
+    if not outcome.reemit:
+        return (canonical,)
+    observation, after = _resume_session(state, action.session, replace(outcome, reemit=()))
+    return canonical, Transition(state, action, outcome, observation, after)
 
 
 # -- client requests ------------------------------------------------------------

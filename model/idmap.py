@@ -1,0 +1,85 @@
+"""The map between the spec's handles (``S1``, ``T2``, ``E3``, ``R1``) and a server's ids.
+
+A server under test mints its own session ids, stream keys, event ids and request
+ids. After every step the checker aligns what the server reported with what the
+spec created (``align``), and translates later actions into the server's ids
+(``to_server``). An id the map cannot pair stays visible as ``?<id>`` so that an
+invariant reports it rather than the map hiding it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, replace
+
+from mcp_resume.spec.actions import Action
+from mcp_resume.spec.transitions import Delivered, Observation, Transition
+
+UNMAPPED_PREFIX = "?"
+
+
+class IdMap:
+    def __init__(self) -> None:
+        self._to_server: dict[str, str] = {}
+        self._to_spec: dict[str, str] = {}
+
+    def pair(self, handle: str | None, server_id: str | None) -> None:
+        """Record that ``handle`` is ``server_id``; first pairing wins."""
+        if handle is None or server_id is None:
+            return
+        if handle in self._to_server or server_id in self._to_spec:
+            return
+        self._to_server[handle] = server_id
+        self._to_spec[server_id] = handle
+
+    def server_id(self, handle: str | None) -> str | None:
+        """The server's id for ``handle``; unmapped values (literals) pass through."""
+        if handle is None:
+            return None
+        return self._to_server.get(handle, handle)
+
+    def handle(self, server_id: str | None) -> str | None:
+        """The spec's handle for ``server_id``, or ``?<server_id>`` when unpaired."""
+        if server_id is None:
+            return None
+        return self._to_spec.get(server_id, UNMAPPED_PREFIX + server_id)
+
+    def to_server(self, action: Action) -> Action:
+        """``action`` with every handle replaced by the server's id."""
+        changes = {f.name: self.server_id(getattr(action, f.name)) for f in fields(action)}
+        return replace(action, **changes) if changes else action
+
+    def align(self, spec: Transition, observed: Observation) -> Observation:
+        """Pair the entities created in this step, then translate ``observed`` to handles.
+
+        New events the server delivered are paired with the spec's new events
+        carrying the same server request, in order.
+        """
+        expected = spec.observation
+        for name in ("session", "stream", "event", "request"):
+            self.pair(getattr(expected, name), getattr(observed, name))
+        self._pair_new_events(spec, observed)
+        return Observation(
+            status=observed.status,
+            session=self.handle(observed.session),
+            stream=self.handle(observed.stream),
+            event=self.handle(observed.event),
+            request=self.handle(observed.request),
+            events=tuple(Delivered(self.handle(d.event), self.handle(d.request)) for d in observed.events),
+            closed=tuple(self.handle(stream) for stream in observed.closed),
+        )
+
+    def copy(self) -> "IdMap":
+        twin = IdMap()
+        twin._to_server, twin._to_spec = dict(self._to_server), dict(self._to_spec)
+        return twin
+
+    def _pair_new_events(self, spec: Transition, observed: Observation) -> None:
+        new_in_spec = [d for d in spec.observation.events if spec.before.event(d.event) is None]
+        for item in observed.events:
+            if item.event in self._to_spec:
+                continue
+            request = self._to_spec.get(item.request) if item.request is not None else None
+            for candidate in new_in_spec:
+                if candidate.request == request and candidate.event not in self._to_server:
+                    self.pair(candidate.event, item.event)
+                    break

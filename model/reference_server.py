@@ -1,0 +1,209 @@
+"""A correct in-process server, written the way a server author would write one.
+
+It is a second, imperative statement of the spec: mutable tables keyed by the
+server's own ids, event ids that encode their stream (MCP D28), pending server
+requests stored on the session, a per-stream event buffer. The Hypothesis machine
+checks that it agrees with the pure spec step by step; the faulty designs of
+DESIGN.md §5 (``model.faulty``) are this server with one method changed.
+
+Ids: sessions ``sess-<n>``, streams ``post-<n>`` / ``get-<n>``, events
+``<stream>/<seq>``, server requests ``<1000+n>`` (a JSON-RPC id).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from mcp_resume.spec import actions as a
+from mcp_resume.spec.headers import is_well_formed
+from mcp_resume.spec.transitions import Delivered, Observation
+
+
+@dataclass
+class SessionRecord:
+    live: bool = True
+    pending: list[str] = field(default_factory=list)  # server request ids, in issue order
+
+
+@dataclass
+class StreamRecord:
+    key: str
+    session: str
+    open: bool = True
+    retained: bool = True
+    connected: bool = True
+    events: list[tuple[str, str | None]] = field(default_factory=list)  # (event id, request id)
+
+
+class ReferenceServer:
+    """Applies spec actions to mutable tables; ``handle`` returns the observation."""
+
+    name = "reference"
+
+    def __init__(self) -> None:
+        self.sessions: dict[str, SessionRecord] = {}
+        self.streams: dict[str, StreamRecord] = {}
+        self.request_session: dict[str, str] = {}
+        self._counter = 0
+
+    # -- the adapter surface --------------------------------------------------
+
+    def apply(self, action: a.Action) -> Observation:
+        self._closed: list[str] = []
+        observation = getattr(self, "on_" + action.kind)(action)
+        return replace(observation, closed=tuple(self._closed))
+
+    def close(self) -> None:
+        pass
+
+    # -- client requests --------------------------------------------------------
+
+    def on_initialize(self, action: a.Initialize) -> Observation:
+        session = f"sess-{self._next()}"
+        self.sessions[session] = SessionRecord()
+        return Observation(200, session=session)
+
+    def on_call_tool(self, action: a.CallTool) -> Observation:
+        refusal = self.check_session(action.session)
+        if refusal:
+            return Observation(refusal)
+        stream = self.open_stream(action.session, "post")
+        return Observation(200, stream=stream.key)
+
+    def on_reconnect(self, action: a.Reconnect) -> Observation:
+        if action.session is None:
+            return Observation(400)  # orphan event id, or no session at all (B32)
+        refusal = self.check_session(action.session)
+        if refusal:
+            return Observation(refusal)
+        if action.last_event_id is None:
+            return self.resume_session(action.session)
+        return self.resume_stream(action.session, action.last_event_id)
+
+    def on_answer_request(self, action: a.AnswerRequest) -> Observation:
+        refusal = self.check_session(action.session)
+        if refusal:
+            return Observation(refusal)
+        pending = self.sessions[action.session].pending
+        if action.request in pending:
+            pending.remove(action.request)
+        return Observation(202)
+
+    def on_delete_session(self, action: a.DeleteSession) -> Observation:
+        refusal = self.check_session(action.session)
+        if refusal:
+            return Observation(refusal)
+        self.end_session(action.session)
+        return Observation(200)
+
+    def on_restart_client(self, action: a.RestartClient) -> Observation:
+        return Observation()
+
+    # -- network and server actions -----------------------------------------------
+
+    def on_drop_connection(self, action: a.DropConnection) -> Observation:
+        self.disconnect(self.streams[action.stream])
+        return Observation()
+
+    def on_emit_event(self, action: a.EmitEvent) -> Observation:
+        return self.send(self.streams[action.stream], None)
+
+    def on_issue_server_request(self, action: a.IssueServerRequest) -> Observation:
+        stream = self.streams[action.stream]
+        request = str(1000 + self._next())
+        self.request_session[request] = stream.session
+        self.sessions[stream.session].pending.append(request)
+        return self.send(stream, request)
+
+    def on_cancel_request(self, action: a.CancelRequest) -> Observation:
+        pending = self.sessions[self.request_session[action.request]].pending
+        if action.request in pending:
+            pending.remove(action.request)
+        return Observation()
+
+    def on_end_stream(self, action: a.EndStream) -> Observation:
+        stream = self.streams[action.stream]
+        stream.open = False
+        self.disconnect(stream)
+        return Observation()
+
+    def on_expire_stream(self, action: a.ExpireStream) -> Observation:
+        self.expire(self.streams[action.stream])
+        return Observation()
+
+    def on_expire_session(self, action: a.ExpireSession) -> Observation:
+        self.end_session(action.session)
+        return Observation()
+
+    # -- the parts the faulty designs change ----------------------------------------
+
+    def check_session(self, session: str | None) -> int | None:
+        """The refusal status for a session header, or ``None`` for a live session (B30-B33)."""
+        if session is None or not is_well_formed(session):
+            return 400
+        record = self.sessions.get(session)
+        if record is None or not record.live:
+            return 404
+        return None
+
+    def resume_session(self, session: str) -> Observation:
+        """Branch 2: a fresh GET stream carrying every pending server request again."""
+        stream = self.open_stream(session, "get")
+        delivered = [self.send(stream, request).events[0] for request in list(self.sessions[session].pending)]
+        return Observation(200, stream=stream.key, events=tuple(delivered))
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        """Branch 1, or branch 3 when the event id is not one of a retained stream of ``session``."""
+        stream = self.find_stream(last_event_id)
+        if stream is None or stream.session != session or not stream.retained:
+            return Observation(400)
+        ids = [event_id for event_id, _ in stream.events]
+        delivered = tuple(Delivered(e, r) for e, r in stream.events[ids.index(last_event_id) + 1 :])
+        self.reattach(stream)
+        return Observation(200, stream=stream.key, events=delivered)
+
+    def find_stream(self, event_id: str) -> StreamRecord | None:
+        """The stream an event id names: ids encode their stream (D28)."""
+        key, _, _ = event_id.rpartition("/")
+        stream = self.streams.get(key)
+        if stream is None or event_id not in (e for e, _ in stream.events):
+            return None
+        return stream
+
+    def end_session(self, session: str) -> None:
+        self.sessions[session].live = False
+        for stream in self.streams.values():
+            if stream.session == session:
+                self.expire(stream)
+
+    def expire(self, stream: StreamRecord) -> None:
+        stream.open = stream.retained = False
+        self.disconnect(stream)
+        stream.events = [(event_id, None) for event_id, _ in stream.events]  # payloads discarded
+
+    # -- helpers ------------------------------------------------------------------
+
+    def disconnect(self, stream: StreamRecord) -> None:
+        if stream.connected:
+            self._closed.append(stream.key)
+        stream.connected = False
+
+    def reattach(self, stream: StreamRecord) -> None:
+        """A resumed stream: an open one continues on the new connection; an
+        ended one closes after its replay."""
+        stream.connected = stream.open
+
+    def open_stream(self, session: str, kind: str) -> StreamRecord:
+        stream = StreamRecord(f"{kind}-{self._next()}", session)
+        self.streams[stream.key] = stream
+        return stream
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        event_id = f"{stream.key}/{len(stream.events) + 1}"
+        stream.events.append((event_id, request))
+        delivered = (Delivered(event_id, request),) if stream.connected else ()
+        return Observation(event=event_id, request=request, events=delivered)
+
+    def _next(self) -> int:
+        self._counter += 1
+        return self._counter
