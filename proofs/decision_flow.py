@@ -16,7 +16,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch, ClassDecision, Method
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import Profile

@@ -10,7 +10,7 @@ typed by hand, so the diagrams follow the spec.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Iterable
 
 from mcp_resume.spec.state import SessionStatus, StreamStatus
 from mcp_resume.spec.transitions import Transition
@@ -69,10 +69,9 @@ def stream_edges(transitions: Iterable[Transition]) -> set[AbstractEdge]:
 
 def _session_targets(t: Transition) -> set[str]:
     targets = set()
-    for name in ("session",):
-        value = getattr(t.action, name, None)
-        if value is not None:
-            targets.add(value)
+    session = getattr(t.action, "session", None)
+    if session is not None:
+        targets.add(session)
     stream = t.before.stream(getattr(t.action, "stream", None))
     if stream is not None:
         targets.add(stream.session)
@@ -128,6 +127,3 @@ def session_lifecycle(bounds: Bounds = Bounds(), explored: list[Transition] | No
     order = [status.value for status in SessionStatus]
     edges = session_edges(explored if explored is not None else explore(bounds))
     return _diagram("session-lifecycle", "Session lifecycle, derived from the spec", order, edges)
-
-
-Abstraction = Callable[[Iterable[Transition]], set[AbstractEdge]]
