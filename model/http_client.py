@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import httpx
+
 # httpx-sse's incremental line splitter (only CR, LF and CRLF end a line, as SSE
 # requires); the dependency is pinned below 0.5 in pyproject.toml.
 from httpx_sse._decoders import SSELineDecoder
@@ -109,7 +110,9 @@ class StreamableHttpClient:
         self.exchanges: list[Exchange] = []
         self._prefix = f"mr-{secrets.token_hex(3)}"
         self._counter = 0
-        timeout = httpx.Timeout(connect=self.bounds.connect, read=None, write=self.bounds.connect, pool=self.bounds.connect)
+        timeout = httpx.Timeout(
+            connect=self.bounds.connect, read=None, write=self.bounds.connect, pool=self.bounds.connect
+        )
         self._http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False)
 
     async def __aenter__(self) -> "StreamableHttpClient":
@@ -157,9 +160,7 @@ class StreamableHttpClient:
         body: dict[str, Any] = {"jsonrpc": "2.0", "id": rid, "method": method}
         if params is not None:
             body["params"] = params
-        return await self.send(
-            "POST", label=label, session=session, body=body, await_id=rid, stop=stop, idle=idle
-        )
+        return await self.send("POST", label=label, session=session, body=body, await_id=rid, stop=stop, idle=idle)
 
     async def call_tool(
         self,
@@ -177,7 +178,9 @@ class StreamableHttpClient:
         params = {"name": name, "arguments": arguments or {}, "_meta": {"progressToken": f"{rid}-progress"}}
         return await self.request(session, "tools/call", params, label=label, request_id=rid, stop=stop, idle=idle)
 
-    async def notify(self, session: str | None, method: str, params: dict[str, Any] | None = None, *, label: str) -> Exchange:
+    async def notify(
+        self, session: str | None, method: str, params: dict[str, Any] | None = None, *, label: str
+    ) -> Exchange:
         """POST a JSON-RPC notification (expects 202, MCP B6/C6)."""
         body: dict[str, Any] = {"jsonrpc": "2.0", "method": method}
         if params is not None:
@@ -205,7 +208,11 @@ class StreamableHttpClient:
         (default: ``bounds.settle``).
         """
         return await self.send(
-            "GET", label=label, session=session, last_event_id=last_event_id, stop=stop,
+            "GET",
+            label=label,
+            session=session,
+            last_event_id=last_event_id,
+            stop=stop,
             idle=self.bounds.settle if idle is None else idle,
         )
 
@@ -312,7 +319,9 @@ class StreamableHttpClient:
             exchange.body = _snippet(raw)
         if _needs_stream_or_json(exchange):
             shown = content_type or "no content type"
-            exchange.fail(ErrorKind.CONTENT_TYPE, f"HTTP {exchange.status} with {shown}, expected {_expected_types(exchange)}")
+            exchange.fail(
+                ErrorKind.CONTENT_TYPE, f"HTTP {exchange.status} with {shown}, expected {_expected_types(exchange)}"
+            )
 
     async def _read_body(self, exchange: Exchange, response: httpx.Response, deadline: float) -> str | None:
         chunks: list[bytes] = []

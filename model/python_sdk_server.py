@@ -106,9 +106,7 @@ def build_server() -> MCPServer:
         message = SamplingMessage(role="user", content=TextContent(type="text", text=prompt))
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            result = await ctx.session.create_message(
-                [message], max_tokens=32, related_request_id=ctx.request_id
-            )
+            result = await ctx.session.create_message([message], max_tokens=32, related_request_id=ctx.request_id)
         content = result.content
         return content.text if isinstance(content, TextContent) else "sampled"
 

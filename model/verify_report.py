@@ -106,7 +106,9 @@ def judge(rule: str, profile: Profile, checks: list[Check], exchanges: list[Exch
     if not checks:
         return RuleVerdict(rule, Verdict.INCONCLUSIVE, "the scenario checked nothing", rule_level, checks, exchanges)
     if not broken:
-        return RuleVerdict(rule, Verdict.PASS, f"{len(checks)} of {len(checks)} checks held", rule_level, checks, exchanges)
+        return RuleVerdict(
+            rule, Verdict.PASS, f"{len(checks)} of {len(checks)} checks held", rule_level, checks, exchanges
+        )
     verdict = verdict_for_broken(rule, profile)
     first = broken[0]
     reason = f"{first.what}: expected {first.expected}, observed {first.observed}"
@@ -122,7 +124,9 @@ def skip(rule: str, profile: Profile, reason: str, exchanges: list[Exchange] | N
     return RuleVerdict(rule, Verdict.SKIP, reason, level(rule, profile), [], exchanges or [])
 
 
-def inconclusive(rule: str, profile: Profile, reason: str, checks: list[Check], exchanges: list[Exchange]) -> RuleVerdict:
+def inconclusive(
+    rule: str, profile: Profile, reason: str, checks: list[Check], exchanges: list[Exchange]
+) -> RuleVerdict:
     """INCONCLUSIVE: the scenario could not be driven to the point of judging."""
     return RuleVerdict(rule, Verdict.INCONCLUSIVE, reason, level(rule, profile), checks, exchanges)
 

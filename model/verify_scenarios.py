@@ -141,8 +141,11 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> list[C
     repeated = [e for e in resumed.data_events if e.id in seen]
     answered = resumed.end is End.DROPPED
     checks = [
-        status_check("GET with the session and the last event id before the server closed the connection", resumed,
-                     ctx.expect(GET, SessionClass.LIVE, EventClass.RETAINED)),
+        status_check(
+            "GET with the session and the last event id before the server closed the connection",
+            resumed,
+            ctx.expect(GET, SessionClass.LIVE, EventClass.RETAINED),
+        ),
         Check(
             "continuation of test_reconnection after the server closed the connection",
             "the rest of the stream up to the tools/call response, nothing delivered before",
@@ -151,7 +154,9 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> list[C
         ),
     ]
     if answered:
-        checks += await _resume_from_middle(d, ctx, session, first.events + resumed.events, "the test_reconnection stream")
+        checks += await _resume_from_middle(
+            d, ctx, session, first.events + resumed.events, "the test_reconnection stream"
+        )
     return checks
 
 
@@ -164,7 +169,9 @@ async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
     cursor = cursor_in_middle(history_a.events) or _any_event_id(history_a)
     b = await d.open_session("session B")
     got = require(
-        await d.client.get(label=f"session B presents session A's event id {cursor.id}", session=b, last_event_id=cursor.id),
+        await d.client.get(
+            label=f"session B presents session A's event id {cursor.id}", session=b, last_event_id=cursor.id
+        ),
         "GET in session B",
     )
     leaked = _belonging_to(got.data_events, history_a.events, by_content=True)
@@ -183,7 +190,9 @@ async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
     history_d = await d.history(other, f"session D: a stream for the same request id {shared}", request_id=shared)
     cursor_c = cursor_in_middle(history_c.events) or _any_event_id(history_c)
     resumed = require(
-        await d.client.get(label=f"session C resumes its stream from {cursor_c.id}", session=c, last_event_id=cursor_c.id),
+        await d.client.get(
+            label=f"session C resumes its stream from {cursor_c.id}", session=c, last_event_id=cursor_c.id
+        ),
         "GET in session C",
     )
     leaked = _belonging_to(resumed.data_events, history_d.events, by_content=False)
@@ -257,19 +266,28 @@ async def reject_orphan_event_id(d: Driver, ctx: Context) -> list[Check]:
     history = await d.history(a, "session A: a complete stream")
     cursor = cursor_in_middle(history.events) or _any_event_id(history)
     got = require(
-        await d.client.get(label=f"GET with session A's event id {cursor.id} and no session id", last_event_id=cursor.id),
+        await d.client.get(
+            label=f"GET with session A's event id {cursor.id} and no session id", last_event_id=cursor.id
+        ),
         "orphan GET",
     )
     checks = [
-        status_check("GET with an event id and no session id", got, ctx.expect(GET, SessionClass.ABSENT, EventClass.FOREIGN)),
+        status_check(
+            "GET with an event id and no session id", got, ctx.expect(GET, SessionClass.ABSENT, EventClass.FOREIGN)
+        ),
         _nothing_delivered("GET with an event id and no session id", got),
     ]
     minted = got.session_header
     if minted is not None and minted != a:
-        used = require(await d.client.request(minted, "tools/list", label="use the session id the rejection carried"), "tools/list")
+        used = require(
+            await d.client.request(minted, "tools/list", label="use the session id the rejection carried"), "tools/list"
+        )
         checks.append(
-            status_check("a request with the session id the rejection carried (created nothing)", used,
-                         ctx.expect(POST_REQUEST, SessionClass.UNKNOWN, EventClass.ABSENT))
+            status_check(
+                "a request with the session id the rejection carried (created nothing)",
+                used,
+                ctx.expect(POST_REQUEST, SessionClass.UNKNOWN, EventClass.ABSENT),
+            )
         )
     return checks
 
@@ -294,8 +312,13 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
         checks.append(status_check(what, got, ctx.expect(GET, SessionClass.LIVE, event_class)))
         checks.append(_nothing_delivered(what, got))
     after = require(await d.client.request(b, "tools/list", label="session B after the rejections"), "tools/list")
-    checks.append(status_check("session B still answers after the rejections", after,
-                               ctx.expect(POST_REQUEST, SessionClass.LIVE, EventClass.ABSENT)))
+    checks.append(
+        status_check(
+            "session B still answers after the rejections",
+            after,
+            ctx.expect(POST_REQUEST, SessionClass.LIVE, EventClass.ABSENT),
+        )
+    )
     return checks
 
 
@@ -311,20 +334,45 @@ async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:
     if ctx.caps.get_stream:
         requests.append(("GET with an unknown session id", GET, unknown, None, SessionClass.UNKNOWN, EventClass.ABSENT))
         if event is not None:
-            requests.append(("GET with an unknown session id and session A's event id", GET, unknown, event.id,
-                             SessionClass.UNKNOWN, EventClass.FOREIGN))
-    requests.append(("POST tools/list with an unknown session id", POST_REQUEST, unknown, None,
-                     SessionClass.UNKNOWN, EventClass.ABSENT))
+            requests.append(
+                (
+                    "GET with an unknown session id and session A's event id",
+                    GET,
+                    unknown,
+                    event.id,
+                    SessionClass.UNKNOWN,
+                    EventClass.FOREIGN,
+                )
+            )
+    requests.append(
+        (
+            "POST tools/list with an unknown session id",
+            POST_REQUEST,
+            unknown,
+            None,
+            SessionClass.UNKNOWN,
+            EventClass.ABSENT,
+        )
+    )
     ended = await d.open_session("session E")
     history_e = await d.history(ended, "session E: a complete stream")
     deleted = await d.delete(ended, "delete session E")
     if deleted.status is not None and 200 <= deleted.status < 300:
         event_e = _any_event_id(history_e, required=False)
         if ctx.caps.get_stream and event_e is not None:
-            requests.append(("GET with deleted session E and its event id", GET, ended, event_e.id,
-                             SessionClass.ENDED, EventClass.EXPIRED))
-        requests.append(("POST tools/list with deleted session E", POST_REQUEST, ended, None,
-                         SessionClass.ENDED, EventClass.ABSENT))
+            requests.append(
+                (
+                    "GET with deleted session E and its event id",
+                    GET,
+                    ended,
+                    event_e.id,
+                    SessionClass.ENDED,
+                    EventClass.EXPIRED,
+                )
+            )
+        requests.append(
+            ("POST tools/list with deleted session E", POST_REQUEST, ended, None, SessionClass.ENDED, EventClass.ABSENT)
+        )
     for what, method, session, event_id, session_class, event_class in requests:
         got = require(await _send(d, method, what, session, event_id), what)
         checks.append(status_check(what, got, ctx.expect(method, session_class, event_class)))
@@ -366,7 +414,9 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
     answers: list[Exchange] = []
     if ctx.caps.get_stream:
         got = require(await d.client.get(label="session resumption", session=session), "session resumption")
-        checks.append(status_check("GET with the session id alone", got, ctx.expect(GET, SessionClass.LIVE, EventClass.ABSENT)))
+        checks.append(
+            status_check("GET with the session id alone", got, ctx.expect(GET, SessionClass.LIVE, EventClass.ABSENT))
+        )
         answers.append(got)
         cursor = cursor_in_middle(history.events)
         if ctx.caps.event_ids and cursor is not None:
@@ -375,14 +425,24 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
                 "stream resumption",
             )
             answers.append(got)
-    after = require(await d.client.request(session, "tools/list", label="session S after the resumptions"), "tools/list")
-    checks.append(status_check("the session after its resumptions", after, ctx.expect(POST_REQUEST, SessionClass.LIVE, EventClass.ABSENT)))
+    after = require(
+        await d.client.request(session, "tools/list", label="session S after the resumptions"), "tools/list"
+    )
+    checks.append(
+        status_check(
+            "the session after its resumptions", after, ctx.expect(POST_REQUEST, SessionClass.LIVE, EventClass.ABSENT)
+        )
+    )
     answers.append(after)
     for exchange in answers:
         header = exchange.session_header
         checks.append(
-            Check(f"Mcp-Session-Id on the answer to {exchange.label}", f"absent or {session}", str(header),
-                  header is None or header == session)
+            Check(
+                f"Mcp-Session-Id on the answer to {exchange.label}",
+                f"absent or {session}",
+                str(header),
+                header is None or header == session,
+            )
         )
     return checks
 
@@ -401,7 +461,9 @@ async def priming_event(d: Driver, ctx: Context) -> list[Check]:
         first = exchange.events[0] if exchange.events else None
         observed = "no event" if first is None else f"{first.id or 'no id'}: {first.summary()}"
         held = first is not None and first.id is not None and first.is_priming
-        checks.append(Check(f"first event of the {exchange.sent} stream", "an event id with empty data", observed, held))
+        checks.append(
+            Check(f"first event of the {exchange.sent} stream", "an event id with empty data", observed, held)
+        )
     return checks
 
 
@@ -457,7 +519,9 @@ async def run_scenario(scenario: Scenario, url: str, ctx: Context) -> RuleVerdic
         except Inconclusive as reason:
             return inconclusive(scenario.rule, ctx.profile, str(reason), checks, client.exchanges)
         except asyncio.TimeoutError:
-            return inconclusive(scenario.rule, ctx.profile, f"the scenario took longer than {bound:g} s", checks, client.exchanges)
+            return inconclusive(
+                scenario.rule, ctx.profile, f"the scenario took longer than {bound:g} s", checks, client.exchanges
+            )
         finally:
             await driver.cleanup()
 
@@ -525,7 +589,9 @@ def _reemits(event: SseEvent, request_id: Any) -> bool:
     if event.is_server_request and event.request_id == request_id:
         return True
     params = event.message.get("params") if isinstance(event.message, dict) else None
-    return event.method == "notifications/cancelled" and isinstance(params, dict) and params.get("requestId") == request_id
+    return (
+        event.method == "notifications/cancelled" and isinstance(params, dict) and params.get("requestId") == request_id
+    )
 
 
 def _nothing_delivered(what: str, exchange: Exchange) -> Check:

@@ -104,7 +104,9 @@ def down_url() -> str:
 # -- replies ----------------------------------------------------------------------
 
 
-def send(handler: BaseHTTPRequestHandler, status: int, content_type: str, body: bytes, headers: dict | None = None) -> None:
+def send(
+    handler: BaseHTTPRequestHandler, status: int, content_type: str, body: bytes, headers: dict | None = None
+) -> None:
     handler.send_response(status)
     handler.send_header("content-type", content_type)
     handler.send_header("content-length", str(len(body)))

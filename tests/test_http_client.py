@@ -160,4 +160,11 @@ def test_client_drives_the_sdk_through_a_session(sdk_url):
     assert all(x.ok for x in exchanges)
     recorded = call.to_json()
     assert recorded["request"]["headers"]["mcp-session-id"] == init.session_header
-    assert recorded["events"][1] == {"id": call.events[1].id, "data": "notification notifications/message 'logging step 1'"}
+    assert (
+        call.one_line().startswith("POST request tools/call")
+        and "-> 200 text/event-stream, 5 events (response)" in call.one_line()
+    )
+    assert recorded["events"][1] == {
+        "id": call.events[1].id,
+        "data": "notification notifications/message 'logging step 1'",
+    }

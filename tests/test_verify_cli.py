@@ -95,7 +95,14 @@ def test_table_prints_rule_level_verdict_and_evidence():
         "demo",
         "http://127.0.0.1:1/mcp",
         Profile.BOUNDARY,
-        {"session_ids": True, "event_ids": True, "priming": False, "get_stream": False, "get_status": 405, "fixture_tools": []},
+        {
+            "session_ids": True,
+            "event_ids": True,
+            "priming": False,
+            "get_stream": False,
+            "get_status": 405,
+            "fixture_tools": [],
+        },
         [
             judge("reject-foreign-event-id", Profile.BOUNDARY, checks, []),
             skip("reemit-pending", Profile.BOUNDARY, "the server offers no GET stream (GET answered 405, B15)"),
@@ -107,3 +114,26 @@ def test_table_prints_rule_level_verdict_and_evidence():
     assert "reject-foreign-event-id" in text and "FAIL" in text and "expected 4xx except 404, observed 200" in text
     assert "reemit-pending" in text and "SKIP" in text and "GET answered 405" in text
     assert "summary: 1 FAIL, 1 SKIP" in text
+
+
+@pytest.mark.timeout(60)
+def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
+    import httpx
+
+    from mcp_resume import verify
+
+    seen = {}
+
+    async def fake_verify_url(url, profile, bounds, *, target=None):
+        seen["url"], seen["target"] = url, target
+        async with httpx.AsyncClient(trust_env=False) as client:
+            seen["status"] = (await client.get(url, headers={"accept": "text/event-stream"})).status_code
+        return Report(target, url, profile, {}, [skip("priming-event", profile, "stubbed")])
+
+    monkeypatch.setattr(verify, "verify_url", fake_verify_url)
+    assert main(["verify", "python-sdk", "--timeout", "2"]) == 0
+    assert seen["target"] == "python-sdk" and seen["url"].startswith("http://127.0.0.1:")
+    assert seen["status"] == 400  # the real SDK answered while verify ran
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(seen["url"], trust_env=False, timeout=2)  # and was stopped afterwards
+    assert "priming-event" in capsys.readouterr().out

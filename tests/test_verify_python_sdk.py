@@ -101,8 +101,15 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     code, report = boundary_run
     verdicts = _by_rule(report)
     assert code == 1
-    for rule in ("replay-suffix", "no-replay-on-session-resume", "reject-orphan-event-id", "unknown-session-404",
-                 "missing-session-400", "session-identity-stable", "priming-event"):
+    for rule in (
+        "replay-suffix",
+        "no-replay-on-session-resume",
+        "reject-orphan-event-id",
+        "unknown-session-404",
+        "missing-session-400",
+        "session-identity-stable",
+        "priming-event",
+    ):
         assert verdicts[rule]["verdict"] == "PASS", (rule, verdicts[rule]["evidence"]["reason"])
     # The EventStore interface sees no session: another session's event id replays
     # that session's events, and two sessions using the same request id share a stream.
@@ -113,7 +120,9 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     # Unusable event ids on a live session get an empty 200 stream, malformed session ids 404.
     foreign = verdicts["reject-foreign-event-id"]
     assert foreign["verdict"] == "FAIL"
-    assert {c["observed"] for c in foreign["evidence"]["checks"] if c.get("branch") == "reject-foreign-event-id"} == {"200"}
+    assert {c["observed"] for c in foreign["evidence"]["checks"] if c.get("branch") == "reject-foreign-event-id"} == {
+        "200"
+    }
     assert verdicts["malformed-session-400"]["verdict"] == "FAIL"
 
 
@@ -132,8 +141,16 @@ def _one_scenario(sdk_url, rule, profile):
     scenario = next(s for s in SCENARIOS if s.rule == rule)
     bounds = Bounds.from_timeout(float(TIMEOUT))
     tools = ["test_tool_with_logging", "test_elicitation"]
-    caps = Capabilities(session_ids=True, post_stream="sse", event_ids=True, priming=True, get_status=200,
-                        get_stream=True, tools=tools, fixture_tools=tools)
+    caps = Capabilities(
+        session_ids=True,
+        post_stream="sse",
+        event_ids=True,
+        priming=True,
+        get_status=200,
+        get_stream=True,
+        tools=tools,
+        fixture_tools=tools,
+    )
     return asyncio.run(run_scenario(scenario, sdk_url, Context(profile, bounds, caps)))
 
 

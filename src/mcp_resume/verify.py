@@ -82,7 +82,7 @@ def parse_target(target: str) -> str:
         raise UsageError(f"empty TARGET: {TARGET_HINT}")
     try:
         parts = urlsplit(text)
-        parts.port  # raises ValueError for a port out of range or not a number
+        _ = parts.port  # raises ValueError for a port out of range or not a number
     except ValueError as error:
         raise UsageError(f"invalid TARGET {target!r} ({error}): {TARGET_HINT}") from None
     if not parts.scheme or "://" not in text:
@@ -115,7 +115,9 @@ def print_report(report: Report, console: Console) -> None:
     table.add_column("evidence", overflow="fold")
     for verdict in report.verdicts:
         style = VERDICT_STYLES[verdict.verdict]
-        table.add_row(verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]", _escape(verdict.reason))
+        table.add_row(
+            verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]", _escape(verdict.reason)
+        )
     console.print(table)
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     console.print(f"summary: {counts}", highlight=False)
