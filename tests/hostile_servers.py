@@ -1,0 +1,163 @@
+"""Misbehaving HTTP servers for the tests, on 127.0.0.1, each in a thread of its own.
+
+Every helper is a context manager that yields the server's MCP endpoint URL and
+stops the server (and closes every connection it holds) when the block ends.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+HOST = "127.0.0.1"
+
+Reply = Callable[[BaseHTTPRequestHandler], None]
+
+INITIALIZE_RESULT = {
+    "protocolVersion": "2025-11-25",
+    "capabilities": {"tools": {}},
+    "serverInfo": {"name": "hostile", "version": "0"},
+}
+
+
+class _QuietServer(ThreadingHTTPServer):
+    """Says nothing when a client drops a connection (the tests do that on purpose)."""
+
+    def handle_error(self, request, client_address) -> None:
+        pass
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def http_server(reply: Reply) -> Iterator[str]:
+    """A threaded HTTP server answering every request with ``reply(handler)``."""
+
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def _handle(self) -> None:
+            length = int(self.headers.get("content-length") or 0)
+            self.request_body = self.rfile.read(length) if length else b""
+            reply(self)
+
+        do_GET = do_POST = do_DELETE = _handle
+
+        def log_message(self, *args) -> None:  # keep test output clean
+            pass
+
+    server = _QuietServer((HOST, 0), Handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{HOST}:{server.server_address[1]}/mcp"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextmanager
+def silent_server() -> Iterator[str]:
+    """Accepts connections and never sends a byte."""
+    listener = socket.socket()
+    listener.bind((HOST, 0))
+    listener.listen(16)
+    listener.settimeout(0.1)
+    held: list[socket.socket] = []
+    stopping = threading.Event()
+
+    def accept() -> None:
+        while not stopping.is_set():
+            try:
+                connection, _ = listener.accept()
+                held.append(connection)
+            except OSError:
+                continue
+
+    thread = threading.Thread(target=accept, daemon=True)
+    thread.start()
+    try:
+        yield f"http://{HOST}:{listener.getsockname()[1]}/mcp"
+    finally:
+        stopping.set()
+        thread.join(2)
+        for connection in held:
+            connection.close()
+        listener.close()
+
+
+def down_url() -> str:
+    """The URL of a port where nothing listens (connection refused)."""
+    return f"http://{HOST}:{free_port()}/mcp"
+
+
+# -- replies ----------------------------------------------------------------------
+
+
+def send(
+    handler: BaseHTTPRequestHandler, status: int, content_type: str, body: bytes, headers: dict | None = None
+) -> None:
+    handler.send_response(status)
+    handler.send_header("content-type", content_type)
+    handler.send_header("content-length", str(len(body)))
+    for name, value in (headers or {}).items():
+        handler.send_header(name, value)
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def request_id(handler: BaseHTTPRequestHandler):
+    try:
+        return json.loads(handler.request_body).get("id")
+    except (ValueError, AttributeError):
+        return None
+
+
+def html_page(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 200, "text/html", b"<html><body>hello, not MCP</body></html>")
+
+
+def broken_sse(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 200, "text/event-stream", b"<html>\nthis is not an event stream\n</html>\n")
+
+
+def sse_with_bad_json(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 200, "text/event-stream", b"id: 1\ndata: {not json\n\n")
+
+
+def json_that_is_not(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 200, "application/json", b"{this is not json")
+
+
+def malformed_session_header(handler: BaseHTTPRequestHandler) -> None:
+    body = json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": INITIALIZE_RESULT}).encode()
+    send(handler, 200, "application/json", body, {"Mcp-Session-Id": "bad session id"})
+
+
+def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
+    """Headers, then one comment byte every 0.2 s for up to a minute: never an event."""
+    handler.send_response(200)
+    handler.send_header("content-type", "text/event-stream")
+    handler.end_headers()
+    end = time.monotonic() + 60
+    try:
+        while time.monotonic() < end:
+            handler.wfile.write(b":")
+            handler.wfile.flush()
+            time.sleep(0.2)
+    except OSError:
+        pass
+
+
+def not_found(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 404, "text/plain", b"no such endpoint")

@@ -1,0 +1,139 @@
+"""``mcp-resume verify``: bad input, hostile targets, and the printed table."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from rich.console import Console
+
+import hostile_servers as hostile
+from mcp_resume.cli import main
+from mcp_resume.model.verify_report import Check, Report, judge, skip
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.verify import parse_target, print_report
+
+BOUND_SECONDS = 1.0
+"""--timeout given to hostile targets; each must be judged within a few of these."""
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("", "empty TARGET"),
+        ("python-sdk2", "expected 'python-sdk' or an http:// URL"),
+        ("127.0.0.1:8000/mcp", "expected 'python-sdk' or an http:// URL"),
+        ("https://127.0.0.1/mcp", "unsupported scheme 'https'"),
+        ("ftp://127.0.0.1/mcp", "unsupported scheme 'ftp'"),
+        ("http://", "names no host"),
+        ("http://127.0.0.1:99999/mcp", "invalid TARGET"),
+    ],
+)
+def test_invalid_targets_are_usage_errors(target, words, capsys):
+    started = time.monotonic()
+    assert main(["verify", target]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert time.monotonic() - started < 2
+
+
+def test_parse_target_keeps_a_good_url():
+    assert parse_target("http://127.0.0.1:8000/mcp") == "http://127.0.0.1:8000/mcp"
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf"])
+def test_bad_timeouts_are_usage_errors(timeout, capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--timeout", timeout]) == 2
+    assert "timeout must be a positive number" in capsys.readouterr().err
+
+
+def test_json_into_a_missing_folder_is_refused_before_anything_runs(tmp_path, capsys):
+    assert main(["verify", "python-sdk", "--json", str(tmp_path / "nowhere" / "r.json")]) == 2
+    assert "does not exist" in capsys.readouterr().err
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("make_target", "words"),
+    [
+        ("down", "cannot connect"),
+        ("silent", "no response head within"),
+        ("broken_sse", "not an SSE stream"),
+        ("sse_with_bad_json", "not a JSON object"),
+        ("html_page", "text/html"),
+        ("json_that_is_not", "not JSON"),
+        ("malformed_session_header", "malformed Mcp-Session-Id"),
+        ("dripping_sse", "no initialize result"),
+        ("not_found", "initialize answered HTTP 404"),
+    ],
+)
+def test_hostile_targets_end_in_one_line_and_exit_3(make_target, words, capsys):
+    started = time.monotonic()
+    with _hostile(make_target) as url:
+        code = main(["verify", url, "--timeout", str(BOUND_SECONDS)])
+    elapsed = time.monotonic() - started
+    err = capsys.readouterr().err
+    assert code == 3
+    assert words in err and err.startswith("mcp-resume verify: error: ") and err.count("\n") == 1
+    assert "Traceback" not in err
+    assert elapsed < 4 * BOUND_SECONDS + 2
+
+
+def _hostile(kind):
+    if kind == "down":
+        from contextlib import nullcontext
+
+        return nullcontext(hostile.down_url())
+    if kind == "silent":
+        return hostile.silent_server()
+    return hostile.http_server(getattr(hostile, kind))
+
+
+def test_table_prints_rule_level_verdict_and_evidence():
+    checks = [Check("GET with a foreign event id", "4xx except 404", "200", False, "reject-foreign-event-id")]
+    report = Report(
+        "demo",
+        "http://127.0.0.1:1/mcp",
+        Profile.BOUNDARY,
+        {
+            "session_ids": True,
+            "event_ids": True,
+            "priming": False,
+            "get_stream": False,
+            "get_status": 405,
+            "fixture_tools": [],
+        },
+        [
+            judge("reject-foreign-event-id", Profile.BOUNDARY, checks, []),
+            skip("reemit-pending", Profile.BOUNDARY, "the server offers no GET stream (GET answered 405, B15)"),
+        ],
+    )
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert "reject-foreign-event-id" in text and "FAIL" in text and "expected 4xx except 404, observed 200" in text
+    assert "reemit-pending" in text and "SKIP" in text and "GET answered 405" in text
+    assert "summary: 1 FAIL, 1 SKIP" in text
+
+
+@pytest.mark.timeout(60)
+def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
+    import httpx
+
+    from mcp_resume import verify
+
+    seen = {}
+
+    async def fake_verify_url(url, profile, bounds, *, target=None):
+        seen["url"], seen["target"] = url, target
+        async with httpx.AsyncClient(trust_env=False) as client:
+            seen["status"] = (await client.get(url, headers={"accept": "text/event-stream"})).status_code
+        return Report(target, url, profile, {}, [skip("priming-event", profile, "stubbed")])
+
+    monkeypatch.setattr(verify, "verify_url", fake_verify_url)
+    assert main(["verify", "python-sdk", "--timeout", "2"]) == 0
+    assert seen["target"] == "python-sdk" and seen["url"].startswith("http://127.0.0.1:")
+    assert seen["status"] == 400  # the real SDK answered while verify ran
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(seen["url"], trust_env=False, timeout=2)  # and was stopped afterwards
+    assert "priming-event" in capsys.readouterr().out

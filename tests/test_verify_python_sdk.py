@@ -1,0 +1,173 @@
+"""``mcp-resume verify`` against the official MCP Python SDK, started for real on 127.0.0.1.
+
+The verdicts asserted here are what the SDK (with an EventStore written to its
+interface, ``model.python_sdk_server``) was measured to do; a FAIL is a finding
+about the SDK, not about this checker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.model.http_client import Bounds
+from mcp_resume.model.targets import running_python_sdk
+from mcp_resume.model.verify_probe import Capabilities
+from mcp_resume.model.verify_scenarios import SCENARIOS, Context, run_scenario
+from mcp_resume.spec.catalog import RULES_BY_ID
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+
+REQUIRED_RULES = (
+    "replay-suffix",
+    "no-cross-session",
+    "no-replay-on-session-resume",
+    "reemit-pending",
+    "reject-orphan-event-id",
+    "reject-foreign-event-id",
+    "unknown-session-404",
+    "malformed-session-400",
+    "missing-session-400",
+    "priming-event",
+)
+TIMEOUT = "2"
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture(scope="module")
+def sdk_url():
+    with running_python_sdk() as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def boundary_run(sdk_url, tmp_path_factory):
+    """One full ``verify`` under the default profile: (exit code, JSON report)."""
+    path = tmp_path_factory.mktemp("verify") / "report.json"
+    code = main(["verify", sdk_url, "--json", str(path), "--timeout", TIMEOUT])
+    return code, json.loads(path.read_text())
+
+
+def _by_rule(report):
+    return {v["rule"]: v for v in report["verdicts"]}
+
+
+def test_report_has_the_documented_shape(boundary_run, sdk_url):
+    _, report = boundary_run
+    assert report["target"] == sdk_url and report["url"] == sdk_url and report["profile"] == "boundary"
+    assert set(report["summary"]) == {v.value for v in Verdict}
+    assert sum(report["summary"].values()) == len(report["verdicts"]) == len(SCENARIOS)
+    for verdict in report["verdicts"]:
+        assert verdict["rule"] in RULES_BY_ID
+        assert verdict["verdict"] in {v.value for v in Verdict}
+        assert set(verdict["evidence"]) == {"reason", "checks", "exchanges"}
+        for exchange in verdict["evidence"]["exchanges"]:
+            assert exchange["request"]["method"] in {"GET", "POST", "DELETE"}
+            assert "status" in exchange and "end" in exchange
+    assert report["capabilities"]["probe"]
+
+
+def test_every_required_rule_is_judged_with_evidence(boundary_run):
+    _, report = boundary_run
+    verdicts = _by_rule(report)
+    for rule in REQUIRED_RULES:
+        verdict = verdicts[rule]
+        assert verdict["verdict"] in {"PASS", "FAIL", "WARN"}, (rule, verdict["evidence"]["reason"])
+        assert verdict["evidence"]["checks"] and verdict["evidence"]["exchanges"]
+
+
+def test_capabilities_of_the_sdk_target(boundary_run):
+    _, report = boundary_run
+    caps = report["capabilities"]
+    assert caps["session_ids"] and caps["event_ids"] and caps["priming"] and caps["get_stream"]
+    assert set(caps["fixture_tools"]) >= {"test_tool_with_logging", "test_elicitation", "test_reconnection"}
+
+
+def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
+    _, report = boundary_run
+    for verdict in report["verdicts"]:
+        checks = verdict["evidence"]["checks"]
+        if all(c["held"] for c in checks):
+            assert verdict["verdict"] == "PASS"
+        else:
+            assert verdict["verdict"] == verdict_for_broken(verdict["rule"], Profile.BOUNDARY).value
+
+
+def test_measured_sdk_behaviour_under_boundary(boundary_run):
+    code, report = boundary_run
+    verdicts = _by_rule(report)
+    assert code == 1
+    for rule in (
+        "replay-suffix",
+        "no-replay-on-session-resume",
+        "reject-orphan-event-id",
+        "unknown-session-404",
+        "missing-session-400",
+        "session-identity-stable",
+        "priming-event",
+    ):
+        assert verdicts[rule]["verdict"] == "PASS", (rule, verdicts[rule]["evidence"]["reason"])
+    # The EventStore interface sees no session: another session's event id replays
+    # that session's events, and two sessions using the same request id share a stream.
+    cross = verdicts["no-cross-session"]
+    assert cross["verdict"] == "FAIL" and not any(c["held"] for c in cross["evidence"]["checks"])
+    # Nothing re-emits a server request whose connection dropped.
+    assert verdicts["reemit-pending"]["verdict"] == "FAIL"
+    # Unusable event ids on a live session get an empty 200 stream, malformed session ids 404.
+    foreign = verdicts["reject-foreign-event-id"]
+    assert foreign["verdict"] == "FAIL"
+    assert {c["observed"] for c in foreign["evidence"]["checks"] if c.get("branch") == "reject-foreign-event-id"} == {
+        "200"
+    }
+    assert verdicts["malformed-session-400"]["verdict"] == "FAIL"
+
+
+def test_scenarios_use_fresh_sessions(boundary_run):
+    _, report = boundary_run
+    owners: dict[str, str] = {}
+    for verdict in report["verdicts"]:
+        for exchange in verdict["evidence"]["exchanges"]:
+            session = exchange["response_headers"].get("mcp-session-id")
+            if session is None or exchange["status"] != 200:
+                continue
+            assert owners.setdefault(session, verdict["rule"]) == verdict["rule"], session
+
+
+def _one_scenario(sdk_url, rule, profile):
+    scenario = next(s for s in SCENARIOS if s.rule == rule)
+    bounds = Bounds.from_timeout(float(TIMEOUT))
+    tools = ["test_tool_with_logging", "test_elicitation"]
+    caps = Capabilities(
+        session_ids=True,
+        post_stream="sse",
+        event_ids=True,
+        priming=True,
+        get_status=200,
+        get_stream=True,
+        tools=tools,
+        fixture_tools=tools,
+    )
+    return asyncio.run(run_scenario(scenario, sdk_url, Context(profile, bounds, caps)))
+
+
+def test_expectations_come_from_the_profile(sdk_url):
+    lenient = _one_scenario(sdk_url, "malformed-session-400", Profile.MCP_2025_06_18)
+    assert lenient.verdict is Verdict.PASS
+    assert {c.expected for c in lenient.checks} == {"400 or 404"}
+    foreign = _one_scenario(sdk_url, "reject-foreign-event-id", Profile.MCP_2025_11_25)
+    assert foreign.verdict is Verdict.PASS and foreign.reason.startswith("broken but MAY")
+    assert {c.expected for c in foreign.checks if c.branch == "reject-foreign-event-id"} == {"200 or 4xx"}
+
+
+def test_sessionless_profile_checks_only_405(sdk_url, tmp_path, capsys):
+    path = tmp_path / "sessionless.json"
+    code = main(["verify", sdk_url, "--profile", "mcp-2026-07-28", "--json", str(path), "--timeout", TIMEOUT])
+    report = json.loads(path.read_text())
+    assert code == 0
+    assert [v["rule"] for v in report["verdicts"]] == ["sessionless-get-405"]
+    assert report["verdicts"][0]["verdict"] == "WARN"  # a session-era SDK answers GET with 400, not 405
+    assert "only" in report["note"] and "405" in capsys.readouterr().out
