@@ -1,0 +1,150 @@
+"""``mcp-resume check``: every machine check of the spec, with its artifacts.
+
+Stages, each written under ``--out``:
+
+1. ``proofs/decision/``: the Z3 queries over the decision table (total,
+   exclusive, reachable, agreeing with the Python decision), as SMT-LIB2 files,
+   JSON certificates and ``DECISION.md``;
+2. the Hypothesis machine against the spec itself and against the in-process
+   reference server, under ``--profile``: both must hold;
+3. the machine against every faulty design of DESIGN.md §5, under ``boundary``:
+   each must be caught, its shrunk counterexample saved to ``traces/`` and
+   confirmed by replaying it from JSON (fails on the design, holds on the
+   reference server);
+4. ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
+   Graphviz is installed).
+
+Exit code 0 when everything holds, 1 otherwise.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from mcp_resume.model.design_runs import ServerRun, design_names, run_server
+from mcp_resume.model.machine import DEFAULT_EXAMPLES
+from mcp_resume.proofs import graphviz
+from mcp_resume.proofs.artifacts import write_decision_artifacts
+from mcp_resume.proofs.decision_queries import run_decision_queries
+from mcp_resume.proofs.diagrams import write_diagrams
+from mcp_resume.spec.profiles import Profile
+
+EXIT_OK, EXIT_FAILED = 0, 1
+
+
+@dataclass
+class Line:
+    """One row of the summary: what was checked, whether it holds, and how we know.
+
+    ``result`` is the word shown: ``holds`` / ``caught`` when all is well.
+    """
+
+    stage: str
+    item: str
+    holds: bool
+    detail: str
+    result: str = ""
+
+
+@dataclass
+class CheckSummary:
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def holds(self) -> bool:
+        return all(line.holds for line in self.lines)
+
+    def to_json(self) -> dict:
+        return {"holds": self.holds, "checks": [line.__dict__ for line in self.lines]}
+
+
+def run_check(args) -> int:
+    """Run every stage; print the summary; return 0 when all holds, else 1."""
+    out = Path(args.out)
+    profile = Profile.parse(args.profile)
+    examples = args.examples or DEFAULT_EXAMPLES
+    console = Console(stderr=True)
+    summary = CheckSummary()
+    servers = ["spec", "reference"] + design_names()
+    with Progress(
+        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), console=console, disable=args.quiet,
+    ) as progress:
+        task = progress.add_task("decision proofs", total=len(servers) + 2)
+        summary.lines += _decision_proofs(out / "proofs" / "decision")
+        progress.advance(task)
+        for name in servers:
+            progress.update(task, description=f"machine vs {name}")
+            run_profile = profile if name in ("spec", "reference") else Profile.BOUNDARY
+            summary.lines.append(_machine_line(run_server(name, run_profile, examples), out / "traces"))
+            progress.advance(task)
+        progress.update(task, description="diagrams")
+        summary.lines.append(_diagrams(out / "diagrams"))
+        progress.advance(task)
+    _print(summary, out, Console())
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
+    return EXIT_OK if summary.holds else EXIT_FAILED
+
+
+def _decision_proofs(folder: Path) -> list[Line]:
+    results = run_decision_queries()
+    write_decision_artifacts(results, folder)
+    failed = [r for r in results if not r.holds]
+    detail = f"{len(results) - len(failed)} of {len(results)} queries hold"
+    if failed:
+        detail += "; not holding: " + ", ".join(r.query for r in failed)
+    return [Line("z3", "decision table", not failed, detail)]
+
+
+def _machine_line(run: ServerRun, traces: Path) -> Line:
+    actions = f"{run.result.actions_run} actions, {run.seconds:.1f} s"
+    if run.design is None:
+        if run.caught:
+            _save(run, traces)
+            return Line("hypothesis", run.server, False, f"broke {run.rule} ({actions})")
+        return Line("hypothesis", run.server, True, f"agrees with the spec under {run.profile.value} ({actions})")
+    if not run.caught:
+        return Line("hypothesis", run.server, False, f"under {run.profile.value} ({actions})", "NOT caught")
+    _save(run, traces)
+    steps = len(run.result.trace.actions)
+    confirmed = "replay confirmed" if run.confirmed else "REPLAY NOT CONFIRMED"
+    return Line("hypothesis", run.server, run.confirmed, f"{run.rule}, {steps} steps, {confirmed}", "caught")
+
+
+def _save(run: ServerRun, traces: Path) -> Path:
+    traces.mkdir(parents=True, exist_ok=True)
+    path = traces / f"{run.server}.json"
+    path.write_text(run.result.trace.dumps())
+    return path
+
+
+def _diagrams(folder: Path) -> Line:
+    dot_program = graphviz.find_dot()
+    formats = ["dot", "mermaid"] + (["svg"] if dot_program else [])
+    try:
+        written = write_diagrams(folder, formats, dot_program)
+    except (OSError, graphviz.GraphvizError) as error:
+        return Line("diagrams", "decision and lifecycles", False, str(error))
+    note = "" if dot_program else f" (no SVG: {graphviz.INSTALL_HINT})"
+    return Line("diagrams", "decision and lifecycles", True, f"{len(written)} files{note}")
+
+
+def _print(summary: CheckSummary, out: Path, console: Console) -> None:
+    table = Table(title="mcp-resume check")
+    for column in ("stage", "item", "result", "detail"):
+        table.add_column(column, overflow="fold")
+    for line in summary.lines:
+        word = line.result or ("holds" if line.holds else "FAILS")
+        result = f"[green]{word}[/]" if line.holds else f"[bold red]{word}[/]"
+        table.add_row(line.stage, line.item, result, line.detail)
+    console.print(table)
+    verdict = "everything holds" if summary.holds else "SOME CHECKS FAIL"
+    print(f"{verdict}; proofs, traces and diagrams in {out}/", file=sys.stdout)

@@ -1,0 +1,38 @@
+"""``mcp-resume check`` end to end: it runs, writes its artifacts and exits 0."""
+
+import json
+
+from mcp_resume.cli import main
+
+
+def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys):
+    out = tmp_path / "out"
+    code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json"), "--quiet"])
+    printed = capsys.readouterr().out
+    summary = json.loads((tmp_path / "check.json").read_text())
+    assert code == 0, printed
+    assert summary["holds"] is True
+    items = {line["item"] for line in summary["checks"]}
+    assert {"decision table", "spec", "reference", "decision and lifecycles"} <= items
+    assert {f"design-{n}" for n in range(1, 13)} <= items
+    assert (out / "proofs" / "decision" / "DECISION.md").exists()
+    assert len(list((out / "traces").glob("design-*.json"))) == 12
+    assert (out / "diagrams" / "decision-flow.dot").exists()
+    assert "everything holds" in printed
+
+
+def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
+    import mcp_resume.check as check
+    from mcp_resume.model import design_runs
+
+    monkeypatch.setattr(check, "design_names", lambda: ["reference-posing-as-design"])
+
+    def fake_run_server(name, profile, examples):
+        return design_runs.run_server("reference", profile, 20) if name != "reference-posing-as-design" else _as_design(design_runs.run_server("reference", profile, 20))
+
+    def _as_design(run):
+        run.server = "design-99"
+        return run
+
+    monkeypatch.setattr(check, "run_server", fake_run_server)
+    assert main(["check", "--out", str(tmp_path), "--quiet", "--examples", "20"]) == 1

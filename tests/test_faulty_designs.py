@@ -1,0 +1,62 @@
+"""Every faulty design of DESIGN.md §5 is caught, with a counterexample trace that replays.
+
+These are the proof that the checks are not vacuous: each design breaks the
+boundary the way a real server did, and the Hypothesis machine must notice.
+"""
+
+import pytest
+
+from mcp_resume.model.checker import Counterexample, replay
+from mcp_resume.model.design_runs import run_server
+from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.inprocess import SpecAdapter
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import loads
+
+CAUGHT_UNDER_MCP = {1, 2, 4, 9, 12}
+"""Designs that break a MUST of mcp-2025-11-25 itself (cross-session or cross-stream
+replay, history replayed on a new stream); the others break only what boundary adds."""
+
+
+@pytest.fixture(scope="module")
+def boundary_runs():
+    return {n: run_server(f"design-{n}", Profile.BOUNDARY) for n in DESIGNS}
+
+
+@pytest.mark.parametrize("number", sorted(DESIGNS))
+def test_the_design_is_caught_under_boundary_by_the_rule_it_breaks(boundary_runs, number):
+    run = boundary_runs[number]
+    assert run.caught, f"design {number} was not caught"
+    assert run.rule in EXPECTED_RULES[number], run.result.counterexample.explain()
+
+
+@pytest.mark.parametrize("number", sorted(DESIGNS))
+def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_servers(boundary_runs, number, tmp_path):
+    trace = boundary_runs[number].result.trace
+    path = tmp_path / "trace.json"
+    path.write_text(trace.dumps())
+    reloaded = loads(path.read_text())
+    assert reloaded.actions == trace.actions and reloaded.failure == trace.failure
+    with pytest.raises(Counterexample) as failed:
+        replay(reloaded, DESIGNS[number]())
+    assert failed.value.trace.failure.step == trace.failure.step
+    assert failed.value.trace.failure.rule == trace.failure.rule
+    assert len(replay(reloaded, ReferenceServer())) == len(trace.actions)
+    assert len(replay(reloaded, SpecAdapter())) == len(trace.actions)
+
+
+@pytest.mark.parametrize("number", sorted(DESIGNS))
+def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(number):
+    run = run_server(f"design-{number}", Profile.MCP_2025_11_25, examples=150)
+    assert run.caught == (number in CAUGHT_UNDER_MCP), run.result.counterexample and run.result.counterexample.explain()
+
+
+def test_design_11_passes_mcp_2025_11_25_without_any_finding():
+    run = run_server("design-11", Profile.MCP_2025_11_25, examples=150)
+    assert not run.caught and run.result.warnings == {}
+
+
+def test_the_reference_server_agrees_with_the_spec():
+    run = run_server("reference", Profile.BOUNDARY)
+    assert not run.caught, run.result.counterexample and run.result.counterexample.explain()
