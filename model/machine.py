@@ -195,6 +195,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         """A GET naming a live session and an event id of another session (branch 3)."""
         session = self.pick(data, [s.id for s in self.state.live_sessions()])
         foreign = [e.id for e in self.state.events if self.state.session_of_event(e.id) != session]
+        foreign.sort(key=lambda event_id: not _has_successor(self.state, event_id))  # those that could leak first
         self.run(a.Reconnect(session, self.pick(data, foreign) if foreign else UNKNOWN_EVENT))
 
     @precondition(lambda self: self.state.events)
@@ -247,6 +248,12 @@ class _ResumptionMachine(RuleBasedStateMachine):
         choices += [a.ExpireStream(s) for s in _expirable(self.state)]
         choices += [a.ExpireSession(s.id) for s in self.state.live_sessions()]
         self.run(self.pick(data, choices))
+
+
+def _has_successor(state, event_id: str) -> bool:
+    """True when the event's stream holds a later event (a replay from it delivers something)."""
+    events = state.events_of(state.event(event_id).stream)
+    return events[-1].id != event_id
 
 
 def _cancellable(state) -> list[str]:

@@ -48,12 +48,12 @@ def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_server
 
 @pytest.mark.parametrize("number", sorted(DESIGNS))
 def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(number):
-    run = run_server(f"design-{number}", Profile.MCP_2025_11_25, examples=150)
+    run = run_server(f"design-{number}", Profile.MCP_2025_11_25)
     assert run.caught == (number in CAUGHT_UNDER_MCP), run.result.counterexample and run.result.counterexample.explain()
 
 
 def test_design_11_passes_mcp_2025_11_25_without_any_finding():
-    run = run_server("design-11", Profile.MCP_2025_11_25, examples=150)
+    run = run_server("design-11", Profile.MCP_2025_11_25)
     assert not run.caught and run.result.warnings == {}
 
 
