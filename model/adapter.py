@@ -21,7 +21,20 @@ from mcp_resume.spec.transitions import Observation
 
 class Unsupported(Exception):
     """The server under test cannot be driven through this action (e.g. a server
-    action on a server reached over HTTP)."""
+    action on a server reached over HTTP). The machine skips such an action."""
+
+
+class Violation(Exception):
+    """A rule the server under test was seen, from inside, to break where no
+    observation can show it (e.g. a store that returned one event id twice).
+
+    ``rule`` is a catalog rule id; the checker files ``message`` under it.
+    """
+
+    def __init__(self, rule: str, message: str) -> None:
+        super().__init__(f"[{rule}] {message}")
+        self.rule = rule
+        self.message = message
 
 
 @runtime_checkable

@@ -21,7 +21,7 @@ from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
-from .adapter import ServerUnderTest, Unsupported
+from .adapter import ServerUnderTest, Unsupported, Violation
 from .idmap import IdMap
 
 
@@ -117,6 +117,8 @@ class Checker:
         except Unsupported:
             self.actions.pop()
             raise
+        except Violation as violation:
+            return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)]
         except Exception as error:  # a crash of the server under test is a finding, not ours
             return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")]
         for variant in variants[1:]:

@@ -23,7 +23,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import RequestStatus, StreamStatus
 from mcp_resume.spec.trace import Failure, Trace
 
-from .adapter import ServerUnderTest
+from .adapter import ServerUnderTest, Unsupported
 from .checker import Checker, Counterexample
 
 MALFORMED_SESSION = "bad session"
@@ -61,6 +61,8 @@ class MachineResult:
     action_counts: dict[str, int] = field(default_factory=dict)
     warnings: dict[str, Trace] = field(default_factory=dict)
     """Rules seen broken without failing the run (SHOULD, MAY), each with its first trace."""
+    skipped: dict[str, int] = field(default_factory=dict)
+    """Actions the server could not be driven through (``Unsupported``), by kind."""
 
     @property
     def passed(self) -> bool:
@@ -128,7 +130,13 @@ class _ResumptionMachine(RuleBasedStateMachine):
             return
         self.result.actions_run += 1
         self.result.action_counts[action.kind] = self.result.action_counts.get(action.kind, 0) + 1
-        report = self.checker.apply(action)
+        try:
+            report = self.checker.apply(action)
+        except Unsupported:  # not driven: counted as skipped instead
+            self.result.actions_run -= 1
+            self.result.action_counts[action.kind] -= 1
+            self.result.skipped[action.kind] = self.result.skipped.get(action.kind, 0) + 1
+            return
         for finding in report.findings:
             self.result.warnings.setdefault(finding.rule, self.checker.trace(Failure(report.number, finding.rule, finding.message)))
 
