@@ -1,0 +1,37 @@
+"""A test kit for authors of an ``EventStore`` for the official MCP Python SDK.
+
+In a test suite (the pytest plugin is registered when ``mcp-resume`` is installed)::
+
+    from my_server.store import MyEventStore
+
+    def test_my_event_store(event_store_check):
+        report = event_store_check(MyEventStore)
+        assert report.passed, report.explain()
+
+or, without pytest: ``check_event_store(MyEventStore) -> EventStoreReport``.
+
+Public names:
+
+- ``check_event_store(factory, *, examples, profile, deployment, steps)``
+  (``kit``): probes, then the Hypothesis state machine over stores made by
+  ``factory``, played by a transport that uses the SDK's stream keys;
+- ``EventStoreReport`` (``report``): ``passed``, ``failure``, ``trace``,
+  ``explain()``, ``to_json()``; ``ProbeResult`` (``probes``);
+- ``ReferenceEventStore`` (``reference_store``): a correct in-memory store;
+- ``EventStoreTransport`` (``transport``): the server under test the machine drives;
+- ``ISOLATION_STATEMENT``: why a store shared by all sessions cannot keep them apart.
+
+Modules, one concern each: ``sdk`` (what is taken from the SDK), ``transport``,
+``probes``, ``reference_store``, ``report``, ``kit``, ``pytest_plugin``.
+"""
+
+from .kit import DEFAULT_STORE_EXAMPLES, check_event_store
+from .probes import ISOLATION_STATEMENT, ProbeResult
+from .reference_store import ReferenceEventStore
+from .report import EventStoreReport
+from .transport import DEPLOYMENTS, PER_SESSION, SHARED, EventStoreTransport
+
+__all__ = [
+    "DEFAULT_STORE_EXAMPLES", "DEPLOYMENTS", "EventStoreReport", "EventStoreTransport", "ISOLATION_STATEMENT",
+    "PER_SESSION", "ProbeResult", "ReferenceEventStore", "SHARED", "check_event_store",
+]

@@ -1,0 +1,131 @@
+"""``EventStoreReport``: what ``check_event_store`` found, as text and as JSON."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import Failure, Trace
+
+from .probes import ISOLATION_STATEMENT, ProbeResult
+from .transport import SHARED
+
+REPORT_FORMAT = "mcp-resume-event-store-report/1"
+
+
+@dataclass
+class EventStoreReport:
+    """The verdict on one ``EventStore``.
+
+    - ``passed``: no counterexample in the machine run and every contract probe held;
+    - ``failure`` / ``trace``: the first rule broken and the shrunk action sequence
+      (spec handles ``S1``, ``T1``, ``E1``; replay it with ``mcp_resume.model.checker.replay``);
+    - ``confirmed``: the same trace holds with the kit's ``ReferenceEventStore``
+      (``None`` when there is no trace or it could not be replayed);
+    - ``warnings``: SHOULD-level rules of ``profile`` seen broken, with what was seen;
+    - ``contract`` / ``limits``: the probes (``probes``); limits never fail the store;
+    - ``isolation``: whether one session's cursor can yield another's events here:
+      ``held (a store per session)``, ``broken``, ``not judged`` or ``cannot be guaranteed`` (shared store).
+    """
+
+    store: str
+    deployment: str
+    profile: Profile
+    examples: int
+    steps: int
+    failure: Failure | None = None
+    trace: Trace | None = None
+    confirmed: bool | None = None
+    warnings: dict[str, str] = field(default_factory=dict)
+    contract: tuple[ProbeResult, ...] = ()
+    limits: tuple[ProbeResult, ...] = ()
+    actions_run: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def passed(self) -> bool:
+        return self.failure is None and all(probe.held for probe in self.contract)
+
+    @property
+    def isolation(self) -> str:
+        if self.deployment == SHARED:
+            return "cannot be guaranteed"
+        if self.failure is None:
+            return "held (a store per session)"
+        return "broken" if self.failure.rule == "no-cross-session" else "not judged"
+
+    def notes(self) -> list[str]:
+        """Plain sentences on what the run could not check, and why."""
+        notes = []
+        skipped = self.skipped.get("reconnect", 0)
+        if skipped and self.deployment == SHARED:
+            notes.append(f"{skipped} reconnect(s) presenting another session's event id were not driven: a store "
+                         "shared by all sessions is never told which session asks.")
+        elif skipped:
+            notes.append(f"{skipped} reconnect(s) presenting another session's event id were not driven: that id "
+                         "also names an event of the asking session's own store (event ids repeat across store "
+                         "instances). MCP asks ids to be unique only within a session (B23), but ids that repeat "
+                         "are guessable (D50); uuid4-based ids avoid both.")
+        return notes
+
+    def explain(self) -> str:
+        """A multi-line account: verdict, probes, counterexample, isolation, limits."""
+        verdict = "PASS" if self.passed else "FAIL"
+        lines = [
+            f"EventStore check of {self.store}: {verdict}",
+            f"  deployment {self.deployment} ({_DEPLOYMENT_TEXT[self.deployment]}), profile {self.profile.value}, "
+            f"{self.examples} examples of up to {self.steps} steps, {self.actions_run} actions driven",
+            "contract:",
+        ]
+        lines += [f"  [{'held' if p.held else 'BROKEN'}] {p.name} ({p.rule}): {p.observed}" for p in self.contract]
+        lines.append("state machine:")
+        if self.failure is None:
+            lines.append("  no counterexample")
+        else:
+            lines.append(f"  [{self.failure.rule}] at step {self.failure.step}: {self.failure.message}")
+            lines += ["    " + line for line in self.trace.describe().splitlines()]
+            lines.append("  " + _CONFIRMED_TEXT[self.confirmed])
+        lines += [f"  warning [{rule}]: {message}" for rule, message in sorted(self.warnings.items())]
+        lines += ["  note: " + note for note in self.notes()]
+        lines.append(f"session isolation: {self.isolation}")
+        lines.append("  " + ISOLATION_STATEMENT)
+        lines.append("limits of the SDK (these never fail the store):")
+        for probe in self.limits:
+            lines.append(f"  [{'not exposed' if probe.held else 'exposed'}] {probe.name}: {probe.title}: {probe.observed}")
+            lines.append(f"      why: {probe.why}")
+            lines.append(f"      what to do: {probe.remedy}")
+        return "\n".join(lines)
+
+    def to_json(self) -> dict:
+        """The report as a JSON object (``format``: ``REPORT_FORMAT``)."""
+        return {
+            "format": REPORT_FORMAT,
+            "store": self.store,
+            "passed": self.passed,
+            "deployment": self.deployment,
+            "profile": self.profile.value,
+            "examples": self.examples,
+            "steps": self.steps,
+            "actions_run": self.actions_run,
+            "skipped": dict(self.skipped),
+            "failure": None if self.failure is None else dict(self.failure.__dict__),
+            "trace": None if self.trace is None else self.trace.to_json(),
+            "confirmed": self.confirmed,
+            "warnings": dict(self.warnings),
+            "contract": [p.to_json() for p in self.contract],
+            "isolation": {"status": self.isolation, "statement": ISOLATION_STATEMENT},
+            "limits": [p.to_json() for p in self.limits],
+            "notes": self.notes(),
+        }
+
+
+_DEPLOYMENT_TEXT = {
+    "per-session": "the factory is called once per session",
+    "shared": "one store for all sessions, as StreamableHTTPSessionManager does",
+}
+
+_CONFIRMED_TEXT = {
+    True: "confirmed: the same trace holds with the kit's ReferenceEventStore, so the fault is the store's",
+    False: "not confirmed: the same trace also fails with the kit's ReferenceEventStore (a fault of the kit?)",
+    None: "not confirmed: the trace could not be replayed with the kit's ReferenceEventStore",
+}
