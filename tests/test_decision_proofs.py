@@ -103,6 +103,7 @@ def test_a_request_moved_to_another_branch_breaks_branch_agreement(monkeypatch):
     assert [q for q, r in results.items() if not r.holds] == ["agreement-branch"]
 
 
+@pytest.mark.covers("reject-foreign-event-id", "unknown-session-404")
 def test_accepting_404_for_a_foreign_event_id_breaks_status_agreement(monkeypatch):
     _mutate(monkeypatch, FOREIGN_ON_BOUNDARY, lambda e: replace(e, statuses=e.statuses | {404}))
     broken = {r.query: r for r in run_decision_queries()}["agreement-statuses"]

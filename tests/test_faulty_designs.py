@@ -24,6 +24,18 @@ def boundary_runs():
     return {n: run_server(f"design-{n}", Profile.BOUNDARY) for n in DESIGNS}
 
 
+@pytest.mark.covers(
+    "replay-suffix",
+    "no-cross-session",
+    "no-replay-on-session-resume",
+    "no-reemit-on-stream-resume",
+    "reemit-pending",
+    "reemit-keeps-pending",
+    "reject-orphan-event-id",
+    "reject-foreign-event-id",
+    "expiry-independent",
+    "server-request-ownership",
+)
 @pytest.mark.parametrize("number", sorted(DESIGNS))
 def test_the_design_is_caught_under_boundary_by_the_rule_it_breaks(boundary_runs, number):
     run = boundary_runs[number]

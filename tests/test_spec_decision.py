@@ -43,6 +43,12 @@ def expected_branch(method: Method, session: S, event: E) -> Branch:
 COMBINATIONS = list(itertools.product(Method, SessionClass, EventClass))
 
 
+@pytest.mark.covers(
+    "new-session-on-initialize",
+    "missing-session-400",
+    "reject-orphan-event-id",
+    "reject-foreign-event-id",
+)
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25, Profile.MCP_2025_06_18, Profile.MCP_2025_03_26])
 @pytest.mark.parametrize("method,session,event", COMBINATIONS, ids=lambda v: getattr(v, "value", str(v)))
 def test_every_header_combination_lands_in_the_branch_design_md_names(method, session, event, profile):
@@ -51,28 +57,33 @@ def test_every_header_combination_lands_in_the_branch_design_md_names(method, se
     assert decision.status in decision.statuses
 
 
+@pytest.mark.covers("unknown-session-404")
 @pytest.mark.parametrize("event", EVENT_PRESENT)
 @pytest.mark.parametrize("session", [S.UNKNOWN, S.ENDED])
 def test_a_session_that_names_nothing_gets_404_whatever_the_event_id_says(session, event):
     assert decide_class(Method.GET, session, event, Profile.BOUNDARY).statuses == {404}
 
 
+@pytest.mark.covers("reject-foreign-event-id")
 def test_a_foreign_event_id_on_a_live_session_is_a_non_404_client_error_under_boundary():
     statuses = decide_class(Method.GET, S.LIVE, E.FOREIGN, Profile.BOUNDARY).statuses
     assert 404 not in statuses and 200 not in statuses
     assert {400, 409, 410, 422} <= statuses
 
 
+@pytest.mark.covers("reject-foreign-event-id")
 def test_the_mcp_revisions_accept_an_empty_200_or_any_4xx_for_a_foreign_event_id():
     statuses = decide_class(Method.GET, S.LIVE, E.FOREIGN, Profile.MCP_2025_11_25).statuses
     assert {200, 400, 404} <= statuses
 
 
+@pytest.mark.covers("malformed-session-400")
 def test_a_malformed_session_id_is_400_under_boundary_and_400_or_404_under_mcp():
     assert decide_class(Method.GET, S.MALFORMED, E.ABSENT, Profile.BOUNDARY).statuses == {400}
     assert decide_class(Method.GET, S.MALFORMED, E.ABSENT, Profile.MCP_2025_11_25).statuses == {400, 404}
 
 
+@pytest.mark.covers("sessionless-get-405", "sessionless-ignores-headers")
 @pytest.mark.parametrize("method", list(Method))
 def test_the_sessionless_revision_refuses_get_and_delete_and_ignores_headers(method):
     for session, event in itertools.product(SessionClass, EventClass):
@@ -91,6 +102,7 @@ def run(*actions):
     return state
 
 
+@pytest.mark.covers("replay-suffix", "no-reemit-on-stream-resume")
 def test_stream_resumption_replays_exactly_the_later_events_of_that_stream():
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.CallTool("S1"), a.EmitEvent("T2"),
                 a.EmitEvent("T1"), a.IssueServerRequest("T1"), a.DropConnection("T1"))
@@ -100,6 +112,7 @@ def test_stream_resumption_replays_exactly_the_later_events_of_that_stream():
     assert outcome.reemit == ()
 
 
+@pytest.mark.covers("reemit-pending", "no-replay-on-session-resume")
 def test_session_resumption_reemits_every_pending_request_in_issue_order_and_replays_nothing():
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.IssueServerRequest("T1"),
                 a.IssueServerRequest("T1"), a.AnswerRequest("S1", "R2"), a.DropConnection("T1"))
@@ -121,6 +134,7 @@ def test_an_ended_stream_with_nothing_left_to_replay_may_answer_204():
     assert 204 not in decide(state, HttpRequest(Method.GET, "S1", "E1"), Profile.BOUNDARY).statuses
 
 
+@pytest.mark.covers("expiry-independent", "reject-foreign-event-id", "unknown-session-404", "session-delete")
 def test_event_ids_of_an_expired_stream_or_an_ended_session_resume_nothing():
     state = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.CallTool("S2"),
                 a.EmitEvent("T2"), a.ExpireStream("T1"), a.DeleteSession("S2"))

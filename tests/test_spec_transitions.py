@@ -14,6 +14,7 @@ def run(*actions, state=INITIAL_STATE):
     return state
 
 
+@pytest.mark.covers("replay-suffix")
 def test_events_sent_while_disconnected_reach_the_client_only_by_replay():
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.DropConnection("T1"))
     emitted = step(state, a.EmitEvent("T1"))
@@ -24,6 +25,7 @@ def test_events_sent_while_disconnected_reach_the_client_only_by_replay():
     assert resumed.after.client_session("S1").cursor("T1") == "E2"
 
 
+@pytest.mark.covers("reemit-pending", "reemit-keeps-pending")
 def test_reemission_leaves_the_request_pending_so_a_second_drop_reemits_it_again():
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"))
     first = step(state, a.Reconnect("S1", None))
@@ -36,6 +38,7 @@ def test_reemission_leaves_the_request_pending_so_a_second_drop_reemits_it_again
     assert step(answered, a.Reconnect("S1", None)).observation.events == ()
 
 
+@pytest.mark.covers("session-identity-stable")
 def test_a_restarted_client_forgets_its_cursors_and_requests_but_keeps_the_session():
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.RestartClient())
     entry = state.client_session("S1")
@@ -43,6 +46,7 @@ def test_a_restarted_client_forgets_its_cursors_and_requests_but_keeps_the_sessi
     assert state.session("S1").status is SessionStatus.LIVE
 
 
+@pytest.mark.covers("expiry-independent")
 def test_stream_expiry_keeps_the_session_and_session_end_expires_every_stream():
     state = run(a.Initialize(), a.CallTool("S1"), a.CallTool("S1"), a.ExpireStream("T1"))
     assert state.session("S1").status is SessionStatus.LIVE
@@ -52,6 +56,13 @@ def test_stream_expiry_keeps_the_session_and_session_end_expires_every_stream():
     assert ended.observation.closed == ("T2",)
 
 
+@pytest.mark.covers(
+    "reject-foreign-event-id",
+    "reject-orphan-event-id",
+    "malformed-session-400",
+    "unknown-session-404",
+    "missing-session-400",
+)
 def test_rejected_requests_change_nothing():
     state = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"))
     for request in (a.Reconnect("S2", "E1"), a.Reconnect(None, "E1"), a.Reconnect("bad id", None),
@@ -70,6 +81,7 @@ def test_server_actions_are_enabled_only_on_open_streams_of_live_sessions():
         step(state, a.IssueServerRequest("T1"))
 
 
+@pytest.mark.covers("reemit-pending")
 def test_mcp_profiles_also_accept_a_session_resumption_without_reemission():
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
     assert len(alternatives(state, a.Reconnect("S1", None), Profile.BOUNDARY)) == 1

@@ -97,6 +97,19 @@ def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
             assert verdict["verdict"] == verdict_for_broken(verdict["rule"], Profile.BOUNDARY).value
 
 
+@pytest.mark.covers(
+    "replay-suffix",
+    "no-cross-session",
+    "no-replay-on-session-resume",
+    "reemit-pending",
+    "reject-orphan-event-id",
+    "reject-foreign-event-id",
+    "unknown-session-404",
+    "missing-session-400",
+    "malformed-session-400",
+    "session-identity-stable",
+    "priming-event",
+)
 def test_measured_sdk_behaviour_under_boundary(boundary_run):
     code, report = boundary_run
     verdicts = _by_rule(report)
@@ -154,6 +167,7 @@ def _one_scenario(sdk_url, rule, profile):
     return asyncio.run(run_scenario(scenario, sdk_url, Context(profile, bounds, caps)))
 
 
+@pytest.mark.covers("malformed-session-400", "reject-foreign-event-id")
 def test_expectations_come_from_the_profile(sdk_url):
     lenient = _one_scenario(sdk_url, "malformed-session-400", Profile.MCP_2025_06_18)
     assert lenient.verdict is Verdict.PASS
@@ -163,6 +177,7 @@ def test_expectations_come_from_the_profile(sdk_url):
     assert {c.expected for c in foreign.checks if c.branch == "reject-foreign-event-id"} == {"200 or 4xx"}
 
 
+@pytest.mark.covers("sessionless-get-405")
 def test_sessionless_profile_checks_only_405(sdk_url, tmp_path, capsys):
     path = tmp_path / "sessionless.json"
     code = main(["verify", sdk_url, "--profile", "mcp-2026-07-28", "--json", str(path), "--timeout", TIMEOUT])
