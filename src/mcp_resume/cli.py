@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_diagram(commands)
     _add_verify(commands)
+    _add_docs(commands)
     return parser
 
 
@@ -91,6 +92,23 @@ def _add_verify(commands) -> None:
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
 
 
+def _add_docs(commands) -> None:
+    docs = commands.add_parser(
+        "docs",
+        help="write the documentation set generated from the spec (or --check it)",
+        description=(
+            "Write Markdown pages readable on GitHub, generated entirely from the spec: an index, the decision "
+            "and the lifecycles as diagrams (DOT, Mermaid, SVG when Graphviz is installed), one page per rule "
+            "with its MCP sources, checks, covering tests (@pytest.mark.covers) and proof obligations, and the "
+            "profile comparison. With --check, write nothing and exit 1 when DIR differs from what would be written."
+        ),
+    )
+    docs.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder, e.g. docs")
+    docs.add_argument("--tests", type=Path, default=Path("tests"), metavar="DIR",
+                      help="test folder scanned for covers markers; its parent is the repository root (default: %(default)s)")
+    docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -103,6 +121,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.diagram import run_diagram
 
             return run_diagram(args)
+        if args.command == "docs":
+            from mcp_resume.docs import run_docs
+
+            return run_docs(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)

@@ -1,0 +1,82 @@
+"""Write the whole documentation set into one folder."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcp_resume.proofs.diagrams import to_dot, to_mermaid
+from mcp_resume.proofs.graphviz import INSTALL_HINT, render
+
+from .collect import collect
+from .hooks import SECTIONS, contribute, load
+from .pages_kit import ci_page, testing_page
+from .pages_rules import index_page, rule_page
+from .pages_spec import decision_page, lifecycles_page, profiles_page, sources_page
+
+DIAGRAMS = "diagrams"
+
+
+@dataclass
+class DocsResult:
+    """``written``: every file, in writing order; ``notes``: what was left out and why;
+    ``uncovered``: rule ids no test covers."""
+
+    written: list[Path] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    uncovered: list[str] = field(default_factory=list)
+
+
+def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None) -> DocsResult:
+    """Generate the documentation set into ``out_dir`` (created if needed).
+
+    ``tests_dir`` is scanned for ``covers`` markers; its parent is taken as the
+    repository root. SVG files are rendered by ``dot_program`` (Graphviz's
+    ``dot``) and skipped, with a note, when it is ``None``. Raises
+    ``CoverageError`` for a bad marker, ``HookError`` when an optional section's
+    module breaks its contract, ``GraphvizError`` when ``dot`` fails and
+    ``OSError`` when a file cannot be written.
+    """
+    out = Path(out_dir)
+    model = collect(Path(tests_dir), Path(tests_dir).resolve().parent)
+    result = DocsResult(uncovered=[rule.id for rule in model.uncovered()])
+    out.mkdir(parents=True, exist_ok=True)
+    for section in SECTIONS:
+        module = load(section)
+        if module is not None:
+            contribution = contribute(section, module, out)
+            model.contributions.append(contribution)
+            result.written += [out / name for name in contribution.files]
+    result.written += _write_diagrams(model.diagrams, out / DIAGRAMS, dot_program)
+    if dot_program is None:
+        result.notes.append(f"SVG diagrams not written: Graphviz's dot is not installed ({INSTALL_HINT})")
+    pages = {
+        "README.md": index_page(model),
+        "decision.md": decision_page(model),
+        "lifecycles.md": lifecycles_page(model),
+        "profiles.md": profiles_page(model),
+        "sources.md": sources_page(model),
+        "testing.md": testing_page(),
+        "ci.md": ci_page(),
+    }
+    pages.update({f"rules/{rule.id}.md": rule_page(model, rule) for rule in model.rules})
+    for name, text in pages.items():
+        result.written.append(_write(out / name, text.encode("utf-8")))
+    return result
+
+
+def _write_diagrams(diagrams, folder: Path, dot_program: str | None) -> list[Path]:
+    written = []
+    for diagram in diagrams:
+        dot_text = to_dot(diagram)
+        written.append(_write(folder / f"{diagram.name}.dot", dot_text.encode("utf-8")))
+        written.append(_write(folder / f"{diagram.name}.mmd", to_mermaid(diagram).encode("utf-8")))
+        if dot_program is not None:
+            written.append(_write(folder / f"{diagram.name}.svg", render(dot_text, "svg", dot_program)))
+    return written
+
+
+def _write(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path

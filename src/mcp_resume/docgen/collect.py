@@ -1,0 +1,101 @@
+"""Everything the pages say, gathered from the spec, the model, the proofs and the tests.
+
+``collect(tests_dir, root)`` reads; nothing here writes or renders.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.verify_scenarios import SCENARIOS
+from mcp_resume.proofs.diagram_model import Diagram
+from mcp_resume.proofs.diagrams import spec_diagrams
+from mcp_resume.spec.catalog import RULES, Rule
+from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch
+from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
+
+from .coverage import TestRef, scan_tests, tests_by_rule
+from .hooks import Contribution
+from .obligations import Obligation, decision_obligations
+
+KIT_RULES = ("replay-suffix", "no-cross-session", "event-id-unique")
+"""The rules ``mcp_resume.testing`` checks for an SDK ``EventStore``."""
+
+
+@dataclass(frozen=True)
+class Design:
+    number: int
+    name: str
+    summary: str
+
+
+@dataclass(frozen=True)
+class Check:
+    kind: str  # "state invariant", "transition check", ...
+    function: str
+    module: str  # repository path of its module
+
+
+@dataclass
+class DocsModel:
+    rules: tuple[Rule, ...]
+    tests: dict[str, list[TestRef]]
+    decision_wide: list[Obligation]
+    obligations: dict[str, list[Obligation]]
+    designs: dict[str, list[Design]]
+    scenarios: frozenset[str]
+    diagrams: list[Diagram]
+    contributions: list[Contribution] = field(default_factory=list)
+
+    def uncovered(self) -> list[Rule]:
+        return [rule for rule in self.rules if not self.tests.get(rule.id)]
+
+
+def collect(tests_dir: Path, root: Path) -> DocsModel:
+    """The model of the documentation set; ``CoverageError`` on a bad ``covers`` marker."""
+    refs = scan_tests(tests_dir, root, [rule.id for rule in RULES])
+    wide, by_rule = decision_obligations()
+    return DocsModel(
+        rules=RULES,
+        tests=tests_by_rule(refs),
+        decision_wide=wide,
+        obligations=by_rule,
+        designs=_designs_by_rule(),
+        scenarios=frozenset(s.rule for s in SCENARIOS),
+        diagrams=spec_diagrams(),
+    )
+
+
+def checks_of(rule: Rule) -> list[Check]:
+    """The predicates of ``spec/invariants.py`` that check ``rule``."""
+    found = []
+    for invariant in rule.invariants:
+        if invariant in STATE_INVARIANTS:
+            found.append(Check("state invariant", STATE_INVARIANTS[invariant].__name__, "spec/invariants.py"))
+        for rule_id, check in TRANSITION_CHECKS:
+            if rule_id == invariant:
+                kind = "status check (filed under the rule that judges the branch)" if rule_id == "status" else "transition check"
+                found.append(Check(kind, check.__name__, "spec/invariants.py"))
+        for rule_id, check in GENERIC_CHECKS:
+            if rule_id == invariant:
+                found.append(Check("transition check, when no specific check explains the step", check.__name__,
+                                   "spec/invariants.py"))
+    return found
+
+
+def branches_judged_by(rule_id: str) -> list[Branch]:
+    """The decision branches whose answer ``rule_id`` judges, numbered ones first."""
+    branches = [b for b, r in BRANCH_RULE.items() if r == rule_id]
+    return sorted(branches, key=lambda b: (NUMBERED_BRANCHES.get(b, 99), list(Branch).index(b)))
+
+
+def _designs_by_rule() -> dict[str, list[Design]]:
+    by_rule: dict[str, list[Design]] = {}
+    for number, cls in sorted(DESIGNS.items()):
+        doc = " ".join((cls.__doc__ or "").split()).replace("``", "`")
+        summary = doc.split(". ", 1)[1] if doc.startswith(f"{number}. ") else doc
+        for rule_id in sorted(EXPECTED_RULES[number]):
+            by_rule.setdefault(rule_id, []).append(Design(number, cls.name, summary))
+    return by_rule

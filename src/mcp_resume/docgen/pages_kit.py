@@ -1,0 +1,127 @@
+"""Pages for people who check their own code: the EventStore test kit, and a CI job."""
+
+from __future__ import annotations
+
+import re
+
+from mcp_resume import cli
+from mcp_resume.spec.catalog import rule as catalog_rule
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, transport
+from mcp_resume.testing.kit import DEFAULT_STORE_EXAMPLES
+from mcp_resume.testing.probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
+
+from .collect import KIT_RULES
+from .markdown import code, page, table
+from .pages_spec import GENERATED, rule_link
+
+USER_TEST = '''from my_server.store import MyEventStore
+
+
+def test_my_event_store(event_store_check):
+    report = event_store_check(MyEventStore)
+    assert report.passed, report.explain()
+'''
+
+
+def testing_page() -> str:
+    contract = run_probes(CONTRACT_PROBES, ReferenceEventStore)
+    limits = run_probes(LIMIT_PROBES, ReferenceEventStore)
+    checked = [(rule_link(r), catalog_rule(r).statement, catalog_rule(r).level(Profile.BOUNDARY).value) for r in KIT_RULES]
+    checked += [(rule_link(p.rule), f"contract probe `{p.name}`: {p.title}", "MUST") for p in contract]
+    return page(
+        "# EventStore test kit",
+        GENERATED + " Source: [src/mcp_resume/testing/](../src/mcp_resume/testing/).",
+        "For authors of an `EventStore` for the official MCP Python SDK "
+        "(`mcp.server.streamable_http.EventStore`: `store_event`, `replay_events_after`). The kit runs the "
+        "spec's Hypothesis state machine against your store, in process, from inside your own test suite.",
+        "## In your test suite",
+        "Installing `mcp-resume` registers its pytest plugin, which provides the `event_store_check` fixture. "
+        "Add one test:",
+        f"```python\n{USER_TEST}```",
+        f"`pytest --mcp-resume-examples N` sets the number of Hypothesis examples (default {DEFAULT_STORE_EXAMPLES}); "
+        "runs are derandomized, so a store gets the same verdict every time. Without pytest: "
+        "`from mcp_resume.testing import check_event_store`, then `check_event_store(MyEventStore)` returns "
+        "the same report (`passed`, `failure`, `trace`, `explain()`, `to_json()`).",
+        "## What it checks",
+        table(["rule", "what", "level (boundary)"], checked),
+        "A counterexample is the shortest sequence of the spec's actions that breaks a rule; the kit replays it "
+        "with its own correct store (`ReferenceEventStore`) to confirm the fault is the store's.",
+        "## How it drives a store",
+        _docstring_markdown(transport.__doc__),
+        "## Session isolation",
+        ISOLATION_STATEMENT,
+        "## Limits of the SDK",
+        "Fixed scenarios with the SDK's exact stream keys, run on every store; they never fail it. The column "
+        "*a correct store* shows what the kit's `ReferenceEventStore` does.",
+        table(["probe", "situation", "a correct store", "why", "what to do"],
+              [(code(p.name), p.title, p.observed, p.why, p.remedy) for p in limits]),
+    )
+
+
+def _docstring_markdown(text: str) -> str:
+    """A module docstring as Markdown: its first line dropped, reST literals as code."""
+    body = text.strip().split("\n", 1)[1]
+    return re.sub(r"``([^`]+)``", r"`\1`", body).strip()
+
+
+JOB = '''name: mcp-resume
+on: [push, pull_request]
+
+jobs:
+  resumption:
+    runs-on: ubuntu-latest
+    timeout-minutes: 20
+    steps:
+      - uses: actions/checkout@v4
+      - uses: actions/setup-python@v5
+        with:
+          python-version: "3.12"
+      - name: Install the server and mcp-resume
+        run: pip install . mcp-resume          # or: pip install "mcp-resume @ git+<url of mcp-resume>"
+      - name: Start the server on 127.0.0.1
+        run: |
+          python -m my_server --host 127.0.0.1 --port 8000 > server.log 2>&1 &
+          echo $! > server.pid
+          curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 http://127.0.0.1:8000/mcp
+      - name: Hold it to the resumption boundary
+        run: mcp-resume verify http://127.0.0.1:8000/mcp --profile boundary --timeout 5 --junit report.xml --json report.json
+      - name: Keep the evidence
+        if: always()
+        uses: actions/upload-artifact@v4
+        with:
+          name: mcp-resume-report
+          path: |
+            report.xml
+            report.json
+            server.log
+      - name: Stop the server
+        if: always()
+        run: kill "$(cat server.pid)" || true
+'''
+
+EXIT_MEANINGS = (
+    (cli.EXIT_OK, "every rule checked holds under the profile (WARN and SKIP included)", "passes"),
+    (cli.EXIT_FAILED, "a MUST of the profile is broken: at least one FAIL verdict", "fails"),
+    (cli.EXIT_USAGE, "bad usage (unknown profile, bad URL or timeout) or a missing tool", "fails"),
+    (cli.EXIT_UNREACHABLE, "the server could not be checked: down, never answers, not an MCP endpoint", "fails"),
+)
+
+
+def ci_page() -> str:
+    return page(
+        "# Checking a server in CI",
+        GENERATED,
+        "`mcp-resume verify URL` drives a running Streamable HTTP server through the reconnect scenarios and "
+        "gives a verdict per rule with its evidence. Its exit code gates the job:",
+        table(["exit code", "meaning", "the job"], [(str(code_), meaning, job) for code_, meaning, job in EXIT_MEANINGS]),
+        "## A GitHub Actions job",
+        "Start the server in the background, bound to 127.0.0.1, wait until it answers, then verify it. "
+        "`--junit report.xml` writes the verdicts as a JUnit XML report, one test case per rule, which CI "
+        "test-report views read; `--json report.json` keeps every request and response as evidence.",
+        f"```yaml\n{JOB}```",
+        "Replace `python -m my_server ...` with however your server starts. `--profile mcp-2025-11-25` holds "
+        "it to that revision's MUSTs only, `boundary` (the default) to the full reconnect decision. An "
+        "`EventStore` is better checked inside your own test suite ([the test kit](testing.md)): the same job "
+        "then just runs `python -m pytest`.",
+    )

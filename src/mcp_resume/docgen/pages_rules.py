@@ -1,0 +1,133 @@
+"""The index page and one page per catalog rule."""
+
+from __future__ import annotations
+
+from mcp_resume.spec.catalog import Rule
+from mcp_resume.spec.decision import NUMBERED_BRANCHES
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.sources import source
+
+from .collect import KIT_RULES, DocsModel, branches_judged_by, checks_of
+from .markdown import bullets, code, link, page, table
+from .obligations import rules_judging_branches
+from .pages_spec import GENERATED, PROFILES, rule_link
+
+REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
+SHORT_ORIGIN = {"design": "DESIGN §4", "mcp": "MCP"}
+ORIGIN = {"design": "an invariant of DESIGN.md §4", "mcp": "an MCP rule the catalog adds to DESIGN.md §4"}
+
+PAGES = (
+    ("decision.md", "The decision", "how a server answers a request: the five branches and the 400/404 guards, "
+                                    "as a flowchart and as a table"),
+    ("lifecycles.md", "Lifecycles", "a stream's and a session's states, as state diagrams"),
+    ("profiles.md", "Profiles", "every rule's level in every profile, and what changes between profiles"),
+    ("sources.md", "MCP sources", "every MCP rule id the catalog cites: revision, section, gist"),
+    ("testing.md", "EventStore test kit", "checking an `EventStore` for the official Python SDK in your own tests"),
+    ("ci.md", "Checking a server in CI", "a GitHub Actions job that gates on `mcp-resume verify`"),
+)
+
+
+def index_page(model: DocsModel) -> str:
+    pages = [f"{link(title, name)}: {what}" for name, title, what in PAGES]
+    pages += [f"{link(c.section.title, c.page)} (from `{c.section.command}`)" for c in model.contributions]
+    rows = [
+        (rule_link(r.id), SHORT_ORIGIN[r.origin], r.level(Profile.BOUNDARY).value, r.level(Profile.MCP_2025_11_25).value,
+         r.statement, len(model.tests.get(r.id, [])) or "**none**", len(_obligations(model, r)))
+        for r in model.rules
+    ]
+    uncovered = model.uncovered()
+    return page(
+        "# mcp-resume: the specification, documented",
+        GENERATED + " Regenerate with `mcp-resume docs --out docs` from the repository root and commit; a test "
+        "fails whenever this folder differs from what the command writes, so it cannot drift from the spec.",
+        "The specification says how an MCP Streamable HTTP server must tell *stream resumption* (`Last-Event-ID` "
+        "names a position in one SSE stream) from *session resumption* (`Mcp-Session-Id` alone). Its vocabulary, "
+        "decision and invariants are those of the project's DESIGN.md.",
+        "## Pages",
+        bullets(pages),
+        "## Rules",
+        "Each rule has a page with its statement, its level per profile, the MCP rules it comes from, what checks "
+        "it, and the tests and proof obligations that cover it. A test covers a rule when it carries "
+        "`@pytest.mark.covers(\"<rule>\")`.",
+        table(["rule", "origin", "boundary", "mcp-2025-11-25", "statement", "tests", "proof obligations"], rows),
+        "## Rules no test covers",
+        bullets(f"{rule_link(r.id)}: {r.statement}" for r in uncovered) if uncovered
+        else "Every rule is covered by at least one test.",
+    )
+
+
+def rule_page(model: DocsModel, rule: Rule) -> str:
+    return page(
+        f"# `{rule.id}`",
+        f"> {rule.statement}",
+        f"{link('Index', '../README.md')} · {link('Profiles', '../profiles.md')} · "
+        f"{link('MCP sources', '../sources.md')} · {link('The decision', '../decision.md')}",
+        f"Origin: {ORIGIN[rule.origin]}. {GENERATED}",
+        "## Level per profile",
+        table([p.value for p in PROFILES], [[rule.level(p).value for p in PROFILES]]),
+        "## Where it comes from in MCP",
+        _sources(rule),
+        "## What checks it",
+        bullets(_checkers(model, rule)),
+        "## Tests that cover it",
+        _tests(model, rule),
+        "## Proof obligations",
+        _proofs(model, rule),
+        "## Faulty designs that break it",
+        _designs(model, rule),
+    )
+
+
+def _sources(rule: Rule) -> str:
+    rows = []
+    for source_id in rule.sources:
+        entry = source(source_id)
+        revision = entry.revision.name if entry.revision else "open question of the notes"
+        rows.append((code(entry.id), revision, entry.section, entry.gist))
+    return table(["id", "revision", "section", "what it says"], rows)
+
+
+def _checkers(model: DocsModel, rule: Rule) -> list[str]:
+    items = [f"{c.kind} {code(c.function)} in {link(c.module, REPO + c.module)}" for c in checks_of(rule)]
+    branches = branches_judged_by(rule.id)
+    if branches:
+        named = ", ".join(f"[{NUMBERED_BRANCHES[b]}] {b.value}" if b in NUMBERED_BRANCHES else b.value for b in branches)
+        items.append(f"judges the answer to requests landing in {named} ({link('the decision', '../decision.md')})")
+    if rule.id in model.scenarios:
+        items.append(f"`mcp-resume verify` drives a scenario for it over HTTP "
+                     f"({link('model/verify_scenarios.py', REPO + 'model/verify_scenarios.py')})")
+    if rule.id in KIT_RULES:
+        items.append(f"the EventStore test kit checks it for stores of the official Python SDK "
+                     f"({link('testing', '../testing.md')})")
+    return items or ["no predicate of the spec: it is judged end to end only"]
+
+
+def _tests(model: DocsModel, rule: Rule) -> str:
+    tests = model.tests.get(rule.id, [])
+    if not tests:
+        return (f"**No test covers this rule yet.** Mark a test that does with "
+                f"`@pytest.mark.covers(\"{rule.id}\")`.")
+    return bullets(f"{link(code(t.path), REPO + t.path)} {code(t.name)}" for t in tests)
+
+
+def _obligations(model: DocsModel, rule: Rule) -> list[str]:
+    items = [f"{code(o.name)}: {o.statement} ({o.source})" for o in model.obligations.get(rule.id, [])]
+    for contribution in model.contributions:
+        names = contribution.covered.get(rule.id, ())
+        if names:
+            items.append(f"{', '.join(code(n) for n in names)} ({link(contribution.section.title, '../' + contribution.page)})")
+    return items
+
+
+def _proofs(model: DocsModel, rule: Rule) -> str:
+    items = _obligations(model, rule)
+    if rule.id in rules_judging_branches():
+        items.append(f"and the decision-wide queries ({link('the decision', '../decision.md#proof-obligations')})")
+    return bullets(items) if items else "None yet."
+
+
+def _designs(model: DocsModel, rule: Rule) -> str:
+    designs = model.designs.get(rule.id, [])
+    if not designs:
+        return "None of DESIGN.md §5's faulty designs is expected to break it first."
+    return bullets(f"design {d.number} ({code(d.name)}): {d.summary}" for d in designs)
