@@ -3,6 +3,7 @@ stores are caught by the rule they break, and the report says what no store can 
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import json
 
@@ -183,6 +184,13 @@ def test_the_same_store_gets_the_same_verdict_every_time():
     first = check_event_store(stores.OffByOneStore, examples=40)
     second = check_event_store(stores.OffByOneStore, examples=40)
     assert first.trace.actions == second.trace.actions and first.failure == second.failure
+
+
+def test_the_kit_can_be_called_from_an_async_test():
+    async def inside_a_running_loop():
+        return check_event_store(stores.MemoryEventStore, examples=10)
+
+    assert asyncio.run(inside_a_running_loop()).passed
 
 
 # -- bad input -------------------------------------------------------------------------

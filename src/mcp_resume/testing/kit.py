@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from hypothesis.errors import Flaky
@@ -47,9 +49,21 @@ def check_event_store(
     stream (B23, D27, D28); one session's cursor never yields another session's
     events (B26, D50); a resumption from a priming event (D8) replays the stream.
 
+    Called from a running event loop (an async test), the check runs in a
+    worker thread, since the store's coroutines get an event loop of their own.
+
     Raises ``TypeError`` when ``factory`` is not a factory of stores and
     ``ValueError`` for a bad ``examples``, ``steps``, ``profile`` or ``deployment``.
     """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return _check(factory, examples, profile, deployment, steps)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="mcp-resume-store-check") as worker:
+        return worker.submit(_check, factory, examples, profile, deployment, steps).result()
+
+
+def _check(factory, examples, profile, deployment, steps) -> EventStoreReport:
     factory = _checked_factory(factory)
     profile = _checked_profile(profile)
     if deployment not in DEPLOYMENTS:
