@@ -78,13 +78,13 @@ def main() -> None:
             ("SQLite file, per-session", lambda: SqliteStore(Path(scratch) / "events.db"), {}),
             ("off-by-one (caught, shrunk)", OffByOne, {}),
         ]
-        print(f"{'store':36} {'verdict':8} {'seconds':>8} {'actions':>8} {'actions/s':>10}")
+        print(f"{'store':36} {'verdict':20} {'seconds':>8} {'actions':>8} {'actions/s':>10}")
         for label, factory, options in runs:
             start = time.perf_counter()
             report = check_event_store(factory, examples=args.examples, **options)
             seconds = time.perf_counter() - start
             verdict = "PASS" if report.passed else f"FAIL {report.failure.rule if report.failure else ''}"
-            print(f"{label:36} {verdict:8} {seconds:8.2f} {report.actions_run:8} {report.actions_run / seconds:10.0f}")
+            print(f"{label:36} {verdict:20} {seconds:8.2f} {report.actions_run:8} {report.actions_run / seconds:10.0f}")
     print(f"({args.examples} examples per run; python {sys.version.split()[0]})")
 
 
