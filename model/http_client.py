@@ -240,6 +240,7 @@ class StreamableHttpClient:
         exchange = Exchange(label, method, self.url, request_headers=_kept(headers, REQUEST_HEADERS_KEPT))
         if body is not None:
             exchange.sent = summarize_message(body)
+            exchange.request_body = body
         self.exchanges.append(exchange)
         started = time.monotonic()
         deadline = started + self.bounds.exchange

@@ -34,6 +34,7 @@ class Capabilities:
     - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
     - ``get_status``: the status of a GET with the session id alone;
     - ``get_stream``: that GET opened an SSE stream;
+    - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
       conformance fixtures.
     """
@@ -45,6 +46,7 @@ class Capabilities:
     priming: bool = False
     get_status: int | None = None
     get_stream: bool = False
+    delete_status: int | None = None
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
@@ -58,6 +60,7 @@ class Capabilities:
             "priming": self.priming,
             "get_status": self.get_status,
             "get_stream": self.get_stream,
+            "delete_status": self.delete_status,
             "fixture_tools": self.fixture_tools,
             "probe": [e.to_json() for e in self.exchanges],
         }
@@ -84,7 +87,8 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         get = await client.get(label="probe: GET with the session id alone", session=session)
         caps.get_status = get.status
         caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
-        await client.delete(session, label="probe: delete session")
+        deleted = await client.delete(session, label="probe: delete session")
+        caps.delete_status = deleted.status
     return caps
 
 

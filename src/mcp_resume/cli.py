@@ -80,15 +80,31 @@ def _add_verify(commands) -> None:
         help="hold a real server to the spec over HTTP and give a verdict per rule",
         description=(
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
-            "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is "
-            "'python-sdk' (the official Python SDK, started here on 127.0.0.1) or the http:// URL "
-            "of a running server's MCP endpoint."
+            "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
+            "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
+            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-12."
+        ),
+        epilog=(
+            "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
+            "written next to the report or into --out. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
+            "error or missing tool, 3 target unreachable, 130 interrupted (partial report written)."
         ),
     )
-    verify.add_argument("target", help="'python-sdk' or an http:// URL such as http://127.0.0.1:8000/mcp")
-    verify.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="rule levels to apply (default: %(default)s)")
+    verify.add_argument("target", help="an http:// URL such as http://127.0.0.1:8000/mcp, or an embedded target name")
+    verify.add_argument(
+        "--profile",
+        choices=["auto"] + PROFILE_NAMES,
+        default="auto",
+        help="rule levels to apply; auto = the MCP profile of the revision the server negotiates, "
+        "boundary = the stricter reconnect decision (default: %(default)s)",
+    )
     verify.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    verify.add_argument("--junit", type=Path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    verify.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="write the report as Markdown")
+    verify.add_argument("--out", type=Path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
+    verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made (default when stderr is a terminal)")
 
 
 def main(argv: list[str] | None = None) -> int:
