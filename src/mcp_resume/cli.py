@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_diagram(commands)
     _add_verify(commands)
+    _add_replay(commands)
     return parser
 
 
@@ -107,6 +108,24 @@ def _add_verify(commands) -> None:
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made (default when stderr is a terminal)")
 
 
+def _add_replay(commands) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="run a saved finding (a verify trace or a spec trace) again against a target",
+        description=(
+            "Run a trace again: a verify trace (written by 'verify' for every FAIL and WARN) re-runs its "
+            "rule's scenario against TARGET, an http:// URL or an embedded target; TARGET 'spec' shows "
+            "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
+            "with the spec against spec, reference, design-N, or a server over HTTP."
+        ),
+        epilog="Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable.",
+    )
+    replay.add_argument("trace", type=Path, help="a *.trace.json file")
+    replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
+    replay.add_argument("--profile", choices=PROFILE_NAMES, default=None, help="profile (default: the trace's)")
+    replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -119,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.diagram import run_diagram
 
             return run_diagram(args)
+        if args.command == "replay":
+            from mcp_resume.replay import run_replay
+
+            return run_replay(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)
