@@ -16,7 +16,7 @@ SUMMARY_CHARS = 80
 """Longest text kept of a body or of an event's data in a summary."""
 
 REQUEST_HEADERS_KEPT = ("accept", "content-type", "mcp-session-id", "last-event-id", "mcp-protocol-version")
-RESPONSE_HEADERS_KEPT = ("content-type", "mcp-session-id", "allow")
+RESPONSE_HEADERS_KEPT = ("content-type", "mcp-session-id", "allow", "location")
 
 
 class End(str, Enum):

@@ -95,6 +95,12 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
 def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
     if not exchange.ok:
         raise TargetError(f"{url}: initialize failed: {exchange.error}")
+    location = exchange.response_headers.get("location")
+    if exchange.status is not None and 300 <= exchange.status < 400 and location:
+        raise TargetError(
+            f"{url}: initialize answered HTTP {exchange.status}, a redirect to {location}: not followed "
+            "(mcp-resume talks only to the URL it is given; verify that URL instead)"
+        )
     if exchange.status != 200:
         raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}")
     for message in exchange.messages:

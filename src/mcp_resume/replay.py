@@ -105,7 +105,7 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bou
     else:
         from mcp_resume.model.http_adapter import open_http_server
 
-        server, close = open_http_server(target, bounds)
+        server, close = open_http_server(target, bounds, trace)
     try:
         reports = replay(trace, server, profile)
     except Counterexample as found:
