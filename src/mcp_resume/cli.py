@@ -39,6 +39,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diagram(commands)
     _add_verify(commands)
     _add_replay(commands)
+    _add_compat(commands)
     return parser
 
 
@@ -126,6 +127,20 @@ def _add_replay(commands) -> None:
     replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
 
 
+def _add_compat(commands) -> None:
+    compat = commands.add_parser(
+        "compat",
+        help="verify the official MCP SDKs and write the compatibility page",
+        description=(
+            "Start python-sdk 1.x and 2.x (each in its own cached virtualenv) and typescript-sdk (from npm, "
+            "cached), verify each under boundary and under its negotiated MCP profile, write one Markdown page."
+        ),
+    )
+    compat.add_argument("--out", type=Path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
+    compat.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    compat.add_argument("targets", nargs="*", help="embedded targets (default: the newest python-sdk 1.x and 2.x, typescript-sdk)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -138,6 +153,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.diagram import run_diagram
 
             return run_diagram(args)
+        if args.command == "compat":
+            from mcp_resume.compat import run_compat
+
+            return run_compat(args)
         if args.command == "replay":
             from mcp_resume.replay import run_replay
 
