@@ -18,7 +18,7 @@ def _twice(target: str, tmp_path) -> tuple[dict, dict]:
     runs = []
     for number in (1, 2):
         path = tmp_path / f"{number}.json"
-        code = main(["verify", target, "--profile", "boundary", "--timeout", "2", "--json", str(path)])
+        code = main(["verify", target, "--profile", "boundary", "--timeout", "5", "--json", str(path)])
         assert code == 1, f"run {number} of {target}"
         runs.append({v["rule"]: v for v in json.loads(path.read_text())["verdicts"]})
     return runs[0], runs[1]
