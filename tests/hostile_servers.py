@@ -215,3 +215,13 @@ def mcp_then_silent(handler: BaseHTTPRequestHandler) -> None:
         send(handler, 200, "text/event-stream", f"id: a1\ndata: \n\nid: a2\ndata: {json.dumps(result)}\n\n".encode())
     else:
         time.sleep(60)
+
+
+def sessionless_server(handler: BaseHTTPRequestHandler) -> None:
+    """A server of the sessionless revision (2026-07-28): GET and DELETE get 405,
+    every POSTed request an answer, and no Mcp-Session-Id, whatever the headers."""
+    if handler.command in ("GET", "DELETE"):
+        send(handler, 405, "text/plain", b"", {"allow": "POST"})
+        return
+    result = {"protocolVersion": "2026-07-28", "tools": []}
+    send(handler, 200, "application/json", json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": result}).encode())
