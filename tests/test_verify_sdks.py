@@ -44,7 +44,17 @@ def test_python_sdk_verdicts_are_complete_and_repeat(tmp_path):
 def test_typescript_sdk_verdicts_are_complete_and_repeat(tmp_path):
     first, second = _twice("typescript-sdk", tmp_path)
     _assert_judged_with_evidence(first)
-    assert {r: v["verdict"] for r, v in first.items()} == {r: v["verdict"] for r, v in second.items()}
+    # The SDK's InMemoryEventStore replays in the order of sorted event ids
+    # '<stream>_<milliseconds>_<random>': two events stored in the same millisecond
+    # are replayed in random order, so replay-suffix is the one verdict the server
+    # itself makes nondeterministic; every other verdict must repeat.
+    assert {r: v["verdict"] for r, v in first.items() if r != "replay-suffix"} == {
+        r: v["verdict"] for r, v in second.items() if r != "replay-suffix"
+    }
+    for run in (first, second):
+        if run["replay-suffix"]["verdict"] == "FAIL":
+            broken = [c for c in run["replay-suffix"]["evidence"]["checks"] if not c["held"]]
+            assert all(c["what"].startswith("replay of") for c in broken), broken
     # measured: the SDK keeps one event store per session, so nothing crosses sessions,
     # but it neither re-emits pending requests nor refuses a foreign event id
     assert first["no-cross-session"]["verdict"] == "PASS"
