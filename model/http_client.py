@@ -55,6 +55,11 @@ JSON_TYPE = "application/json"
 MAX_BODY_BYTES = 1 << 20
 """Largest JSON or error body read, in bytes; a longer one fails the exchange."""
 
+MAX_EVENT_CHARS = 1 << 20
+"""Longest SSE event read, in characters; a longer one fails the exchange."""
+MAX_EVENTS = 10_000
+"""Most SSE events read in one exchange; more fail it (a server that floods)."""
+
 SSE_FIELDS = ("data", "event", "id", "retry")
 
 EventFilter = Callable[[SseEvent], bool]
@@ -240,6 +245,7 @@ class StreamableHttpClient:
         exchange = Exchange(label, method, self.url, request_headers=_kept(headers, REQUEST_HEADERS_KEPT))
         if body is not None:
             exchange.sent = summarize_message(body)
+            exchange.request_body = body
         self.exchanges.append(exchange)
         started = time.monotonic()
         deadline = started + self.bounds.exchange
@@ -367,7 +373,14 @@ class StreamableHttpClient:
             except httpx.HTTPError as error:
                 exchange.fail(ErrorKind.NETWORK, f"the connection broke while reading events: {_reason(error)}")
                 return
-            for event in reader.feed(text):
+            events = reader.feed(text)
+            if reader.pending_chars > MAX_EVENT_CHARS:
+                exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
+                return
+            for event in events:
+                if len(exchange.events) >= MAX_EVENTS:
+                    exchange.fail(ErrorKind.PROTOCOL, f"more than {MAX_EVENTS} SSE events in one response")
+                    return
                 exchange.events.append(event)
                 last_event = time.monotonic()
                 if event.data and event.message is None:
@@ -394,6 +407,7 @@ class _SseReader:
         self._reset()
 
     def _reset(self) -> None:
+        self.pending_chars = 0
         self._id: str | None = None
         self._event = ""
         self._data: list[str] | None = None
@@ -401,6 +415,7 @@ class _SseReader:
 
     def feed(self, text: str) -> list[SseEvent]:
         events = []
+        self.pending_chars += len(text)
         for line in self._lines.decode(text):
             event = self._line(line.rstrip("\n"))
             if event is not None:

@@ -16,7 +16,7 @@ SUMMARY_CHARS = 80
 """Longest text kept of a body or of an event's data in a summary."""
 
 REQUEST_HEADERS_KEPT = ("accept", "content-type", "mcp-session-id", "last-event-id", "mcp-protocol-version")
-RESPONSE_HEADERS_KEPT = ("content-type", "mcp-session-id", "allow")
+RESPONSE_HEADERS_KEPT = ("content-type", "mcp-session-id", "allow", "location")
 
 
 class End(str, Enum):
@@ -100,7 +100,7 @@ class Exchange:
 
     - ``label``: what the scenario meant by it (e.g. "resume from a middle event id");
     - ``request_headers`` / ``response_headers``: only those that matter here;
-    - ``sent``: a summary of the JSON-RPC body sent, if any;
+    - ``sent``: a summary of the JSON-RPC body sent, if any; ``request_body``: that body;
     - ``status``: the HTTP status, ``None`` when no response head arrived;
     - ``events``: SSE events read, in order; ``body``: a JSON body, parsed;
     - ``end``: how it ended; ``error_kind`` / ``error``: why it failed, one line;
@@ -112,6 +112,7 @@ class Exchange:
     url: str
     request_headers: dict[str, str] = field(default_factory=dict)
     sent: str | None = None
+    request_body: Any = None
     status: int | None = None
     response_headers: dict[str, str] = field(default_factory=dict)
     events: list[SseEvent] = field(default_factory=list)

@@ -64,6 +64,10 @@ class Driver:
         require(notified, "notifications/initialized")
         return session
 
+    def adopt(self, session: str) -> None:
+        """Delete ``session`` at cleanup too (a session opened outside ``open_session``)."""
+        self._sessions.append(session)
+
     async def history(self, session: str | None, label: str, *, request_id: Any = None) -> Exchange:
         """A complete POST stream with as many events as the server offers: a
         history fixture tool when listed, else ``tools/list``."""
@@ -77,13 +81,18 @@ class Driver:
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
         return exchange
 
-    async def tool_until_server_request(self, session: str | None, label: str) -> tuple[str, Exchange, SseEvent]:
-        """Call a server-request fixture tool and drop its connection as soon as the
-        server request arrives; returns the tool, the exchange and that event."""
-        tool = next((t for t in SERVER_REQUEST_TOOLS if t in self.tools), None)
+    async def tool_until_server_request(
+        self, session: str | None, label: str, tool: str | None = None, *, request_id: Any = None
+    ) -> tuple[str, Exchange, SseEvent]:
+        """Call a server-request fixture tool (``tool``, or the first listed) and drop
+        its connection as soon as the server request arrives; returns the tool, the
+        exchange and that event."""
+        tool = tool or next((t for t in SERVER_REQUEST_TOOLS if t in self.tools), None)
         if tool is None:
             raise Inconclusive("no fixture tool that sends a server request")
-        exchange = await self.client.call_tool(session, tool, label=label, stop=lambda e: e.is_server_request)
+        exchange = await self.client.call_tool(
+            session, tool, label=label, request_id=request_id, stop=lambda e: e.is_server_request
+        )
         require(exchange, label)
         if exchange.end is not End.DROPPED:
             raise Inconclusive(f"{label}: {tool} sent no server request ({_end(exchange)})")
@@ -146,3 +155,20 @@ def _has_result(exchange: Exchange) -> bool:
 
 def _end(exchange: Exchange) -> str:
     return exchange.end.value if exchange.end else "no end"
+
+
+class NotObservable(Exception):
+    """The server does not offer what a scenario needs to observe its rule (it
+    becomes a SKIP with this reason), e.g. it never re-emits, so whether
+    re-emission keeps a request pending cannot be seen."""
+
+
+def reemit_wait(bounds) -> float:
+    """How long a session resumption is read for re-emitted requests, in seconds:
+    three settle periods, at most the idle bound."""
+    return min(bounds.idle, 3 * bounds.settle)
+
+
+def server_request_tools(tools: list[str]) -> list[str]:
+    """The listed fixture tools that send a server request, in a fixed order."""
+    return [t for t in SERVER_REQUEST_TOOLS if t in tools]

@@ -34,6 +34,7 @@ class Capabilities:
     - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
     - ``get_status``: the status of a GET with the session id alone;
     - ``get_stream``: that GET opened an SSE stream;
+    - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
       conformance fixtures.
     """
@@ -45,6 +46,7 @@ class Capabilities:
     priming: bool = False
     get_status: int | None = None
     get_stream: bool = False
+    delete_status: int | None = None
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
@@ -58,6 +60,7 @@ class Capabilities:
             "priming": self.priming,
             "get_status": self.get_status,
             "get_stream": self.get_stream,
+            "delete_status": self.delete_status,
             "fixture_tools": self.fixture_tools,
             "probe": [e.to_json() for e in self.exchanges],
         }
@@ -84,13 +87,20 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         get = await client.get(label="probe: GET with the session id alone", session=session)
         caps.get_status = get.status
         caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
-        await client.delete(session, label="probe: delete session")
+        deleted = await client.delete(session, label="probe: delete session")
+        caps.delete_status = deleted.status
     return caps
 
 
 def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
     if not exchange.ok:
         raise TargetError(f"{url}: initialize failed: {exchange.error}")
+    location = exchange.response_headers.get("location")
+    if exchange.status is not None and 300 <= exchange.status < 400 and location:
+        raise TargetError(
+            f"{url}: initialize answered HTTP {exchange.status}, a redirect to {location}: not followed "
+            "(mcp-resume talks only to the URL it is given; verify that URL instead)"
+        )
     if exchange.status != 200:
         raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}")
     for message in exchange.messages:

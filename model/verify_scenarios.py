@@ -1,8 +1,8 @@
-"""One scenario per rule: drive a real server over Streamable HTTP, judge it against the spec.
+"""Scenarios of the reconnect decision: drive a real server over Streamable HTTP, judge it against the spec.
 
-``verify_url(url, profile, bounds)`` probes the server (``verify_probe``), then
-runs every scenario in fresh sessions of its own, with its own client, so that
-scenarios never see each other's streams. Each scenario returns ``Check`` values;
+``model.verify_suite`` runs one scenario per rule (these, ``verify_pending`` and
+``verify_lifecycle``), each in fresh sessions of its own, with its own client,
+so that scenarios never see each other's streams. Each scenario returns ``Check`` values;
 the expected statuses come from ``spec.decision.decide_class`` with the header
 classes the scenario set up, and the verdict from the catalog's level of the
 rule under the profile (``verify_report.judge``). A scenario whose needs the
@@ -22,12 +22,12 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_resume.spec.decision import ClassDecision, Method, decide_class
+from mcp_resume.spec.decision import CONFLICT, ClassDecision, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass, is_well_formed
-from mcp_resume.spec.profiles import SESSION_ERA, Profile
+from mcp_resume.spec.profiles import Profile
 
-from .http_client import Bounds, StreamableHttpClient
-from .http_evidence import End, ErrorKind, Exchange, SseEvent
+from .http_client import Bounds
+from .http_evidence import End, Exchange, SseEvent
 from .verify_driver import (
     RECONNECTION_TOOL,
     SERVER_REQUEST_TOOLS,
@@ -38,14 +38,14 @@ from .verify_driver import (
     require,
     suffix_after,
 )
-from .verify_probe import Capabilities, TargetError, probe
-from .verify_report import Check, Report, RuleVerdict, inconclusive, judge, skip, status_check
+from .verify_probe import Capabilities
+from .verify_report import Check, status_check
 
 GET, POST_REQUEST, DELETE = Method.GET, Method.POST_REQUEST, Method.DELETE
 MALFORMED_VALUE = "not well formed"
 """A header value with spaces, outside 0x21-0x7E (MCP B30/D35)."""
-SCENARIO_EXCHANGES = 12
-"""A scenario may take as long as this many whole exchanges before it is cut off."""
+OVERSIZED_CHARS = 4096
+"""Length of the well-formed but oversized header values sent (within common HTTP header limits)."""
 
 NEEDS = {
     "sessions": (lambda c: c.session_ids, "the server issued no Mcp-Session-Id: no session to resume (B28)"),
@@ -277,6 +277,13 @@ async def reject_orphan_event_id(d: Driver, ctx: Context) -> list[Check]:
         ),
         _nothing_delivered("GET with an event id and no session id", got),
     ]
+    for name, value, event_class in (
+        ("an event id never issued", f"mcp-resume-unknown-event-{secrets.token_hex(4)}", EventClass.UNKNOWN),
+        ("a malformed event id", MALFORMED_VALUE, EventClass.MALFORMED),
+    ):
+        what = f"GET with {name} and no session id"
+        other = require(await d.client.get(label=what, last_event_id=value), what)
+        checks += [status_check(what, other, ctx.expect(GET, SessionClass.ABSENT, event_class)), _nothing_delivered(what, other)]
     minted = got.session_header
     if minted is not None and minted != a:
         used = require(
@@ -304,6 +311,7 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
         ("another session's event id", foreign, EventClass.FOREIGN),
         ("an event id never issued", f"mcp-resume-unknown-event-{secrets.token_hex(4)}", EventClass.UNKNOWN),
         ("a malformed event id", MALFORMED_VALUE, EventClass.MALFORMED),
+        ("an oversized event id", "e" * OVERSIZED_CHARS, EventClass.UNKNOWN),
     ]
     checks: list[Check] = []
     for name, value, event_class in variants:
@@ -344,6 +352,16 @@ async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:
                     EventClass.FOREIGN,
                 )
             )
+    requests.append(
+        (
+            "POST tools/list with an oversized unknown session id",
+            POST_REQUEST,
+            "s" * OVERSIZED_CHARS,
+            None,
+            SessionClass.UNKNOWN,
+            EventClass.ABSENT,
+        )
+    )
     requests.append(
         (
             "POST tools/list with an unknown session id",
@@ -390,6 +408,10 @@ async def malformed_session_400(d: Driver, ctx: Context) -> list[Check]:
         what = f"{'GET' if method is GET else 'POST tools/list'} with a malformed session id"
         got = require(await _send(d, method, what, MALFORMED_VALUE, None), what)
         checks.append(status_check(what, got, ctx.expect(method, SessionClass.MALFORMED, EventClass.ABSENT)))
+    if ctx.caps.get_stream:
+        what = "GET with a malformed session id and an event id"
+        got = require(await _send(d, GET, what, MALFORMED_VALUE, "mcp-resume-event-1"), what)
+        checks.append(status_check(what, got, ctx.expect(GET, SessionClass.MALFORMED, EventClass.UNKNOWN)))
     return checks
 
 
@@ -425,6 +447,8 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
                 "stream resumption",
             )
             answers.append(got)
+    if ctx.caps.get_stream:
+        checks += await _concurrent_gets(d, ctx, session)
     after = require(
         await d.client.request(session, "tools/list", label="session S after the resumptions"), "tools/list"
     )
@@ -447,6 +471,27 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
     return checks
 
 
+async def _concurrent_gets(d: Driver, ctx: Context, session) -> list[Check]:
+    """Two GETs with the session id alone at once: the second is a session resumption
+    too (200), or refused as a conflict (409, rules §3.3); the session lives on."""
+    idle = 2 * ctx.bounds.settle
+    first = asyncio.ensure_future(d.client.get(label="first of two concurrent GETs", session=session, idle=idle))
+    await asyncio.sleep(ctx.bounds.settle / 2)
+    second = require(await d.client.get(label="second concurrent GET", session=session, idle=idle / 2), "GET")
+    require(await first, "GET")
+    decision = ctx.expect(GET, SessionClass.LIVE, EventClass.ABSENT)
+    accepted = decision.statuses | {CONFLICT}
+    return [
+        Check(
+            "a second GET with the session id alone while the first is open",
+            " or ".join(str(s) for s in sorted(accepted)),
+            str(second.status),
+            second.status in accepted,
+            decision.branch.value,
+        )
+    ]
+
+
 async def priming_event(d: Driver, ctx: Context) -> list[Check]:
     """A POST SSE stream starts with an event id and empty data (MCP D8)."""
     session = await d.open_session("session S")
@@ -465,87 +510,6 @@ async def priming_event(d: Driver, ctx: Context) -> list[Check]:
             Check(f"first event of the {exchange.sent} stream", "an event id with empty data", observed, held)
         )
     return checks
-
-
-SCENARIOS: tuple[Scenario, ...] = (
-    Scenario("replay-suffix", replay_suffix, ("sessions", "event-ids", "get")),
-    Scenario("no-cross-session", no_cross_session, ("sessions", "event-ids", "get")),
-    Scenario("no-replay-on-session-resume", no_replay_on_session_resume, ("sessions", "get")),
-    Scenario("reemit-pending", reemit_pending, ("sessions", "get", "server-request-tool")),
-    Scenario("reject-orphan-event-id", reject_orphan_event_id, ("sessions", "event-ids", "get")),
-    Scenario("reject-foreign-event-id", reject_foreign_event_id, ("sessions", "event-ids", "get")),
-    Scenario("unknown-session-404", unknown_session_404, ("sessions",)),
-    Scenario("malformed-session-400", malformed_session_400, ("sessions",)),
-    Scenario("missing-session-400", missing_session_400, ("sessions",)),
-    Scenario("session-identity-stable", session_identity_stable, ("sessions",)),
-    Scenario("priming-event", priming_event, ("sse",)),
-)
-"""Every scenario, in the order of the report."""
-
-SESSIONLESS_NOTE = (
-    "mcp-2026-07-28: only 'GET and DELETE get 405' (F17) is checked for now; the other "
-    "sessionless rules are not driven over HTTP yet."
-)
-
-
-# -- running --------------------------------------------------------------------
-
-
-async def verify_url(url: str, profile: Profile, bounds: Bounds, *, target: str | None = None) -> Report:
-    """Probe the server at ``url`` and run every scenario under ``profile``.
-
-    Raises ``TargetError`` (one line) when the server is unreachable or not MCP.
-    """
-    if profile not in SESSION_ERA:
-        return await _verify_sessionless(url, profile, bounds, target or url)
-    async with StreamableHttpClient(url, bounds) as client:
-        caps = await probe(client)
-    verdicts = [await run_scenario(s, url, Context(profile, bounds, caps)) for s in SCENARIOS]
-    return Report(target or url, url, profile, caps.to_json(), verdicts)
-
-
-async def run_scenario(scenario: Scenario, url: str, ctx: Context) -> RuleVerdict:
-    """The verdict on one rule, from a client and sessions of its own."""
-    missing = _missing(scenario.needs, ctx.caps)
-    if missing is not None:
-        return skip(scenario.rule, ctx.profile, missing)
-    async with StreamableHttpClient(url, ctx.bounds) as client:
-        driver = Driver(client, ctx.caps.tools)
-        checks: list[Check] = []
-        try:
-            bound = ctx.bounds.exchange * SCENARIO_EXCHANGES
-            checks = await asyncio.wait_for(scenario.run(driver, ctx), bound)
-            return judge(scenario.rule, ctx.profile, checks, client.exchanges)
-        except Inconclusive as reason:
-            return inconclusive(scenario.rule, ctx.profile, str(reason), checks, client.exchanges)
-        except asyncio.TimeoutError:
-            return inconclusive(
-                scenario.rule, ctx.profile, f"the scenario took longer than {bound:g} s", checks, client.exchanges
-            )
-        finally:
-            await driver.cleanup()
-
-
-async def _verify_sessionless(url: str, profile: Profile, bounds: Bounds, target: str) -> Report:
-    async with StreamableHttpClient(url, bounds) as client:
-        plain = await client.get(label="GET without headers")
-        if plain.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE):
-            raise TargetError(f"{url}: {plain.error}")
-        legacy = await client.get(
-            label="GET with legacy session and event ids",
-            session=f"mcp-resume-legacy-{secrets.token_hex(4)}",
-            last_event_id="mcp-resume-legacy-event",
-        )
-        delete = await client.delete(None, label="DELETE without headers")
-        expect = lambda method: decide_class(method, SessionClass.ABSENT, EventClass.ABSENT, profile)  # noqa: E731
-        legacy_expect = decide_class(GET, SessionClass.UNKNOWN, EventClass.UNKNOWN, profile)
-        checks = [
-            status_check("GET without headers", plain, expect(GET)),
-            status_check("GET with an Mcp-Session-Id and a Last-Event-ID", legacy, legacy_expect),
-            status_check("DELETE without headers", delete, expect(DELETE)),
-        ]
-        verdict = judge("sessionless-get-405", profile, checks, client.exchanges)
-    return Report(target, url, profile, {}, [verdict], note=SESSIONLESS_NOTE)
 
 
 # -- helpers --------------------------------------------------------------------

@@ -161,3 +161,67 @@ def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
 
 def not_found(handler: BaseHTTPRequestHandler) -> None:
     send(handler, 404, "text/plain", b"no such endpoint")
+
+
+def huge_event(handler: BaseHTTPRequestHandler) -> None:
+    """An SSE stream whose first event never ends: 4 MiB of data on one line."""
+    handler.send_response(200)
+    handler.send_header("content-type", "text/event-stream")
+    handler.end_headers()
+    try:
+        handler.wfile.write(b"id: 1\ndata: ")
+        for _ in range(64):
+            handler.wfile.write(b"x" * 65536)
+    except OSError:
+        pass
+
+
+def event_flood(handler: BaseHTTPRequestHandler) -> None:
+    """An SSE stream of 50 000 tiny events, none of them the response."""
+    handler.send_response(200)
+    handler.send_header("content-type", "text/event-stream")
+    handler.end_headers()
+    try:
+        handler.wfile.write(b'data: {"jsonrpc": "2.0", "method": "ping"}\n\n' * 50_000)
+    except OSError:
+        pass
+
+
+def huge_header(handler: BaseHTTPRequestHandler) -> None:
+    """A response head with a 200 KiB header line."""
+    send(handler, 200, "application/json", b"{}", {"x-padding": "p" * 200_000})
+
+
+def redirect_elsewhere(handler: BaseHTTPRequestHandler) -> None:
+    """A redirect to another host, which must never be followed."""
+    send(handler, 307, "text/plain", b"moved", {"location": "http://elsewhere.invalid/mcp"})
+
+
+def mcp_then_silent(handler: BaseHTTPRequestHandler) -> None:
+    """An MCP server for initialize, notifications and tools/list that never answers
+    anything else (every other request hangs for a minute)."""
+    try:
+        message = json.loads(handler.request_body or b"null")
+    except ValueError:
+        message = None
+    method = message.get("method") if isinstance(message, dict) else None
+    if handler.command == "POST" and method == "initialize":
+        body = json.dumps({"jsonrpc": "2.0", "id": message["id"], "result": INITIALIZE_RESULT}).encode()
+        send(handler, 200, "application/json", body, {"mcp-session-id": "hostile-session"})
+    elif handler.command == "POST" and isinstance(message, dict) and "id" not in message:
+        send(handler, 202, "text/plain", b"")
+    elif handler.command == "POST" and method == "tools/list":
+        result = {"jsonrpc": "2.0", "id": message["id"], "result": {"tools": [{"name": "test_elicitation"}]}}
+        send(handler, 200, "text/event-stream", f"id: a1\ndata: \n\nid: a2\ndata: {json.dumps(result)}\n\n".encode())
+    else:
+        time.sleep(60)
+
+
+def sessionless_server(handler: BaseHTTPRequestHandler) -> None:
+    """A server of the sessionless revision (2026-07-28): GET and DELETE get 405,
+    every POSTed request an answer, and no Mcp-Session-Id, whatever the headers."""
+    if handler.command in ("GET", "DELETE"):
+        send(handler, 405, "text/plain", b"", {"allow": "POST"})
+        return
+    result = {"protocolVersion": "2026-07-28", "tools": []}
+    send(handler, 200, "application/json", json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": result}).encode())

@@ -21,8 +21,8 @@ BOUND_SECONDS = 1.0
     ("target", "words"),
     [
         ("", "empty TARGET"),
-        ("python-sdk2", "expected 'python-sdk' or an http:// URL"),
-        ("127.0.0.1:8000/mcp", "expected 'python-sdk' or an http:// URL"),
+        ("python-sdk2", "expected an http:// URL"),
+        ("127.0.0.1:8000/mcp", "expected an http:// URL"),
         ("https://127.0.0.1/mcp", "unsupported scheme 'https'"),
         ("ftp://127.0.0.1/mcp", "unsupported scheme 'ftp'"),
         ("http://", "names no host"),
@@ -124,13 +124,15 @@ def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
 
     seen = {}
 
-    async def fake_verify_url(url, profile, bounds, *, target=None):
-        seen["url"], seen["target"] = url, target
+    async def fake_verify(run, on_verdict=None):
+        seen["url"], seen["target"] = run.url, run.target
         async with httpx.AsyncClient(trust_env=False) as client:
-            seen["status"] = (await client.get(url, headers={"accept": "text/event-stream"})).status_code
-        return Report(target, url, profile, {}, [skip("priming-event", profile, "stubbed")])
+            seen["status"] = (await client.get(run.url, headers={"accept": "text/event-stream"})).status_code
+        run.profile = Profile.BOUNDARY
+        run.verdicts.append(skip("priming-event", run.profile, "stubbed"))
+        return run.report()
 
-    monkeypatch.setattr(verify, "verify_url", fake_verify_url)
+    monkeypatch.setattr(verify, "verify", fake_verify)
     assert main(["verify", "python-sdk", "--timeout", "2"]) == 0
     assert seen["target"] == "python-sdk" and seen["url"].startswith("http://127.0.0.1:")
     assert seen["status"] == 400  # the real SDK answered while verify ran

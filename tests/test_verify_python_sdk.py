@@ -16,8 +16,9 @@ from mcp_resume.cli import main
 from mcp_resume.model.http_client import Bounds
 from mcp_resume.model.targets import running_python_sdk
 from mcp_resume.model.verify_probe import Capabilities
-from mcp_resume.model.verify_scenarios import SCENARIOS, Context, run_scenario
-from mcp_resume.spec.catalog import RULES_BY_ID
+from mcp_resume.model.verify_scenarios import Context
+from mcp_resume.model.verify_suite import SCENARIOS, judge_rule
+from mcp_resume.spec.catalog import RULES, RULES_BY_ID
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
@@ -32,6 +33,13 @@ REQUIRED_RULES = (
     "malformed-session-400",
     "missing-session-400",
     "priming-event",
+    "no-reemit-on-stream-resume",
+    "expiry-independent",
+    "event-id-unique",
+    "server-request-ownership",
+    "no-duplicate-tool-call",
+    "new-session-on-initialize",
+    "session-delete",
 )
 TIMEOUT = "2"
 
@@ -48,7 +56,7 @@ def sdk_url():
 def boundary_run(sdk_url, tmp_path_factory):
     """One full ``verify`` under the default profile: (exit code, JSON report)."""
     path = tmp_path_factory.mktemp("verify") / "report.json"
-    code = main(["verify", sdk_url, "--json", str(path), "--timeout", TIMEOUT])
+    code = main(["verify", sdk_url, "--profile", "boundary", "--json", str(path), "--timeout", TIMEOUT])
     return code, json.loads(path.read_text())
 
 
@@ -60,7 +68,8 @@ def test_report_has_the_documented_shape(boundary_run, sdk_url):
     _, report = boundary_run
     assert report["target"] == sdk_url and report["url"] == sdk_url and report["profile"] == "boundary"
     assert set(report["summary"]) == {v.value for v in Verdict}
-    assert sum(report["summary"].values()) == len(report["verdicts"]) == len(SCENARIOS)
+    assert sum(report["summary"].values()) == len(report["verdicts"]) == len(SCENARIOS) == len(RULES)
+    assert [v["rule"] for v in report["verdicts"]] == [r.id for r in RULES]
     for verdict in report["verdicts"]:
         assert verdict["rule"] in RULES_BY_ID
         assert verdict["verdict"] in {v.value for v in Verdict}
@@ -91,7 +100,9 @@ def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
     _, report = boundary_run
     for verdict in report["verdicts"]:
         checks = verdict["evidence"]["checks"]
-        if all(c["held"] for c in checks):
+        if verdict["verdict"] == "SKIP":
+            assert not checks and verdict["evidence"]["reason"]
+        elif all(c["held"] for c in checks):
             assert verdict["verdict"] == "PASS"
         else:
             assert verdict["verdict"] == verdict_for_broken(verdict["rule"], Profile.BOUNDARY).value
@@ -122,8 +133,18 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
         "missing-session-400",
         "session-identity-stable",
         "priming-event",
+        "no-reemit-on-stream-resume",
+        "event-id-unique",
+        "no-duplicate-tool-call",
+        "new-session-on-initialize",
+        "session-delete",
     ):
         assert verdicts[rule]["verdict"] == "PASS", (rule, verdicts[rule]["evidence"]["reason"])
+    # The store still replays a deleted session's events to another session.
+    assert verdicts["expiry-independent"]["verdict"] == "FAIL"
+    # Nothing is re-emitted, so whether re-emission keeps a request pending cannot be seen.
+    assert verdicts["reemit-keeps-pending"]["verdict"] == "SKIP"
+    assert "never re-emitted" in verdicts["reemit-keeps-pending"]["evidence"]["reason"]
     # The EventStore interface sees no session: another session's event id replays
     # that session's events, and two sessions using the same request id share a stream.
     cross = verdicts["no-cross-session"]
@@ -151,7 +172,7 @@ def test_scenarios_use_fresh_sessions(boundary_run):
 
 
 def _one_scenario(sdk_url, rule, profile):
-    scenario = next(s for s in SCENARIOS if s.rule == rule)
+    scenario = SCENARIOS[rule]
     bounds = Bounds.from_timeout(float(TIMEOUT))
     tools = ["test_tool_with_logging", "test_elicitation"]
     caps = Capabilities(
@@ -164,7 +185,7 @@ def _one_scenario(sdk_url, rule, profile):
         tools=tools,
         fixture_tools=tools,
     )
-    return asyncio.run(run_scenario(scenario, sdk_url, Context(profile, bounds, caps)))
+    return asyncio.run(judge_rule(scenario, sdk_url, Context(profile, bounds, caps), 120.0))
 
 
 @pytest.mark.covers("malformed-session-400", "reject-foreign-event-id")
@@ -178,11 +199,24 @@ def test_expectations_come_from_the_profile(sdk_url):
 
 
 @pytest.mark.covers("sessionless-get-405")
-def test_sessionless_profile_checks_only_405(sdk_url, tmp_path, capsys):
+def test_sessionless_profile_judges_the_sessionless_rules(sdk_url, tmp_path):
     path = tmp_path / "sessionless.json"
     code = main(["verify", sdk_url, "--profile", "mcp-2026-07-28", "--json", str(path), "--timeout", TIMEOUT])
     report = json.loads(path.read_text())
-    assert code == 0
-    assert [v["rule"] for v in report["verdicts"]] == ["sessionless-get-405"]
-    assert report["verdicts"][0]["verdict"] == "WARN"  # a session-era SDK answers GET with 400, not 405
-    assert "only" in report["note"] and "405" in capsys.readouterr().out
+    verdicts = _by_rule(report)
+    assert code == 0  # SHOULDs only
+    # a session-era SDK answers GET with 400 (no session), not 405, and wants a session on POST
+    assert verdicts["sessionless-get-405"]["verdict"] == "WARN"
+    assert verdicts["sessionless-ignores-headers"]["verdict"] == "WARN"
+    assert all(v["verdict"] == "SKIP" for r, v in verdicts.items() if not r.startswith("sessionless"))
+
+
+def test_auto_profile_follows_the_negotiated_revision(sdk_url, tmp_path):
+    path = tmp_path / "auto.json"
+    code = main(["verify", sdk_url, "--json", str(path), "--timeout", TIMEOUT])
+    report = json.loads(path.read_text())
+    assert report["profile"] == "mcp-2025-11-25" and report["capabilities"]["protocol_version"] == "2025-11-25"
+    assert "--profile boundary is the stricter one" in report["note"]
+    verdicts = _by_rule(report)
+    assert verdicts["reemit-pending"]["verdict"] == "SKIP"  # not applicable to that revision
+    assert verdicts["no-cross-session"]["verdict"] == "FAIL" and code == 1  # B26 is a MUST of every revision

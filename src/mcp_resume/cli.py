@@ -39,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_diagram(commands)
     _add_verify(commands)
     _add_docs(commands)
+    _add_replay(commands)
+    _add_compat(commands)
     return parser
 
 
@@ -81,15 +83,63 @@ def _add_verify(commands) -> None:
         help="hold a real server to the spec over HTTP and give a verdict per rule",
         description=(
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
-            "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is "
-            "'python-sdk' (the official Python SDK, started here on 127.0.0.1) or the http:// URL "
-            "of a running server's MCP endpoint."
+            "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
+            "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
+            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-12."
+        ),
+        epilog=(
+            "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
+            "written next to the report or into --out. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
+            "error or missing tool, 3 target unreachable, 130 interrupted (partial report written)."
         ),
     )
-    verify.add_argument("target", help="'python-sdk' or an http:// URL such as http://127.0.0.1:8000/mcp")
-    verify.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="rule levels to apply (default: %(default)s)")
+    verify.add_argument("target", help="an http:// URL such as http://127.0.0.1:8000/mcp, or an embedded target name")
+    verify.add_argument(
+        "--profile",
+        choices=["auto"] + PROFILE_NAMES,
+        default="auto",
+        help="rule levels to apply; auto = the MCP profile of the revision the server negotiates, "
+        "boundary = the stricter reconnect decision (default: %(default)s)",
+    )
     verify.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    verify.add_argument("--junit", type=Path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    verify.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="write the report as Markdown")
+    verify.add_argument("--out", type=Path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
+    verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made (default when stderr is a terminal)")
+
+
+def _add_replay(commands) -> None:
+    replay = commands.add_parser(
+        "replay",
+        help="run a saved finding (a verify trace or a spec trace) again against a target",
+        description=(
+            "Run a trace again: a verify trace (written by 'verify' for every FAIL and WARN) re-runs its "
+            "rule's scenario against TARGET, an http:// URL or an embedded target; TARGET 'spec' shows "
+            "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
+            "with the spec against spec, reference, design-N, or a server over HTTP."
+        ),
+        epilog="Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable.",
+    )
+    replay.add_argument("trace", type=Path, help="a *.trace.json file")
+    replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
+    replay.add_argument("--profile", choices=PROFILE_NAMES, default=None, help="profile (default: the trace's)")
+    replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+
+
+def _add_compat(commands) -> None:
+    compat = commands.add_parser(
+        "compat",
+        help="verify the official MCP SDKs and write the compatibility page",
+        description=(
+            "Start python-sdk 1.x and 2.x (each in its own cached virtualenv) and typescript-sdk (from npm, "
+            "cached), verify each under boundary and under its negotiated MCP profile, write one Markdown page."
+        ),
+    )
+    compat.add_argument("--out", type=Path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
+    compat.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    compat.add_argument("targets", nargs="*", help="embedded targets (default: the newest python-sdk 1.x and 2.x, typescript-sdk)")
 
 
 def _add_docs(commands) -> None:
@@ -125,6 +175,14 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.docs import run_docs
 
             return run_docs(args)
+        if args.command == "compat":
+            from mcp_resume.compat import run_compat
+
+            return run_compat(args)
+        if args.command == "replay":
+            from mcp_resume.replay import run_replay
+
+            return run_replay(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)

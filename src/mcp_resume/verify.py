@@ -1,18 +1,28 @@
 """``mcp-resume verify TARGET``: hold a real server to the spec over Streamable HTTP.
 
-TARGET is ``python-sdk`` (the official MCP Python SDK, started here on
-127.0.0.1 and stopped afterwards) or the ``http://`` URL of a running server's
-MCP endpoint. Prints one row per rule (rule, level, verdict, one-line evidence),
-optionally writes the report as JSON (``--json FILE``) and exits with
+TARGET is the ``http://`` URL of a running server's MCP endpoint or the name of
+an embedded target started here on 127.0.0.1 and stopped afterwards
+(``model.embedded``: ``python-sdk``, ``typescript-sdk``, ``reference``,
+``design-<n>`` ...). Prints one row per catalog rule (rule, level, verdict,
+one-line evidence) and optionally writes the report as JSON (``--json``),
+JUnit XML (``--junit``, one test case per rule) and Markdown (``--markdown``).
+For every FAIL and WARN it writes, next to the report (or into ``--out``), a
+verify trace (``mcp-resume replay TRACE TARGET`` runs it again) and a curl
+script that sends the same requests.
+
+``--profile auto`` (the default) applies the MCP profile of the revision the
+server negotiates; ``--profile boundary`` is the stricter one. Exit codes:
 
 - 0 when no rule got FAIL, 1 when some did;
-- 2 for bad usage (TARGET, ``--timeout``, ``--json`` path, profile);
+- 2 for bad usage (TARGET, ``--timeout``, a report path) or a missing tool (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
-  embedded target did not start).
+  embedded target did not start);
+- 130 when interrupted (Ctrl-C): the verdicts made so far are printed and
+  written, the rest are INCONCLUSIVE.
 
 The JSON report is ``{"target", "url", "profile", "summary", "capabilities",
-"verdicts": [{"rule", "verdict", "level", "evidence": {"reason", "checks",
-"exchanges"}}]}``.
+"note"?, "verdicts": [{"rule", "verdict", "level", "evidence": {"reason",
+"checks", "exchanges"}}]}``.
 """
 
 from __future__ import annotations
@@ -26,17 +36,19 @@ from urllib.parse import urlsplit
 from rich.console import Console
 from rich.table import Table
 
+from mcp_resume.model.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
 from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.targets import TargetStartError, running_python_sdk
+from mcp_resume.model.targets import TargetStartError
+from mcp_resume.model.verify_outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify_probe import TargetError
-from mcp_resume.model.verify_report import Report
-from mcp_resume.model.verify_scenarios import verify_url
+from mcp_resume.model.verify_report import Report, RuleVerdict
+from mcp_resume.model.verify_suite import VerifyRun, verify
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
-EMBEDDED_TARGETS = ("python-sdk",)
-TARGET_HINT = "expected 'python-sdk' or an http:// URL such as http://127.0.0.1:8000/mcp"
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
+TARGET_HINT = f"expected an http:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
+FINDINGS_FOLDER = "mcp-resume-findings"
 
 VERDICT_STYLES = {
     Verdict.PASS: "green",
@@ -52,26 +64,42 @@ class UsageError(ValueError):
 
 
 def run_verify(args) -> int:
-    """Run ``verify`` for parsed ``args`` (``target``, ``profile``, ``json``, ``timeout``);
-    returns the exit code."""
+    """Run ``verify`` for parsed ``args``; returns the exit code."""
     try:
-        profile = Profile.parse(args.profile)
+        profile = None if args.profile == "auto" else Profile.parse(args.profile)
         bounds = Bounds.from_timeout(args.timeout)
-        json_path = _check_json_path(args.json)
-        url = None if args.target in EMBEDDED_TARGETS else parse_target(args.target)
+        run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
+        outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
+        url = None if is_embedded(args.target) else parse_target(args.target)
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
+    console = _console()
+    progress = _progress(getattr(args, "progress", False))
+    stopped = None
     try:
-        report = _verify(args.target, url, profile, bounds)
+        run = _verify(args.target, url, profile, bounds, run_seconds, progress)
+        report = run.report()
+    except KeyboardInterrupt:
+        stopped = "interrupted (Ctrl-C) before this rule was judged"
+        report = _PARTIAL.report(stopped) if _PARTIAL is not None else None
+        if report is None:
+            return _error("interrupted before the target answered", EXIT_INTERRUPTED)
+    except ToolMissing as error:
+        return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
         return _error(str(error), EXIT_UNREACHABLE)
-    print_report(report, _console())
-    if json_path is not None:
-        try:
-            json_path.write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
-        except OSError as error:
-            return _error(f"cannot write {json_path}: {error.strerror or error}", EXIT_USAGE)
+    print_report(report, console)
+    try:
+        _write_outputs(report, outputs, getattr(args, "out", None), console)
+    except OSError as error:
+        return _error(f"cannot write a report: {error.strerror or error}", EXIT_USAGE)
+    if stopped:
+        return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
     return EXIT_FAILED if report.failed else EXIT_OK
+
+
+_PARTIAL: VerifyRun | None = None
+"""The run in progress, kept so that Ctrl-C can still report what it found."""
 
 
 def parse_target(target: str) -> str:
@@ -103,7 +131,8 @@ def print_report(report: Report, console: Console) -> None:
         console.print(
             f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
             f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
-            f"(HTTP {caps.get('get_status')}), fixture tools: {tools}",
+            f"(HTTP {caps.get('get_status')}), DELETE HTTP {caps.get('delete_status')}, "
+            f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
             highlight=False,
         )
     if report.note:
@@ -123,11 +152,46 @@ def print_report(report: Report, console: Console) -> None:
     console.print(f"summary: {counts}", highlight=False)
 
 
-def _verify(target: str, url: str | None, profile: Profile, bounds: Bounds) -> Report:
+def _verify(target, url, profile, bounds, run_seconds, progress) -> VerifyRun:
+    global _PARTIAL
     if url is not None:
-        return asyncio.run(verify_url(url, profile, bounds, target=target))
-    with running_python_sdk() as started:
-        return asyncio.run(verify_url(started, profile, bounds, target=target))
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds)
+        asyncio.run(verify(_PARTIAL, progress))
+        return _PARTIAL
+    with running_target(target) as started:
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds)
+        asyncio.run(verify(_PARTIAL, progress))
+        return _PARTIAL
+
+
+def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console) -> None:
+    written = [p for p in outputs.values() if p is not None]
+    folder = out or (written[0].parent / FINDINGS_FOLDER if written else None)
+    files = write_findings(report, folder) if folder is not None else {}
+    if files:
+        console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
+    if outputs["json"] is not None:
+        outputs["json"].write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+    if outputs["junit"] is not None:
+        outputs["junit"].write_text(junit_xml(report), encoding="utf-8")
+    if outputs["markdown"] is not None:
+        outputs["markdown"].write_text(markdown(report, files), encoding="utf-8")
+
+
+def _progress(enabled: bool):
+    if not (enabled or sys.stderr.isatty()):
+        return None
+
+    def show(verdict: RuleVerdict) -> None:
+        print(f"  {verdict.rule}: {verdict.verdict.value}", file=sys.stderr, flush=True)
+
+    return show
+
+
+def _positive(value: float, name: str) -> float:
+    if not (isinstance(value, (int, float)) and value == value and 0 < value < float("inf")):
+        raise UsageError(f"{name} must be a positive number of seconds, got {value!r}")
+    return float(value)
 
 
 def _console() -> Console:
@@ -136,13 +200,13 @@ def _console() -> Console:
     return console if console.is_terminal else Console(width=140)
 
 
-def _check_json_path(path: Path | None) -> Path | None:
+def _check_path(path: Path | None, kind: str) -> Path | None:
     if path is None:
         return None
     if path.is_dir():
-        raise UsageError(f"--json {path} is a directory, expected a file name")
+        raise UsageError(f"--{kind} {path} is a directory, expected a file name")
     if not path.parent.is_dir():
-        raise UsageError(f"--json {path}: folder {path.parent} does not exist")
+        raise UsageError(f"--{kind} {path}: folder {path.parent} does not exist")
     return path
 
 

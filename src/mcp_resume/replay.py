@@ -1,0 +1,125 @@
+"""``mcp-resume replay TRACE TARGET``: run a saved finding again.
+
+TRACE is either
+
+- a verify trace (``mcp-resume-verify-trace/1``, written by ``mcp-resume verify``
+  for every FAIL and WARN): the rule's scenario runs again against TARGET, an
+  ``http://`` URL or an embedded target; TARGET ``spec`` runs it against the
+  reference server behind the HTTP façade, to show the answers the spec expects;
+- a spec trace (``mcp-resume-trace/1``, a counterexample of ``mcp-resume check``):
+  its actions are replayed side by side with the spec against the in-process
+  server TARGET (``spec``, ``reference``, ``design-<n>``) or, over HTTP, against
+  a URL or an embedded target (``model.http_adapter``; client actions and the
+  server actions that fixture tools can play).
+
+Prints what was expected and observed; exits 0 when the rule holds, 1 when it
+does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from pathlib import Path
+
+from mcp_resume.model.embedded import ToolMissing, is_embedded, running_target
+from mcp_resume.model.http_client import Bounds, StreamableHttpClient
+from mcp_resume.model.targets import TargetStartError
+from mcp_resume.model.verify_outputs import VERIFY_TRACE_FORMAT
+from mcp_resume.model.verify_probe import TargetError, probe
+from mcp_resume.model.verify_scenarios import Context
+from mcp_resume.model.verify_suite import SCENARIOS, judge_rule
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import TRACE_FORMAT, trace_from_json
+from mcp_resume.spec.verdicts import Verdict
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
+IN_PROCESS = ("spec", "reference")
+
+
+def run_replay(args) -> int:
+    try:
+        data = json.loads(Path(args.trace).read_text(encoding="utf-8"))
+    except OSError as error:
+        return _error(f"cannot read {args.trace}: {error.strerror or error}", EXIT_USAGE)
+    except ValueError as error:
+        return _error(f"{args.trace} is not JSON: {error}", EXIT_USAGE)
+    kind = data.get("format") if isinstance(data, dict) else None
+    try:
+        bounds = Bounds.from_timeout(args.timeout)
+        if kind == VERIFY_TRACE_FORMAT:
+            return _replay_verify_trace(data, args.target, args.profile, bounds)
+        if kind == TRACE_FORMAT:
+            return _replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds)
+    except ValueError as error:
+        return _error(str(error), EXIT_USAGE)
+    except ToolMissing as error:
+        return _error(str(error), EXIT_USAGE)
+    except (TargetError, TargetStartError) as error:
+        return _error(str(error), EXIT_UNREACHABLE)
+    return _error(f"{args.trace}: unknown trace format {kind!r}; expected {VERIFY_TRACE_FORMAT} or {TRACE_FORMAT}", EXIT_USAGE)
+
+
+def _replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Bounds) -> int:
+    rule = data.get("rule")
+    if rule not in SCENARIOS:
+        raise ValueError(f"the trace names no known rule: {rule!r}")
+    profile = Profile.parse(profile_name or data.get("profile", "boundary"))
+    name = "reference" if target == "spec" else target
+    print(f"replay {rule} under {profile.value} against {target} (recorded: {data.get('verdict')} on {data.get('target')})")
+    if is_embedded(name):
+        with running_target(name) as url:
+            verdict = asyncio.run(_judge(rule, url, profile, bounds))
+    else:
+        from mcp_resume.verify import UsageError, parse_target
+
+        try:
+            url = parse_target(target)
+        except UsageError as error:
+            raise ValueError(str(error)) from None
+        verdict = asyncio.run(_judge(rule, url, profile, bounds))
+    print(f"{verdict.rule}: {verdict.verdict.value} ({verdict.level.value}): {verdict.reason}")
+    for check in verdict.checks:
+        print(f"  [{'held' if check.held else 'BROKEN'}] {check.what}: expected {check.expected}, observed {check.observed}")
+    for exchange in verdict.exchanges:
+        print(f"    {exchange.one_line()}")
+    return EXIT_FAILED if verdict.verdict is Verdict.FAIL else EXIT_OK
+
+
+async def _judge(rule: str, url: str, profile: Profile, bounds: Bounds):
+    async with StreamableHttpClient(url, bounds) as client:
+        caps = await probe(client)
+    return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps), float("inf"))
+
+
+def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bounds) -> int:
+    from mcp_resume.model.checker import Counterexample, replay
+    from mcp_resume.model.inprocess import server_factory
+
+    profile = Profile.parse(profile_name) if profile_name else trace.profile
+    print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")
+    if target in IN_PROCESS or target.startswith("design-"):
+        server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
+        close = None
+    else:
+        from mcp_resume.model.http_adapter import open_http_server
+
+        server, close = open_http_server(target, bounds, trace)
+    try:
+        reports = replay(trace, server, profile)
+    except Counterexample as found:
+        print(found.explain())
+        return EXIT_FAILED
+    finally:
+        server.close()
+        if close is not None:
+            close()
+    print(trace.describe())
+    print(f"all {len(reports)} steps agree with the spec")
+    return EXIT_OK
+
+
+def _error(message: str, code: int) -> int:
+    print(f"mcp-resume replay: error: {message}", file=sys.stderr)
+    return code

@@ -1,0 +1,161 @@
+"""``mcp-resume verify`` against known-good and known-faulty servers: the in-process
+reference server and the twelve faulty designs of DESIGN.md §5, served over real
+HTTP by the façade (``model.http_facade``) on 127.0.0.1."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from xml.etree import ElementTree
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.model.checker import Counterexample, replay
+from mcp_resume.model.design_http import verify_design_over_http, verify_server_over_http
+from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.http_adapter import run_http_machine
+from mcp_resume.model.http_client import Bounds
+from mcp_resume.model.http_facade import FIXTURE_TOOLS, serving_design
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.spec.catalog import RULES
+from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.trace import loads
+from mcp_resume.spec.verdicts import Verdict
+
+pytestmark = pytest.mark.timeout(240)
+
+MCP_MUST_BREAKERS = {1, 2, 4, 9, 12}
+"""Designs that break a MUST of mcp-2025-11-25 itself (the in-process machine agrees)."""
+
+
+@pytest.fixture(scope="module")
+def reference_report():
+    return verify_server_over_http("reference", Profile.BOUNDARY)
+
+
+def test_the_reference_server_over_http_passes_every_boundary_rule(reference_report):
+    verdicts = {v.rule: v for v in reference_report.verdicts}
+    assert list(verdicts) == [r.id for r in RULES]
+    for rule in RULES:
+        verdict = verdicts[rule.id]
+        if rule.level(Profile.BOUNDARY) is Level.NOT_APPLICABLE:
+            assert verdict.verdict is Verdict.SKIP and "not applicable" in verdict.reason
+        else:
+            assert verdict.verdict is Verdict.PASS, (rule.id, verdict.reason)
+            assert verdict.checks and verdict.exchanges
+
+
+@pytest.mark.parametrize("number", sorted(DESIGNS))
+def test_each_design_over_http_fails_a_rule_it_breaks(number):
+    caught, rules = verify_design_over_http(number, Profile.BOUNDARY)
+    assert caught and set(rules) & EXPECTED_RULES[number], (number, rules)
+
+
+@pytest.mark.parametrize("number", [2, 9, 10, 11])
+def test_under_mcp_2025_11_25_only_designs_breaking_its_musts_fail(number):
+    caught, rules = verify_design_over_http(number, "mcp-2025-11-25")
+    assert caught == (number in MCP_MUST_BREAKERS), rules
+
+
+# -- reports, reproducers, replay -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def design_3_run(tmp_path_factory):
+    """``verify design-3`` with every report written: (exit code, folder)."""
+    folder = tmp_path_factory.mktemp("design-3")
+    argv = ["verify", "design-3", "--profile", "boundary", "--timeout", "2"]
+    argv += ["--json", str(folder / "r.json"), "--junit", str(folder / "r.xml"), "--markdown", str(folder / "r.md")]
+    return main(argv), folder
+
+
+def test_junit_has_one_test_case_per_rule_with_the_failure(design_3_run):
+    code, folder = design_3_run
+    assert code == 1
+    suite = ElementTree.parse(folder / "r.xml").getroot()
+    cases = {case.get("name"): case for case in suite.iter("testcase")}
+    assert list(cases) == [r.id for r in RULES]
+    assert suite.get("failures") == "1" and cases["reemit-keeps-pending"].find("failure") is not None
+    assert cases["sessionless-get-405"].find("skipped") is not None
+    assert cases["replay-suffix"].find("failure") is None and cases["replay-suffix"].find("skipped") is None
+
+
+def test_markdown_and_json_name_the_finding_and_its_reproducers(design_3_run):
+    _, folder = design_3_run
+    text = (folder / "r.md").read_text()
+    assert "| `reemit-keeps-pending` | MUST | **FAIL** |" in text and "reemit-keeps-pending.curl.sh" in text
+    report = json.loads((folder / "r.json").read_text())
+    assert report["summary"]["FAIL"] == 1 and report["profile"] == "boundary"
+    assert sorted(p.name for p in (folder / "mcp-resume-findings").iterdir()) == [
+        "reemit-keeps-pending.curl.sh",
+        "reemit-keeps-pending.trace.json",
+    ]
+
+
+@pytest.mark.timeout(120)
+def test_the_curl_reproducer_runs_and_shows_the_missing_reemission(design_3_run):
+    _, folder = design_3_run
+    script = folder / "mcp-resume-findings" / "reemit-keeps-pending.curl.sh"
+    with serving_design("design-3") as url:
+        done = subprocess.run(
+            ["bash", str(script), url],
+            capture_output=True,
+            text=True,
+            timeout=100,
+            env={**os.environ, "MCP_RESUME_WAIT": "0.5"},
+        )
+    assert done.returncode == 0, done.stderr
+    blocks = done.stdout.split("\n== ")
+    first = next(b for b in blocks if b.startswith("4. first session resumption"))
+    second = next(b for b in blocks if b.startswith("5. second session resumption"))
+    assert '"method": "elicitation/create"' in first
+    assert "HTTP/1.1 200" in second and "elicitation/create" not in second
+
+
+@pytest.mark.timeout(120)
+def test_replay_of_a_verify_trace_fails_on_the_design_and_holds_on_the_spec(design_3_run, capsys):
+    _, folder = design_3_run
+    trace = str(folder / "mcp-resume-findings" / "reemit-keeps-pending.trace.json")
+    assert main(["replay", trace, "design-3", "--timeout", "2"]) == 1
+    assert "reemit-keeps-pending: FAIL" in capsys.readouterr().out
+    assert main(["replay", trace, "spec", "--timeout", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "reemit-keeps-pending: PASS" in out and "[BROKEN]" not in out
+
+
+def test_replay_refuses_what_is_not_a_trace(tmp_path, capsys):
+    path = tmp_path / "not-a-trace.json"
+    path.write_text('{"format": "something else"}')
+    assert main(["replay", str(path), "spec"]) == 2
+    assert "unknown trace format" in capsys.readouterr().err
+
+
+# -- the Hypothesis machine over HTTP --------------------------------------------------------
+
+
+MACHINE_BOUNDS = Bounds(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.05)
+"""The façade writes everything a reconnect delivers at once: a short settle suffices."""
+
+
+@pytest.mark.timeout(300)
+def test_the_machine_over_http_holds_on_the_reference_and_shrinks_a_design_to_few_exchanges(tmp_path, capsys):
+    with serving_design("reference") as url:
+        good = run_http_machine(url, list(FIXTURE_TOOLS), Profile.BOUNDARY, MACHINE_BOUNDS, max_examples=8)
+    assert good.passed and good.action_counts.get("issue_server_request")
+    with serving_design("design-10") as url:
+        bad = run_http_machine(url, list(FIXTURE_TOOLS), Profile.BOUNDARY, MACHINE_BOUNDS)
+    assert not bad.passed and bad.trace.failure.rule == "reject-foreign-event-id"
+    assert len(bad.trace.actions) <= 10
+    path = tmp_path / "http.trace.json"
+    path.write_text(bad.trace.dumps())
+    with pytest.raises(Counterexample):
+        replay(loads(path.read_text()), DESIGNS[10]())
+    assert len(replay(loads(path.read_text()), ReferenceServer())) == len(bad.trace.actions)
+    assert main(["replay", str(path), "design-10"]) == 1
+    with serving_design("design-10") as url:
+        assert main(["replay", str(path), url, "--timeout", "2"]) == 1  # the same exchanges over HTTP
+    with serving_design("reference") as url:
+        assert main(["replay", str(path), url, "--timeout", "2"]) == 0
+    assert "reject-foreign-event-id" in capsys.readouterr().out

@@ -1,0 +1,86 @@
+"""Hostile servers started for real on 127.0.0.1: each ends in a clear verdict or
+error within its bound, never a hang or a traceback."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import hostile_servers as hostile
+from mcp_resume import verify as verify_command
+from mcp_resume.cli import main
+from mcp_resume.spec.catalog import RULES
+
+BOUND = 0.5
+"""--timeout given to the hostile servers."""
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize(
+    ("reply", "words"),
+    [
+        ("huge_event", "SSE event longer than"),
+        ("event_flood", "more than 10000 SSE events"),
+        ("huge_header", "no valid response head"),
+        ("redirect_elsewhere", "redirect to http://elsewhere.invalid/mcp: not followed"),
+    ],
+)
+def test_hostile_answers_to_initialize_end_in_one_line_and_exit_3(reply, words, capsys):
+    started = time.monotonic()
+    with hostile.http_server(getattr(hostile, reply)) as url:
+        code = main(["verify", url, "--timeout", str(BOUND)])
+    err = capsys.readouterr().err
+    assert code == 3 and words in err, err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert time.monotonic() - started < 10
+
+
+@pytest.mark.timeout(120)
+def test_a_server_that_stops_answering_after_the_probe_gets_a_verdict_for_every_rule(tmp_path, capsys):
+    path = tmp_path / "report.json"
+    started = time.monotonic()
+    with hostile.http_server(hostile.mcp_then_silent) as url:
+        code = main(["verify", url, "--timeout", str(BOUND), "--max-seconds", "30", "--json", str(path)])
+    elapsed = time.monotonic() - started
+    report = json.loads(path.read_text())
+    verdicts = {v["rule"]: v for v in report["verdicts"]}
+    assert code in (0, 1) and list(verdicts) == [r.id for r in RULES]
+    assert elapsed < 30 + 10
+    assert verdicts["replay-suffix"]["verdict"] == "SKIP"  # GET never answered: no GET stream
+    assert any(v["verdict"] == "INCONCLUSIVE" for v in verdicts.values())
+    for verdict in verdicts.values():
+        assert verdict["evidence"]["reason"]
+    assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.timeout(30)
+def test_the_whole_run_bound_leaves_the_rest_inconclusive(tmp_path):
+    path = tmp_path / "report.json"
+    started = time.monotonic()
+    with hostile.http_server(hostile.mcp_then_silent) as url:
+        main(["verify", url, "--timeout", str(BOUND), "--max-seconds", "2", "--json", str(path)])
+    assert time.monotonic() - started < 15
+    reasons = [v["evidence"]["reason"] for v in json.loads(path.read_text())["verdicts"]]
+    assert any("whole run's time bound" in reason for reason in reasons)
+
+
+def test_ctrl_c_writes_the_partial_report(monkeypatch, tmp_path, capsys):
+    from mcp_resume.model.verify_report import judge
+    from mcp_resume.spec.profiles import Profile
+
+    async def interrupted(run, on_verdict=None):
+        run.profile = Profile.BOUNDARY
+        run.verdicts.append(judge("replay-suffix", run.profile, [], []))
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(verify_command, "verify", interrupted)
+    path = tmp_path / "partial.json"
+    with hostile.http_server(hostile.not_found) as url:
+        code = main(["verify", url, "--json", str(path)])
+    assert code == 130
+    report = json.loads(path.read_text())
+    assert len(report["verdicts"]) == len(RULES)
+    assert all("interrupted" in v["evidence"]["reason"] for v in report["verdicts"][1:])
+    assert "partial" in capsys.readouterr().err
