@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.verify_scenarios import SCENARIOS
+from mcp_resume.model.verify_suite import SCENARIOS
 from mcp_resume.proofs.diagram_model import Diagram
 from mcp_resume.proofs.diagrams import spec_diagrams
 from mcp_resume.spec.catalog import RULES, Rule
@@ -63,7 +63,7 @@ def collect(tests_dir: Path, root: Path) -> DocsModel:
         decision_wide=wide,
         obligations=by_rule,
         designs=_designs_by_rule(),
-        scenarios=frozenset(s.rule for s in SCENARIOS),
+        scenarios=frozenset(SCENARIOS),
         diagrams=spec_diagrams(),
     )
 

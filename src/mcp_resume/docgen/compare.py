@@ -12,8 +12,13 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-REGENERATE = "rm -rf docs && mcp-resume docs --out docs"
-"""The command, run from the repository root, that brings ``docs/`` up to date."""
+EXTERNAL_PAGES = frozenset({"compatibility.md"})
+"""Pages of ``docs/`` another command writes (``mcp-resume compat``): linked from the
+index, never generated here, left out of the comparison."""
+
+REGENERATE = "find docs -type f ! -name compatibility.md -delete && mcp-resume docs --out docs"
+"""The command, run from the repository root, that brings ``docs/`` up to date
+(it keeps the pages of ``EXTERNAL_PAGES``)."""
 
 
 @dataclass(frozen=True)
@@ -55,7 +60,7 @@ def _files(root: Path, svg: bool) -> dict[str, Path]:
     return {
         p.relative_to(root).as_posix(): p
         for p in sorted(root.rglob("*"))
-        if p.is_file() and (svg or p.suffix != ".svg")
+        if p.is_file() and (svg or p.suffix != ".svg") and p.relative_to(root).as_posix() not in EXTERNAL_PAGES
     }
 
 

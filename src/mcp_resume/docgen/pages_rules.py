@@ -24,6 +24,8 @@ PAGES = (
     ("sources.md", "MCP sources", "every MCP rule id the catalog cites: revision, section, gist"),
     ("testing.md", "EventStore test kit", "checking an `EventStore` for the official Python SDK in your own tests"),
     ("ci.md", "Checking a server in CI", "a GitHub Actions job that gates on `mcp-resume verify`"),
+    ("compatibility.md", "Compatibility of the official SDKs",
+     "the verdicts measured for python-sdk 1.x and 2.x and typescript-sdk (written by `mcp-resume compat`)"),
 )
 
 
@@ -95,7 +97,7 @@ def _checkers(model: DocsModel, rule: Rule) -> list[str]:
         items.append(f"judges the answer to requests landing in {named} ({link('the decision', '../decision.md')})")
     if rule.id in model.scenarios:
         items.append(f"`mcp-resume verify` drives a scenario for it over HTTP "
-                     f"({link('model/verify_scenarios.py', REPO + 'model/verify_scenarios.py')})")
+                     f"({link('model/verify_suite.py', REPO + 'model/verify_suite.py')})")
     if rule.id in KIT_RULES:
         items.append(f"the EventStore test kit checks it for stores of the official Python SDK "
                      f"({link('testing', '../testing.md')})")
