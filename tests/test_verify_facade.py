@@ -53,6 +53,12 @@ def test_each_design_over_http_fails_a_rule_it_breaks(number):
     assert caught and set(rules) & EXPECTED_RULES[number], (number, rules)
 
 
+@pytest.mark.covers("no-duplicate-tool-call", "replay-suffix")
+def test_off_by_one_replay_over_http_makes_a_client_that_follows_mcp_see_a_notification_twice():
+    caught, rules = verify_design_over_http(7, Profile.BOUNDARY)
+    assert caught and {"replay-suffix", "no-duplicate-tool-call"} <= set(rules), rules
+
+
 @pytest.mark.parametrize("number", [2, 9, 10, 11])
 def test_under_mcp_2025_11_25_only_designs_breaking_its_musts_fail(number):
     caught, rules = verify_design_over_http(number, "mcp-2025-11-25")
