@@ -287,7 +287,7 @@ class StreamableHttpClient:
         try:
             response = await asyncio.wait_for(self._http.send(request, stream=True), wait)
         except asyncio.TimeoutError:
-            exchange.fail(ErrorKind.FIRST_BYTE, f"no response head within {self.bounds.first_byte:g} s of connecting")
+            exchange.fail(ErrorKind.FIRST_BYTE, f"no response head within {wait:g} s of sending the request")
             return None
         except httpx.ConnectTimeout:
             exchange.fail(ErrorKind.CONNECT, f"no connection within {self.bounds.connect:g} s")

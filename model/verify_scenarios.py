@@ -50,7 +50,7 @@ OVERSIZED_CHARS = 4096
 NEEDS = {
     "sessions": (lambda c: c.session_ids, "the server issued no Mcp-Session-Id: no session to resume (B28)"),
     "event-ids": (lambda c: c.event_ids, "the server's SSE events carry no event id: nothing to resume from (B22)"),
-    "get": (lambda c: c.get_stream, "the server offers no GET stream (GET answered {get_status}, B15)"),
+    "get": (lambda c: c.get_stream, "the server offers no GET stream (GET answered HTTP {get_status}, B15)"),
     "sse": (lambda c: c.post_stream == "sse", "the server answers POSTed requests with JSON, not SSE"),
     "server-request-tool": (
         lambda c: any(t in c.fixture_tools for t in SERVER_REQUEST_TOOLS),
@@ -516,8 +516,14 @@ async def priming_event(d: Driver, ctx: Context) -> list[Check]:
 
 
 def _missing(needs: tuple[str, ...], caps: Capabilities) -> str | None:
+    """Why the server cannot be driven through a scenario with ``needs``, or ``None``.
+
+    Raises ``Inconclusive`` when the probe could not tell (its GET got no answer).
+    """
     for need in needs:
         offered, reason = NEEDS[need]
+        if need == "get" and caps.get_status is None:
+            raise Inconclusive("the probe's GET with the session id got no answer: whether a GET stream is offered is unknown")
         if not offered(caps):
             return reason.format(get_status=caps.get_status)
     return None

@@ -189,7 +189,10 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     profile = ctx.profile
     if scenario.rule in _rule_levels_na(profile):
         return skip(scenario.rule, profile, f"not applicable under {profile.value}")
-    missing = _missing(scenario.needs, ctx.caps)
+    try:
+        missing = _missing(scenario.needs, ctx.caps)
+    except Inconclusive as reason:
+        return inconclusive(scenario.rule, profile, str(reason), [], [])
     if missing is not None:
         return skip(scenario.rule, profile, missing)
     if seconds_left <= 0:

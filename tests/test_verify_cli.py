@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 
 import pytest
@@ -49,7 +50,29 @@ def test_bad_timeouts_are_usage_errors(timeout, capsys):
 
 def test_json_into_a_missing_folder_is_refused_before_anything_runs(tmp_path, capsys):
     assert main(["verify", "python-sdk", "--json", str(tmp_path / "nowhere" / "r.json")]) == 2
-    assert "does not exist" in capsys.readouterr().err
+    assert "is not an existing folder" in capsys.readouterr().err
+
+
+def test_json_into_an_unwritable_folder_is_refused_before_anything_runs(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if os.access(locked, os.W_OK):
+        pytest.skip("running as a user who can write anywhere")
+    assert main(["verify", "python-sdk", "--json", str(locked / "r.json")]) == 2
+    assert "not writable" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("timeout", ["601", "1e307"])
+def test_timeouts_beyond_ten_minutes_are_usage_errors(timeout, capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--timeout", timeout]) == 2
+    assert "at most 600" in capsys.readouterr().err
+
+
+def test_an_invalid_address_is_a_usage_error_with_a_short_message(capsys):
+    assert main(["verify", "http://256.1.1.1/mcp"]) == 2
+    assert main(["verify", "http://127.0.0.1/" + "x" * 100_000]) == 2
+    err = capsys.readouterr().err
+    assert "Invalid IPv4 address" in err and len(err) < 2000
 
 
 @pytest.mark.timeout(30)
@@ -133,7 +156,7 @@ def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
         return run.report()
 
     monkeypatch.setattr(verify, "verify", fake_verify)
-    assert main(["verify", "python-sdk", "--timeout", "2"]) == 0
+    assert main(["verify", "python-sdk", "--timeout", "2"]) == 3  # the stub judged one rule: the rest are INCONCLUSIVE
     assert seen["target"] == "python-sdk" and seen["url"].startswith("http://127.0.0.1:")
     assert seen["status"] == 400  # the real SDK answered while verify ran
     with pytest.raises(httpx.ConnectError):

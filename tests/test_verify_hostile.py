@@ -46,9 +46,9 @@ def test_a_server_that_stops_answering_after_the_probe_gets_a_verdict_for_every_
     elapsed = time.monotonic() - started
     report = json.loads(path.read_text())
     verdicts = {v["rule"]: v for v in report["verdicts"]}
-    assert code in (0, 1) and list(verdicts) == [r.id for r in RULES]
+    assert code in (1, 3) and list(verdicts) == [r.id for r in RULES]  # never 0: much was never checked
     assert elapsed < 30 + 10
-    assert verdicts["replay-suffix"]["verdict"] == "SKIP"  # GET never answered: no GET stream
+    assert verdicts["replay-suffix"]["verdict"] == "INCONCLUSIVE"  # GET never answered: a GET stream is unknown
     assert any(v["verdict"] == "INCONCLUSIVE" for v in verdicts.values())
     for verdict in verdicts.values():
         assert verdict["evidence"]["reason"]

@@ -13,7 +13,9 @@ Each subcommand lives in its own module next to this one and only composes
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
+import threading
 from pathlib import Path
 
 from mcp_resume import __version__
@@ -162,6 +164,7 @@ def _add_docs(commands) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    _stop_on_sigterm()
     try:
         if args.command == "check":
             from mcp_resume.check import run_check
@@ -189,6 +192,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _stop_on_sigterm() -> None:
+    """Treat SIGTERM like Ctrl-C, so that started servers are stopped and partial
+    reports written on the way out (only in the main thread, where signals land)."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 if __name__ == "__main__":

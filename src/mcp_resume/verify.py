@@ -13,10 +13,11 @@ script that sends the same requests.
 ``--profile auto`` (the default) applies the MCP profile of the revision the
 server negotiates; ``--profile boundary`` is the stricter one. Exit codes:
 
-- 0 when no rule got FAIL, 1 when some did;
+- 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
 - 2 for bad usage (TARGET, ``--timeout``, a report path) or a missing tool (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
-  embedded target did not start);
+  embedded target did not start), or when no rule failed but some could not be
+  driven (INCONCLUSIVE): a CI gate must not pass on what was never checked;
 - 130 when interrupted (Ctrl-C): the verdicts made so far are printed and
   written, the rest are INCONCLUSIVE.
 
@@ -29,10 +30,12 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import httpx
 from rich.console import Console
 from rich.table import Table
 
@@ -49,6 +52,8 @@ from mcp_resume.spec.verdicts import Verdict
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
 TARGET_HINT = f"expected an http:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
 FINDINGS_FOLDER = "mcp-resume-findings"
+MAX_TIMEOUT = 600.0
+"""Seconds: the longest wait ``--timeout`` may set for one response or event."""
 
 VERDICT_STYLES = {
     Verdict.PASS: "green",
@@ -67,6 +72,8 @@ def run_verify(args) -> int:
     """Run ``verify`` for parsed ``args``; returns the exit code."""
     try:
         profile = None if args.profile == "auto" else Profile.parse(args.profile)
+        if MAX_TIMEOUT < args.timeout < float("inf"):
+            raise UsageError(f"--timeout must be at most {MAX_TIMEOUT:g} seconds, got {args.timeout:g}")
         bounds = Bounds.from_timeout(args.timeout)
         run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
         outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
@@ -95,7 +102,12 @@ def run_verify(args) -> int:
         return _error(f"cannot write a report: {error.strerror or error}", EXIT_USAGE)
     if stopped:
         return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
-    return EXIT_FAILED if report.failed else EXIT_OK
+    if report.failed:
+        return EXIT_FAILED
+    inconclusive = [v.rule for v in report.verdicts if v.verdict is Verdict.INCONCLUSIVE]
+    if inconclusive:
+        return _error(f"{len(inconclusive)} rule(s) could not be checked: {', '.join(inconclusive)}", EXIT_UNREACHABLE)
+    return EXIT_OK
 
 
 _PARTIAL: VerifyRun | None = None
@@ -112,26 +124,36 @@ def parse_target(target: str) -> str:
         parts = urlsplit(text)
         _ = parts.port  # raises ValueError for a port out of range or not a number
     except ValueError as error:
-        raise UsageError(f"invalid TARGET {target!r} ({error}): {TARGET_HINT}") from None
+        raise UsageError(f"invalid TARGET {_short(target)} ({error}): {TARGET_HINT}") from None
     if not parts.scheme or "://" not in text:
-        raise UsageError(f"invalid TARGET {target!r}: {TARGET_HINT}")
+        raise UsageError(f"invalid TARGET {_short(target)}: {TARGET_HINT}")
     if parts.scheme.lower() != "http":
-        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {target!r}: only http:// URLs are supported")
+        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// URLs are supported")
     if not parts.hostname:
-        raise UsageError(f"TARGET {target!r} names no host: {TARGET_HINT}")
+        raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
+    try:
+        httpx.URL(text)
+    except httpx.InvalidURL as error:
+        raise UsageError(f"invalid TARGET {_short(target)}: {error}") from None
     return text
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """``text`` quoted, cut to ``limit`` characters for messages."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def print_report(report: Report, console: Console) -> None:
     """The verdict table and a summary line."""
-    console.print(f"target {report.target} ({report.url}), profile {report.profile.value}")
+    where = report.target if report.target == report.url else f"{report.target} ({report.url})"
+    console.print(f"target {where}, profile {report.profile.value}", highlight=False)
     caps = report.capabilities
     if caps:
         tools = ", ".join(caps.get("fixture_tools") or []) or "none"
         console.print(
             f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
             f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
-            f"(HTTP {caps.get('get_status')}), DELETE HTTP {caps.get('delete_status')}, "
+            f"({_status(caps.get('get_status'))}), DELETE {_status(caps.get('delete_status'))}, "
             f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
             highlight=False,
         )
@@ -206,7 +228,9 @@ def _check_path(path: Path | None, kind: str) -> Path | None:
     if path.is_dir():
         raise UsageError(f"--{kind} {path} is a directory, expected a file name")
     if not path.parent.is_dir():
-        raise UsageError(f"--{kind} {path}: folder {path.parent} does not exist")
+        raise UsageError(f"--{kind} {path}: {path.parent} is not an existing folder")
+    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"--{kind} {path}: not writable")
     return path
 
 
@@ -217,6 +241,10 @@ def _error(message: str, code: int) -> int:
 
 def _yes(value) -> str:
     return "yes" if value else "no"
+
+
+def _status(status) -> str:
+    return "no answer" if status is None else f"HTTP {status}"
 
 
 def _escape(text: str) -> str:
