@@ -26,6 +26,13 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 PROFILE_NAMES = [p.value for p in Profile]
 
 
+def output_path(text: str) -> Path:
+    """An argparse type: a non-empty path (an empty one would silently mean the current folder)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return Path(text)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-resume",
@@ -57,10 +64,10 @@ def _add_check(commands) -> None:
             "caught. Writes proofs, certificates, counterexample traces and diagrams to --out."
         ),
     )
-    check.add_argument("--out", type=Path, default=Path("mcp-resume-out"), help="output folder (default: %(default)s)")
+    check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"), help="output folder (default: %(default)s)")
     check.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile for the machine (default: %(default)s)")
     check.add_argument("--examples", type=int, default=None, help="Hypothesis examples per run (default: the CI profile's)")
-    check.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the summary as JSON")
+    check.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
     check.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
@@ -70,7 +77,7 @@ def _add_diagram(commands) -> None:
         help="draw the decision and the stream lifecycle from the spec",
         description="Write diagrams generated from the spec: the decision as a flowchart and the lifecycles as state diagrams.",
     )
-    diagram.add_argument("--out", type=Path, required=True, help="output folder")
+    diagram.add_argument("--out", type=output_path, required=True, help="output folder")
     diagram.add_argument(
         "--format",
         action="append",
@@ -103,10 +110,10 @@ def _add_verify(commands) -> None:
         help="rule levels to apply; auto = the MCP profile of the revision the server negotiates, "
         "boundary = the stricter reconnect decision (default: %(default)s)",
     )
-    verify.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the verdicts as JSON")
-    verify.add_argument("--junit", type=Path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
-    verify.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="write the report as Markdown")
-    verify.add_argument("--out", type=Path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
+    verify.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    verify.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
+    verify.add_argument("--out", type=output_path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made (default when stderr is a terminal)")
@@ -139,7 +146,7 @@ def _add_compat(commands) -> None:
             "cached), verify each under boundary and under its negotiated MCP profile, write one Markdown page."
         ),
     )
-    compat.add_argument("--out", type=Path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
+    compat.add_argument("--out", type=output_path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
     compat.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     compat.add_argument("targets", nargs="*", help="embedded targets (default: the newest python-sdk 1.x and 2.x, typescript-sdk)")
 
@@ -155,7 +162,7 @@ def _add_docs(commands) -> None:
             "profile comparison. With --check, write nothing and exit 1 when DIR differs from what would be written."
         ),
     )
-    docs.add_argument("--out", type=Path, required=True, metavar="DIR", help="output folder, e.g. docs")
+    docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
     docs.add_argument("--tests", type=Path, default=Path("tests"), metavar="DIR",
                       help="test folder scanned for covers markers; its parent is the repository root (default: %(default)s)")
     docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")

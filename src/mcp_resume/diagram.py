@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mcp_resume.outputs import output_folder_problem
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.diagrams import write_diagrams
 from mcp_resume.proofs.graphviz import INSTALL_HINT, RENDERED_FORMATS, GraphvizError
@@ -24,16 +25,20 @@ def run_diagram(args) -> int:
     failed, 2 when SVG or PNG was asked for and ``dot`` is not installed (then
     nothing is written).
     """
+    problem = output_folder_problem(Path(args.out))
+    if problem:
+        print(f"mcp-resume diagram: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
     dot_program = graphviz.find_dot()
     formats = _formats(args.format, dot_program)
     if formats is None:
         asked = "/".join(f for f in RENDERED_FORMATS if f in args.format)
-        print(f"error: {asked} output needs Graphviz's dot, which is not on PATH; {INSTALL_HINT}", file=sys.stderr)
+        print(f"mcp-resume diagram: error: {asked} output needs Graphviz's dot, which is not on PATH; {INSTALL_HINT}", file=sys.stderr)
         return EXIT_USAGE
     try:
         written = write_diagrams(Path(args.out), formats, dot_program)
     except (OSError, GraphvizError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"mcp-resume diagram: error: {error}", file=sys.stderr)
         return EXIT_FAILED
     for path in written:
         print(path)
