@@ -234,12 +234,13 @@ def test_dot_is_written_whatever_formats_are_asked(monkeypatch, tmp_path):
     assert (tmp_path / "session-lifecycle.dot").exists()
 
 
-def test_an_unwritable_folder_fails(monkeypatch, tmp_path, capsys):
+def test_an_output_folder_under_a_file_is_a_usage_error_before_any_work(monkeypatch, tmp_path, capsys):
     _no_graphviz(monkeypatch)
     blocker = tmp_path / "file"
     blocker.write_text("")
-    assert run_diagram(_args(blocker / "out")) == 1
-    assert "error" in capsys.readouterr().err
+    assert run_diagram(_args(blocker / "out")) == 2
+    assert run_diagram(_args(blocker)) == 2
+    assert "is a file" in capsys.readouterr().err
 
 
 @needs_graphviz
