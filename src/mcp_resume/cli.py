@@ -38,6 +38,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_check(commands)
     _add_diagram(commands)
     _add_verify(commands)
+    _add_prove(commands)
     return parser
 
 
@@ -91,6 +92,35 @@ def _add_verify(commands) -> None:
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
 
 
+def _add_prove(commands) -> None:
+    def positive(text: str) -> int:
+        value = int(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+        return value
+
+    prove = commands.add_parser(
+        "prove",
+        help="prove every invariant of the state machine with Z3 and refute every faulty design",
+        description=(
+            "Prove, with Z3, that every safety invariant of DESIGN.md §4 holds initially and is kept by "
+            "every action of the spec, for any number of sessions, streams, events and server requests; "
+            "find a shortest run for every faulty design of DESIGN.md §5 and replay it. Writes, per "
+            "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "
+            "OUT/<profile>/."
+        ),
+        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
+    )
+    prove.add_argument("--profile", action="append", choices=PROFILE_NAMES, metavar="PROFILE",
+                       help="session-era profile to prove, repeatable (default: boundary)")
+    prove.add_argument("--out", type=Path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
+    prove.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the summary as JSON")
+    prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
+    prove.add_argument("--seed", type=int, default=0, help="Z3 random seed (default: %(default)s)")
+    prove.add_argument("--max-depth", type=positive, default=8, help="longest run searched per faulty design (default: %(default)s)")
+    prove.add_argument("--quiet", action="store_true", help="print only the summary")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -103,6 +133,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.diagram import run_diagram
 
             return run_diagram(args)
+        if args.command == "prove":
+            from mcp_resume.prove import run_prove
+
+            return run_prove(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)
