@@ -16,6 +16,7 @@ at the line of the encoding (or of the spec) to read.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterator
 
@@ -66,11 +67,14 @@ class Bounds:
 
 @dataclass
 class AgreementReport:
-    """How many steps and states were checked, and every disagreement found."""
+    """How many steps and states were checked, which actions and decision branches
+    they took, and every disagreement found."""
 
     transitions: int = 0
     states: int = 0
     problems: list[str] = field(default_factory=list)
+    actions: Counter = field(default_factory=Counter)
+    branches: Counter = field(default_factory=Counter)
 
     @property
     def agrees(self) -> bool:
@@ -134,6 +138,9 @@ def check_agreement(bounds: Bounds = Bounds(), profile: Profile = Profile.BOUNDA
                 if not _within(taken.after, bounds):
                     continue
                 report.transitions += 1
+                report.actions[action.kind] += 1
+                if taken.outcome is not None:
+                    report.branches[taken.outcome.branch.value] += 1
                 if len(report.problems) < limit:
                     report.problems += check_step(taken, profile)[: limit - len(report.problems)]
                 if taken.after not in seen:
