@@ -312,8 +312,44 @@ def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> 
     return lines
 
 
+RULE_NOTES: dict[str, str] = {
+    "replay-suffix": "step property; delivery is a set in the encoding, read in event order (`lt`), so a reorder "
+                     "is not expressible and not claimed here (the Hypothesis checks compare sequences)",
+    "no-cross-session": "state invariant on the client's cursors and step property on every delivery",
+    "no-replay-on-session-resume": "step property",
+    "no-reemit-on-stream-resume": "step property",
+    "reemit-pending": "step property (boundary only: the MCP revisions let a session resumption re-emit nothing)",
+    "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
+                            "resumption resolves nothing, and only an answer or a cancellation ends a pending request",
+    "reject-orphan-event-id": "step property: 400, nothing delivered, state unchanged",
+    "reject-foreign-event-id": "step property: a non-404 4xx, nothing delivered, state unchanged (boundary only)",
+    "unknown-session-404": "step property: 404, nothing delivered, state unchanged",
+    "session-identity-stable": "step property; its state half (one session per id) holds by construction, a "
+                               "session being one element of `SessionId`",
+    "expiry-independent": "state invariant (an ended session's streams are expired) and step property (expiring a "
+                          "stream ends no session, closes no other connection)",
+    "event-id-unique": "state invariant (every event id resolves to one stream and one session) and step property "
+                       "(every delivered id resolves); uniqueness itself holds by construction, an event being one "
+                       "element of `EventId` with one `stream_of`",
+    "server-request-ownership": "three state invariants (first stream, carrying events, the client's holdings) and "
+                                "a step property on every delivery",
+    "no-duplicate-tool-call": "end to end, stated as what the state machine can say: a request naming a live session "
+                              "is never answered 404 (the only answer after which a client following B34 re-runs "
+                              "its tools/call in a new session)",
+}
+"""How each rule of DESIGN.md §4 is stated in the encoding."""
+
+
 def _statements() -> list[str]:
-    lines = ["", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
+    lines = ["", "## How each rule of DESIGN.md §4 is stated", "", "| rule | stated as |", "|---|---|"]
+    lines += [f"| {rule} | {note} |" for rule, note in RULE_NOTES.items()]
+    lines += ["", "Modelling notes: the unbounded encoding lets a session resumption's new stream carry, besides "
+              "one fresh event per pending server request, events that carry no request (padding, like the "
+              "priming events of D8); saying \"no other event\" would need a function from events back to "
+              "requests and leave EPR. Bounded model checking adds that constraint. Agreement of the encoding "
+              "with `spec.transitions` is checked by `tests/test_ts_agreement.py` on every step of a bounded "
+              "exploration.",
+              "", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
     lines += [f"| `{i.id}` | {i.rule or '-'} | {i.kind} | {i.statement} |" for i in INDUCTIVE + STEP_PROPERTIES]
     return lines
 

@@ -112,7 +112,8 @@ def _add_prove(commands) -> None:
         epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
     )
     prove.add_argument("--profile", action="append", choices=PROFILE_NAMES, metavar="PROFILE",
-                       help="session-era profile to prove, repeatable (default: boundary)")
+                       help="profile to prove, repeatable: mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25 or "
+                            "boundary (default: boundary; mcp-2026-07-28 has no state machine)")
     prove.add_argument("--out", type=Path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
     prove.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the summary as JSON")
     prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
