@@ -35,7 +35,7 @@ from mcp_resume.spec.transitions import enabled, step as spec_step
 from .ts_decision import Request
 from .ts_designs import DESIGNS, Design, DesignStep, observation_of
 from .ts_fragment import QUANTIFIER_FREE, Fragment
-from .ts_invariants import STEP_PROPERTIES, by_id
+from .ts_invariants import by_id
 from .ts_logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
 from .ts_picture import ModelView, Picture, render_step
 from .ts_solve import DEFAULT_RLIMIT, DEFAULT_SEED, Meter

@@ -143,7 +143,7 @@ def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEF
     conjuncts = obligation.build(encoding)
     header = [f"mcp-resume transition-system query: {obligation.id}", obligation.description,
               f"profile: {encoding.profile.value}", f"expected: {obligation.expected or 'informative'}"]
-    solved = solve(encoding.meter, conjuncts, header, rlimit, random_seed)
+    solved = solve(encoding.meter, conjuncts, header, rlimit, random_seed, expected=obligation.expected)
     fragment = encoding.classifier.classify([c.formula for c in conjuncts]).describe()
     counterexample = None
     if solved.model is not None:

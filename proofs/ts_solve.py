@@ -73,11 +73,12 @@ class Meter:
 
 
 def solve(meter: Meter, conjuncts: list[Conjunct], header: list[str], rlimit: int = DEFAULT_RLIMIT,
-          random_seed: int = DEFAULT_SEED, track: bool = True) -> Solved:
+          random_seed: int = DEFAULT_SEED, track: bool = True, expected: str | None = "unsat") -> Solved:
     """Solve the conjunction of ``conjuncts`` in the meter's context.
 
-    ``header`` lines (comments) open the SMT-LIB2 text. Raises ``ValueError`` for
-    a non-positive ``rlimit`` or two conjuncts with one name.
+    ``header`` lines (comments) open the SMT-LIB2 text, which ends by asking for
+    the unsat core (``expected`` unsat) or the model (sat). Raises ``ValueError``
+    for a non-positive ``rlimit`` or two conjuncts with one name.
     """
     ctx = meter.ctx
     if rlimit <= 0:
@@ -93,7 +94,7 @@ def solve(meter: Meter, conjuncts: list[Conjunct], header: list[str], rlimit: in
     solver.set("rlimit", rlimit)
     for assertion in assertions:
         z3.Z3_solver_assert(ctx.ref(), solver.solver, assertion.as_ast())
-    smt2 = _smt2(solver, names if track else [], header, rlimit, random_seed)
+    smt2 = _smt2(solver, names if track else [], header, rlimit, random_seed, expected)
     answer = solver.check(*literals)
     used = meter.used(solver)
     core = tuple(sorted(str(p) for p in solver.unsat_core())) if answer == z3.unsat and track else ()
@@ -107,17 +108,17 @@ def solve(meter: Meter, conjuncts: list[Conjunct], header: list[str], rlimit: in
     )
 
 
-def _smt2(solver: z3.Solver, names: list[str], header: list[str], rlimit: int, random_seed: int) -> str:
+def _smt2(solver: z3.Solver, names: list[str], header: list[str], rlimit: int, random_seed: int,
+          expected: str | None) -> str:
     body = [line for line in solver.to_smt2().splitlines() if not line.startswith("; benchmark generated")]
     while body and body[-1].strip() in ("(check-sat)", ""):
         body.pop()
     lines = [f"; {line}" for line in header]
     lines += ["(set-option :produce-unsat-cores true)", f"(set-option :random-seed {random_seed})", f"(set-option :rlimit {rlimit})"]
     lines += body
-    if names:
-        lines += ["(check-sat-assuming (" + " ".join(names) + "))", "(get-unsat-core)"]
-    else:
-        lines += ["(check-sat)"]
+    lines.append("(check-sat-assuming (" + " ".join(names) + "))" if names else "(check-sat)")
+    if expected is not None:
+        lines.append("(get-unsat-core)" if expected == "unsat" and names else "(get-model)")
     return "\n".join(lines) + "\n"
 
 

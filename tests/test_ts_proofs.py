@@ -8,7 +8,6 @@ import pytest
 
 from mcp_resume.proofs import ts_transitions
 from mcp_resume.proofs.ts_invariants import INDUCTIVE, STEP_PROPERTIES, assumptions, by_id
-from mcp_resume.proofs.ts_logic import Conjunct
 from mcp_resume.proofs.ts_proofs import (
     ALONE,
     CONSECUTION,

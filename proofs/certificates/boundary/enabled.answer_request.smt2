@@ -373,4 +373,4 @@
 ))
 (=> tr.obs.closed $x505)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.answer_request.kind tr.answer_request.no-headers tr.answer_request.reemit-off def.session-class def.event-class def.step.canonical def.step.proceeds tr.answer_request.status tr.answer_request.s_issued.frame tr.answer_request.s_live.frame tr.answer_request.t_issued.frame tr.answer_request.t_open.frame tr.answer_request.t_expired.frame tr.answer_request.t_connected.frame tr.answer_request.e_issued.frame tr.answer_request.r_issued.frame tr.answer_request.r_pending tr.answer_request.cursor tr.answer_request.seen tr.answer_request.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

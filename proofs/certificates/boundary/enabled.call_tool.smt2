@@ -384,4 +384,4 @@
 ))
 (=> tr.obs.closed $x319)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.call_tool.kind tr.call_tool.no-headers tr.call_tool.reemit-off def.session-class def.event-class def.step.canonical def.step.proceeds tr.call_tool.status tr.call_tool.fresh-post-stream tr.call_tool.s_issued.frame tr.call_tool.s_live.frame tr.call_tool.t_issued tr.call_tool.t_open tr.call_tool.t_expired.frame tr.call_tool.t_connected tr.call_tool.e_issued.frame tr.call_tool.r_issued.frame tr.call_tool.r_pending.frame tr.call_tool.cursor tr.call_tool.seen tr.call_tool.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -340,4 +340,4 @@
 ))
 (=> tr.obs.closed $x720)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.cancel_request.kind tr.cancel_request.no-headers tr.cancel_request.reemit-off def.session-class def.event-class tr.cancel_request.status tr.cancel_request.enabled tr.cancel_request.s_issued.frame tr.cancel_request.s_live.frame tr.cancel_request.t_issued.frame tr.cancel_request.t_open.frame tr.cancel_request.t_expired.frame tr.cancel_request.t_connected.frame tr.cancel_request.e_issued.frame tr.cancel_request.r_issued.frame tr.cancel_request.r_pending tr.cancel_request.cursor tr.cancel_request.seen tr.cancel_request.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -384,4 +384,4 @@
 ))
 (=> tr.obs.closed $x545)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.delete_session.kind tr.delete_session.no-headers tr.delete_session.reemit-off def.session-class def.event-class def.step.canonical def.step.proceeds tr.delete_session.status tr.delete_session.s_issued.frame tr.delete_session.s_live tr.delete_session.t_issued.frame tr.delete_session.t_open tr.delete_session.t_expired tr.delete_session.t_connected tr.delete_session.e_issued.frame tr.delete_session.r_issued.frame tr.delete_session.r_pending.frame tr.delete_session.cursor tr.delete_session.seen tr.delete_session.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

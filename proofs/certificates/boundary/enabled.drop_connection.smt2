@@ -339,4 +339,4 @@
 ))
 (=> tr.obs.closed $x576)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.drop_connection.kind tr.drop_connection.no-headers tr.drop_connection.reemit-off def.session-class def.event-class tr.drop_connection.status tr.drop_connection.enabled tr.drop_connection.s_issued.frame tr.drop_connection.s_live.frame tr.drop_connection.t_issued.frame tr.drop_connection.t_open.frame tr.drop_connection.t_expired.frame tr.drop_connection.t_connected tr.drop_connection.e_issued.frame tr.drop_connection.r_issued.frame tr.drop_connection.r_pending.frame tr.drop_connection.cursor tr.drop_connection.seen tr.drop_connection.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -359,4 +359,4 @@
 ))
 (=> tr.obs.closed $x650)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.emit_event.kind tr.emit_event.no-headers tr.emit_event.reemit-off def.session-class def.event-class tr.emit_event.status tr.emit_event.enabled tr.emit_event.fresh-event tr.emit_event.s_issued.frame tr.emit_event.s_live.frame tr.emit_event.t_issued.frame tr.emit_event.t_open.frame tr.emit_event.t_expired.frame tr.emit_event.t_connected.frame tr.emit_event.e_issued tr.emit_event.r_issued.frame tr.emit_event.r_pending.frame tr.emit_event.cursor tr.emit_event.seen tr.emit_event.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -339,4 +339,4 @@
 ))
 (=> tr.obs.closed $x744)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.end_stream.kind tr.end_stream.no-headers tr.end_stream.reemit-off def.session-class def.event-class tr.end_stream.status tr.end_stream.enabled tr.end_stream.s_issued.frame tr.end_stream.s_live.frame tr.end_stream.t_issued.frame tr.end_stream.t_open tr.end_stream.t_expired.frame tr.end_stream.t_connected tr.end_stream.e_issued.frame tr.end_stream.r_issued.frame tr.end_stream.r_pending.frame tr.end_stream.cursor tr.end_stream.seen tr.end_stream.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -350,4 +350,4 @@
 ))
 (=> tr.obs.closed $x809)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.expire_session.kind tr.expire_session.no-headers tr.expire_session.reemit-off def.session-class def.event-class tr.expire_session.status tr.expire_session.enabled tr.expire_session.s_issued.frame tr.expire_session.s_live tr.expire_session.t_issued.frame tr.expire_session.t_open tr.expire_session.t_expired tr.expire_session.t_connected tr.expire_session.e_issued.frame tr.expire_session.r_issued.frame tr.expire_session.r_pending.frame tr.expire_session.cursor tr.expire_session.seen tr.expire_session.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

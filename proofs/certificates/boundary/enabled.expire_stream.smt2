@@ -338,4 +338,4 @@
 ))
 (=> tr.obs.closed $x771)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.expire_stream.kind tr.expire_stream.no-headers tr.expire_stream.reemit-off def.session-class def.event-class tr.expire_stream.status tr.expire_stream.enabled tr.expire_stream.s_issued.frame tr.expire_stream.s_live.frame tr.expire_stream.t_issued.frame tr.expire_stream.t_open tr.expire_stream.t_expired tr.expire_stream.t_connected tr.expire_stream.e_issued.frame tr.expire_stream.r_issued.frame tr.expire_stream.r_pending.frame tr.expire_stream.cursor tr.expire_stream.seen tr.expire_stream.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

@@ -378,4 +378,4 @@
 ))
 (=> tr.obs.closed $x270)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.initialize.kind tr.initialize.no-headers tr.initialize.reemit-off def.session-class def.event-class def.step.canonical def.step.proceeds tr.initialize.status tr.initialize.fresh-session tr.initialize.s_issued tr.initialize.s_live tr.initialize.t_issued.frame tr.initialize.t_open.frame tr.initialize.t_expired.frame tr.initialize.t_connected.frame tr.initialize.e_issued.frame tr.initialize.r_issued.frame tr.initialize.r_pending.frame tr.initialize.cursor tr.initialize.seen tr.initialize.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

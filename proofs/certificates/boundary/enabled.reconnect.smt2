@@ -498,4 +498,4 @@
 ))
 (=> tr.obs.closed $x458)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.reconnect.kind def.session-class def.event-class def.step.canonical def.step.proceeds tr.reconnect.status tr.reconnect.fresh-get-stream tr.reconnect.reemit-required tr.reconnect.s_issued.frame tr.reconnect.s_live.frame tr.reconnect.t_issued tr.reconnect.t_open tr.reconnect.t_expired.frame tr.reconnect.t_connected tr.reconnect.events-kept tr.reconnect.reemit-events tr.reconnect.new-events tr.reconnect.r_issued.frame tr.reconnect.r_pending.frame tr.reconnect.cursor tr.reconnect.seen tr.reconnect.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

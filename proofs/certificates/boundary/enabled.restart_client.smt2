@@ -331,4 +331,4 @@
 ))
 (=> tr.obs.closed $x600)))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves inv.no-cross-session.cursors inv.server-request-ownership.issued inv.server-request-ownership.carried inv.server-request-ownership.held inv.expiry-independent.ended-sessions inv.wf.live-issued inv.wf.stream-session-issued inv.wf.open-retained inv.wf.expired-issued inv.wf.connected-open inv.wf.pending-issued tr.restart_client.kind tr.restart_client.no-headers tr.restart_client.reemit-off def.session-class def.event-class tr.restart_client.status tr.restart_client.s_issued.frame tr.restart_client.s_live.frame tr.restart_client.t_issued.frame tr.restart_client.t_open.frame tr.restart_client.t_expired.frame tr.restart_client.t_connected.frame tr.restart_client.e_issued.frame tr.restart_client.r_issued.frame tr.restart_client.r_pending.frame tr.restart_client.cursor tr.restart_client.seen tr.restart_client.delivered tr.obs.requests tr.obs.any tr.obs.last tr.obs.closed))
-(get-unsat-core)
+(get-model)

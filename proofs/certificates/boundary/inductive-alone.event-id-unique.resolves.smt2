@@ -1218,4 +1218,3 @@
 (let (($x2218 (not $x2547)))
 (=> goal $x2218))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.event-id-unique.resolves tr.any-action goal))
-(get-unsat-core)

@@ -1226,4 +1226,3 @@
 (let (($x3386 (not $x3562)))
 (=> goal $x3386))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.expiry-independent.ended-sessions tr.any-action goal))
-(get-unsat-core)

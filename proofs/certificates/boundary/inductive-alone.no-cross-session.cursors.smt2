@@ -1226,4 +1226,3 @@
 (let (($x2095 (not $x3246)))
 (=> goal $x2095))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.no-cross-session.cursors tr.any-action goal))
-(get-unsat-core)

@@ -1226,4 +1226,3 @@
 (let (($x2284 (not $x1459)))
 (=> goal $x2284))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.server-request-ownership.carried tr.any-action goal))
-(get-unsat-core)

@@ -1224,4 +1224,3 @@
 (let (($x2451 (not $x2937)))
 (=> goal $x2451))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.server-request-ownership.held tr.any-action goal))
-(get-unsat-core)

@@ -1222,4 +1222,3 @@
 (let (($x1172 (not $x2601)))
 (=> goal $x1172))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.server-request-ownership.issued tr.any-action goal))
-(get-unsat-core)

@@ -1218,4 +1218,3 @@
 (let (($x1220 (not $x2494)))
 (=> goal $x1220))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.connected-open tr.any-action goal))
-(get-unsat-core)

@@ -1218,4 +1218,3 @@
 (let (($x2739 (not $x1142)))
 (=> goal $x2739))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.expired-issued tr.any-action goal))
-(get-unsat-core)

@@ -1218,4 +1218,3 @@
 (let (($x2318 (not $x1255)))
 (=> goal $x2318))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.live-issued tr.any-action goal))
-(get-unsat-core)

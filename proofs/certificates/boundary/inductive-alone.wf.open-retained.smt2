@@ -1222,4 +1222,3 @@
 (let (($x2054 (not $x3340)))
 (=> goal $x2054))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.open-retained tr.any-action goal))
-(get-unsat-core)

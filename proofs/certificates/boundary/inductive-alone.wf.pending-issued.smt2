@@ -1218,4 +1218,3 @@
 (let (($x2040 (not $x2310)))
 (=> goal $x2040))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.pending-issued tr.any-action goal))
-(get-unsat-core)

@@ -1220,4 +1220,3 @@
 (let (($x1956 (not $x1547)))
 (=> goal $x1956))))
 (check-sat-assuming (axiom.lt-irreflexive axiom.lt-transitive axiom.lt-total axiom.carries-one inv.wf.stream-session-issued tr.any-action goal))
-(get-unsat-core)
