@@ -154,19 +154,25 @@ class _Z3Common(Logic):
         items = _flatten(items)
         if not items:
             return z3.BoolVal(True, self.ctx)
-        return items[0] if len(items) == 1 else z3.And(*items)
+        return items[0] if len(items) == 1 else self._nary(z3.Z3_mk_and, items)
 
     def or_(self, *items):
         items = _flatten(items)
         if not items:
             return z3.BoolVal(False, self.ctx)
-        return items[0] if len(items) == 1 else z3.Or(*items)
+        return items[0] if len(items) == 1 else self._nary(z3.Z3_mk_or, items)
 
     def not_(self, item):
-        return z3.Not(item)
+        return z3.BoolRef(z3.Z3_mk_not(self.ctx.ref(), item.as_ast()), self.ctx)
 
     def implies(self, a, b):
-        return z3.Implies(a, b)
+        return z3.BoolRef(z3.Z3_mk_implies(self.ctx.ref(), a.as_ast(), b.as_ast()), self.ctx)
+
+    def _nary(self, make, items):
+        """``make`` (``Z3_mk_and``/``Z3_mk_or``) straight from the C API: z3py's wrappers
+        re-check every argument, which dominates building the unrolled formulas."""
+        arguments = (z3.Ast * len(items))(*(item.as_ast() for item in items))
+        return z3.BoolRef(make(self.ctx.ref(), len(items), arguments), self.ctx)
 
     def iff(self, a, b):
         return a == b
