@@ -51,7 +51,8 @@ class Classifier:
 
     def __init__(self, uninterpreted: set[str]) -> None:
         self.uninterpreted = uninterpreted
-        self._memo: dict[tuple[int, int, frozenset], tuple[frozenset, bool, bool]] = {}
+        # keyed by AST id; each entry keeps its AST alive so that its id is never reused
+        self._memo: dict[tuple[int, int, frozenset], tuple[z3.ExprRef, tuple[frozenset, bool, bool]]] = {}
 
     def classify(self, formulas) -> Fragment:
         edges: set[tuple[str, str]] = set()
@@ -69,11 +70,9 @@ class Classifier:
 
     def _walk(self, e: z3.ExprRef, polarity: int, universals: frozenset):
         key = (e.get_id(), polarity, universals)
-        if key in self._memo:
-            return self._memo[key]
-        result = self._visit(e, polarity, universals)
-        self._memo[key] = result
-        return result
+        if key not in self._memo:
+            self._memo[key] = (e, self._visit(e, polarity, universals))
+        return self._memo[key][1]
 
     def _visit(self, e, polarity, universals):
         edges: set = set()

@@ -43,14 +43,16 @@
 (declare-fun r_session (RequestId) SessionId)
 (declare-fun goal () Bool)
 (assert
- (let (($x76 (forall ((e0 EventId) )(not (lt e0 e0)))
+ (let (($x76 (forall ((e0 EventId) )(let (($x74 (lt e0 e0)))
+ (not $x74)))
  ))
  (=> axiom.lt-irreflexive $x76)))
 (assert
  (let (($x89 (forall ((e1 EventId) (e2 EventId) (e3 EventId) )(let (($x84 (lt e1 e3)))
  (let (($x85 (lt e2 e3)))
- (let (($x87 (and (lt e1 e2) $x85)))
- (=> $x87 $x84)))))
+ (let (($x86 (lt e1 e2)))
+ (let (($x87 (and $x86 $x85)))
+ (=> $x87 $x84))))))
  ))
  (=> axiom.lt-transitive $x89)))
 (assert
@@ -62,8 +64,10 @@
  (=> axiom.lt-total $x91)))
 (assert
  (let (($x101 (forall ((e6 EventId) (r7 RequestId) (r8 RequestId) )(let (($x96 (= r7 r8)))
- (let (($x99 (and (carries e6 r7) (carries e6 r8))))
- (=> $x99 $x96))))
+ (let (($x97 (carries e6 r8)))
+ (let (($x98 (carries e6 r7)))
+ (let (($x99 (and $x98 $x97)))
+ (=> $x99 $x96))))))
  ))
  (=> axiom.carries-one $x101)))
 (assert
