@@ -109,3 +109,21 @@ def test_prove_rejects_a_non_positive_limit(capsys):
         main(["prove", "--rlimit", "0"])
     assert exited.value.code == 2
     assert "must be a positive integer" in capsys.readouterr().err
+
+
+def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys):
+    from dataclasses import replace
+
+    from mcp_resume.prove import ProfileOutcome, _print, _problems
+
+    picture = "counterexample to induction of x\n  action: emit_event(stream=T1)"
+    target = next(r.query for r in outcome.proofs if r.kind == "consecution")
+    broken = [replace(r, result="sat", holds=False, counterexample=picture) if r.query == target else r
+              for r in outcome.proofs]
+    failed = ProfileOutcome(outcome.profile, outcome.folder, broken, outcome.bmc, outcome.replays, 1.0)
+    failed.problems = _problems(failed)
+    _print(failed)
+    printed = capsys.readouterr().out
+    assert f"FAILS: {target}: sat, expected unsat" in printed
+    assert "    counterexample to induction of x\n      action: emit_event(stream=T1)" in printed
+    assert not failed.holds

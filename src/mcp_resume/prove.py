@@ -177,3 +177,6 @@ def _print(outcome: ProfileOutcome) -> None:
         print(f"  design {b.design:2}: {state}")
     for problem in outcome.problems:
         print(f"  FAILS: {problem}")
+    for result in outcome.proofs:
+        if required(result) and result.holds is False and result.counterexample:
+            print("\n".join("    " + line for line in result.counterexample.splitlines()))
