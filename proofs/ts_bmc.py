@@ -255,9 +255,28 @@ class SpecUnrolling:
         self.frames = [state(L, "x0", client=False)]
         self.steps: list[Step] = []
         self.conjuncts: list[Conjunct] = []
-        self.base = axioms(L, self.R) + initial(L, self.frames[0])
+        self.base = axioms(L, self.R) + initial(L, self.frames[0]) + [self._send_order()]
         self._checks: dict[int, list] = {}
         self.meter = Meter(L.ctx)
+
+    def _send_order(self) -> Conjunct:
+        """Symmetry breaking: events are sent in the order of the scope's elements, so
+        the event order is fixed (ids are minted lowest first, ``_minted_in_order``)."""
+        L, events = self.L, self.L.elements[EVENT]
+        facts = [L.iff(self.R.lt(a, b), L.true() if i < j else L.false())
+                 for i, a in enumerate(events) for j, b in enumerate(events)]
+        return Conjunct("bmc.send-order", L.and_(*facts))
+
+    def _minted_in_order(self, X) -> Conjunct:
+        """Symmetry breaking: the ids issued in a frame are the lowest of their scope.
+        Every run is a renaming of one that mints this way, and the spec never names an
+        id by more than whether it is issued, so no shortest run is lost."""
+        L = self.L
+        issued = {SESSION: X.s_issued, STREAM: X.t_issued, EVENT: X.e_issued, REQUEST: X.r_issued}
+        parts = [L.implies(rel(later), rel(earlier))
+                 for sort, rel in issued.items()
+                 for earlier, later in zip(L.elements[sort], L.elements[sort][1:])]
+        return Conjunct(f"bmc.minted-in-order-{X.tag}", L.and_(*parts))
 
     def ensure(self, depth: int) -> None:
         while len(self.steps) < depth:
@@ -270,7 +289,7 @@ class SpecUnrolling:
         semantics = Semantics(self.profile, canonical=True)
         by_kind = [L.implies(L.eq(step.A.kind, L.enum(k)), L.and_(*(c.formula for c in transition(step, k, semantics))))
                    for k in ActionKind]
-        self.conjuncts.append(Conjunct(f"bmc.step-{i}.spec", L.and_(*by_kind)))
+        self.conjuncts.append(Conjunct(f"bmc.step-{i}.spec", L.and_(*by_kind, self._minted_in_order(Y).formula)))
         self.frames.append(Y)
         self.steps.append(step)
 

@@ -25,6 +25,11 @@ DEFAULT_RLIMIT = 20_000_000
 
 DEFAULT_SEED = 0
 
+RELEVANCY = 2
+"""Z3's relevancy filtering for the quantified proof queries: its default, set
+explicitly because an SMT-LIB2 ``set-option`` run in the same process (replaying a
+bounded-search script, say) changes Z3's global default."""
+
 
 @dataclass(frozen=True)
 class Solved:
@@ -92,6 +97,7 @@ def solve(meter: Meter, conjuncts: list[Conjunct], header: list[str], rlimit: in
     solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", random_seed)
     solver.set("rlimit", rlimit)
+    solver.set("smt.relevancy", RELEVANCY)
     for assertion in assertions:
         z3.Z3_solver_assert(ctx.ref(), solver.solver, assertion.as_ast())
     smt2 = _smt2(solver, names if track else [], header, rlimit, random_seed, expected)
@@ -114,7 +120,8 @@ def _smt2(solver: z3.Solver, names: list[str], header: list[str], rlimit: int, r
     while body and body[-1].strip() in ("(check-sat)", ""):
         body.pop()
     lines = [f"; {line}" for line in header]
-    lines += ["(set-option :produce-unsat-cores true)", f"(set-option :random-seed {random_seed})", f"(set-option :rlimit {rlimit})"]
+    lines += ["(set-option :produce-unsat-cores true)", f"(set-option :random-seed {random_seed})",
+              f"(set-option :rlimit {rlimit})", f"(set-option :smt.relevancy {RELEVANCY})"]
     lines += body
     lines.append("(check-sat-assuming (" + " ".join(names) + "))" if names else "(check-sat)")
     if expected is not None:

@@ -23,6 +23,16 @@ def outcome(tmp_path_factory):
     return prove_profile(Profile.BOUNDARY, tmp_path_factory.mktemp("prove"))
 
 
+def _replay_smt2(text: str) -> str:
+    """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
+    global defaults, so they are reset afterwards."""
+    ctx = z3.Context()
+    try:
+        return z3.Z3_eval_smtlib2_string(ctx.ref(), text)
+    finally:
+        z3.reset_params()
+
+
 def _files(folder: Path) -> dict[str, Path]:
     return {str(p.relative_to(folder)): p for p in sorted(folder.rglob("*")) if p.is_file()}
 
@@ -62,8 +72,7 @@ def test_certificates_carry_the_run_the_hashes_and_what_the_proof_used(outcome):
 
 def test_a_proof_query_replays_from_its_smt2_file_with_the_same_answer_and_core(outcome):
     certificate = json.loads((outcome.folder / "consecution.replay-suffix.step.reconnect.json").read_text())
-    ctx = z3.Context()
-    output = z3.Z3_eval_smtlib2_string(ctx.ref(), (outcome.folder / certificate["smt2"]).read_text())
+    output = _replay_smt2((outcome.folder / certificate["smt2"]).read_text())
     answer, core = output.split("\n", 1)
     assert answer == "unsat"
     assert sorted(core.strip().strip("()").split()) == certificate["unsat_core"]

@@ -20,6 +20,16 @@ CAUGHT_UNDER_MCP = {1, 2, 4, 9, 12}
 """As ``tests/test_faulty_designs.py``: the designs that break a MUST of mcp-2025-11-25."""
 
 
+def _replay_smt2(text: str) -> str:
+    """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
+    global defaults, so they are reset afterwards."""
+    ctx = z3.Context()
+    try:
+        return z3.Z3_eval_smtlib2_string(ctx.ref(), text)
+    finally:
+        z3.reset_params()
+
+
 @pytest.fixture(scope="module")
 def boundary():
     return {r.design: r for r in bmc_designs(Profile.BOUNDARY)}
@@ -53,8 +63,7 @@ def test_the_run_is_a_shortest_one(boundary, number):
 
 def test_the_script_of_a_search_replays_in_z3(boundary):
     result = boundary[10]
-    ctx = z3.Context()
-    output = z3.Z3_eval_smtlib2_string(ctx.ref(), result.smt2)
+    output = _replay_smt2(result.smt2)
     assert output.split() == [q.result for q in result.depths]
 
 

@@ -5,6 +5,7 @@
 (set-option :produce-unsat-cores true)
 (set-option :random-seed 0)
 (set-option :rlimit 20000000)
+(set-option :smt.relevancy 2)
 (set-info :status unknown)
 (declare-sort EventId 0)
 (declare-sort RequestId 0)
