@@ -11,11 +11,26 @@ Public entry points:
   the decision flowchart and the stream and session lifecycles, derived from
   the spec, as DOT, SVG/PNG (Graphviz) and Mermaid.
 
+- ``run_proofs(profile, rlimit, random_seed) -> list[ProofResult]`` (``ts_proofs``):
+  the spec's state machine in many-sorted EPR; initiation and consecution of
+  every invariant of DESIGN.md §4 per action, for any number of entities, with
+  unsat cores and counterexamples to induction;
+- ``bmc_design(number, profile, max_depth) -> BmcResult`` (``ts_bmc``): a
+  shortest run of faulty design ``number`` breaking a MUST, as a ``spec.trace.Trace``
+  (source ``z3``); ``bmc_designs`` for all twelve;
+- ``check_agreement(bounds, profile) -> AgreementReport`` (``ts_agreement``): the
+  encoding read on every step a bounded exploration of ``spec.transitions`` takes;
+- ``write_prove_artifacts(...)`` (``ts_artifacts``): SMT-LIB2, certificates, ``REPORT.md``.
+
 Modules, one concern each: ``smt_domain`` (enum sorts), ``decision_encoding``
 (the design in Z3), ``decision_table`` (the Python table as a Z3 lookup),
 ``solving`` (seeded, rlimit-bounded solving), ``decision_queries``,
 ``spec_hash``, ``artifacts``; ``decision_flow``, ``exploration``,
-``lifecycle``, ``diagram_model``, ``diagrams``, ``graphviz``.
+``lifecycle``, ``diagram_model``, ``diagrams``, ``graphviz``; the transition
+system: ``ts_logic`` (one vocabulary, three backends), ``ts_vocabulary``,
+``ts_decision``, ``ts_transitions``, ``ts_invariants``, ``ts_designs``,
+``ts_fragment``, ``ts_solve``, ``ts_picture``, ``ts_proofs``, ``ts_bmc``,
+``ts_agreement``, ``ts_artifacts``.
 Nothing here imports ``mcp_resume.model``.
 """
 
@@ -23,8 +38,12 @@ from .artifacts import write_decision_artifacts
 from .decision_queries import decision_queries, run_decision_queries
 from .diagrams import spec_diagrams, write_diagrams
 from .solving import QueryResult
+from .ts_agreement import check_agreement
+from .ts_bmc import BmcResult, bmc_design, bmc_designs
+from .ts_proofs import ProofResult, run_proofs
 
 __all__ = [
+    "BmcResult", "ProofResult", "bmc_design", "bmc_designs", "check_agreement", "run_proofs",
     "QueryResult", "decision_queries", "run_decision_queries", "spec_diagrams",
     "write_decision_artifacts", "write_diagrams",
 ]

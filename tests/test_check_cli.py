@@ -14,6 +14,8 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert summary["holds"] is True
     items = {line["item"] for line in summary["checks"]}
     assert {"decision table", "spec", "reference", "decision and lifecycles"} <= items
+    assert {"transition-system invariants", "faulty designs (bounded model checking)"} <= items
+    assert (out / "proofs" / "machine" / "boundary" / "REPORT.md").exists()
     assert {f"design-{n}" for n in range(1, 13)} <= items
     assert (out / "proofs" / "decision" / "DECISION.md").exists()
     assert len(list((out / "traces").glob("design-*.json"))) == 12

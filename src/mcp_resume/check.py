@@ -4,7 +4,9 @@ Stages, each written under ``--out``:
 
 1. ``proofs/decision/``: the Z3 queries over the decision table (total,
    exclusive, reachable, agreeing with the Python decision), as SMT-LIB2 files,
-   JSON certificates and ``DECISION.md``;
+   JSON certificates and ``DECISION.md``; ``proofs/machine/boundary/``: the
+   transition-system proofs and the faulty designs' shortest runs
+   (``mcp-resume prove``);
 2. the Hypothesis machine against the spec itself and against the in-process
    reference server, under ``--profile``: both must hold;
 3. the machine against every faulty design of DESIGN.md §5, under ``boundary``:
@@ -34,6 +36,7 @@ from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.artifacts import write_decision_artifacts
 from mcp_resume.proofs.decision_queries import run_decision_queries
 from mcp_resume.proofs.diagrams import write_diagrams
+from mcp_resume.prove import prove_stage
 from mcp_resume.spec.profiles import Profile
 
 EXIT_OK, EXIT_FAILED = 0, 1
@@ -77,8 +80,11 @@ def run_check(args) -> int:
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), console=console, disable=args.quiet,
     ) as progress:
-        task = progress.add_task("decision proofs", total=len(servers) + 2)
+        task = progress.add_task("decision proofs", total=len(servers) + 3)
         summary.lines += _decision_proofs(out / "proofs" / "decision")
+        progress.advance(task)
+        progress.update(task, description="transition-system proofs")
+        summary.lines += [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(out / "proofs" / "machine")]
         progress.advance(task)
         for name in servers:
             progress.update(task, description=f"machine vs {name}")

@@ -50,6 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_docs(commands)
     _add_replay(commands)
     _add_compat(commands)
+    _add_prove(commands)
     return parser
 
 
@@ -168,6 +169,36 @@ def _add_docs(commands) -> None:
     docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
 
 
+def _add_prove(commands) -> None:
+    def positive(text: str) -> int:
+        value = int(text)
+        if value <= 0:
+            raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
+        return value
+
+    prove = commands.add_parser(
+        "prove",
+        help="prove every invariant of the state machine with Z3 and refute every faulty design",
+        description=(
+            "Prove, with Z3, that every safety invariant of DESIGN.md §4 holds initially and is kept by "
+            "every action of the spec, for any number of sessions, streams, events and server requests; "
+            "find a shortest run for every faulty design of DESIGN.md §5 and replay it. Writes, per "
+            "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "
+            "OUT/<profile>/."
+        ),
+        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
+    )
+    prove.add_argument("--profile", action="append", choices=PROFILE_NAMES, metavar="PROFILE",
+                       help="profile to prove, repeatable: mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25 or "
+                            "boundary (default: boundary; mcp-2026-07-28 has no state machine)")
+    prove.add_argument("--out", type=Path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
+    prove.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the summary as JSON")
+    prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
+    prove.add_argument("--seed", type=int, default=0, help="Z3 random seed (default: %(default)s)")
+    prove.add_argument("--max-depth", type=positive, default=8, help="longest run searched per faulty design (default: %(default)s)")
+    prove.add_argument("--quiet", action="store_true", help="print only the summary")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -193,6 +224,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.replay import run_replay
 
             return run_replay(args)
+        if args.command == "prove":
+            from mcp_resume.prove import run_prove
+
+            return run_prove(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)

@@ -1,0 +1,19 @@
+; mcp-resume transition-system query: initiation.reject-orphan-event-id.step
+; reject-orphan-event-id.step: no step has been taken, so the monitor of this step property has seen no violation
+; profile: boundary
+; expected: unsat
+(set-option :produce-unsat-cores true)
+(set-option :random-seed 0)
+(set-option :rlimit 20000000)
+(set-option :smt.relevancy 2)
+(set-info :status unknown)
+(declare-fun monitor.reject-orphan-event-id.step () Bool)
+(declare-fun init.monitor () Bool)
+(declare-fun goal () Bool)
+(assert
+ (let (($x956 (not monitor.reject-orphan-event-id.step)))
+ (=> init.monitor $x956)))
+(assert
+ (=> goal monitor.reject-orphan-event-id.step))
+(check-sat-assuming (init.monitor goal))
+(get-unsat-core)

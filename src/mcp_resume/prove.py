@@ -1,0 +1,182 @@
+"""``mcp-resume prove``: the transition system proven by Z3, with its artifacts.
+
+For each profile asked for (default ``boundary``):
+
+1. every proof obligation of ``proofs.ts_proofs`` (initiation and consecution of
+   every invariant per action, inductiveness alone, non-vacuity);
+2. bounded model checking of every faulty design (``proofs.ts_bmc``), each
+   shortest trace replayed here against the design's in-process server (must
+   raise a counterexample), the spec and the reference server (must pass);
+3. ``<out>/<profile>/``: one ``.smt2`` and one ``.json`` per query, the traces,
+   ``REPORT.md``.
+
+Exit code 0 when every obligation the profile requires holds, every design is
+caught under ``boundary`` and every trace replays as it must; 1 otherwise;
+2 for a profile whose state machine is not modelled.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from rich.console import Console
+
+from mcp_resume.model.checker import Counterexample, replay
+from mcp_resume.model.faulty import DESIGNS as SERVERS
+from mcp_resume.model.inprocess import SpecAdapter
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.proofs.ts_artifacts import Replay, required, write_prove_artifacts
+from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, BmcResult, bmc_designs
+from mcp_resume.proofs.ts_proofs import ProofResult, run_proofs
+from mcp_resume.proofs.ts_solve import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.spec.profiles import SESSION_ERA, Profile
+from mcp_resume.spec.trace import Trace, loads
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+@dataclass
+class ProfileOutcome:
+    """Everything one profile's run found, and the folder it was written to."""
+
+    profile: Profile
+    folder: Path
+    proofs: list[ProofResult]
+    bmc: list[BmcResult]
+    replays: dict[int, Replay]
+    seconds: float
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def holds(self) -> bool:
+        return not self.problems
+
+    def summary(self) -> dict:
+        held = [r for r in self.proofs if required(r)]
+        return {
+            "profile": self.profile.value,
+            "folder": str(self.folder),
+            "holds": self.holds,
+            "obligations_required": len(held),
+            "obligations_holding": sum(1 for r in held if r.holds),
+            "designs_caught": sorted(b.design for b in self.bmc if b.caught),
+            "designs": {str(b.design): {"caught": b.caught, "depth": b.depth, "rule": b.rule,
+                                        "replay_confirmed": b.design in self.replays and self.replays[b.design].confirmed}
+                        for b in self.bmc},
+            "problems": self.problems,
+        }
+
+
+def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
+                  max_depth: int = DEFAULT_MAX_DEPTH, progress=None) -> ProfileOutcome:
+    """Prove, search, replay and write the artifacts of ``profile`` into ``out/<profile>``.
+
+    Raises ``ValueError`` for a sessionless profile or a bad limit, ``OSError`` when
+    ``out`` cannot be written.
+    """
+    started = time.perf_counter()
+    proofs = run_proofs(profile, rlimit, random_seed, progress)
+    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress)
+    replays = {b.design: replay_trace(b.trace, b.design) for b in bmc if b.trace is not None}
+    folder = Path(out) / profile.value
+    write_prove_artifacts(profile, proofs, bmc, replays, folder)
+    outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started)
+    outcome.problems = _problems(outcome)
+    return outcome
+
+
+def replay_trace(trace: Trace, design: int) -> Replay:
+    """Replay a design's trace, through its JSON form, on the design, the spec and the reference."""
+    reloaded = loads(trace.dumps())
+    rule = step = None
+    try:
+        replay(reloaded, SERVERS[design]())
+        on_design = False
+    except Counterexample as found:
+        on_design, rule, step = True, found.trace.failure.rule, found.trace.failure.step
+    return Replay(on_design, _passes(reloaded, SpecAdapter(reloaded.profile)), _passes(reloaded, ReferenceServer()), rule, step)
+
+
+def _passes(trace: Trace, server) -> bool:
+    try:
+        replay(trace, server)
+    except Counterexample:
+        return False
+    return True
+
+
+def _problems(outcome: ProfileOutcome) -> list[str]:
+    return _proof_problems(outcome) + _design_problems(outcome)
+
+
+def _proof_problems(outcome: ProfileOutcome) -> list[str]:
+    return [f"{r.query}: {r.result}, expected {r.expected}" for r in outcome.proofs if required(r) and not r.holds]
+
+
+def _design_problems(outcome: ProfileOutcome) -> list[str]:
+    problems = []
+    for b in outcome.bmc:
+        if not b.caught and outcome.profile is Profile.BOUNDARY:
+            problems.append(f"design {b.design} was not caught within {b.max_depth} steps")
+        replayed = outcome.replays.get(b.design)
+        if replayed is not None and not replayed.confirmed:
+            problems.append(f"design {b.design}: the Z3 trace did not replay as it must "
+                            f"(fails on design: {replayed.on_design}, passes on spec: {replayed.on_spec}, "
+                            f"passes on reference: {replayed.on_reference})")
+    return problems
+
+
+def prove_stage(folder: Path) -> list[tuple[str, bool, str]]:
+    """The ``boundary`` run as ``(item, holds, detail)`` lines for ``mcp-resume check``."""
+    outcome = prove_profile(Profile.BOUNDARY, folder)
+    summary = outcome.summary()
+    detail = (f"{summary['obligations_holding']} of {summary['obligations_required']} obligations hold "
+              f"(initiation and consecution per action, any number of entities)")
+    caught = f"{len(summary['designs_caught'])} of {len(outcome.bmc)} designs refuted by a shortest run, replays confirmed"
+    design_problems = _design_problems(outcome)
+    if design_problems:
+        caught += "; " + "; ".join(design_problems)
+    return [("transition-system invariants", not _proof_problems(outcome), detail),
+            ("faulty designs (bounded model checking)", not design_problems, caught)]
+
+
+def run_prove(args) -> int:
+    """The command: prove each ``--profile``; print a summary; 0 when all holds, else 1."""
+    profiles = [Profile.parse(name) for name in (args.profile or [Profile.BOUNDARY.value])]
+    unmodelled = [p.value for p in profiles if p not in SESSION_ERA]
+    if unmodelled:
+        print(f"error: the state machine is not modelled for {', '.join(unmodelled)} (only its decision is); "
+              f"choose one of {', '.join(p.value for p in Profile if p in SESSION_ERA)}", file=sys.stderr)
+        return EXIT_USAGE
+    console = Console(stderr=True)
+    outcomes = []
+    for profile in profiles:
+        with console.status(f"proving {profile.value}", spinner="dots") as status:
+            show = None if args.quiet else (lambda item, status=status, p=profile: status.update(f"{p.value}: {item}"))
+            outcomes.append(prove_profile(profile, Path(args.out), args.rlimit, args.seed, args.max_depth, show))
+    for outcome in outcomes:
+        _print(outcome)
+    if args.json:
+        Path(args.json).write_text(json.dumps([o.summary() for o in outcomes], indent=2) + "\n")
+    return EXIT_OK if all(o.holds for o in outcomes) else EXIT_FAILED
+
+
+def _print(outcome: ProfileOutcome) -> None:
+    summary = outcome.summary()
+    print(f"{outcome.profile.value}: {summary['obligations_holding']} of {summary['obligations_required']} "
+          f"required obligations hold; {len(summary['designs_caught'])} of {len(outcome.bmc)} faulty designs "
+          f"refuted; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
+    for b in outcome.bmc:
+        replayed = outcome.replays.get(b.design)
+        state = (f"caught at depth {b.depth} ({b.rule}), replay {'confirmed' if replayed and replayed.confirmed else 'NOT CONFIRMED'}"
+                 if b.caught else f"not caught within {b.max_depth} steps")
+        print(f"  design {b.design:2}: {state}")
+    for problem in outcome.problems:
+        print(f"  FAILS: {problem}")
+    for result in outcome.proofs:
+        if required(result) and result.holds is False and result.counterexample:
+            print("\n".join("    " + line for line in result.counterexample.splitlines()))

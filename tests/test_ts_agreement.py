@@ -1,0 +1,97 @@
+"""The Z3 encoding and the executable spec agree: every step the spec takes satisfies
+its action's transition formula, and every state the invariants. A change to either
+side shows up as a disagreement naming the conjunct."""
+
+from dataclasses import replace
+
+import pytest
+
+from mcp_resume.proofs import ts_agreement, ts_transitions
+from mcp_resume.proofs.ts_agreement import Bounds, check_agreement, check_step, structure
+from mcp_resume.proofs.ts_invariants import by_id
+from mcp_resume.proofs.ts_logic import PyLogic
+from mcp_resume.proofs.ts_vocabulary import ActionKind, rigid, state
+from mcp_resume.spec import transitions
+from mcp_resume.spec.actions import CallTool, EmitEvent, Initialize, IssueServerRequest, Reconnect, RestartClient
+from mcp_resume.spec.invariants import check_state
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.state import INITIAL_STATE, ClientSession
+from mcp_resume.spec.transitions import Observation, step
+
+BOUNDS = Bounds(depth=5)
+
+
+def _run(actions, profile=Profile.BOUNDARY):
+    current, taken = INITIAL_STATE, []
+    for action in actions:
+        t = step(current, action, profile)
+        taken.append(t)
+        current = t.after
+    return taken
+
+
+@pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])
+def test_every_step_of_the_spec_satisfies_the_encoding(profile):
+    report = check_agreement(BOUNDS, profile)
+    assert report.agrees, "\n".join(report.problems)
+    assert report.transitions > 4000 and report.states > 500
+    assert set(report.actions) == {k.value for k in ActionKind}
+    for branch in ("stream-resumption", "session-resumption", "reject-foreign-event-id", "reject-orphan-event-id",
+                   "unknown-session", "malformed-session", "missing-session", "session-termination"):
+        assert report.branches[branch] > 0, branch
+
+
+def test_session_resumption_with_re_emission_is_among_the_steps_checked():
+    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), Reconnect("S1", None)])
+    assert taken[-1].observation.events and taken[-1].observation.events[0].request == "R1"
+    assert check_step(taken[-1], Profile.BOUNDARY) == []
+
+
+def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):
+    original = transitions._resume_stream
+
+    def off_by_one(state, session, outcome):  # design 7's fault, written into the spec
+        ids = [e.id for e in state.events_of(outcome.stream)]
+        cursor = ids[len(ids) - len(outcome.replay) - 1]
+        return original(state, session, replace(outcome, replay=(cursor,) + outcome.replay))
+
+    monkeypatch.setattr(transitions, "_resume_stream", off_by_one)
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EmitEvent("T1"), Reconnect("S1", "E1")])
+    problems = check_step(taken[-1], Profile.BOUNDARY)
+    assert any("tr.reconnect.delivered" in p for p in problems), problems
+    assert any("replay-suffix.step" in p for p in problems), problems
+
+
+def test_a_frame_missing_from_the_encoding_is_a_disagreement(monkeypatch):
+    emit = ts_transitions._EFFECTS[ActionKind.EMIT_EVENT]
+
+    def connects_too(the_step, semantics):  # an encoding bug: emitting reconnects every stream
+        effect = emit(the_step, semantics)
+        effect.updates["t_connected"] = lambda t: the_step.X.t_issued(t)
+        return effect
+
+    monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.EMIT_EVENT, connects_too)
+    report = check_agreement(Bounds(depth=4), Profile.BOUNDARY)
+    assert any("tr.emit_event.t_connected" in p for p in report.problems), report.problems[:3]
+
+
+def test_the_initial_state_is_the_encodings_initial_state():
+    assert ts_agreement.check_initial_state() == []
+
+
+def test_an_invariant_read_on_a_bad_state_is_false_like_the_specs():
+    taken = _run([Initialize(), Initialize(), CallTool("S1"), EmitEvent("T1"), RestartClient()])
+    good = taken[-1].after
+    bad = good.with_client_session(ClientSession("S2", (("T1", "E1"),)))  # S2 holds a cursor of S1's stream
+    assert check_state(good) == [] and [f.rule for f in check_state(bad)] == ["no-cross-session"]
+    for current, expected in ((good, True), (bad, False)):
+        L = structure(current, RestartClient(), Observation(), current)
+        assert by_id("no-cross-session.cursors").formula(L, rigid(L), state(L, "pre")) is expected
+
+
+def test_a_structure_interprets_every_symbol_the_formulas_use():
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1")])
+    L = structure(taken[-1].before, taken[-1].action, taken[-1].observation, taken[-1].after)
+    assert isinstance(L, PyLogic)
+    assert L.values["obs.delivered"] == {"E1"} and L.values["step.new_event"] == "E1"
+    assert L.values["owner"]["T1"] == "S1" and ("S1", "T1", "E1") in L.values["post.cursor"]

@@ -1,0 +1,97 @@
+"""Bounded model checking refutes every faulty design with a shortest run, and the run,
+decoded into a trace, replays: it fails on the design's in-process server and passes
+on the spec and the reference server. The proofs and the model check each other."""
+
+import pytest
+import z3
+
+from mcp_resume.model.checker import Counterexample, replay
+from mcp_resume.model.faulty import DESIGNS as SERVERS
+from mcp_resume.model.faulty import EXPECTED_RULES
+from mcp_resume.model.inprocess import SpecAdapter
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.proofs import ts_bmc
+from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
+from mcp_resume.proofs.ts_designs import DESIGNS, Design
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import loads
+
+CAUGHT_UNDER_MCP = {1, 2, 4, 9, 12}
+"""As ``tests/test_faulty_designs.py``: the designs that break a MUST of mcp-2025-11-25."""
+
+
+def _replay_smt2(text: str) -> str:
+    """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
+    global defaults, so they are reset afterwards."""
+    ctx = z3.Context()
+    try:
+        return z3.Z3_eval_smtlib2_string(ctx.ref(), text)
+    finally:
+        z3.reset_params()
+
+
+@pytest.fixture(scope="module")
+def boundary():
+    return {r.design: r for r in bmc_designs(Profile.BOUNDARY)}
+
+
+def test_every_design_is_modelled(boundary):
+    assert set(DESIGNS) == set(SERVERS) == set(boundary)
+
+
+@pytest.mark.parametrize("number", sorted(SERVERS))
+def test_the_z3_trace_fails_on_the_design_and_passes_on_correct_servers(boundary, number):
+    result = boundary[number]
+    assert result.caught, f"design {number} escaped bounded model checking"
+    trace = loads(result.trace.dumps())
+    assert trace.source == "z3" and trace.profile is Profile.BOUNDARY
+    assert len(trace.actions) == result.depth == trace.failure.step
+    with pytest.raises(Counterexample) as found:
+        replay(trace, SERVERS[number]())
+    assert found.value.trace.failure.rule == result.rule, found.value.explain()
+    assert found.value.trace.failure.step == result.depth
+    assert len(replay(trace, SpecAdapter())) == len(trace.actions)
+    assert len(replay(trace, ReferenceServer())) == len(trace.actions)
+
+
+@pytest.mark.parametrize("number", sorted(SERVERS))
+def test_the_run_is_a_shortest_one(boundary, number):
+    result = boundary[number]
+    assert [q.result for q in result.depths] == ["unsat"] * (result.depth - 1) + ["sat"]
+    assert result.rule in EXPECTED_RULES[number]
+
+
+def test_the_script_of_a_search_replays_in_z3(boundary):
+    result = boundary[10]
+    output = _replay_smt2(result.smt2)
+    assert output.split() == [q.result for q in result.depths]
+
+
+def test_the_spec_itself_has_no_violating_run(monkeypatch):
+    monkeypatch.setitem(ts_bmc.DESIGNS, 99, Design(99, "the spec itself, no fault", ()))
+    result = bmc_design(99, Profile.BOUNDARY, max_depth=5)
+    assert not result.caught and result.trace is None
+    assert [q.result for q in result.depths] == ["unsat"] * 5
+
+
+def test_under_mcp_2025_11_25_only_the_designs_breaking_its_musts_are_caught():
+    results = {r.design: r for r in bmc_designs(Profile.MCP_2025_11_25)}
+    assert {n for n, r in results.items() if r.caught} == CAUGHT_UNDER_MCP
+    for number in CAUGHT_UNDER_MCP:
+        trace = results[number].trace
+        assert trace.profile is Profile.MCP_2025_11_25
+        with pytest.raises(Counterexample):
+            replay(trace, SERVERS[number]())
+        replay(trace, SpecAdapter(Profile.MCP_2025_11_25))
+        replay(trace, ReferenceServer())
+    escaped = results[11]
+    assert len(escaped.depths) == DEFAULT_MAX_DEPTH and all(q.result == "unsat" for q in escaped.depths)
+
+
+def test_bad_arguments_are_refused():
+    with pytest.raises(KeyError, match="unknown design 13"):
+        bmc_design(13)
+    with pytest.raises(ValueError, match="max_depth"):
+        bmc_design(1, max_depth=0)
+    with pytest.raises(ValueError, match="not modelled"):
+        bmc_design(1, Profile.MCP_2026_07_28)

@@ -1,0 +1,151 @@
+"""The transition system's invariants are proven for any number of entities, and the
+proofs are not vacuous: a weakened invariant or a broken transition formula makes
+consecution fail with a readable counterexample to induction."""
+
+from dataclasses import replace
+
+import pytest
+
+from mcp_resume.proofs import ts_transitions
+from mcp_resume.proofs.ts_invariants import INDUCTIVE, STEP_PROPERTIES, assumptions, by_id
+from mcp_resume.proofs.ts_proofs import (
+    ALONE,
+    CONSECUTION,
+    ENABLED,
+    INITIATION,
+    Encoding,
+    _consecution,
+    obligations,
+    run_obligation,
+    run_proofs,
+)
+from mcp_resume.proofs.ts_vocabulary import ActionKind
+from mcp_resume.spec.profiles import Profile
+
+
+@pytest.fixture(scope="module")
+def boundary():
+    return run_proofs(Profile.BOUNDARY)
+
+
+def test_every_invariant_holds_initially_and_is_kept_by_every_action(boundary):
+    failed = [r.query for r in boundary if r.kind in (INITIATION, CONSECUTION) and not r.holds]
+    assert failed == []
+    invariants = INDUCTIVE + STEP_PROPERTIES
+    consecutions = {(r.invariant, r.action) for r in boundary if r.kind == CONSECUTION}
+    assert consecutions == {(i.id, k.value) for i in invariants for k in ActionKind}
+    assert {r.invariant for r in boundary if r.kind == INITIATION} == {i.id for i in invariants}
+
+
+def test_every_design_rule_with_a_safety_reading_is_proven(boundary):
+    proven = {r.rule for r in boundary if r.kind == CONSECUTION and r.holds}
+    assert {
+        "replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
+        "reemit-pending", "reemit-keeps-pending", "reject-orphan-event-id", "reject-foreign-event-id",
+        "unknown-session-404", "session-identity-stable", "expiry-independent", "event-id-unique",
+        "server-request-ownership", "no-duplicate-tool-call",
+    } <= proven
+
+
+def test_no_proof_holds_vacuously_every_action_and_both_resumptions_can_happen(boundary):
+    enabled = [r for r in boundary if r.kind == ENABLED]
+    assert len(enabled) == len(ActionKind) + 2
+    assert all(r.result == "sat" and r.holds for r in enabled), [r.query for r in enabled if not r.holds]
+    witness = next(r for r in enabled if r.query == "enabled.reconnect.session-resumption")
+    assert "status 200" in witness.counterexample and "delivered E" in witness.counterexample
+
+
+def test_every_proof_query_is_in_the_decidable_fragment(boundary):
+    fragments = {r.fragment for r in boundary}
+    assert all(f.startswith(("EPR", "quantifier-free")) for f in fragments), fragments
+
+
+def test_unsat_cores_name_what_each_proof_used(boundary):
+    for r in boundary:
+        if r.kind == CONSECUTION:
+            assert "goal" in r.core, r.query
+            assert all(n.startswith(("goal", "inv.", "tr.", "def.", "axiom.")) for n in r.core), r.core
+    core = next(r.core for r in boundary if r.query == "consecution.replay-suffix.step.reconnect")
+    assert "tr.reconnect.delivered" in core
+    core = next(r.core for r in boundary if r.query == "consecution.server-request-ownership.held.reconnect")
+    assert "inv.server-request-ownership.carried" in core and "tr.reconnect.seen" in core
+
+
+def test_the_invariants_that_need_strengthening_are_found_with_a_counterexample(boundary):
+    alone = {r.invariant: r for r in boundary if r.kind == ALONE}
+    assert set(alone) == {i.id for i in INDUCTIVE}
+    not_alone = {i for i, r in alone.items() if r.result == "sat"}
+    assert not_alone == {"event-id-unique.resolves", "server-request-ownership.held", "wf.open-retained"}
+    for invariant in not_alone:
+        assert by_id(invariant).needs, invariant
+        assert "counterexample to induction" in alone[invariant].counterexample
+
+
+def test_a_weakened_invariant_fails_consecution_with_a_readable_counterexample():
+    encoding = Encoding(Profile.BOUNDARY)
+    unstrengthened = replace(by_id("event-id-unique.resolves"), needs=())
+    result = run_obligation(encoding, _consecution(unstrengthened, ActionKind.EMIT_EVENT))
+    assert result.result == "sat" and result.holds is False
+    picture = result.counterexample
+    assert picture.startswith("counterexample to induction of event-id-unique.resolves")
+    assert "action: emit_event(stream=T" in picture and "before" in picture and "after" in picture
+    assert "S?" in picture  # the stream belongs to a session id never issued: what the strengthening forbids
+
+
+def test_an_off_by_one_replay_in_the_transition_formula_breaks_replay_suffix(monkeypatch):
+    reconnect = ts_transitions._EFFECTS[ActionKind.RECONNECT]
+
+    def off_by_one(step, semantics):  # design 7's fault written into the spec's formula
+        effect = reconnect(step, semantics)
+        L, A, X, O, replayed = step.L, step.A, step.X, step.O, effect.delivered
+        cursor = lambda e: L.and_(L.eq(e, A.eh), A.eh_present, L.not_(A.eh_malformed), X.e_issued(A.eh), L.eq(O.status, L.int_(200)))
+        effect.delivered = lambda e: L.or_(replayed(e), cursor(e))
+        return effect
+
+    monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.RECONNECT, off_by_one)
+    result = run_obligation(Encoding(Profile.BOUNDARY), _consecution(by_id("replay-suffix.step"), ActionKind.RECONNECT))
+    assert result.result == "sat"
+    assert "action: reconnect(session=S" in result.counterexample and "last_event_id=E" in result.counterexample
+    assert "status 200" in result.counterexample
+
+
+def test_an_expiry_that_ends_the_session_breaks_expiry_independent():
+    def ends_session(kind, conjuncts):
+        if kind is not ActionKind.EXPIRE_STREAM:
+            return conjuncts
+        return [c for c in conjuncts if c.name != "tr.expire_stream.s_live.frame"]
+
+    encoding = Encoding(Profile.BOUNDARY, mutate=ends_session)
+    result = run_obligation(encoding, _consecution(by_id("expiry-independent.step"), ActionKind.EXPIRE_STREAM))
+    assert result.result == "sat"
+    assert "session S1" in result.counterexample and "ended" in result.counterexample
+
+
+def test_every_strengthening_named_is_an_invariant_that_is_itself_proven():
+    for invariant in INDUCTIVE + STEP_PROPERTIES:
+        assert {i.id for i in assumptions(invariant)} >= set(invariant.needs)
+
+
+def test_under_mcp_2025_11_25_exactly_the_rules_it_does_not_require_fail():
+    results = run_proofs(Profile.MCP_2025_11_25)
+    failing = sorted(r.query for r in results if r.holds is False)
+    assert failing == [
+        "consecution.no-duplicate-tool-call.step.reconnect",
+        "consecution.reemit-keeps-pending.step.reconnect",
+        "consecution.reemit-pending.step.reconnect",
+        "consecution.reject-foreign-event-id.step.reconnect",
+    ]
+    foreign = next(r for r in results if r.query == "consecution.reject-foreign-event-id.step.reconnect")
+    assert "reconnect(session=S" in foreign.counterexample
+    assert any(f"status {code}" in foreign.counterexample for code in (200, 404)), foreign.counterexample
+
+
+def test_a_sessionless_profile_is_refused():
+    with pytest.raises(ValueError, match="not modelled"):
+        Encoding(Profile.MCP_2026_07_28)
+
+
+def test_obligations_are_listed_in_a_fixed_order_with_unique_ids():
+    ids = [o.id for o in obligations()]
+    assert len(ids) == len(set(ids))
+    assert ids == [o.id for o in obligations()]
