@@ -81,7 +81,7 @@ def decision_report(results: list[QueryResult], spec_digest: str) -> str:
     lines = [
         "# Decision proofs",
         "",
-        "Z3 queries over the reconnect decision (DESIGN.md §2-§3), checked against "
+        "Z3 queries over the reconnect decision (docs/decision.md), checked against "
         "`mcp_resume.spec.decision.decide_class`.",
         "",
         f"- queries holding: {held} of {len(results)}",

@@ -123,11 +123,11 @@ RULES: dict[Branch, BranchRule] = {
     # -- guards: the session header decides before anything else (B30, B33, B34) ------
     Branch.MALFORMED_SESSION: BranchRule(
         lambda dom, x: _era(dom, x, SessionClass.MALFORMED),
-        _malformed_session_codes, _always(400), None, ("B30", "D35", "DESIGN §2 guards"),
+        _malformed_session_codes, _always(400), None, ("B30", "D35", "decision guards"),
     ),
     Branch.UNKNOWN_SESSION: BranchRule(
         lambda dom, x: _era(dom, x, SessionClass.UNKNOWN, SessionClass.ENDED),
-        _fixed(404), _always(404), None, ("B33", "B34", "D38", "DESIGN §2 guards"),
+        _fixed(404), _always(404), None, ("B33", "B34", "D38", "decision guards"),
     ),
     # -- a live session -----------------------------------------------------------------
     Branch.STREAM_RESUMPTION: BranchRule(

@@ -56,7 +56,7 @@ def decision_flow(decide: DecideClass | None = None) -> Diagram:
         builder.ask_answers("start", root)
     else:
         builder.edge("start", builder.add(root), ())
-    return Diagram("decision-flow", "How a server answers one request (DESIGN.md §2-§3)", "flowchart",
+    return Diagram("decision-flow", "How a server answers one request", "flowchart",
                    tuple(builder.nodes), tuple(builder.edges))
 
 

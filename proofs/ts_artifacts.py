@@ -154,9 +154,9 @@ def report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResult], re
     lines = [
         f"# Transition-system proofs ({profile.value})",
         "",
-        "Z3 proves the invariants of DESIGN.md §4 for the state machine of `spec.transitions`, for any",
+        "Z3 proves the invariants of the rule catalog (spec/catalog.py) for the state machine of `spec.transitions`, for any",
         "number of sessions, streams, events and server requests (unbounded: uninterpreted sorts,",
-        "many-sorted EPR), and finds a shortest run for every faulty design of DESIGN.md §5 by bounded",
+        "many-sorted EPR), and finds a shortest run for every faulty design of model/faulty.py by bounded",
         "model checking. Regenerate with `mcp-resume prove --out proofs/certificates`.",
         "",
         f"- obligations required by `{profile.value}` that hold: "
@@ -341,7 +341,7 @@ RULE_NOTES: dict[str, str] = {
 
 
 def _statements() -> list[str]:
-    lines = ["", "## How each rule of DESIGN.md §4 is stated", "", "| rule | stated as |", "|---|---|"]
+    lines = ["", "## How each rule of the catalog is stated", "", "| rule | stated as |", "|---|---|"]
     lines += [f"| {rule} | {note} |" for rule, note in RULE_NOTES.items()]
     lines += ["", "Modelling notes: the unbounded encoding lets a session resumption's new stream carry, besides "
               "one fresh event per pending server request, events that carry no request (padding, like the "

@@ -69,7 +69,7 @@ PROFILE_NOTES: dict[Profile, str] = {
         "event ids (#1939) and on pending server requests (rules file §3.7)."
     ),
     Profile.BOUNDARY: (
-        "mcp-2025-11-25 plus the five-way reconnect decision of DESIGN.md §2 as MUSTs: "
+        "mcp-2025-11-25 plus the five-way reconnect decision (docs/decision.md) as MUSTs: "
         "foreign event ids rejected with a non-404 4xx, pending server requests re-emitted "
         "on session resumption, nothing replayed without Last-Event-ID."
     ),

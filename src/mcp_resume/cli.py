@@ -180,7 +180,7 @@ def _add_prove(commands) -> None:
         "prove",
         help="prove every invariant of the state machine with Z3 and refute every faulty design",
         description=(
-            "Prove, with Z3, that every safety invariant of DESIGN.md §4 holds initially and is kept by "
+            "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
             "find a shortest run for every faulty design of DESIGN.md §5 and replay it. Writes, per "
             "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "

@@ -13,8 +13,8 @@ from .obligations import rules_judging_branches
 from .pages_spec import GENERATED, PROFILES, rule_link
 
 REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
-SHORT_ORIGIN = {"design": "DESIGN §4", "mcp": "MCP"}
-ORIGIN = {"design": "an invariant of DESIGN.md §4", "mcp": "an MCP rule the catalog adds to DESIGN.md §4"}
+SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
+ORIGIN = {"design": "one of the fourteen invariants of the design", "mcp": "an MCP rule the catalog adds to the fourteen invariants"}
 
 PAGES = (
     ("decision.md", "The decision", "how a server answers a request: the five branches and the 400/404 guards, "
@@ -44,7 +44,7 @@ def index_page(model: DocsModel) -> str:
         "fails whenever this folder differs from what the command writes, so it cannot drift from the spec.",
         "The specification says how an MCP Streamable HTTP server must tell *stream resumption* (`Last-Event-ID` "
         "names a position in one SSE stream) from *session resumption* (`Mcp-Session-Id` alone). Its vocabulary, "
-        "decision and invariants are those of the project's DESIGN.md.",
+        "decision and invariants are the project's design, stated in `spec/`.",
         "## Pages",
         bullets(pages),
         "## Rules",
@@ -131,5 +131,5 @@ def _proofs(model: DocsModel, rule: Rule) -> str:
 def _designs(model: DocsModel, rule: Rule) -> str:
     designs = model.designs.get(rule.id, [])
     if not designs:
-        return "None of DESIGN.md §5's faulty designs is expected to break it first."
+        return "None of the faulty designs of [model/faulty.py](../../model/faulty.py) is expected to break it first."
     return bullets(f"design {d.number} ({code(d.name)}): {d.summary}" for d in designs)

@@ -47,7 +47,7 @@ def decision_page(model: DocsModel) -> str:
         "The server decides on the *combination* of `Mcp-Session-Id` and `Last-Event-ID`, each read as a class "
         "(absent, malformed, unknown, ...; see [spec/headers.py](../spec/headers.py)). Guards on the session come "
         "first: a malformed session id gets 400, one that names no live session 404, whatever `Last-Event-ID` "
-        "says. Then the five branches of DESIGN.md §2. The flowchart below is grown from the table by "
+        "says. Then the five numbered branches. The flowchart below is grown from the table by "
         "enumeration; every label on it comes from the spec.",
         diagram_block(flow),
         "## The table, by header class",
@@ -57,7 +57,7 @@ def decision_page(model: DocsModel) -> str:
         sessionless_table(),
         "## Proof obligations",
         "These Z3 queries (`mcp-resume check`, [proofs/decision_queries.py](../proofs/decision_queries.py)) hold "
-        "the whole table to an independent encoding of DESIGN.md §2-§3; each rule's page lists the queries about "
+        "the whole table to an independent encoding of the decision and the profiles; each rule's page lists the queries about "
         "its own branch.",
         bullets(wide),
     )
