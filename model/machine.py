@@ -25,11 +25,8 @@ from mcp_resume.spec.trace import Failure, Trace
 
 from .adapter import ServerUnderTest
 from .checker import Checker, Counterexample
+from .literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
-MALFORMED_SESSION = "bad session"
-UNKNOWN_SESSION = "unknown-session"
-MALFORMED_EVENT = "bad event"
-UNKNOWN_EVENT = "unknown-event"
 MAX_SESSIONS = 3
 
 DEFAULT_EXAMPLES = 300
