@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from mcp_resume.spec.actions import Action
 from mcp_resume.spec.catalog import AGREEMENT
+from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
@@ -36,6 +37,7 @@ class StepReport:
     observed: Observation
     findings: tuple[Finding, ...]
     failing: tuple[Finding, ...]
+    branch: Branch | None = None  # the spec's decision for a client request
 
 
 class Counterexample(AssertionError):
@@ -95,7 +97,8 @@ class Checker:
         judged = replace(spec, observation=observed)
         findings += check_transition(judged, spec.observation) + check_state(spec.after)
         failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
-        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing)
+        branch = spec.outcome.branch if spec.outcome else None
+        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch)
         self.reports.append(report)
         if failing:
             first = failing[0]

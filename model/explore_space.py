@@ -17,7 +17,6 @@ allows.
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import asdict, dataclass
 
 from mcp_resume.spec import actions as a
@@ -57,18 +56,21 @@ class Bounds:
 
 
 NAMED_BOUNDS: dict[str, Bounds] = {
+    "graph": Bounds(sessions=1, streams=1, events=1, requests=1, depth=4),
     "tiny": Bounds(sessions=1, streams=1, events=2, requests=1),
     "small": Bounds(sessions=2, streams=1, events=2, requests=1, depth=6),
     "kill": Bounds(sessions=2, streams=2, events=2, requests=1, depth=7),
     "default": Bounds(sessions=2, streams=2, events=3, requests=1, depth=10),
-    "deep": Bounds(sessions=2, streams=2, events=3, requests=1, depth=12),
+    "deep": Bounds(sessions=2, streams=2, events=3, requests=1, depth=11),
 }
-"""The bounds a user can name on the command line; ``default`` is what ``mcp-resume
-check`` exhausts, ``kill`` is the bound the kill matrix explores each faulty design
-within."""
+"""The bounds a user can name on the command line. ``default`` is what ``mcp-resume
+check`` exhausts; ``kill`` is where the kill matrix explores each faulty design
+(the deepest design needs 7 steps and two streams of one session); ``graph`` is
+small enough to draw."""
 
 DEFAULT_BOUND = "default"
 KILL_BOUND = "kill"
+GRAPH_BOUND = "graph"
 
 
 def named_bound(name: str) -> Bounds:
@@ -83,12 +85,19 @@ def within(state: State, bounds: Bounds) -> bool:
     """True when ``state`` respects every entity bound (depth is the explorer's business)."""
     if len(state.sessions) > bounds.sessions:
         return False
-    session_of_stream = {s.id: s.session for s in state.streams}
-    if max(Counter(session_of_stream.values()).values(), default=0) > bounds.streams:
-        return False
-    if max(Counter(e.stream for e in state.events).values(), default=0) > bounds.events:
-        return False
-    return max(Counter(r.session for r in state.requests).values(), default=0) <= bounds.requests
+    return (
+        _most(s.session for s in state.streams) <= bounds.streams
+        and _most(e.stream for e in state.events) <= bounds.events
+        and _most(r.session for r in state.requests) <= bounds.requests
+    )
+
+
+def _most(owners) -> int:
+    """How many items the most frequent owner has (0 for none)."""
+    counts: dict[str, int] = {}
+    for owner in owners:
+        counts[owner] = counts.get(owner, 0) + 1
+    return max(counts.values(), default=0)
 
 
 def candidate_actions(state: State) -> list[a.Action]:

@@ -21,7 +21,7 @@ from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
-from mcp_resume.spec.transitions import enabled, step
+from mcp_resume.spec.transitions import Transition, enabled, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 from .canonical import canonical_key
@@ -30,6 +30,9 @@ from .explore_space import Bounds, candidate_actions, within
 
 Progress = Callable[[ExplorationResult], None]
 """Called now and then during a run with the result so far (counts, ``seconds``)."""
+
+Recorder = Callable[[object, Transition, object], None]
+"""Called with (key of the source state, transition, key of the target) for every transition."""
 
 PROGRESS_EVERY = 2000
 """States expanded between two progress calls."""
@@ -40,9 +43,11 @@ def explore_spec(
     profile: Profile = DEFAULT_PROFILE,
     symmetry: bool = True,
     progress: Progress | None = None,
+    record: Recorder | None = None,
 ) -> ExplorationResult:
     """Explore the spec within ``bounds``; see the module docstring.
 
+    ``record``, when given, sees every transition taken (to draw the graph).
     Raises ``NotModelled`` for a sessionless profile.
     """
     result = ExplorationResult("spec", profile, bounds, "reference", symmetry)
@@ -71,6 +76,8 @@ def explore_spec(
                 if findings:
                     _judge(result, findings, _path_to(parents, state_key) + (action,), profile, bounds)
                 after_key = key(transition.after)
+                if record:
+                    record(state_key, transition, after_key)
                 if after_key in parents:
                     continue
                 parents[after_key] = (state_key, action)

@@ -51,7 +51,8 @@ class ReferenceServer:
     def apply(self, action: a.Action) -> Observation:
         self._closed: list[str] = []
         observation = getattr(self, "on_" + action.kind)(action)
-        return replace(observation, closed=tuple(self._closed))
+        closed, self._closed = tuple(self._closed), []  # nothing of one step's bookkeeping outlives it
+        return replace(observation, closed=closed)
 
     def close(self) -> None:
         pass
