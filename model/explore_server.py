@@ -67,6 +67,7 @@ def explore_server(
     Raises ``NotModelled`` for a sessionless profile.
     """
     started = time.perf_counter()
+    _MEMOS.setdefault(profile, _SpecMemo()).clear_if_full()
     probe = factory()
     name = getattr(probe, "name", type(probe).__name__)
     result = ExplorationResult(name, profile, bounds, "product", True)
@@ -93,7 +94,7 @@ def explore_server(
                     if stop_at_first:
                         return _finish(result, parents, depth + 1, started, exhausted=False)
                     continue
-                if not within(checker.state, bounds):
+                if checker.state is not state and not within(checker.state, bounds):
                     result.pruned += 1
                     continue
                 result.transitions += 1
@@ -140,9 +141,57 @@ def _snapshot(server: ServerUnderTest, ids: IdMap) -> Snapshot:
     return pickle.dumps((server, ids), protocol=pickle.HIGHEST_PROTOCOL)
 
 
+class _SpecMemo:
+    """The spec's side of each step, computed once per (spec state, action) and
+    shared by every product state over that spec state, and by every server
+    explored under the same profile in this process: the faulty designs mostly
+    agree with the spec, so they walk the same spec states."""
+
+    LIMIT = 250_000  # entries kept before the memo starts afresh (about 250 MB at most)
+
+    def __init__(self) -> None:
+        self.variants: dict = {}
+        self.findings: dict = {}
+
+    def clear_if_full(self) -> None:
+        if len(self.variants) + len(self.findings) > self.LIMIT:
+            self.variants.clear()
+            self.findings.clear()
+
+
+_MEMOS: dict[Profile, _SpecMemo] = {}
+
+
+class _MemoChecker(Checker):
+    """A ``Checker`` whose spec computations (``_variants``, ``_judge``) come from a memo.
+
+    Same findings, same next state as ``Checker``: both are functions of the
+    spec state, the action and the translated observation only.
+    """
+
+    memo: _SpecMemo
+
+    def _variants(self, action):
+        key = (self.state, action)
+        variants = self.memo.variants.get(key)
+        if variants is None:
+            variants = self.memo.variants[key] = super()._variants(action)
+        return variants
+
+    def _judge(self, spec, observed):
+        # ``spec`` is one of the memo's own variants, alive as long as the memo's
+        # entries (both dicts are cleared together), so its id names it
+        key = (id(spec), observed)
+        findings = self.memo.findings.get(key)
+        if findings is None:
+            findings = self.memo.findings[key] = super()._judge(spec, observed)
+        return list(findings)
+
+
 def _restore(snapshot: Snapshot, state, profile: Profile) -> Checker:
     server, ids = pickle.loads(snapshot)
-    checker = Checker(server, profile, source="explorer")
+    checker = _MemoChecker(server, profile, source="explorer")
+    checker.memo = _MEMOS.setdefault(profile, _SpecMemo())
     checker.state = state
     checker.ids = ids
     return checker

@@ -80,8 +80,13 @@ def server_fingerprint(server: object, ids: IdMap, names: dict[str, str]) -> tup
             return (type(value).__name__,) + tuple(walk(item) for item in value)
         if isinstance(value, (set, frozenset)):
             return ("set",) + tuple(sorted((walk(item) for item in value), key=repr))
+        kind = type(value)
         if is_dataclass(value):
-            return (type(value).__name__,) + tuple(walk(getattr(value, f.name)) for f in fields(value))
-        return (type(value).__name__,) + tuple((key, walk(item)) for key, item in sorted(vars(value).items()))
+            names = _FIELDS.get(kind) or _FIELDS.setdefault(kind, tuple(f.name for f in fields(value)))
+            return (kind.__name__,) + tuple(walk(getattr(value, name)) for name in names)
+        return (kind.__name__,) + tuple((key, walk(item)) for key, item in sorted(vars(value).items()))
 
     return walk(server)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}

@@ -21,7 +21,9 @@ cells say "not available" and do not count.
 
 from __future__ import annotations
 
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
@@ -252,26 +254,50 @@ def run_kill_matrix(
     profiles: Iterable[Profile] = KILL_PROFILES,
     done: dict[tuple[str, int, Profile], Cell] | None = None,
     progress: Callable[[str], None] | None = None,
+    workers: int = 1,
 ) -> KillMatrix:
     """Fill every cell; ``done`` holds cells already computed (e.g. by ``mcp-resume check``).
 
-    ``progress`` is called with a description before each cell is run.
+    With ``workers`` > 1 the cells run in that many processes (each run is
+    deterministic, so the matrix is the same). ``progress`` is called with a
+    description of each cell as it finishes.
     """
     started = time.perf_counter()
-    done = done or {}
+    done = dict(done or {})
     notes = {column.name: column_note(column) for column in columns}
     matrix = KillMatrix([column.name for column in columns], notes)
-    for profile in profiles:
-        for design in designs:
-            for column in columns:
-                cell = done.get((column.name, design, profile))
-                if cell is None:
-                    if progress and column.unavailable() is None:
-                        progress(f"{column.name} vs design-{design} under {profile.value}")
-                    cell = column.run(design, profile)
-                matrix.cells.append(cell)
+    order = [(column, design, profile) for profile in profiles for design in designs for column in columns]
+    todo = [(c, d, p) for c, d, p in order if (c.name, d, p) not in done and c.unavailable() is None]
+    for column, design, profile in order:
+        if column.unavailable() is not None and (column.name, design, profile) not in done:
+            done[(column.name, design, profile)] = column.run(design, profile)
+    for cell in _run_cells(todo, workers):
+        done[(cell.checker, cell.design, cell.profile)] = cell
+        if progress:
+            progress(f"{cell.checker} vs design-{cell.design} under {cell.profile.value}: {describe_cell(cell)}")
+    matrix.cells = [done[(column.name, design, profile)] for column, design, profile in order]
     matrix.seconds = time.perf_counter() - started
     return matrix
+
+
+def _run_cell(task: tuple[Column, int, Profile]) -> Cell:
+    column, design, profile = task
+    return column.run(design, profile)
+
+
+def _run_cells(tasks: list, workers: int):
+    """Yield the cell of every task, in the order they finish."""
+    if workers <= 1 or len(tasks) <= 1:
+        for task in tasks:
+            yield _run_cell(task)
+        return
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        # the slowest cells (exhaustive explorations) first, so the pool ends together
+        ranked = sorted(tasks, key=lambda t: (isinstance(t[0], ExplorerColumn) and not expected_caught(t[1], t[2])), reverse=True)
+        futures = [pool.submit(_run_cell, task) for task in ranked]
+        for future in as_completed(futures):
+            yield future.result()
 
 
 def column_note(column: Column) -> str:
