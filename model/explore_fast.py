@@ -53,7 +53,7 @@ from .canonical import SessionForm, decode, session_form, session_naming
 from .coverage import Coverage
 from .explore_result import ExplorationResult
 from .explore_space import SERVER_STREAM_ACTIONS, Bounds
-from .explorer import PROGRESS_EVERY, Progress, _judge, explorer_trace
+from .explorer import PROGRESS_EVERY, Progress, _judge
 from .literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
@@ -449,34 +449,41 @@ def concrete_path(table: SessionTable, fresh: int, bounds: Bounds, target: tuple
     while target not in parents and frontier:
         next_frontier = []
         for state in frontier:
-            moves = []
-            if len(state) < bounds.sessions:
-                moves.append((_insert(state, fresh), ("initialize",)))
-            for index, form in enumerate(state):
-                expansion = table.expand(form)
-                rest = state[:index] + state[index + 1 :]
-                moves += [(_insert(rest, after), ("session", form, template)) for template, after in expansion.moves]
-            moves.append((tuple(sorted(table.expand(f).forget for f in state)), ("restart",)))
-            for successor, move in moves:
+            for successor, move in moves(table, fresh, bounds, state):
                 if successor not in parents:
                     parents[successor] = (state, move)
                     next_frontier.append(successor)
         frontier = next_frontier
     if target not in parents:
         raise FastEngineError(f"no path to {target}")
-    moves = []
+    path = []
     link = parents[target]
     while link is not None:
         state, move = link
-        moves.append(move)
+        path.append(move)
         link = parents[state]
     actions: list[a.Action] = []
     state = INITIAL_STATE
-    for move in reversed(moves):
+    for move in reversed(path):
         action = _concrete(table, state, move)
         actions.append(action)
         state = step(state, action, profile).after
     return tuple(actions)
+
+
+def moves(table: SessionTable, fresh: int, bounds: Bounds, state: tuple) -> list[tuple[tuple, tuple]]:
+    """Every (successor, abstract step) of ``state`` that changes it and stays within bounds."""
+    found = []
+    if len(state) < bounds.sessions:
+        found.append((_insert(state, fresh), ("initialize",)))
+    for index, form in enumerate(state):
+        expansion = table.expand(form)
+        rest = state[:index] + state[index + 1 :]
+        found += [(_insert(rest, after), ("session", form, template)) for template, after in expansion.moves]
+    restarted = tuple(sorted(table.expand(f).forget for f in state))
+    if restarted != state:
+        found.append((restarted, ("restart",)))
+    return found
 
 
 def _concrete(table: SessionTable, state: State, move: tuple) -> a.Action:
@@ -539,4 +546,4 @@ def _run(actions) -> State:
     return state
 
 
-__all__ = ["explore_fast", "FastEngineError", "SessionTable", "concrete_path", "explorer_trace"]
+__all__ = ["explore_fast", "FastEngineError", "SessionTable", "concrete_path", "moves"]

@@ -45,6 +45,7 @@ class ReferenceServer:
         self.streams: dict[str, StreamRecord] = {}
         self.request_session: dict[str, str] = {}
         self._counter = 0
+        self._closed: list[str] = []  # connections the current step closed
 
     # -- the adapter surface --------------------------------------------------
 

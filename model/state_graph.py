@@ -6,9 +6,10 @@ reached as a node and every transition as an edge, coloured by action kind.
 Parallel transitions of one kind are drawn once with their count; an edge of a
 client request names the decision branch it took, and the five numbered
 branches of DESIGN.md §2 are drawn bold with their number. Refused requests
-change nothing: they are the loops; those of branches 3 and 4 are drawn, the
-others (guards, requests without a session, answers to nothing) are gathered
-into one grey loop per state with their count.
+change nothing: they are the loops. Loops of the numbered branches are drawn
+(branches 3 and 4 refuse, and a resumption may change nothing); the others
+(guards, answers to nothing, restarts with nothing to forget) are gathered into
+one grey loop per state with their count.
 
 A counterexample (a trace from any checker, e.g. the explorer's shortest for a
 faulty design) is drawn in red: the spec states it passes through (added to the
@@ -154,7 +155,7 @@ def to_dot(data: GraphData, title: str) -> str:
     refused: Counter = Counter()
     for (source, target, kind, branch), count in data.edges.items():
         red = (source, target, kind, branch) in on_path
-        if source == target and not red and NUMBERED_BRANCHES.get(branch) not in (3, 4):
+        if source == target and not red and branch not in NUMBERED_BRANCHES:
             refused[source] += count
             continue
         graph.add_edge(pydot.Edge(names[source], names[target], **_edge_style(kind, branch, count, red)))
