@@ -126,21 +126,23 @@ def _form(state: State, session_id: str, naming: bool) -> tuple[SessionForm, Nam
     origin = {r.id: r.stream for r in requests}
     entry = state.client_session(session_id)
     cursors = dict(entry.cursors) if entry else {}
-    shapes = []  # per stream: its code without the event codes, the stream, its events
+    shapes = []  # per stream: its code without the event codes, its id, its events, their requests
     for stream in streams:
-        stream_events = events[stream.id]
-        cursor_event = cursors.get(stream.id)
-        cursor = 0 if cursor_event is None else 1 + [e.id for e in stream_events].index(cursor_event)
+        stream_id, cursor_event = stream.id, cursors.get(stream.id)
+        cursor, marks = 0, []  # marks: (request carried or None, first sending) per event
+        for position, event in enumerate(events[stream_id], start=1):
+            if event.id == cursor_event:
+                cursor = position
+            request = event.request
+            marks.append((request, request is not None and origin[request] == stream_id))
         head = (KIND_CODES[stream.kind], STREAM_CODES[stream.status], int(stream.connected), cursor)
-        shapes.append((head, stream.id, stream_events))
+        shapes.append((head, stream_id, events[stream_id], marks))
     best: tuple[SessionForm, list, tuple] | None = None
     for order in permutations(requests) if len(requests) > 1 else (requests,):
         number = {r.id: index + 1 for index, r in enumerate(order)}
         coded = sorted(
-            (head + (tuple(
-                event_code(number[e.request], origin[e.request] == stream) if e.request else 0 for e in stream_events
-            ),), index)
-            for index, (head, stream, stream_events) in enumerate(shapes)
+            (head + (tuple(event_code(number[r], first) if r else 0 for r, first in marks),), index)
+            for index, (head, _, _, marks) in enumerate(shapes)
         )
         form = (
             SESSION_CODES[session.status],

@@ -107,6 +107,7 @@ class SessionTable:
         self.state_findings: dict[int, list[Finding]] = {}
         self.witness = session_form(_run(WITNESS_ACTIONS), "S1")
         self.steps = 0
+        self.seconds = 0.0  # spent expanding forms (stepping and checking the spec)
 
     def intern(self, form: SessionForm, state: State | None = None) -> int:
         """The id of ``form``; a new form is checked with ``check_state`` on ``state``
@@ -137,6 +138,13 @@ class SessionTable:
         expansion = self.expansions[number]
         if expansion is not None:
             return expansion
+        started = time.perf_counter()
+        try:
+            return self._expand(number)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _expand(self, number: int) -> Expansion:
         form = self.forms[number]
         expansion = Expansion()
         alone = decode([form])
@@ -150,7 +158,7 @@ class SessionTable:
             transition = step(state, template.action, self.profile)
             self.steps += 1
             slot = _SLOTS[template.multiplicity]
-            after = self._successor(number, template, transition, beside)
+            after = self._successor(number, template, transition)
             if after is None:
                 expansion.pruned[slot] += 1
                 continue
@@ -167,7 +175,7 @@ class SessionTable:
         self.expansions[number] = expansion
         return expansion
 
-    def _successor(self, number: int, template: Template, transition: Transition, beside: State) -> int | None:
+    def _successor(self, number: int, template: Template, transition: Transition) -> int | None:
         """The successor's form id, or None when it breaks a bound."""
         if template.witness:
             if transition.after != transition.before:
@@ -186,7 +194,8 @@ class SessionTable:
 
 def session_templates(alone: State, beside: State) -> list[Template]:
     """Every action on session ``S1`` of ``alone`` that names it or its entities, in
-    the order of ``candidate_actions``, then the two that name the witness's ids."""
+    the order of ``candidate_actions``; an event id or request id of another session
+    is the witness's (in ``beside``), standing for all of them."""
     events = [e.id for e in alone.events]
     requests = [r.id for r in alone.requests]
     witness_event = beside.events[len(events)].id
@@ -249,7 +258,8 @@ def explore_fast(
     explorer.run(result, progress, started)
     _count(result, table, world, explorer)
     _report_findings(result, table, world, explorer, profile, bounds)
-    result.notes = {"session_forms": len(table.forms), "session_steps": table.steps}
+    result.notes = {"session_forms": len(table.forms), "session_steps": table.steps,
+                    "session_seconds": round(table.seconds, 3)}
     result.seconds = time.perf_counter() - started
     return result
 

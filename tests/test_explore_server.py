@@ -14,7 +14,6 @@ from mcp_resume.model.explore_space import NAMED_BOUNDS, Bounds, candidate_actio
 from mcp_resume.model.explorer import explore_spec
 from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
 from mcp_resume.model.fingerprint import canonical_names, server_fingerprint
-from mcp_resume.model.idmap import IdMap
 from mcp_resume.model.reference_server import ReferenceServer
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import Profile

@@ -3,8 +3,6 @@
 import json
 from dataclasses import dataclass
 
-import pytest
-
 from mcp_resume.model.explore_space import NAMED_BOUNDS
 from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
 from mcp_resume.model.kill_matrix import (

@@ -43,7 +43,6 @@ from mcp_resume.model.explore_space import (
     DEFAULT_BOUND,
     GRAPH_BOUND,
     KILL_BOUND,
-    NAMED_BOUNDS,
     Bounds,
     named_bound,
 )
