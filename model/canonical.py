@@ -141,7 +141,7 @@ def _form(state: State, session_id: str, naming: bool) -> tuple[SessionForm, Nam
     for order in permutations(requests) if len(requests) > 1 else (requests,):
         number = {r.id: index + 1 for index, r in enumerate(order)}
         coded = sorted(
-            (head + (tuple(event_code(number[r], first) if r else 0 for r, first in marks),), index)
+            (head + (tuple([2 * number[r] + first if r else 0 for r, first in marks]),), index)  # event_code
             for index, (head, _, _, marks) in enumerate(shapes)
         )
         form = (

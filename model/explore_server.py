@@ -67,7 +67,6 @@ def explore_server(
     Raises ``NotModelled`` for a sessionless profile.
     """
     started = time.perf_counter()
-    _MEMOS.setdefault(profile, _SpecMemo()).clear_if_full()
     probe = factory()
     name = getattr(probe, "name", type(probe).__name__)
     result = ExplorationResult(name, profile, bounds, "product", True)
@@ -175,6 +174,7 @@ class _MemoChecker(Checker):
         key = (self.state, action)
         variants = self.memo.variants.get(key)
         if variants is None:
+            self.memo.clear_if_full()  # before any of this step's variants exist
             variants = self.memo.variants[key] = super()._variants(action)
         return variants
 

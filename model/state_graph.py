@@ -89,9 +89,13 @@ def explore_graph(bounds: Bounds = GRAPH_BOUNDS, profile: Profile = DEFAULT_PROF
     """
     data = GraphData()
     data.states[canonical_key(INITIAL_STATE)] = INITIAL_STATE
-    result = explore_spec(bounds, profile, record=data.add)
-    if result.states > MAX_STATES:
-        raise GraphTooLarge(f"{result.states} states within {bounds.describe()}; draw at most {MAX_STATES}")
+
+    def record(source, transition: Transition, target) -> None:
+        data.add(source, transition, target)
+        if len(data.states) > MAX_STATES:
+            raise GraphTooLarge(f"more than {MAX_STATES} states within {bounds.describe()}; too many to draw")
+
+    explore_spec(bounds, profile, record=record)
     return data
 
 

@@ -1,5 +1,6 @@
 """``mcp-resume check`` end to end: it runs, writes its artifacts and exits 0."""
 
+import contextlib
 import json
 
 import pytest
@@ -50,5 +51,6 @@ def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
     monkeypatch.setattr(check, "run_server", fake_run_server)
     monkeypatch.setattr(check.check_explore, "explore_default_bound",
                         lambda out: {"stage": "explorer", "item": "stub", "holds": True, "detail": "", "result": ""})
-    monkeypatch.setattr(check.check_explore, "kill_matrix_stage", lambda runs, out, examples, progress: [])
+    monkeypatch.setattr(check.check_explore, "start_kill_matrix", lambda examples: contextlib.nullcontext())
+    monkeypatch.setattr(check.check_explore, "kill_matrix_stage", lambda runs, out, examples, progress, started: [])
     assert main(["check", "--out", str(tmp_path), "--quiet", "--examples", "20"]) == 1

@@ -81,7 +81,8 @@ def run_check(args) -> int:
     console = Console(stderr=True)
     summary = CheckSummary()
     servers = ["spec", "reference"] + design_names()
-    with Progress(
+    # the kill matrix's own cells start in worker processes now and run beside the stages below
+    with check_explore.start_kill_matrix(args.examples) as kill_matrix, Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), console=console, disable=args.quiet,
     ) as progress:
@@ -107,7 +108,7 @@ def run_check(args) -> int:
             progress.update(task, description=f"kill matrix: {text}")
             progress.advance(task)
 
-        kill = check_explore.kill_matrix_stage(boundary_runs, out, args.examples, cell_done)
+        kill = check_explore.kill_matrix_stage(boundary_runs, out, args.examples, cell_done, started=kill_matrix)
         summary.lines += [Line(**line) for line in kill]
     _print(summary, out, Console())
     if args.json:

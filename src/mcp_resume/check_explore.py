@@ -22,7 +22,8 @@ from mcp_resume.model.design_runs import ServerRun
 from mcp_resume.model.explore_fast import explore_fast
 from mcp_resume.model.explore_space import DEFAULT_BOUND, NAMED_BOUNDS
 from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, cell_from_server_run, run_kill_matrix
+from mcp_resume.model.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns
 
@@ -50,20 +51,34 @@ def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
     return _line("explorer", f"spec within {bound} bound", True, f"{detail}; every invariant holds, matches the manifest")
 
 
+def start_kill_matrix(examples: int | None, workers: int | None = None) -> KillMatrixRun:
+    """Start the cells ``check`` does not compute itself, in worker processes when
+    there is more than one core, while ``check`` runs its other stages."""
+    skip = {("hypothesis", design, Profile.BOUNDARY) for design in DESIGNS}  # the machine stage runs these
+    if workers is None:
+        workers = min(4, os.cpu_count() or 1)
+    return KillMatrixRun(kill_columns(examples), skip=skip, workers=workers)
+
+
 def kill_matrix_stage(
     boundary_runs: list[ServerRun],
     out: Path,
     examples: int | None,
     progress: Callable[[str], None] | None = None,
     workers: int | None = None,
+    started: KillMatrixRun | None = None,
 ) -> list[dict]:
-    """Fill the kill matrix (reusing the machine's runs under boundary) and summarise each column."""
+    """Fill the kill matrix (reusing the machine's runs under boundary) and summarise each column.
+
+    ``started`` is the run ``start_kill_matrix`` began; without it one is started here.
+    """
     done = {}
     for run in boundary_runs:
         cell = cell_from_server_run(run)
         done[(cell.checker, cell.design, cell.profile)] = cell
-    matrix = run_kill_matrix(kill_columns(examples), done=done, progress=progress,
-                             workers=workers if workers is not None else min(4, os.cpu_count() or 1))
+    pending = started or KillMatrixRun(kill_columns(examples), skip=set(done),
+                                       workers=workers if workers is not None else min(4, os.cpu_count() or 1))
+    matrix = pending.finish(done, progress)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")
     (out / "kill-matrix.md").write_text(matrix.to_markdown())

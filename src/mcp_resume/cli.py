@@ -118,6 +118,7 @@ def _add_explore(commands) -> None:
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=int, default=None, help="with --kill-matrix: Hypothesis examples per run")
+    explore.add_argument("--workers", type=int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")
     explore.add_argument("--profile", choices=PROFILE_NAMES[:-1], default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
     explore.add_argument("--engine", choices=["fast", "reference"], default="fast", help="spec explorer: over session forms (fast) or over whole states (reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")

@@ -27,6 +27,7 @@ DOT file only, and says so.
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -168,7 +169,8 @@ def _design(args, profile, bound_name, bounds, console, progress):
 def _kill_matrix(args, console, progress) -> int:
     bounds = resolve_bounds(args)[1]
     note = progress.note if progress else None
-    matrix = run_kill_matrix(kill_columns(args.examples, bounds), progress=note)
+    workers = args.workers or min(4, os.cpu_count() or 1)
+    matrix = run_kill_matrix(kill_columns(args.examples, bounds), progress=note, workers=workers)
     if progress:
         progress.done()
     print_kill_matrix(matrix, console)
