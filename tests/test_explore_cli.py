@@ -96,7 +96,7 @@ def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_pa
 
     monkeypatch.setattr(explore_command, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
     out, md = tmp_path / "km.json", tmp_path / "km.md"
-    assert main(["explore", "--kill-matrix", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
+    assert main(["explore", "--kill-matrix", "--workers", "1", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
     data = json.loads(out.read_text())
     assert data["holds"] is False and {c["outcome"] for c in data["cells"]} == {"passed", "not available"}
     assert "(!)" in md.read_text()
