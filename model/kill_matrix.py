@@ -213,8 +213,9 @@ class KillMatrix:
     def to_markdown(self) -> str:
         """One table per profile: a row per design, a column per checker."""
         lines = ["# Kill matrix", ""]
-        lines.append("Each faulty design of DESIGN.md §5 against each checker. A cell reads `caught by <rule> "
-                     "in <n> steps` (its counterexample replayed and confirmed), `passed` (nothing broken, "
+        lines.append("Each faulty design of DESIGN.md §5 against each checker. A cell reads `caught: <rule>, "
+                     "<n> steps` (the first rule broken and the length of the counterexample, replayed from JSON: "
+                     "it fails on the design and holds on the reference server), `passed` (nothing broken, "
                      "every action and branch exercised), `VACUOUS`, or `not available`. "
                      "Cells that do not show what they must are marked **(!)**.")
         lines.append("")
