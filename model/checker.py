@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from mcp_resume.spec.actions import Action
 from mcp_resume.spec.catalog import AGREEMENT
+from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
@@ -36,6 +37,7 @@ class StepReport:
     observed: Observation
     findings: tuple[Finding, ...]
     failing: tuple[Finding, ...]
+    branch: Branch | None = None  # the spec's decision for a client request
 
 
 class Counterexample(AssertionError):
@@ -89,13 +91,13 @@ class Checker:
         server cannot be driven through ``action``, ``ValueError`` when the action
         is not enabled in the spec's state.
         """
-        variants = alternatives(self.state, action, self.profile)
+        variants = self._variants(action)
         self.actions.append(action)
         spec, observed, findings = self._observe(variants, action)
-        judged = replace(spec, observation=observed)
-        findings += check_transition(judged, spec.observation) + check_state(spec.after)
+        findings += self._judge(spec, observed)
         failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
-        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing)
+        branch = spec.outcome.branch if spec.outcome else None
+        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch)
         self.reports.append(report)
         if failing:
             first = failing[0]
@@ -108,6 +110,17 @@ class Checker:
     def trace(self, failure: Failure | None = None) -> Trace:
         meta = {"server": getattr(self.server, "name", type(self.server).__name__)}
         return Trace(tuple(self.actions), self.profile, failure, self.source, meta)
+
+    def _variants(self, action: Action) -> tuple[Transition, ...]:
+        """The transitions the spec accepts for ``action`` from the current state."""
+        return alternatives(self.state, action, self.profile)
+
+    def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
+        """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""
+        findings = check_transition(replace(spec, observation=observed), spec.observation)
+        if spec.after is not spec.before:  # an unchanged state was checked when it was reached
+            findings += check_state(spec.after)
+        return findings
 
     def _observe(self, variants: tuple[Transition, ...], action: Action):
         """Apply ``action`` to the server; return the spec variant it matches (the

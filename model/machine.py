@@ -4,7 +4,9 @@
 (any header combination a client could send, every server and network action the
 spec enables), drives a fresh server from ``factory`` through each with a
 ``Checker``, and on the first failing finding lets Hypothesis shrink the sequence.
-The result carries the minimal counterexample as a ``Trace``.
+The result carries the minimal counterexample as a ``Trace``, and the coverage of
+the run (each action kind and each branch of the spec's decision, counted from
+the spec's outcome of every step judged).
 
 CI runs derandomized (``settings``): the same sequences on every run.
 """
@@ -25,11 +27,9 @@ from mcp_resume.spec.trace import Failure, Trace
 
 from .adapter import ServerUnderTest, Unsupported
 from .checker import Checker, Counterexample
+from .coverage import Coverage
+from .literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
-MALFORMED_SESSION = "bad session"
-UNKNOWN_SESSION = "unknown-session"
-MALFORMED_EVENT = "bad event"
-UNKNOWN_EVENT = "unknown-event"
 MAX_SESSIONS = 3
 
 DEFAULT_EXAMPLES = 300
@@ -63,10 +63,22 @@ class MachineResult:
     """Rules seen broken without failing the run (SHOULD, MAY), each with its first trace."""
     skipped: dict[str, int] = field(default_factory=dict)
     """Actions the server could not be driven through (``Unsupported``), by kind."""
+    coverage: Coverage = field(default_factory=Coverage)
+    """Steps judged per action kind and per branch of the spec's decision."""
 
     @property
     def passed(self) -> bool:
         return self.counterexample is None
+
+    @property
+    def vacuous(self) -> bool:
+        """Nothing was found, but some action never fired or some branch was never taken."""
+        return self.passed and not self.coverage.complete
+
+    @property
+    def holds(self) -> bool:
+        """Nothing was found, and the run exercised every action and branch."""
+        return self.passed and self.coverage.complete
 
     @property
     def trace(self) -> Trace | None:
@@ -81,7 +93,10 @@ def run_machine(
 ) -> MachineResult:
     """Run the machine against servers made by ``factory``; never raises on a finding.
 
-    Returns the minimal counterexample Hypothesis shrank to, if any.
+    Returns the minimal counterexample Hypothesis shrank to, if any, and the
+    coverage of every step judged: a result that ``passed`` without covering
+    every action and branch (``coverage.REQUIRED_*``) is ``vacuous`` and does
+    not ``hold``.
     """
     probe = factory()
     result = MachineResult(getattr(probe, "name", type(probe).__name__), profile)
@@ -137,6 +152,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
             self.result.action_counts[action.kind] -= 1
             self.result.skipped[action.kind] = self.result.skipped.get(action.kind, 0) + 1
             return
+        self.result.coverage.record(action.kind, report.branch)
         for finding in report.findings:
             self.result.warnings.setdefault(finding.rule, self.checker.trace(Failure(report.number, finding.rule, finding.message)))
 

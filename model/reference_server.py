@@ -45,13 +45,15 @@ class ReferenceServer:
         self.streams: dict[str, StreamRecord] = {}
         self.request_session: dict[str, str] = {}
         self._counter = 0
+        self._closed: list[str] = []  # connections the current step closed
 
     # -- the adapter surface --------------------------------------------------
 
     def apply(self, action: a.Action) -> Observation:
         self._closed: list[str] = []
         observation = getattr(self, "on_" + action.kind)(action)
-        return replace(observation, closed=tuple(self._closed))
+        closed, self._closed = tuple(self._closed), []  # nothing of one step's bookkeeping outlives it
+        return replace(observation, closed=closed)
 
     def close(self) -> None:
         pass

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cache
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
@@ -243,5 +244,6 @@ def _with(outcome: Outcome, **changes) -> Outcome:
     return replace(outcome, **changes)
 
 
+@cache
 def _set(*statuses: int) -> frozenset[int]:
     return frozenset(statuses)

@@ -34,7 +34,8 @@ class EventClass(str, Enum):
 
 def is_well_formed(value: str) -> bool:
     """True when ``value`` is non-empty visible ASCII, 0x21-0x7E (MCP B30/D35)."""
-    return bool(value) and all(0x21 <= ord(ch) <= 0x7E for ch in value)
+    # isprintable() on ASCII accepts 0x20-0x7E; excluding the space leaves 0x21-0x7E
+    return bool(value) and value.isascii() and value.isprintable() and " " not in value
 
 
 def classify_session(state: State, value: str | None) -> SessionClass:

@@ -97,7 +97,8 @@ def enabled(state: State, action: Action) -> bool:
     drop while connected.
     """
     if isinstance(action, (EmitEvent, IssueServerRequest, EndStream)):
-        return action.stream in {s.id for s in state.open_streams()}
+        stream = state.stream(action.stream)
+        return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
     if isinstance(action, ExpireStream):
         stream = state.stream(action.stream)
         return stream is not None and stream.retained and _live(state, stream.session)
@@ -124,8 +125,10 @@ def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> T
         raise ValueError(f"action {action} is not enabled in this state")
     handler = _HANDLERS[type(action)]
     outcome, observation, after = handler(state, action, profile)
-    closed = tuple(s.id for s in state.streams if s.connected and not after.stream(s.id).connected)
-    return Transition(state, action, outcome, replace(observation, closed=closed), after)
+    closed = _closed_connections(state, after)
+    if closed:
+        observation = replace(observation, closed=closed)
+    return Transition(state, action, outcome, observation, after)
 
 
 def alternatives(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> tuple[Transition, ...]:
@@ -218,7 +221,7 @@ def _delete_session(state: State, action: DeleteSession, profile: Profile):
 
 def _restart_client(state: State, action: RestartClient, profile: Profile):
     forgotten = tuple(ClientSession(entry.session) for entry in state.client)
-    return None, Observation(), replace(state, client=forgotten)
+    return None, Observation(), state.with_client(forgotten)
 
 
 # -- network and server actions -------------------------------------------------
@@ -271,6 +274,13 @@ def _expire_session(state: State, action: ExpireSession, profile: Profile):
 
 
 # -- helpers --------------------------------------------------------------------
+
+
+def _closed_connections(before: State, after: State) -> tuple[str, ...]:
+    """Streams connected in ``before`` and not in ``after``."""
+    if after.streams is before.streams:
+        return ()
+    return tuple(s.id for s in before.streams if s.connected and not after.stream(s.id).connected)
 
 
 def _live(state: State, session_id: str) -> bool:

@@ -1,10 +1,14 @@
 """``mcp-resume check`` end to end: it runs, writes its artifacts and exits 0."""
 
+import contextlib
 import json
+
+import pytest
 
 from mcp_resume.cli import main
 
 
+@pytest.mark.timeout(1800)  # every stage, the kill matrix included: minutes on a busy machine
 def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys):
     out = tmp_path / "out"
     code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json"), "--quiet"])
@@ -21,6 +25,16 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert len(list((out / "traces").glob("design-*.json"))) == 12
     assert (out / "diagrams" / "decision-flow.dot").exists()
     assert "everything holds" in printed
+    assert {"spec within default bound", "hypothesis", "explorer", "z3-bmc", "http-verify"} <= items
+    default = json.loads((out / "explorer" / "default.json").read_text())
+    assert default["holds"] and default["manifest_differences"] == []
+    matrix = json.loads((out / "kill-matrix.json").read_text())
+    assert matrix["holds"] is True
+    eleven = {(c["checker"], c["profile"]): c["outcome"] for c in matrix["cells"] if c["design"] == 11}
+    assert eleven[("explorer", "boundary")] == eleven[("hypothesis", "boundary")] == "caught"
+    assert eleven[("explorer", "mcp-2025-11-25")] == eleven[("hypothesis", "mcp-2025-11-25")] == "passed"
+    assert "## mcp-2025-11-25" in (out / "kill-matrix.md").read_text()
+    assert len(list((out / "traces" / "explorer").glob("design-*.json"))) == 12 + 5
 
 
 def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
@@ -37,4 +51,8 @@ def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
         return run
 
     monkeypatch.setattr(check, "run_server", fake_run_server)
+    monkeypatch.setattr(check.check_explore, "explore_default_bound",
+                        lambda out: {"stage": "explorer", "item": "stub", "holds": True, "detail": "", "result": ""})
+    monkeypatch.setattr(check.check_explore, "start_kill_matrix", lambda examples: contextlib.nullcontext())
+    monkeypatch.setattr(check.check_explore, "kill_matrix_stage", lambda runs, out, examples, progress, started: [])
     assert main(["check", "--out", str(tmp_path), "--quiet", "--examples", "20"]) == 1

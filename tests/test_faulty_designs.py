@@ -62,6 +62,7 @@ def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_server
 def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(number):
     run = run_server(f"design-{number}", Profile.MCP_2025_11_25)
     assert run.caught == (number in CAUGHT_UNDER_MCP), run.result.counterexample and run.result.counterexample.explain()
+    assert run.caught or run.result.holds, f"passed but vacuous: {run.result.coverage.explain()}"
 
 
 def test_design_11_passes_mcp_2025_11_25_without_any_finding():
@@ -72,3 +73,4 @@ def test_design_11_passes_mcp_2025_11_25_without_any_finding():
 def test_the_reference_server_agrees_with_the_spec():
     run = run_server("reference", Profile.BOUNDARY)
     assert not run.caught, run.result.counterexample and run.result.counterexample.explain()
+    assert run.result.holds, f"not vacuous: {run.result.coverage.explain()}"

@@ -25,6 +25,7 @@ def test_every_invariant_holds_on_every_state_and_step_the_machine_reaches_in_th
     assert result.passed, result.counterexample and result.counterexample.explain()
     assert result.warnings == {}
     assert set(result.action_counts) == set(a.ACTION_TYPES), "every action kind was exercised"
+    assert result.holds, f"not vacuous: {result.coverage.explain()}"
 
 
 # -- state invariants: each can fail -----------------------------------------------

@@ -14,7 +14,14 @@ Stages, each written under ``--out``:
    confirmed by replaying it from JSON (fails on the design, holds on the
    reference server);
 4. ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
-   Graphviz is installed).
+   Graphviz is installed);
+5. ``explorer/``: the spec's state space exhausted within the default bound,
+   every invariant checked, counts compared with the manifest;
+6. ``kill-matrix.json``/``.md``: every faulty design against every checker
+   under ``boundary`` and ``mcp-2025-11-25`` (``check_explore``).
+
+A machine run that finds nothing must also cover every action and every
+decision branch; otherwise it is vacuous and fails.
 
 Exit code 0 when everything holds, 1 otherwise.
 """
@@ -30,6 +37,7 @@ from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from mcp_resume import check_explore
 from mcp_resume.model.design_runs import ServerRun, design_names, run_server
 from mcp_resume.model.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs import graphviz
@@ -76,24 +84,38 @@ def run_check(args) -> int:
     console = Console(stderr=True)
     summary = CheckSummary()
     servers = ["spec", "reference"] + design_names()
-    with Progress(
+    # the kill matrix's own cells start in worker processes now and run beside the stages below
+    with check_explore.start_kill_matrix(args.examples) as kill_matrix, Progress(
         TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), console=console, disable=args.quiet,
     ) as progress:
-        task = progress.add_task("decision proofs", total=len(servers) + 3)
+        task = progress.add_task("decision proofs", total=len(servers) + 4 + check_explore.KILL_CELLS_TO_RUN)
         summary.lines += _decision_proofs(out / "proofs" / "decision")
         progress.advance(task)
         progress.update(task, description="transition-system proofs")
         summary.lines += [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(out / "proofs" / "machine")]
         progress.advance(task)
+        boundary_runs = []
         for name in servers:
             progress.update(task, description=f"machine vs {name}")
             run_profile = profile if name in ("spec", "reference") else Profile.BOUNDARY
-            summary.lines.append(_machine_line(run_server(name, run_profile, examples), out / "traces"))
+            run = run_server(name, run_profile, examples)
+            boundary_runs += [run] if run.design is not None else []
+            summary.lines.append(_machine_line(run, out / "traces"))
             progress.advance(task)
         progress.update(task, description="diagrams")
         summary.lines.append(_diagrams(out / "diagrams"))
         progress.advance(task)
+        progress.update(task, description="explorer: default bound")
+        summary.lines.append(Line(**check_explore.explore_default_bound(out)))
+        progress.advance(task)
+
+        def cell_done(text: str) -> None:
+            progress.update(task, description=f"kill matrix: {text}")
+            progress.advance(task)
+
+        kill = check_explore.kill_matrix_stage(boundary_runs, out, args.examples, cell_done, started=kill_matrix)
+        summary.lines += [Line(**line) for line in kill]
     _print(summary, out, Console())
     if args.json:
         Path(args.json).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
@@ -116,7 +138,9 @@ def _machine_line(run: ServerRun, traces: Path) -> Line:
         if run.caught:
             _save(run, traces)
             return Line("hypothesis", run.server, False, f"broke {run.rule} ({actions})")
-        return Line("hypothesis", run.server, True, f"agrees with the spec under {run.profile.value} ({actions})")
+        if run.result.vacuous:
+            return Line("hypothesis", run.server, False, f"vacuous: {run.result.coverage.explain()} ({actions})", "VACUOUS")
+        return Line("hypothesis", run.server, True, f"agrees with the spec under {run.profile.value}; every action and branch covered ({actions})")
     if not run.caught:
         return Line("hypothesis", run.server, False, f"under {run.profile.value} ({actions})", "NOT caught")
     _save(run, traces)

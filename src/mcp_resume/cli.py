@@ -51,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(commands)
     _add_compat(commands)
     _add_prove(commands)
+    _add_explore(commands)
     return parser
 
 
@@ -199,6 +200,43 @@ def _add_prove(commands) -> None:
     prove.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
+def _add_explore(commands) -> None:
+    from mcp_resume.model.explore_space import NAMED_BOUNDS
+
+    explore = commands.add_parser(
+        "explore",
+        help="walk every state of the spec within bounds; explore a faulty design; the kill matrix",
+        description=(
+            "Explore the spec's state space breadth-first within bounds, as TLC does, checking every "
+            "invariant in every state and on every transition; report distinct states, transitions, "
+            "the count of each action and decision branch, and the shortest trace of every rule "
+            "broken. With --design N, explore faulty design N beside the spec; with --kill-matrix, "
+            "run every faulty design against every checker. Named bounds: "
+            + "; ".join(f"{name} = {bounds.describe()}" for name, bounds in NAMED_BOUNDS.items())
+            + "."
+        ),
+        epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest / "
+        "a kill-matrix cell wrong, 2 usage error.",
+    )
+    explore.add_argument("--bound", metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
+    for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
+                       ("requests", "server requests per session"), ("depth", "steps from the initial state")):
+        explore.add_argument(f"--{name}", type=int, metavar="N", help=f"at most N {what} (overrides the named bound)")
+    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, DESIGN.md §5) beside the spec")
+    explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
+    explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
+    explore.add_argument("--examples", type=int, default=None, help="with --kill-matrix: Hypothesis examples per run")
+    explore.add_argument("--workers", type=int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")
+    explore.add_argument("--profile", choices=PROFILE_NAMES[:-1], default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    explore.add_argument("--engine", choices=["fast", "reference"], default="fast", help="spec explorer: over session forms (fast) or over whole states (reference)")
+    explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
+    explore.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the result as JSON")
+    explore.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")
+    explore.add_argument("--traces", type=Path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
+    explore.add_argument("--graph", type=Path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG) with --design N's counterexample in red")
+    explore.add_argument("--quiet", action="store_true", help="no progress line")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -228,6 +266,10 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_resume.prove import run_prove
 
             return run_prove(args)
+        if args.command == "explore":
+            from mcp_resume.explore import run_explore
+
+            return run_explore(args)
         from mcp_resume.verify import run_verify
 
         return run_verify(args)

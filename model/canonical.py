@@ -1,0 +1,205 @@
+"""Canonical forms of spec states: the explorer's symmetry reduction.
+
+Session, stream, event and server-request handles are interchangeable names:
+renaming them never changes what any action does or what any invariant says.
+Neither does the order in which events of *different* streams were created (no
+action and no invariant reads it; within one stream, order is kept). So two
+states that differ only in those respects are one state for the explorer, and
+it hashes their common canonical form.
+
+The canonical form is a sorted tuple of *session forms*, one per session. A
+session of the spec owns everything that refers to it (its streams, their
+events, its server requests, the client's cursors and held requests), so a
+session form is self-contained: ``(status, held, streams, requests, seen)`` with
+
+- ``status``: ``LIVE``, ``EXPIRED`` or ``DELETED`` (0, 1, 2);
+- ``held``: 1 when the client holds the session, else 0;
+- ``streams``: sorted tuple of ``(kind, status, connected, cursor, events)``:
+  ``kind`` 0 POST / 1 GET, ``status`` 0 open / 1 ended / 2 expired,
+  ``connected`` 0/1, ``cursor`` the 1-based position of the client's cursor on
+  the stream (0: none), ``events`` one code per event in stream order
+  (``event_code``: 0 a notification, else which request it carries and whether
+  it is the request's first sending or a re-emission);
+- ``requests``: the status of each server request (0 pending, 1 answered,
+  2 cancelled), numbered 1, 2, ...;
+- ``seen``: sorted numbers of the requests the client holds.
+
+Requests are numbered by the permutation that gives the smallest form, so the
+form is canonical: two sessions get the same form exactly when one is a
+renaming of the other. ``decode`` builds a spec state back from forms.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import permutations
+from typing import Sequence
+
+from mcp_resume.spec.state import (
+    ClientSession,
+    Event,
+    RequestStatus,
+    ServerRequest,
+    Session,
+    SessionStatus,
+    State,
+    Stream,
+    StreamKind,
+    StreamStatus,
+)
+
+SessionForm = tuple
+"""``(status, held, streams, requests, seen)``, see the module docstring."""
+
+SESSION_CODES = {SessionStatus.LIVE: 0, SessionStatus.EXPIRED: 1, SessionStatus.DELETED: 2}
+KIND_CODES = {StreamKind.POST: 0, StreamKind.GET: 1}
+STREAM_CODES = {StreamStatus.OPEN: 0, StreamStatus.ENDED: 1, StreamStatus.EXPIRED: 2}
+REQUEST_CODES = {RequestStatus.PENDING: 0, RequestStatus.ANSWERED: 1, RequestStatus.CANCELLED: 2}
+LIVE, EXPIRED, DELETED = 0, 1, 2
+OPEN, ENDED, STREAM_EXPIRED = 0, 1, 2
+
+_SESSIONS = {code: status for status, code in SESSION_CODES.items()}
+_KINDS = {code: kind for kind, code in KIND_CODES.items()}
+_STREAMS = {code: status for status, code in STREAM_CODES.items()}
+_REQUESTS = {code: status for status, code in REQUEST_CODES.items()}
+
+
+def event_code(request: int | None, first_sending: bool) -> int:
+    """0 for a notification; ``2r + 1`` for the first sending of request ``r``, ``2r`` for a re-emission."""
+    if request is None:
+        return 0
+    return 2 * request + (1 if first_sending else 0)
+
+
+def event_request(code: int) -> tuple[int | None, bool]:
+    """The inverse of ``event_code``: (request number or None, first sending)."""
+    if code == 0:
+        return None, False
+    return code // 2, bool(code % 2)
+
+
+@dataclass(frozen=True)
+class Naming:
+    """Which handles of a concrete state the positions of a session form stand for."""
+
+    session: str
+    streams: tuple[str, ...]  # in the form's stream order
+    events: tuple[tuple[str, ...], ...]  # per stream, its event ids in order
+    requests: tuple[str, ...]  # request number n is requests[n - 1]
+
+    def handles(self, prefix_session: str, first_stream: int, first_event: int, first_request: int) -> dict[str, str]:
+        """Map the handles ``decode`` gives this form (starting at the given numbers) to these."""
+        mapping = {prefix_session: self.session}
+        event_number = first_event
+        for index, stream in enumerate(self.streams):
+            mapping[f"T{first_stream + index}"] = stream
+            for event in self.events[index]:
+                mapping[f"E{event_number}"] = event
+                event_number += 1
+        for index, request in enumerate(self.requests):
+            mapping[f"R{first_request + index}"] = request
+        return mapping
+
+
+def session_form(state: State, session_id: str) -> SessionForm:
+    """The canonical form of one session of ``state``.
+
+    ``state`` must be a state of the spec (every cursor names an event of its own
+    stream, every request was first sent on a stream of its session).
+    """
+    return _form(state, session_id, naming=False)[0]
+
+
+def session_naming(state: State, session_id: str) -> tuple[SessionForm, Naming]:
+    """The canonical form of one session of ``state``, and which handles its positions name."""
+    return _form(state, session_id, naming=True)
+
+
+def _form(state: State, session_id: str, naming: bool) -> tuple[SessionForm, Naming | None]:
+    session = state.session(session_id)
+    streams = [s for s in state.streams if s.session == session_id]
+    events: dict[str, list] = {s.id: [] for s in streams}
+    for event in state.events:
+        if event.stream in events:
+            events[event.stream].append(event)
+    requests = [r for r in state.requests if r.session == session_id]
+    origin = {r.id: r.stream for r in requests}
+    entry = state.client_session(session_id)
+    cursors = dict(entry.cursors) if entry else {}
+    shapes = []  # per stream: its code without the event codes, its id, its events, their requests
+    for stream in streams:
+        stream_id, cursor_event = stream.id, cursors.get(stream.id)
+        cursor, marks = 0, []  # marks: (request carried or None, first sending) per event
+        for position, event in enumerate(events[stream_id], start=1):
+            if event.id == cursor_event:
+                cursor = position
+            request = event.request
+            marks.append((request, request is not None and origin[request] == stream_id))
+        head = (KIND_CODES[stream.kind], STREAM_CODES[stream.status], int(stream.connected), cursor)
+        shapes.append((head, stream_id, events[stream_id], marks))
+    best: tuple[SessionForm, list, tuple] | None = None
+    for order in permutations(requests) if len(requests) > 1 else (requests,):
+        number = {r.id: index + 1 for index, r in enumerate(order)}
+        coded = sorted(
+            (head + (tuple([2 * number[r] + first if r else 0 for r, first in marks]),), index)  # event_code
+            for index, (head, _, _, marks) in enumerate(shapes)
+        )
+        form = (
+            SESSION_CODES[session.status],
+            1 if entry else 0,
+            tuple(code for code, _ in coded),
+            tuple(REQUEST_CODES[r.status] for r in order),
+            tuple(sorted(number[r] for r in entry.seen)) if entry else (),
+        )
+        if best is None or form < best[0]:
+            best = (form, coded, order)
+    assert best is not None
+    form, coded, order = best
+    if not naming:
+        return form, None
+    return form, Naming(
+        session_id,
+        tuple(shapes[index][1] for _, index in coded),
+        tuple(tuple(e.id for e in shapes[index][2]) for _, index in coded),
+        tuple(r.id for r in order),
+    )
+
+
+def canonical_key(state: State) -> tuple[SessionForm, ...]:
+    """The canonical form of ``state``: its session forms, sorted."""
+    return tuple(sorted(session_form(state, s.id) for s in state.sessions))
+
+
+def decode(forms: Sequence[SessionForm]) -> State:
+    """A spec state whose sessions have ``forms``, in that order.
+
+    Handles are minted in order: sessions ``S1, S2, ...``, then the streams of
+    each session in form order, their events stream by stream, and the requests
+    of each session by number.
+    """
+    sessions, streams, events, requests, client = [], [], [], [], []
+    for form in forms:
+        status, held, stream_forms, request_codes, seen = form
+        session = f"S{len(sessions) + 1}"
+        sessions.append(Session(session, _SESSIONS[status]))
+        first_request = len(requests) + 1
+        request_ids = [f"R{first_request + n}" for n in range(len(request_codes))]
+        origin: dict[str, str] = {}
+        cursors = []
+        for kind, stream_status, connected, cursor, codes in stream_forms:
+            stream = f"T{len(streams) + 1}"
+            streams.append(Stream(stream, session, _KINDS[kind], _STREAMS[stream_status], bool(connected)))
+            for position, code in enumerate(codes, start=1):
+                number, first = event_request(code)
+                request = request_ids[number - 1] if number else None
+                event = f"E{len(events) + 1}"
+                events.append(Event(event, stream, request))
+                if first:
+                    origin[request] = stream
+                if position == cursor:
+                    cursors.append((stream, event))
+        for request, code in zip(request_ids, request_codes):
+            requests.append(ServerRequest(request, session, origin[request], _REQUESTS[code]))
+        if held:
+            client.append(ClientSession(session, tuple(cursors), tuple(request_ids[n - 1] for n in seen)))
+    return State(tuple(sessions), tuple(streams), tuple(events), tuple(requests), tuple(client))

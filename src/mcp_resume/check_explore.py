@@ -1,0 +1,119 @@
+"""The stages ``mcp-resume check`` adds for the explorer: the default bound and the kill matrix.
+
+Each returns summary lines as plain dicts (``stage``, ``item``, ``holds``,
+``detail``, ``result``) that ``check`` turns into rows, and writes its
+artifacts under ``out``:
+
+- ``explorer/default.json``: the exploration of the default bound, compared
+  with the state-space manifest;
+- ``kill-matrix.json`` and ``kill-matrix.md``, and the explorer's shortest
+  counterexample of every design in ``traces/explorer/``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Callable
+
+from mcp_resume.model import state_space
+from mcp_resume.model.design_runs import ServerRun
+from mcp_resume.model.explore_fast import explore_fast
+from mcp_resume.model.explore_space import DEFAULT_BOUND, NAMED_BOUNDS
+from mcp_resume.model.faulty import DESIGNS
+from mcp_resume.model.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.spec.profiles import Profile
+
+from .kill_columns import kill_columns
+
+KILL_CELLS_TO_RUN = len(DESIGNS) * (len(KILL_PROFILES) * 2 - 1)
+"""Cells ``check`` runs itself: Hypothesis under mcp-2025-11-25 (its boundary runs
+are reused) and the explorer under both profiles."""
+
+
+def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
+    """Exhaust the named bound with the fast explorer; it must hold and match the manifest."""
+    result = explore_fast(NAMED_BOUNDS[bound])
+    differences = state_space.differences(bound, result)
+    folder = out / "explorer"
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{bound}.json").write_text(
+        json.dumps({**result.to_json(), "bound_name": bound, "manifest_differences": differences}, indent=2) + "\n"
+    )
+    detail = (f"{result.states:,} states, {result.transitions:,} transitions, depth {result.depth}, "
+              f"{result.seconds:.1f} s ({result.states_per_second:,.0f} states/s)")
+    if not result.holds:
+        broken = ", ".join(result.violations) or result.coverage.explain()
+        return _line("explorer", f"spec within {bound} bound", False, f"{detail}; broken: {broken}")
+    if differences:
+        return _line("explorer", f"spec within {bound} bound", False, f"{detail}; differs from the manifest: {'; '.join(differences)}")
+    return _line("explorer", f"spec within {bound} bound", True, f"{detail}; every invariant holds, matches the manifest")
+
+
+def start_kill_matrix(examples: int | None, workers: int | None = None) -> KillMatrixRun:
+    """Start the cells ``check`` does not compute itself, in worker processes when
+    there is more than one core, while ``check`` runs its other stages."""
+    skip = {("hypothesis", design, Profile.BOUNDARY) for design in DESIGNS}  # the machine stage runs these
+    if workers is None:
+        workers = min(4, os.cpu_count() or 1)
+    return KillMatrixRun(kill_columns(examples), skip=skip, workers=workers)
+
+
+def kill_matrix_stage(
+    boundary_runs: list[ServerRun],
+    out: Path,
+    examples: int | None,
+    progress: Callable[[str], None] | None = None,
+    workers: int | None = None,
+    started: KillMatrixRun | None = None,
+) -> list[dict]:
+    """Fill the kill matrix (reusing the machine's runs under boundary) and summarise each column.
+
+    ``started`` is the run ``start_kill_matrix`` began; without it one is started here.
+    """
+    done = {}
+    for run in boundary_runs:
+        cell = cell_from_server_run(run)
+        done[(cell.checker, cell.design, cell.profile)] = cell
+    pending = started or KillMatrixRun(kill_columns(examples), skip=set(done),
+                                       workers=workers if workers is not None else min(4, os.cpu_count() or 1))
+    matrix = pending.finish(done, progress)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")
+    (out / "kill-matrix.md").write_text(matrix.to_markdown())
+    _save_explorer_traces(matrix, out / "traces" / "explorer")
+    return [_column_line(matrix, name) for name in matrix.columns]
+
+
+def _column_line(matrix: KillMatrix, name: str) -> dict:
+    cells = [c for c in matrix.cells if c.checker == name]
+    if all(c.outcome == UNAVAILABLE for c in cells):
+        return _line("kill matrix", name, True, matrix.notes[name], "not available")
+    parts = []
+    for profile in KILL_PROFILES:
+        mine = [c for c in cells if c.profile is profile]
+        caught = sorted(c.design for c in mine if c.outcome == "caught")
+        parts.append(f"{profile.value}: caught {_designs(caught)}")
+    misses = [c for c in cells if not c.as_expected]
+    if misses:
+        wrong = ", ".join(f"design-{c.design}/{c.profile.value}: {c.outcome}" for c in misses)
+        return _line("kill matrix", name, False, "; ".join(parts) + f"; NOT AS EXPECTED: {wrong}", "wrong")
+    return _line("kill matrix", name, True, "; ".join(parts) + "; every cell as expected", "as expected")
+
+
+def _designs(numbers: list[int]) -> str:
+    if numbers == sorted(DESIGNS):
+        return f"all {len(numbers)}"
+    return ", ".join(map(str, numbers)) if numbers else "none"
+
+
+def _save_explorer_traces(matrix: KillMatrix, folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for cell in matrix.cells:
+        if cell.checker == "explorer" and cell.trace is not None:
+            (folder / f"design-{cell.design}-{cell.profile.value}.json").write_text(cell.trace.dumps())
+
+
+def _line(stage: str, item: str, holds: bool, detail: str, result: str = "") -> dict:
+    return {"stage": stage, "item": item, "holds": holds, "detail": detail, "result": result}

@@ -1,0 +1,354 @@
+"""``mcp-resume explore``: walk every state of the spec within bounds, as TLC does.
+
+Modes (one run, one exit code):
+
+- the spec alone (default): the fast explorer within ``--bound`` (default
+  ``default``) or explicit ``--sessions/--streams/--events/--requests/--depth``;
+  prints the counts, the count of each action and of each decision branch,
+  every invariant with its verdict and, for each broken rule, the shortest
+  trace; a named bound is compared with the state-space manifest;
+- ``--design N``: faulty design N explored beside the spec (default bound
+  ``kill``), with the shortest trace of every rule it breaks (``--first``: stop
+  at the first);
+- ``--kill-matrix``: every faulty design against every checker under
+  ``boundary`` and ``mcp-2025-11-25`` (``--markdown FILE`` too);
+- ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
+  at the ``graph`` bound unless a bound is given, with ``--design N``'s
+  shortest counterexample in red.
+
+Exit codes: 0 everything explored holds (for ``--kill-matrix``: every cell
+shows what it must); 1 a rule is broken, a run is vacuous, the counts differ
+from the manifest, or a cell of the matrix does not show what it must; 2 bad
+usage (unknown bound or design, negative bound, a bound too big to draw, a
+file in a folder that does not exist). Without Graphviz, ``--graph`` writes the
+DOT file only, and says so.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from mcp_resume.model import state_space
+from mcp_resume.model.coverage import REQUIRED_BRANCHES, branch_label
+from mcp_resume.model.explore_fast import explore_fast
+from mcp_resume.model.explore_result import ExplorationResult
+from mcp_resume.model.explore_server import explore_server
+from mcp_resume.model.explore_space import (
+    DEFAULT_BOUND,
+    GRAPH_BOUND,
+    KILL_BOUND,
+    Bounds,
+    named_bound,
+)
+from mcp_resume.model.explorer import explore_spec
+from mcp_resume.model.faulty import DESIGNS
+from mcp_resume.model.kill_matrix import KillMatrix, describe_cell, run_kill_matrix
+from mcp_resume.model.state_graph import GraphTooLarge, add_counterexample, explore_graph, to_dot
+from mcp_resume.proofs import graphviz
+from mcp_resume.spec.decision import BRANCH_RULE
+from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
+from mcp_resume.spec.profiles import Profile
+
+from .kill_columns import kill_columns
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+EXPLICIT = ("sessions", "streams", "events", "requests", "depth")
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message says what and what to do."""
+
+
+def run_explore(args) -> int:
+    """Run ``explore`` for parsed ``args``; return the exit code (module docstring)."""
+    try:
+        profile = Profile.parse(args.profile)
+        bound_name, bounds = resolve_bounds(args)
+        _check_writable(args.json, args.markdown)
+        if args.design is not None and args.design not in DESIGNS:
+            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (DESIGN.md §5)")
+    except (UsageError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    console = Console()
+    progress = None if args.quiet else ProgressLine()
+    if args.kill_matrix:
+        return _kill_matrix(args, console, progress)
+    if args.design is not None:
+        code, result = _design(args, profile, bound_name, bounds, console, progress)
+    else:
+        code, result = _spec(args, profile, bound_name, bounds, console, progress)
+    if args.graph:
+        graph_code = _graph(args, profile, bound_name, bounds, console)
+        code = max(code, graph_code)
+    if args.traces:
+        _write_traces(Path(args.traces), result, console)
+    return code
+
+
+def resolve_bounds(args) -> tuple[str | None, Bounds]:
+    """The bound to explore and its name (``None`` for explicit numbers).
+
+    ``--bound`` names one; explicit numbers override the corresponding field of
+    the named (or default) bound. Without either, ``--design`` explores the
+    ``kill`` bound, ``--graph`` the ``graph`` bound and the spec the ``default``.
+    """
+    explicit = {name: getattr(args, name) for name in EXPLICIT if getattr(args, name) is not None}
+    if args.bound:
+        name = args.bound
+    elif args.graph:
+        name = GRAPH_BOUND
+    elif args.design is not None or args.kill_matrix:
+        name = KILL_BOUND
+    else:
+        name = DEFAULT_BOUND
+    try:
+        base = named_bound(name)
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    if not explicit:
+        return name, base
+    values = {field: getattr(base, field) for field in EXPLICIT}
+    values.update(explicit)
+    bounds = Bounds(**values)
+    return (name if bounds == base else None), bounds
+
+
+def _check_writable(*paths) -> None:
+    for path in paths:
+        if path is None:
+            continue
+        folder = Path(path).parent
+        if not folder.is_dir():
+            raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+
+
+# -- the spec alone ------------------------------------------------------------------
+
+
+def _spec(args, profile, bound_name, bounds, console, progress):
+    if args.engine == "reference" or args.no_symmetry:
+        result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
+    else:
+        result = explore_fast(bounds, profile, progress=progress)
+    if progress:
+        progress.done()
+    differences = None
+    if bound_name is not None and not args.no_symmetry and state_space.expected(bound_name, profile) is not None:
+        differences = state_space.differences(bound_name, result)
+    print_exploration(result, console, bound_name, differences)
+    code = EXIT_OK if result.holds and not differences else EXIT_FAILED
+    _write_json(args.json, {**result.to_json(), "bound_name": bound_name, "manifest_differences": differences})
+    return code, result
+
+
+# -- one faulty design beside the spec ------------------------------------------------
+
+
+def _design(args, profile, bound_name, bounds, console, progress):
+    factory = DESIGNS[args.design]
+    result = explore_server(factory, bounds, profile, stop_at_first=args.first, progress=progress)
+    if progress:
+        progress.done()
+    print_exploration(result, console, bound_name, None)
+    _write_json(args.json, {**result.to_json(), "bound_name": bound_name, "design": args.design})
+    return (EXIT_FAILED if result.violations or result.vacuous else EXIT_OK), result
+
+
+# -- the kill matrix --------------------------------------------------------------------
+
+
+def _kill_matrix(args, console, progress) -> int:
+    bounds = resolve_bounds(args)[1]
+    note = progress.note if progress else None
+    workers = args.workers or min(4, os.cpu_count() or 1)
+    matrix = run_kill_matrix(kill_columns(args.examples, bounds), progress=note, workers=workers)
+    if progress:
+        progress.done()
+    print_kill_matrix(matrix, console)
+    _write_json(args.json, matrix.to_json())
+    if args.markdown:
+        Path(args.markdown).write_text(matrix.to_markdown(), encoding="utf-8")
+    return EXIT_OK if matrix.holds else EXIT_FAILED
+
+
+def print_kill_matrix(matrix: KillMatrix, console: Console) -> None:
+    for profile in sorted({c.profile for c in matrix.cells}, key=lambda p: p is not Profile.BOUNDARY):
+        table = Table(title=f"kill matrix under {profile.value}")
+        table.add_column("design")
+        table.add_column("must be")
+        for name in matrix.columns:
+            table.add_column(name, overflow="fold")
+        for design in sorted({c.design for c in matrix.cells}):
+            row = [str(design), "caught" if matrix.cell(matrix.columns[0], design, profile).expected else "passed"]
+            for name in matrix.columns:
+                cell = matrix.cell(name, design, profile)
+                text = describe_cell(cell)
+                style = "dim" if cell.outcome == "not available" else ("green" if cell.as_expected else "bold red")
+                row.append(f"[{style}]{text}[/]")
+            table.add_row(*row)
+        console.print(table)
+    for name in matrix.columns:
+        console.print(f"[bold]{name}[/]: {matrix.notes.get(name, '')}")
+    verdict = "holds: every cell shows what it must" if matrix.holds else f"DOES NOT HOLD: {len(matrix.misses)} cell(s)"
+    console.print(f"kill matrix {verdict} ({matrix.seconds:.0f} s)")
+
+
+# -- the graph ------------------------------------------------------------------------------
+
+
+def _graph(args, profile, bound_name, bounds, console) -> int:
+    folder = Path(args.graph)
+    try:
+        data = explore_graph(bounds, profile)
+    except GraphTooLarge as error:
+        print(f"error: cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers", file=sys.stderr)
+        return EXIT_USAGE
+    title = f"spec states within {bounds.describe()} ({profile.value})"
+    if args.design is not None:
+        trace = _counterexample(args.design, profile, bounds)
+        if trace is None:
+            console.print(f"design {args.design} is not caught within the kill bound: no red path")
+        else:
+            add_counterexample(data, trace, DESIGNS[args.design]())
+            title += f"; red: shortest counterexample of design {args.design} ({trace.failure.rule})"
+    folder.mkdir(parents=True, exist_ok=True)
+    dot_text = to_dot(data, title)
+    written = [folder / "explored.dot"]
+    written[0].write_text(dot_text, encoding="utf-8")
+    dot_program = graphviz.find_dot()
+    if dot_program is None:
+        console.print(f"note: no SVG ({graphviz.INSTALL_HINT})")
+    else:
+        try:
+            svg = graphviz.render(dot_text, "svg", dot_program)
+        except graphviz.GraphvizError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_FAILED
+        written.append(folder / "explored.svg")
+        written[1].write_bytes(svg)
+    console.print(f"graph: {len(data.states)} states, {len(data.edges)} edges -> " + ", ".join(map(str, written)))
+    return EXIT_OK
+
+
+def _counterexample(design: int, profile: Profile, bounds: Bounds):
+    """The shortest counterexample of ``design``: within ``bounds``, else within the kill bound."""
+    for attempt in (bounds, named_bound(KILL_BOUND)):
+        result = explore_server(DESIGNS[design], attempt, profile)
+        if result.first is not None:
+            return result.first.trace
+    return None
+
+
+# -- printing ----------------------------------------------------------------------------
+
+
+def print_exploration(result: ExplorationResult, console: Console, bound_name: str | None, differences) -> None:
+    """The counts, coverage, invariants and shortest traces of one exploration."""
+    summary = Table(title=f"explored {result.server} under {result.profile.value}")
+    summary.add_column("measure")
+    summary.add_column("value", overflow="fold")
+    name = f"{bound_name}: " if bound_name else ""
+    rows = [
+        ("bound", name + result.bounds.describe()),
+        ("engine", f"{result.engine}{' with symmetry reduction' if result.symmetry else ', no symmetry reduction'}"),
+        ("distinct states", f"{result.states:,}"),
+        ("transitions", f"{result.transitions:,} (+{result.pruned:,} pruned by the bound)"),
+        ("depth", f"{result.depth}" + ("" if result.exhausted else " (stopped at the first counterexample)")),
+        ("states per level", " ".join(map(str, result.levels))),
+        ("time", f"{result.seconds:.2f} s, {result.states_per_second:,.0f} states/s"),
+        ("coverage", result.coverage.explain()),
+    ]
+    if differences is not None:
+        rows.append(("manifest", "matches" if not differences else "DIFFERS: " + "; ".join(differences)))
+    for measure, value in rows:
+        summary.add_row(measure, value)
+    console.print(summary)
+    counts = Table(title="transitions per action and per decision branch")
+    counts.add_column("action")
+    counts.add_column("transitions", justify="right")
+    counts.add_column("branch")
+    counts.add_column("transitions", justify="right")
+    actions = sorted(result.coverage.actions.items(), key=lambda kv: -kv[1])
+    branches = [(b.value, result.coverage.branches.get(b.value, 0)) for b in REQUIRED_BRANCHES]
+    for index in range(max(len(actions), len(branches))):
+        kind, n = actions[index] if index < len(actions) else ("", "")
+        branch, m = branches[index] if index < len(branches) else ("", "")
+        counts.add_row(kind, f"{n:,}" if n != "" else "", branch_label(branch) if branch else "", f"{m:,}" if m != "" else "")
+    console.print(counts)
+    rules = list(STATE_INVARIANTS) + [r for r, _ in TRANSITION_CHECKS if r != "status"] + [r for r, _ in GENERIC_CHECKS]
+    rules += [BRANCH_RULE[branch] for branch in REQUIRED_BRANCHES]  # the status check files findings under these
+    rules += [r for r in list(result.violations) + list(result.warnings) if r not in rules]
+    invariants = Table(title="invariants, checked in every state and on every transition")
+    invariants.add_column("rule")
+    invariants.add_column("result")
+    invariants.add_column("shortest trace")
+    for rule in dict.fromkeys(rules):
+        if rule in result.violations:
+            invariants.add_row(rule, "[bold red]BROKEN[/]", f"{result.violations[rule].steps} steps")
+        elif rule in result.warnings:
+            invariants.add_row(rule, "[yellow]broken (not a MUST here)[/]", f"{result.warnings[rule].steps} steps")
+        else:
+            invariants.add_row(rule, "[green]holds[/]", "")
+    console.print(invariants)
+    for violation in list(result.violations.values()) + list(result.warnings.values()):
+        console.print(f"[bold]{violation.rule}[/] ({violation.steps} steps): {violation.message}")
+        console.print(violation.trace.describe(), markup=False, highlight=False)
+    verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
+    console.print(f"{result.server} {verdict} within {result.bounds.describe()}")
+
+
+def _write_json(path, data) -> None:
+    if path is not None:
+        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+
+
+def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for registry in (result.violations, result.warnings):
+        for rule, violation in registry.items():
+            path = folder / f"{result.server}-{rule}.json"
+            path.write_text(violation.trace.dumps(), encoding="utf-8")
+            console.print(f"trace: {path}")
+
+
+class ProgressLine:
+    """One status line on stderr, at most once a second: states, transitions, depth, rate."""
+
+    def __init__(self, interval: float = 1.0) -> None:
+        self.interval = interval
+        self.last = 0.0
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+
+    def __call__(self, result: ExplorationResult) -> None:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return
+        self.last = now
+        self._show(f"explored {result.states:,} states, depth {result.depth}, "
+                   f"{result.seconds:.0f} s, {result.states_per_second:,.0f} states/s")
+
+    def note(self, text: str) -> None:
+        self._show(text, force=True)
+
+    def _show(self, text: str, force: bool = False) -> None:
+        if self.tty:
+            sys.stderr.write("\r\033[K" + text)
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+        self.shown = True
+
+    def done(self) -> None:
+        if self.shown and self.tty:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()

@@ -1,0 +1,47 @@
+"""The explorer's stages of ``mcp-resume check``: they fail when the state space changes
+or a kill-matrix cell does not show what it must."""
+
+import json
+
+from mcp_resume import check_explore
+from mcp_resume.model.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
+from mcp_resume.model.faulty import EXPECTED_RULES
+from mcp_resume.spec import actions as a
+from mcp_resume.spec import transitions
+
+
+def test_a_bound_that_matches_the_manifest_holds(tmp_path):
+    line = check_explore.explore_default_bound(tmp_path, bound="graph")
+    assert line["holds"] and "matches the manifest" in line["detail"]
+    assert json.loads((tmp_path / "explorer" / "graph.json").read_text())["states"] == 52
+
+
+def test_a_spec_change_that_alters_the_state_space_fails_check(tmp_path, monkeypatch):
+    monkeypatch.setitem(transitions._HANDLERS, a.DropConnection, lambda state, action, profile: (None, transitions.Observation(), state))
+    line = check_explore.explore_default_bound(tmp_path, bound="graph")
+    assert not line["holds"] and "differs from the manifest" in line["detail"]
+
+
+class Fake:
+    def __init__(self, name, wrong=()):
+        self.name, self.wrong = name, set(wrong)
+
+    def unavailable(self):
+        return None
+
+    def run(self, design, profile):
+        caught = expected_caught(design, profile) != ((design, profile.value) in self.wrong)
+        if caught:
+            return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, True)
+        return Cell(self.name, design, profile, PASSED)
+
+
+def test_the_kill_matrix_stage_summarises_each_column_and_fails_a_wrong_cell(tmp_path, monkeypatch):
+    columns = [Fake("good"), Fake("bad", wrong={(11, "mcp-2025-11-25")}), UnavailableColumn("z3-bmc", "later")]
+    monkeypatch.setattr(check_explore, "kill_columns", lambda examples: columns)
+    lines = {line["item"]: line for line in check_explore.kill_matrix_stage([], tmp_path, None, workers=1)}
+    assert lines["good"]["holds"] and "boundary: caught all 12" in lines["good"]["detail"]
+    assert "mcp-2025-11-25: caught 1, 2, 4, 9, 12" in lines["good"]["detail"]
+    assert not lines["bad"]["holds"] and "design-11/mcp-2025-11-25: caught" in lines["bad"]["detail"]
+    assert lines["z3-bmc"]["holds"] and lines["z3-bmc"]["result"] == "not available"
+    assert json.loads((tmp_path / "kill-matrix.json").read_text())["holds"] is False

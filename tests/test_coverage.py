@@ -1,0 +1,52 @@
+"""Coverage, or it did not count: a run that finds nothing must have fired every
+action and taken every decision branch."""
+
+from mcp_resume.check import _machine_line
+from mcp_resume.model.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
+from mcp_resume.model.design_runs import ServerRun
+from mcp_resume.model.inprocess import SpecAdapter
+from mcp_resume.model.machine import run_machine
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.spec.actions import ACTION_TYPES
+from mcp_resume.spec.decision import Branch
+from mcp_resume.spec.profiles import Profile
+
+
+def test_the_required_branches_are_those_session_era_actions_can_reach():
+    assert len(REQUIRED_ACTIONS) == len(ACTION_TYPES) == 13
+    assert {b.value for b in REQUIRED_BRANCHES} == {b.value for b in Branch} - {
+        "reinitialize", "method-not-allowed", "sessionless-request"}
+    assert branch_label("stream-resumption") == "stream-resumption (1)"
+    assert branch_label("unknown-session") == "unknown-session"
+
+
+def test_coverage_names_what_is_missing():
+    coverage = Coverage()
+    coverage.record("initialize", Branch.NEW_SESSION)
+    assert not coverage.complete
+    assert "emit_event" in coverage.missing_actions and "initialize" not in coverage.missing_actions
+    assert "stream-resumption" in coverage.explain()
+    for kind in REQUIRED_ACTIONS:
+        coverage.record(kind, None)
+    for branch in REQUIRED_BRANCHES:
+        coverage.record("reconnect", branch)
+    assert coverage.complete and coverage.explain() == "complete"
+
+
+def test_the_machine_counts_actions_and_branches_from_the_specs_outcome_of_every_step():
+    result = run_machine(ReferenceServer, Profile.BOUNDARY, max_examples=60)
+    assert result.passed and result.coverage.complete and result.holds
+    assert sum(result.coverage.actions.values()) == result.actions_run
+    client = sum(n for kind, n in result.action_counts.items() if ACTION_TYPES[kind].side == "client" and kind != "restart_client")
+    assert sum(result.coverage.branches.values()) == client
+
+
+def test_a_machine_run_too_short_to_cover_everything_is_vacuous_and_does_not_hold():
+    result = run_machine(SpecAdapter, Profile.BOUNDARY, max_examples=2, steps=3)
+    assert result.passed and result.vacuous and not result.holds
+
+
+def test_check_fails_a_vacuous_machine_run(tmp_path):
+    result = run_machine(SpecAdapter, Profile.BOUNDARY, max_examples=2, steps=3)
+    line = _machine_line(ServerRun("spec", Profile.BOUNDARY, result, 0.1), tmp_path)
+    assert not line.holds and line.result == "VACUOUS" and "never" in line.detail

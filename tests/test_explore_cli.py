@@ -1,0 +1,102 @@
+"""``mcp-resume explore`` end to end: counts, manifest, designs, graph, traces, usage errors."""
+
+import json
+
+import pytest
+
+from mcp_resume import explore as explore_command
+from mcp_resume.cli import main
+from mcp_resume.model.checker import Counterexample, replay
+from mcp_resume.model.faulty import DESIGNS
+from mcp_resume.model.kill_matrix import UnavailableColumn
+from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.spec.trace import loads
+
+
+def test_a_named_bound_is_explored_and_matches_the_manifest(tmp_path, capsys):
+    out = tmp_path / "tiny.json"
+    assert main(["explore", "--bound", "tiny", "--json", str(out), "--quiet"]) == 0
+    data = json.loads(out.read_text())
+    assert data["states"] == 376 and data["bound_name"] == "tiny" and data["manifest_differences"] == []
+    assert data["holds"] and data["coverage"]["complete"]
+    printed = capsys.readouterr().out
+    assert "matches" in printed and "stream-resumption (1)" in printed and "reemit-pending" in printed
+
+
+def test_explicit_numbers_override_the_bound_and_skip_the_manifest(tmp_path):
+    out = tmp_path / "r.json"
+    args = ["explore", "--bound", "small", "--depth", "3", "--json", str(out), "--quiet"]
+    code = main(args)
+    data = json.loads(out.read_text())
+    assert data["bound_name"] is None and data["manifest_differences"] is None
+    assert data["bounds"]["depth"] == 3 and data["bounds"]["sessions"] == 2
+    assert code == 1 and data["vacuous"]  # three steps cannot fire every action: vacuous, exit 1
+
+
+def test_the_reference_engine_without_symmetry_finds_more_states(tmp_path):
+    plain, reduced = tmp_path / "plain.json", tmp_path / "reduced.json"
+    assert main(["explore", "--bound", "small", "--engine", "reference", "--no-symmetry", "--json", str(plain), "--quiet"]) == 0
+    assert main(["explore", "--bound", "small", "--json", str(reduced), "--quiet"]) == 0
+    assert json.loads(plain.read_text())["states"] > json.loads(reduced.read_text())["states"]
+
+
+def test_a_design_is_explored_with_the_shortest_trace_of_what_it_breaks(tmp_path):
+    out, traces = tmp_path / "d.json", tmp_path / "traces"
+    assert main(["explore", "--design", "10", "--first", "--json", str(out), "--traces", str(traces), "--quiet"]) == 1
+    data = json.loads(out.read_text())
+    assert data["design"] == 10 and data["violations"]["reject-foreign-event-id"]["steps"] == 2
+    (path,) = traces.glob("*.json")
+    trace = loads(path.read_text())
+    with pytest.raises(Counterexample):
+        replay(trace, DESIGNS[10]())
+    assert len(replay(trace, ReferenceServer())) == 2
+
+
+def test_the_graph_is_written_as_dot_and_svg(tmp_path):
+    folder = tmp_path / "graph"
+    assert main(["explore", "--graph", str(folder), "--quiet"]) == 0
+    assert (folder / "explored.dot").read_text().startswith("digraph")
+    assert (folder / "explored.svg").read_bytes().lstrip().startswith(b"<?xml")
+
+
+def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
+    folder = tmp_path / "graph"
+    code = main(["explore", "--graph", str(folder), "--design", "4", "--quiet"])
+    assert code == 1  # design 4 breaks a rule within the graph bound
+    assert "no-replay-on-session-resume" in (folder / "explored.dot").read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bound", "huge"], "unknown bound"),
+    (["--design", "13"], "unknown design"),
+    (["--sessions", "-1"], "must be 0 or more"),
+    (["--json", "/nonexistent/folder/out.json"], "does not exist"),
+])
+def test_bad_input_is_a_usage_error(args, message, capsys):
+    assert main(["explore", *args, "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_graph_of_a_big_bound_is_refused(tmp_path, capsys):
+    assert main(["explore", "--graph", str(tmp_path), "--bound", "kill", "--quiet"]) == 2
+    assert "cannot draw" in capsys.readouterr().err
+
+
+def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_path, monkeypatch):
+    class Escapes:
+        name = "lenient"
+
+        def unavailable(self):
+            return None
+
+        def run(self, design, profile):
+            from mcp_resume.model.kill_matrix import Cell
+
+            return Cell(self.name, design, profile, "passed")
+
+    monkeypatch.setattr(explore_command, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
+    out, md = tmp_path / "km.json", tmp_path / "km.md"
+    assert main(["explore", "--kill-matrix", "--workers", "1", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
+    data = json.loads(out.read_text())
+    assert data["holds"] is False and {c["outcome"] for c in data["cells"]} == {"passed", "not available"}
+    assert "(!)" in md.read_text()

@@ -1,0 +1,122 @@
+"""The kill matrix: what each cell must show, and that the matrix says so."""
+
+import json
+from dataclasses import dataclass
+
+from mcp_resume.model.explore_space import NAMED_BOUNDS
+from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.kill_matrix import (
+    CAUGHT,
+    CAUGHT_UNDER_MCP,
+    PASSED,
+    UNAVAILABLE,
+    VACUOUS,
+    Cell,
+    ExplorerColumn,
+    HypothesisColumn,
+    UnavailableColumn,
+    expected_caught,
+    run_kill_matrix,
+)
+from mcp_resume.spec.profiles import Profile
+
+
+@dataclass
+class CatchesEverything:
+    """A checker that claims every design, under every profile, by its first expected rule."""
+
+    name: str = "paranoid"
+    confirmed: bool = True
+
+    def unavailable(self):
+        return None
+
+    def run(self, design, profile):
+        return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, self.confirmed)
+
+
+@dataclass
+class Oracle:
+    """A checker that shows exactly what each cell must."""
+
+    name: str = "oracle"
+
+    def unavailable(self):
+        return None
+
+    def run(self, design, profile):
+        if expected_caught(design, profile):
+            return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, True)
+        return Cell(self.name, design, profile, PASSED)
+
+
+def test_what_each_cell_must_show():
+    assert all(expected_caught(n, Profile.BOUNDARY) for n in DESIGNS)
+    assert {n for n in DESIGNS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {1, 2, 4, 9, 12}
+    assert not expected_caught(11, Profile.MCP_2025_11_25)
+
+
+def test_a_cell_shows_what_it_must_only_when_caught_by_an_expected_rule_and_confirmed():
+    boundary = Profile.BOUNDARY
+    assert Cell("x", 7, boundary, CAUGHT, "replay-suffix", 4, True).as_expected
+    assert not Cell("x", 7, boundary, CAUGHT, "replay-suffix", 4, False).as_expected  # not confirmed
+    assert not Cell("x", 7, boundary, CAUGHT, "no-cross-session", 4, True).as_expected  # not the design's fault
+    assert not Cell("x", 7, boundary, PASSED).as_expected  # escaped
+    assert not Cell("x", 11, Profile.MCP_2025_11_25, VACUOUS).as_expected  # passed without exercising everything
+    assert Cell("x", 11, Profile.MCP_2025_11_25, PASSED).as_expected
+    assert Cell("x", 11, Profile.MCP_2025_11_25, UNAVAILABLE).as_expected  # does not count
+
+
+def test_a_checker_that_catches_everything_fails_the_matrix_under_mcp():
+    matrix = run_kill_matrix([CatchesEverything()])
+    assert not matrix.holds
+    assert {(c.design, c.profile) for c in matrix.misses} == {
+        (n, Profile.MCP_2025_11_25) for n in DESIGNS if n not in CAUGHT_UNDER_MCP
+    }
+
+
+def test_unconfirmed_counterexamples_fail_the_matrix():
+    assert not run_kill_matrix([CatchesEverything(confirmed=False)], profiles=[Profile.BOUNDARY]).holds
+
+
+def test_the_matrix_holds_with_an_oracle_and_unavailable_columns_do_not_count():
+    hook = UnavailableColumn("z3-bmc", "not built yet")
+    matrix = run_kill_matrix([Oracle(), hook])
+    assert matrix.holds
+    assert all(c.outcome == UNAVAILABLE and c.detail == "not built yet" for c in matrix.cells if c.checker == "z3-bmc")
+    data = json.loads(json.dumps(matrix.to_json()))
+    assert data["holds"] is True and len(data["cells"]) == 2 * 2 * len(DESIGNS)
+    assert data["columns"][1] == {"name": "z3-bmc", "note": "not available: not built yet"}
+    text = matrix.to_markdown()
+    assert "## boundary" in text and "## mcp-2025-11-25" in text and "not available" in text
+    assert text.count("\n| ") == 2 * (len(DESIGNS) + 1)
+
+
+def test_cells_already_computed_are_reused():
+    done = {("oracle", 3, Profile.BOUNDARY): Cell("oracle", 3, Profile.BOUNDARY, PASSED)}
+    matrix = run_kill_matrix([Oracle()], done=done)
+    assert matrix.cell("oracle", 3, Profile.BOUNDARY).outcome == PASSED
+    assert not matrix.holds and [(c.design, c.profile) for c in matrix.misses] == [(3, Profile.BOUNDARY)]
+
+
+def test_the_explorer_column_catches_design_11_under_boundary_and_passes_it_under_mcp():
+    column = ExplorerColumn(NAMED_BOUNDS["kill"])
+    caught = column.run(11, Profile.BOUNDARY)
+    passed = column.run(11, Profile.MCP_2025_11_25)
+    assert caught.outcome == CAUGHT and caught.rule == "reject-foreign-event-id" and caught.confirmed and caught.as_expected
+    assert caught.trace is not None and caught.trace.failure.step == caught.steps == 2
+    assert passed.outcome == PASSED and passed.as_expected
+
+
+def test_the_hypothesis_column_passes_design_11_under_mcp_without_being_vacuous():
+    cell = HypothesisColumn().run(11, Profile.MCP_2025_11_25)
+    assert cell.outcome == PASSED and cell.as_expected, cell.detail
+
+
+def test_cells_run_in_worker_processes_give_the_same_matrix():
+    column = ExplorerColumn(NAMED_BOUNDS["kill"])
+    designs = (4, 10, 11)
+    one = run_kill_matrix([column], designs=designs, profiles=[Profile.BOUNDARY])
+    two = run_kill_matrix([column], designs=designs, profiles=[Profile.BOUNDARY], workers=2)
+    strip = lambda m: [(c.design, c.outcome, c.rule, c.steps, c.confirmed, c.trace) for c in m.cells]
+    assert strip(one) == strip(two) and one.holds
