@@ -230,7 +230,7 @@ DESIGNS: dict[int, type[ReferenceServer]] = {
 }
 
 EXPECTED_RULES: dict[int, frozenset[str]] = {
-    1: frozenset({"reemit-pending", "no-cross-session", "replay-suffix"}),
+    1: frozenset({"reemit-pending", "no-cross-session", "replay-suffix", "event-id-unique"}),
     2: frozenset({"no-cross-session", "reject-foreign-event-id", "server-request-ownership"}),
     3: frozenset({"reemit-keeps-pending"}),
     4: frozenset({"no-replay-on-session-resume"}),

@@ -243,7 +243,8 @@ def describe_cell(cell: Cell) -> str:
     """A short reading of a cell, e.g. ``caught: replay-suffix, 4 steps``."""
     if cell.outcome == CAUGHT:
         confirmed = "" if cell.confirmed else ", NOT CONFIRMED"
-        return f"caught: {cell.rule}, {cell.steps} steps{confirmed}"
+        steps = f", {cell.steps} steps" if cell.steps is not None else ""
+        return f"caught: {cell.rule}{steps}{confirmed}"
     if cell.outcome == VACUOUS:
         return "VACUOUS"
     return cell.outcome
@@ -339,4 +340,4 @@ def column_note(column: Column) -> str:
         return f"every path within {column.bounds.describe()}, breadth-first (shortest counterexample)"
     if isinstance(column, HypothesisColumn):
         return f"{column.examples} derandomized sequences of up to {DEFAULT_STEPS} steps, shrunk"
-    return ""
+    return getattr(column, "note", "")

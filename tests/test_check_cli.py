@@ -33,6 +33,8 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     eleven = {(c["checker"], c["profile"]): c["outcome"] for c in matrix["cells"] if c["design"] == 11}
     assert eleven[("explorer", "boundary")] == eleven[("hypothesis", "boundary")] == "caught"
     assert eleven[("explorer", "mcp-2025-11-25")] == eleven[("hypothesis", "mcp-2025-11-25")] == "passed"
+    assert eleven[("z3-bmc", "boundary")] == eleven[("http-verify", "boundary")] == "caught"
+    assert eleven[("z3-bmc", "mcp-2025-11-25")] == eleven[("http-verify", "mcp-2025-11-25")] == "passed"
     assert "## mcp-2025-11-25" in (out / "kill-matrix.md").read_text()
     assert len(list((out / "traces" / "explorer").glob("design-*.json"))) == 12 + 5
 

@@ -1,38 +1,86 @@
 """The columns of the kill matrix, composed here because they come from both ``model`` and ``proofs``.
 
-Two columns run today: the Hypothesis machine and the explorer (``model``). Two
-are hooks for checkers being built elsewhere; until they exist their cells say
-"not available" and do not count for or against the matrix:
+Four columns, each a ``model.kill_matrix.Column``:
 
-- ``z3_bmc_column``: the Z3 bounded run of ``proofs`` (BMC over the spec's
-  transitions) against each faulty design;
-- ``http_verify_column``: ``mcp-resume verify`` against each faulty design
-  served over Streamable HTTP.
-
-To wire one in, make its function return an object with ``name``,
-``unavailable() -> str | None`` and ``run(design: int, profile) -> Cell``
-(``model.kill_matrix.Column``); everything else (table, JSON, Markdown,
-``mcp-resume check``) follows.
+- ``hypothesis`` and ``explorer`` (``model``);
+- ``z3-bmc``: the shortest violating run Z3 finds over the transition system
+  with the design's changes (``proofs.ts_bmc``), decoded into a trace and
+  confirmed by replaying it on the design's in-process server and the reference;
+- ``http-verify``: ``mcp-resume verify`` against the design served over real
+  Streamable HTTP on 127.0.0.1 (``model.design_http``); its evidence is the
+  exchanges themselves, so a caught cell counts as confirmed.
 """
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass
+
+from mcp_resume.model.design_http import verify_design_over_http
+from mcp_resume.model.design_runs import confirm
 from mcp_resume.model.explore_space import Bounds
-from mcp_resume.model.kill_matrix import Column, ExplorerColumn, HypothesisColumn, UnavailableColumn
+from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
 from mcp_resume.model.machine import DEFAULT_EXAMPLES
+from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, bmc_design
+from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"
 HTTP_VERIFY = "http-verify"
 
 
+@dataclass
+class Z3BmcColumn:
+    """Z3 bounded model checking of each design, to ``max_depth`` steps."""
+
+    max_depth: int = DEFAULT_MAX_DEPTH
+    name: str = Z3_BMC
+
+    @property
+    def note(self) -> str:
+        return f"shortest violating run over the transition formulas with the design's changes, to depth {self.max_depth}"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        started = time.perf_counter()
+        result = bmc_design(design, profile, self.max_depth)
+        if not result.caught:
+            return Cell(self.name, design, profile, PASSED, detail=f"no violating run up to depth {self.max_depth}",
+                        seconds=time.perf_counter() - started)
+        fails_again, holds_on_reference = confirm(result.trace, DESIGNS[design])
+        return Cell(self.name, design, profile, CAUGHT, result.rule, result.depth, fails_again and holds_on_reference,
+                    f"shortest run of depth {result.depth}", time.perf_counter() - started, result.trace)
+
+
+@dataclass
+class HttpVerifyColumn:
+    """``mcp-resume verify`` against each design served over Streamable HTTP."""
+
+    name: str = HTTP_VERIFY
+    note: str = "every verify scenario against the design served over Streamable HTTP on 127.0.0.1"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        started = time.perf_counter()
+        caught, rules = verify_design_over_http(design, profile)
+        seconds = time.perf_counter() - started
+        if not caught:
+            return Cell(self.name, design, profile, PASSED, detail="no rule got FAIL", seconds=seconds)
+        expected = [rule for rule in rules if rule in EXPECTED_RULES[design]]
+        rule = (expected or rules)[0]
+        return Cell(self.name, design, profile, CAUGHT, rule, None, True, f"FAIL: {', '.join(rules)}", seconds)
+
+
 def z3_bmc_column() -> Column:
-    """HOOK: the Z3 bounded model check of ``proofs`` against each faulty design."""
-    return UnavailableColumn(Z3_BMC, "the Z3 bounded run (proofs BMC) is being built; no runner is wired here yet")
+    return Z3BmcColumn()
 
 
 def http_verify_column() -> Column:
-    """HOOK: ``mcp-resume verify`` against each faulty design served over Streamable HTTP."""
-    return UnavailableColumn(HTTP_VERIFY, "the faulty designs are not served over HTTP yet; no runner is wired here")
+    return HttpVerifyColumn()
 
 
 def kill_columns(examples: int | None = None, bounds: Bounds | None = None) -> list[Column]:

@@ -1,0 +1,28 @@
+"""The z3-bmc and http-verify columns of the kill matrix run their real checkers."""
+
+from mcp_resume.kill_columns import HttpVerifyColumn, Z3BmcColumn, kill_columns
+from mcp_resume.model.faulty import EXPECTED_RULES
+from mcp_resume.model.kill_matrix import CAUGHT, PASSED
+from mcp_resume.spec.profiles import Profile
+
+
+def test_every_column_is_wired_to_a_checker():
+    assert [c.name for c in kill_columns(5)] == ["hypothesis", "explorer", "z3-bmc", "http-verify"]
+    assert all(c.unavailable() is None for c in kill_columns(5))
+
+
+def test_z3_bmc_catches_design_4_with_a_trace_that_replays_on_its_server():
+    cell = Z3BmcColumn().run(4, Profile.BOUNDARY)
+    assert cell.outcome == CAUGHT and cell.confirmed
+    assert cell.rule in EXPECTED_RULES[4]
+    assert cell.trace is not None and len(cell.trace.actions) >= cell.steps
+
+
+def test_z3_bmc_passes_design_11_under_mcp_2025_11_25():
+    assert Z3BmcColumn().run(11, Profile.MCP_2025_11_25).outcome == PASSED
+
+
+def test_http_verify_catches_design_11_under_boundary_and_passes_it_under_mcp_2025_11_25():
+    caught = HttpVerifyColumn().run(11, Profile.BOUNDARY)
+    assert caught.outcome == CAUGHT and caught.rule in EXPECTED_RULES[11], caught.detail
+    assert HttpVerifyColumn().run(11, Profile.MCP_2025_11_25).outcome == PASSED
