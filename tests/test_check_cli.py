@@ -11,11 +11,14 @@ from mcp_resume.cli import main
 @pytest.mark.timeout(1800)  # every stage, the kill matrix included: minutes on a busy machine
 def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys):
     out = tmp_path / "out"
+    (out / "traces").mkdir(parents=True)
+    (out / "traces" / "design-99.json").write_text("{}")  # left by an older run: must not survive
     code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json"), "--quiet"])
     printed = capsys.readouterr().out
     summary = json.loads((tmp_path / "check.json").read_text())
     assert code == 0, printed
-    assert summary["holds"] is True
+    assert summary["holds"] is True and summary["profile"] == "boundary"
+    assert all(line["result"] for line in summary["checks"])
     items = {line["item"] for line in summary["checks"]}
     assert {"decision table", "spec", "reference", "decision and lifecycles"} <= items
     assert {"transition-system invariants", "faulty designs (bounded model checking)"} <= items
@@ -58,3 +61,27 @@ def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
     monkeypatch.setattr(check.check_explore, "start_kill_matrix", lambda examples: contextlib.nullcontext())
     monkeypatch.setattr(check.check_explore, "kill_matrix_stage", lambda runs, out, examples, progress, started: [])
     assert main(["check", "--out", str(tmp_path), "--quiet", "--examples", "20"]) == 1
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--examples", "0"], "must be at least 1"),
+    (["--examples", "-3"], "must be at least 1"),
+    (["--examples", "many"], "is not a whole number"),
+    (["--profile", "mcp-2026-07-28"], "invalid choice"),
+])
+def test_check_rejects_bad_arguments_with_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", *argv])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_check_refuses_an_out_path_that_is_a_file_before_any_work(tmp_path, capsys):
+    a_file = tmp_path / "taken"
+    a_file.write_text("keep me")
+    assert main(["check", "--out", str(a_file), "--quiet"]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err and a_file.read_text() == "keep me"
+
+
+def test_check_refuses_a_json_path_in_a_missing_folder_before_any_work(tmp_path, capsys):
+    assert main(["check", "--out", str(tmp_path / "out"), "--json", str(tmp_path / "nowhere" / "c.json"), "--quiet"]) == 2
+    assert "is not an existing folder" in capsys.readouterr().err and not (tmp_path / "out").exists()

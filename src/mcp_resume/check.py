@@ -23,7 +23,8 @@ Stages, each written under ``--out``:
 A machine run that finds nothing must also cover every action and every
 decision branch; otherwise it is vacuous and fails.
 
-Exit code 0 when everything holds, 1 otherwise.
+Exit code 0 when everything holds, 1 otherwise, 2 when ``--out`` or
+``--json`` cannot be written (checked before any work starts).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ from rich.table import Table
 from mcp_resume import check_explore
 from mcp_resume.model.design_runs import ServerRun, design_names, run_server
 from mcp_resume.model.machine import DEFAULT_EXAMPLES
+from mcp_resume.outputs import output_file_problem, output_folder_problem
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.artifacts import write_decision_artifacts
 from mcp_resume.proofs.decision_queries import run_decision_queries
@@ -47,7 +49,7 @@ from mcp_resume.proofs.diagrams import write_diagrams
 from mcp_resume.prove import prove_stage
 from mcp_resume.spec.profiles import Profile
 
-EXIT_OK, EXIT_FAILED = 0, 1
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 
 @dataclass
@@ -63,9 +65,16 @@ class Line:
     detail: str
     result: str = ""
 
+    @property
+    def word(self) -> str:
+        return self.result or ("holds" if self.holds else "FAILS")
+
 
 @dataclass
 class CheckSummary:
+    """``profile`` is the one the machine ran under against the spec and the reference."""
+
+    profile: Profile
     lines: list[Line] = field(default_factory=list)
 
     @property
@@ -73,16 +82,23 @@ class CheckSummary:
         return all(line.holds for line in self.lines)
 
     def to_json(self) -> dict:
-        return {"holds": self.holds, "checks": [line.__dict__ for line in self.lines]}
+        """``{"holds": bool, "profile": str, "checks": [{"stage", "item", "holds", "detail", "result"}]}``."""
+        checks = [{**line.__dict__, "result": line.word} for line in self.lines]
+        return {"holds": self.holds, "profile": self.profile.value, "checks": checks}
 
 
 def run_check(args) -> int:
-    """Run every stage; print the summary; return 0 when all holds, else 1."""
+    """Run every stage; print the summary; return 0 when all holds, 1 when not, 2 on unusable paths."""
     out = Path(args.out)
+    problem = output_folder_problem(out) or (args.json and output_file_problem(Path(args.json)))
+    if problem:
+        print(f"mcp-resume check: error: {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    _clear_old_traces(out / "traces")
     profile = Profile.parse(args.profile)
     examples = args.examples or DEFAULT_EXAMPLES
     console = Console(stderr=True)
-    summary = CheckSummary()
+    summary = CheckSummary(profile)
     servers = ["spec", "reference"] + design_names()
     # the kill matrix's own cells start in worker processes now and run beside the stages below
     with check_explore.start_kill_matrix(args.examples) as kill_matrix, Progress(
@@ -122,6 +138,13 @@ def run_check(args) -> int:
     return EXIT_OK if summary.holds else EXIT_FAILED
 
 
+def _clear_old_traces(traces: Path) -> None:
+    """Remove counterexamples a previous run left, so that ``traces/`` only holds this run's."""
+    for folder in (traces, traces / "explorer"):
+        for old in folder.glob("*.json"):
+            old.unlink()
+
+
 def _decision_proofs(folder: Path) -> list[Line]:
     results = run_decision_queries()
     write_decision_artifacts(results, folder)
@@ -133,20 +156,20 @@ def _decision_proofs(folder: Path) -> list[Line]:
 
 
 def _machine_line(run: ServerRun, traces: Path) -> Line:
-    actions = f"{run.result.actions_run} actions, {run.seconds:.1f} s"
+    actions = f"{run.profile.value}, {run.result.actions_run} actions, {run.seconds:.1f} s"
     if run.design is None:
         if run.caught:
             _save(run, traces)
-            return Line("hypothesis", run.server, False, f"broke {run.rule} ({actions})")
+            return Line("hypothesis", run.server, False, f"broke {run.rule} ({actions})", "BROKEN")
         if run.result.vacuous:
             return Line("hypothesis", run.server, False, f"vacuous: {run.result.coverage.explain()} ({actions})", "VACUOUS")
-        return Line("hypothesis", run.server, True, f"agrees with the spec under {run.profile.value}; every action and branch covered ({actions})")
+        return Line("hypothesis", run.server, True, f"agrees with the spec; every action and branch covered ({actions})", "holds")
     if not run.caught:
-        return Line("hypothesis", run.server, False, f"under {run.profile.value} ({actions})", "NOT caught")
+        return Line("hypothesis", run.server, False, f"no rule broken ({actions})", "NOT caught")
     _save(run, traces)
     steps = len(run.result.trace.actions)
     confirmed = "replay confirmed" if run.confirmed else "REPLAY NOT CONFIRMED"
-    return Line("hypothesis", run.server, run.confirmed, f"{run.rule}, {steps} steps, {confirmed}", "caught")
+    return Line("hypothesis", run.server, run.confirmed, f"{run.rule}, {steps} steps, {confirmed} ({actions})", "caught")
 
 
 def _save(run: ServerRun, traces: Path) -> Path:
@@ -172,9 +195,9 @@ def _print(summary: CheckSummary, out: Path, console: Console) -> None:
     for column in ("stage", "item", "result", "detail"):
         table.add_column(column, overflow="fold")
     for line in summary.lines:
-        word = line.result or ("holds" if line.holds else "FAILS")
-        result = f"[green]{word}[/]" if line.holds else f"[bold red]{word}[/]"
+        result = f"[green]{line.word}[/]" if line.holds else f"[bold red]{line.word}[/]"
         table.add_row(line.stage, line.item, result, line.detail)
     console.print(table)
     verdict = "everything holds" if summary.holds else "SOME CHECKS FAIL"
-    print(f"{verdict}; proofs, traces and diagrams in {out}/", file=sys.stdout)
+    print(f"{verdict} (machine under {summary.profile.value}, faulty designs under boundary); "
+          f"proofs, traces and diagrams in {out}/", file=sys.stdout)

@@ -19,11 +19,12 @@ import threading
 from pathlib import Path
 
 from mcp_resume import __version__
-from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 PROFILE_NAMES = [p.value for p in Profile]
+SESSION_PROFILE_NAMES = [p.value for p in Profile if p in SESSION_ERA]
 
 
 def output_path(text: str) -> Path:
@@ -31,6 +32,17 @@ def output_path(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("must not be empty")
     return Path(text)
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
+    return number
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,14 +75,20 @@ def _add_check(commands) -> None:
             "Run every machine check of the spec: the Z3 queries over the decision table, the "
             "Hypothesis state machine against the spec and the in-process reference server, and "
             "the same machine against every implemented faulty design, each of which must be "
-            "caught. Writes proofs, certificates, counterexample traces and diagrams to --out."
+            "caught, the explorer over the default bound and the kill matrix. Writes proof certificates, "
+            "counterexample traces, diagrams and the kill matrix to --out. The sessionless "
+            "mcp-2026-07-28 profile has no sessions to resume and is checked by 'verify' only."
         ),
     )
-    check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"), help="output folder (default: %(default)s)")
-    check.add_argument("--profile", choices=PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile for the machine (default: %(default)s)")
-    check.add_argument("--examples", type=int, default=None, help="Hypothesis examples per run (default: the CI profile's)")
+    check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"),
+                       help="output folder for certificates, traces, diagrams and the kill matrix (default: %(default)s)")
+    check.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value,
+                       help="profile for the machine against the spec and the reference server; the faulty designs "
+                            "always run under boundary (default: %(default)s)")
+    check.add_argument("--examples", type=positive_int, default=None, metavar="N",
+                       help="Hypothesis examples per machine run, at least 1 (default: the derandomized CI profile's)")
     check.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
-    check.add_argument("--quiet", action="store_true", help="print only the summary")
+    check.add_argument("--quiet", action="store_true", help="no progress bar; print only the summary table")
 
 
 def _add_diagram(commands) -> None:
@@ -225,9 +243,9 @@ def _add_explore(commands) -> None:
     explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, DESIGN.md §5) beside the spec")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
-    explore.add_argument("--examples", type=int, default=None, help="with --kill-matrix: Hypothesis examples per run")
-    explore.add_argument("--workers", type=int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")
-    explore.add_argument("--profile", choices=PROFILE_NAMES[:-1], default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
+    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")
+    explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
     explore.add_argument("--engine", choices=["fast", "reference"], default="fast", help="spec explorer: over session forms (fast) or over whole states (reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
     explore.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the result as JSON")
