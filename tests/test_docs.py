@@ -14,6 +14,7 @@ from mcp_resume.cli import main
 from mcp_resume.docgen import REGENERATE, CoverageError, build_docs, compare_sets, scan_tests
 from mcp_resume.docgen import hooks
 from mcp_resume.docgen.compare import svg_text
+from mcp_resume.model.state_graph import COUNTEREXAMPLE
 from mcp_resume.proofs import graphviz
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.sources import SOURCES
@@ -155,7 +156,7 @@ def test_every_covers_marker_in_this_repository_names_a_known_rule():
 def _fake_section_module(name: str, *, fail: bool = False, outside: Path | None = None):
     module = types.ModuleType(name)
 
-    def write_docs(out_dir):
+    def write_docs(out_dir, dot_program=None):
         if fail:
             raise RuntimeError("boom")
         target = (outside or out_dir) / "REPORT.md"
@@ -174,6 +175,17 @@ def test_an_importable_section_module_is_included_and_linked(tmp_path, monkeypat
     assert tmp_path / "proofs" / "REPORT.md" in result.written
     assert "(proofs/REPORT.md) (from `mcp-resume prove`)" in (tmp_path / "README.md").read_text()
     assert "`replay-suffix-inductive`" in (tmp_path / "rules" / "replay-suffix.md").read_text()
+
+
+def test_the_explored_state_graph_section_draws_the_graph_a_red_counterexample_and_the_manifest(fresh):
+    out, result = fresh
+    page = (out / "state-graph" / "README.md").read_text()
+    dot_text = (out / "state-graph" / "explored.dot").read_text()
+    assert "(state-graph/README.md)" in (out / "README.md").read_text()
+    assert "In red: the shortest counterexample of faulty design 4" in page and "no-replay-on-session-resume" in page
+    assert dot_text.count(COUNTEREXAMPLE) > 1  # the legend, and the red path
+    assert "| default | boundary | 2 | 2 | 3 | 1 | 290,051 | 4,674,053 |" in page
+    assert "explorer: every state and transition" in (out / "rules" / "replay-suffix.md").read_text()
 
 
 def test_a_missing_section_module_is_left_out(tmp_path, monkeypatch):
@@ -223,12 +235,20 @@ def test_svg_comparison_ignores_layout_but_not_labels(fresh, tmp_path):
 # -- the command -------------------------------------------------------------------------
 
 
-def test_the_command_writes_the_set_and_names_the_rules_no_test_covers(tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(ROOT)
-    assert main(["docs", "--out", str(tmp_path / "docs")]) == 0
+def test_the_command_writes_the_set_and_names_the_rules_no_test_covers(tmp_path, capsys):
+    tests = tmp_path / "repo" / "tests"
+    tests.mkdir(parents=True)
+    (tests / "test_one.py").write_text('import pytest\n\n@pytest.mark.covers("replay-suffix")\ndef test_it():\n    pass\n')
+    assert main(["docs", "--out", str(tmp_path / "docs"), "--tests", str(tests)]) == 0
     out = capsys.readouterr().out
-    assert "wrote" in out and "rules no test covers:" in out
+    assert "wrote" in out and "rules no test covers: " in out and "event-id-unique" in out and "replay-suffix" not in out
     assert (tmp_path / "docs" / "README.md").is_file()
+
+
+def test_every_rule_of_this_repository_is_covered_by_a_test(fresh):
+    out, result = fresh
+    assert result.uncovered == []
+    assert "Every rule is covered by at least one test." in (out / "README.md").read_text()
 
 
 def test_check_passes_on_a_fresh_set_and_fails_with_the_command_on_a_stale_one(fresh, tmp_path, capsys, monkeypatch):

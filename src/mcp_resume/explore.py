@@ -50,12 +50,13 @@ from mcp_resume.model.explore_space import (
 from mcp_resume.model.explorer import explore_spec
 from mcp_resume.model.faulty import DESIGNS
 from mcp_resume.model.kill_matrix import KillMatrix, describe_cell, run_kill_matrix
-from mcp_resume.model.state_graph import GraphTooLarge, add_counterexample, explore_graph, to_dot
+from mcp_resume.model.state_graph import GraphTooLarge
 from mcp_resume.proofs import graphviz
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
 from mcp_resume.spec.profiles import Profile
 
+from .explore_docs import draw_graph, write_graph
 from .kill_columns import kill_columns
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -206,49 +207,23 @@ def print_kill_matrix(matrix: KillMatrix, console: Console) -> None:
 
 
 def _graph(args, profile, bound_name, bounds, console) -> int:
-    folder = Path(args.graph)
     try:
-        data = explore_graph(bounds, profile)
+        drawn = draw_graph(bounds, profile, args.design)
     except GraphTooLarge as error:
         print(f"error: cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers", file=sys.stderr)
         return EXIT_USAGE
-    title = f"spec states within {bounds.describe()} ({profile.value})"
-    if args.design is not None:
-        trace = _counterexample(args.design, profile, bounds)
-        if trace is None:
-            console.print(f"design {args.design} is not caught within the kill bound: no red path")
-        else:
-            add_counterexample(data, trace, DESIGNS[args.design]())
-            title += f"; red: shortest counterexample of design {args.design} ({trace.failure.rule})"
-    folder.mkdir(parents=True, exist_ok=True)
-    dot_text = to_dot(data, title)
-    written = [folder / "explored.dot"]
-    written[0].write_text(dot_text, encoding="utf-8")
+    if args.design is not None and drawn.trace is None:
+        console.print(f"design {args.design} is not caught within the kill bound: no red path")
     dot_program = graphviz.find_dot()
     if dot_program is None:
         console.print(f"note: no SVG ({graphviz.INSTALL_HINT})")
-    else:
-        try:
-            svg = graphviz.render(dot_text, "svg", dot_program)
-        except graphviz.GraphvizError as error:
-            print(f"error: {error}", file=sys.stderr)
-            return EXIT_FAILED
-        written.append(folder / "explored.svg")
-        written[1].write_bytes(svg)
-    console.print(f"graph: {len(data.states)} states, {len(data.edges)} edges -> " + ", ".join(map(str, written)))
+    try:
+        written = write_graph(Path(args.graph), drawn, dot_program)
+    except graphviz.GraphvizError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    console.print(f"graph: {len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> " + ", ".join(map(str, written)))
     return EXIT_OK
-
-
-def _counterexample(design: int, profile: Profile, bounds: Bounds):
-    """The shortest counterexample of ``design``: within ``bounds``, else within the kill bound."""
-    for attempt in (bounds, named_bound(KILL_BOUND)):
-        result = explore_server(DESIGNS[design], attempt, profile)
-        if result.first is not None:
-            return result.first.trace
-    return None
-
-
-# -- printing ----------------------------------------------------------------------------
 
 
 def print_exploration(result: ExplorationResult, console: Console, bound_name: str | None, differences) -> None:

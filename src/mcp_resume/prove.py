@@ -201,8 +201,8 @@ def covered_rules() -> dict[str, tuple[str, ...]]:
     return {rule: tuple(sorted(ids)) for rule, ids in sorted(covered.items())}
 
 
-def write_docs(out_dir: Path) -> list[Path]:
-    """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now.
+def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
+    """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now (no diagram, so no ``dot``).
 
     One row per catalog rule with the obligations that state it and how many
     hold, then the faulty designs bounded model checking refutes, with the depth

@@ -44,7 +44,7 @@ def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None) -> DocsR
     for section in SECTIONS:
         module = load(section)
         if module is not None:
-            contribution = contribute(section, module, out)
+            contribution = contribute(section, module, out, dot_program)
             model.contributions.append(contribution)
             result.written += [out / name for name in contribution.files]
     result.written += _write_diagrams(model.diagrams, out / DIAGRAMS, dot_program)

@@ -7,9 +7,10 @@ the index; when the module does not exist, the section is left out, silently.
 The contract a contributing module implements (both functions pure and
 deterministic, so the committed set can be compared byte for byte):
 
-- ``write_docs(out_dir: Path) -> Sequence[Path]``: write the section's files into
-  ``out_dir`` (an empty folder the generator made) and return their paths, the
-  first being the Markdown page the index links to;
+- ``write_docs(out_dir: Path, dot_program: str | None) -> Sequence[Path]``: write
+  the section's files into ``out_dir`` (an empty folder the generator made) and
+  return their paths, the first being the Markdown page the index links to;
+  ``dot_program`` is Graphviz's ``dot`` to render SVG with, ``None`` for no SVG;
 - optionally ``covered_rules() -> Mapping[str, Sequence[str]]``: catalog rule id
   -> names of the proof obligations (or other evidence) of this section that
   cover it; they are listed on each rule's page.
@@ -35,7 +36,7 @@ SECTIONS: tuple[OptionalSection, ...] = (
     OptionalSection("proofs", "Proof report: the invariants proved for every state with Z3",
                     "mcp_resume.prove", "mcp-resume prove"),
     OptionalSection("state-graph", "Explored state graph of the spec",
-                    "mcp_resume.explore", "mcp-resume explore --graph"),
+                    "mcp_resume.explore_docs", "mcp-resume explore --graph"),
 )
 
 WRITE = "write_docs"
@@ -68,12 +69,12 @@ def load(section: OptionalSection) -> ModuleType | None:
     return module if callable(getattr(module, WRITE, None)) else None
 
 
-def contribute(section: OptionalSection, module: ModuleType, docs_dir: Path) -> Contribution:
+def contribute(section: OptionalSection, module: ModuleType, docs_dir: Path, dot_program: str | None) -> Contribution:
     """Run the module's hook into ``docs_dir/<folder>``; ``HookError`` on a broken contract."""
     folder = Path(docs_dir) / section.folder
     folder.mkdir(parents=True, exist_ok=True)
     try:
-        written = [Path(p) for p in getattr(module, WRITE)(folder)]
+        written = [Path(p) for p in getattr(module, WRITE)(folder, dot_program)]
     except Exception as error:
         raise HookError(f"{section.module}.{WRITE} failed: {error}") from error
     if not written:
