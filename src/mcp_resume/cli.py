@@ -7,7 +7,9 @@ Each subcommand lives in its own module next to this one and only composes
 - 1: something checked does not hold (a FAIL verdict, a broken invariant, a
   faulty design that was not caught);
 - 2: bad usage or a missing tool (unknown profile, no Graphviz for SVG ...);
-- 3: the target could not be checked (down, never answers, not MCP).
+- 3: the target could not be checked (down, never answers, not MCP), or, for
+  ``verify``, some verdict is INCONCLUSIVE and none is FAIL;
+- 130: interrupted (Ctrl-C or SIGTERM).
 """
 
 from __future__ import annotations
@@ -52,7 +54,8 @@ def build_parser() -> argparse.ArgumentParser:
             "Check how an MCP Streamable HTTP server tells stream resumption (Last-Event-ID) "
             "from session resumption (Mcp-Session-Id alone), against an executable specification."
         ),
-        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error, 3 target unreachable.",
+        epilog=("Exit codes: 0 all holds, 1 something does not hold, 2 usage error or missing tool, "
+                "3 target could not be checked (verify: also when a verdict is INCONCLUSIVE and none FAILs), 130 interrupted."),
     )
     parser.add_argument("--version", action="version", version=f"mcp-resume {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
