@@ -165,3 +165,17 @@ def test_the_machine_over_http_holds_on_the_reference_and_shrinks_a_design_to_fe
     with serving_design("reference") as url:
         assert main(["replay", str(path), url, "--timeout", "2"]) == 0
     assert "reject-foreign-event-id" in capsys.readouterr().out
+
+
+@pytest.mark.timeout(120)
+def test_a_spec_trace_with_steps_http_cannot_play_ends_in_one_line_and_exit_3(tmp_path, capsys):
+    actions = [{"kind": "initialize"}, {"kind": "call_tool", "session": "S1"}, {"kind": "end_stream", "stream": "T1"},
+               {"kind": "expire_stream", "stream": "T1"}, {"kind": "call_tool", "session": "S1"}]  # no tool expires a stream
+    path = tmp_path / "design-8.json"
+    path.write_text(json.dumps({"format": "mcp-resume-trace/1", "profile": "boundary", "actions": actions}))
+    with serving_design("reference") as url:
+        assert main(["replay", str(path), url, "--timeout", "2"]) == 3
+    err = capsys.readouterr().err
+    assert "cannot be driven through this trace" in err and "Traceback" not in err
+    assert main(["replay", str(path), "no-such-target"]) == 2
+    assert "invalid TARGET" in capsys.readouterr().err

@@ -23,6 +23,7 @@ import json
 import sys
 from pathlib import Path
 
+from mcp_resume.model.adapter import Unsupported
 from mcp_resume.model.embedded import ToolMissing, is_embedded, running_target
 from mcp_resume.model.http_client import Bounds, StreamableHttpClient
 from mcp_resume.model.targets import TargetStartError
@@ -72,12 +73,7 @@ def _replay_verify_trace(data: dict, target: str, profile_name: str | None, boun
         with running_target(name) as url:
             verdict = asyncio.run(_judge(rule, url, profile, bounds))
     else:
-        from mcp_resume.verify import UsageError, parse_target
-
-        try:
-            url = parse_target(target)
-        except UsageError as error:
-            raise ValueError(str(error)) from None
+        url = _parse_url(target)
         verdict = asyncio.run(_judge(rule, url, profile, bounds))
     print(f"{verdict.rule}: {verdict.verdict.value} ({verdict.level.value}): {verdict.reason}")
     for check in verdict.checks:
@@ -85,6 +81,16 @@ def _replay_verify_trace(data: dict, target: str, profile_name: str | None, boun
     for exchange in verdict.exchanges:
         print(f"    {exchange.one_line()}")
     return EXIT_FAILED if verdict.verdict is Verdict.FAIL else EXIT_OK
+
+
+def _parse_url(target: str) -> str:
+    """The URL of ``target``; ``ValueError`` (exit 2) when it is none."""
+    from mcp_resume.verify import UsageError, parse_target
+
+    try:
+        return parse_target(target)
+    except UsageError as error:
+        raise ValueError(str(error)) from None
 
 
 async def _judge(rule: str, url: str, profile: Profile, bounds: Bounds):
@@ -105,12 +111,18 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bou
     else:
         from mcp_resume.model.http_adapter import open_http_server
 
+        if not is_embedded(target):
+            _parse_url(target)
         server, close = open_http_server(target, bounds, trace)
     try:
         reports = replay(trace, server, profile)
     except Counterexample as found:
         print(found.explain())
         return EXIT_FAILED
+    except Unsupported as error:
+        return _error(f"{target} cannot be driven through this trace: {error}. Over HTTP only client actions "
+                      "and the server actions fixture tools can play are replayed; replay the trace against "
+                      "spec, reference or design-N instead", EXIT_UNREACHABLE)
     finally:
         server.close()
         if close is not None:
