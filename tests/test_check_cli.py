@@ -12,7 +12,8 @@ from mcp_resume.cli import main
 def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys):
     out = tmp_path / "out"
     (out / "traces").mkdir(parents=True)
-    (out / "traces" / "design-99.json").write_text("{}")  # left by an older run: must not survive
+    (out / "traces" / "design-3.json").write_text("{}")  # left by an older run: replaced
+    (out / "traces" / "mine.json").write_text("{}")  # the user's: kept
     code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json"), "--quiet"])
     printed = capsys.readouterr().out
     summary = json.loads((tmp_path / "check.json").read_text())
@@ -25,7 +26,8 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert (out / "proofs" / "machine" / "boundary" / "REPORT.md").exists()
     assert {f"design-{n}" for n in range(1, 13)} <= items
     assert (out / "proofs" / "decision" / "DECISION.md").exists()
-    assert len(list((out / "traces").glob("design-*.json"))) == 12
+    assert len(list((out / "traces").glob("design-*.json"))) == 12 and (out / "traces" / "mine.json").exists()
+    assert json.loads((out / "traces" / "design-3.json").read_text())["actions"]
     assert (out / "diagrams" / "decision-flow.dot").exists()
     assert "everything holds" in printed
     assert {"spec within default bound", "hypothesis", "explorer", "z3-bmc", "http-verify"} <= items

@@ -9,7 +9,7 @@ Stages, each written under ``--out``:
    (``mcp-resume prove``);
 2. the Hypothesis machine against the spec itself and against the in-process
    reference server, under ``--profile``: both must hold;
-3. the machine against every faulty design of DESIGN.md §5, under ``boundary``:
+3. the machine against every faulty design of ``model/faulty.py``, under ``boundary``:
    each must be caught, its shrunk counterexample saved to ``traces/`` and
    confirmed by replaying it from JSON (fails on the design, holds on the
    reference server);
@@ -41,7 +41,7 @@ from rich.table import Table
 from mcp_resume import check_explore
 from mcp_resume.model.design_runs import ServerRun, design_names, run_server
 from mcp_resume.model.machine import DEFAULT_EXAMPLES
-from mcp_resume.outputs import output_file_problem, output_folder_problem
+from mcp_resume.outputs import output_paths_problem
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.artifacts import write_decision_artifacts
 from mcp_resume.proofs.decision_queries import run_decision_queries
@@ -90,7 +90,7 @@ class CheckSummary:
 def run_check(args) -> int:
     """Run every stage; print the summary; return 0 when all holds, 1 when not, 2 on unusable paths."""
     out = Path(args.out)
-    problem = output_folder_problem(out) or (args.json and output_file_problem(Path(args.json)))
+    problem = output_paths_problem(folders=[out], files=[args.json])
     if problem:
         print(f"mcp-resume check: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
@@ -139,10 +139,12 @@ def run_check(args) -> int:
 
 
 def _clear_old_traces(traces: Path) -> None:
-    """Remove counterexamples a previous run left, so that ``traces/`` only holds this run's."""
-    for folder in (traces, traces / "explorer"):
-        for old in folder.glob("*.json"):
-            old.unlink()
+    """Remove the counterexamples a previous ``check`` wrote (its own file names only, nothing else),
+    so that a design caught before and not now leaves no stale trace behind."""
+    own = [traces / f"{name}.json" for name in ["spec", "reference", *design_names()]]
+    own += list((traces / "explorer").glob("design-*-*.json"))
+    for old in own:
+        old.unlink(missing_ok=True)
 
 
 def _decision_proofs(folder: Path) -> list[Line]:

@@ -36,6 +36,13 @@ def output_path(text: str) -> Path:
     return Path(text)
 
 
+def non_empty(text: str) -> str:
+    """An argparse type: a non-empty string."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("must not be empty")
+    return text
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
     try:
@@ -156,7 +163,7 @@ def _add_replay(commands) -> None:
     )
     replay.add_argument("trace", type=Path, help="a *.trace.json file")
     replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
-    replay.add_argument("--profile", choices=PROFILE_NAMES, default=None, help="profile (default: the trace's)")
+    replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
     replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
 
 
@@ -204,17 +211,17 @@ def _add_prove(commands) -> None:
         description=(
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
-            "find a shortest run for every faulty design of DESIGN.md §5 and replay it. Writes, per "
+            "find a shortest run for every faulty design of model/faulty.py and replay it. Writes, per "
             "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "
             "OUT/<profile>/."
         ),
         epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
     )
-    prove.add_argument("--profile", action="append", choices=PROFILE_NAMES, metavar="PROFILE",
+    prove.add_argument("--profile", action="append", choices=SESSION_PROFILE_NAMES, metavar="PROFILE",
                        help="profile to prove, repeatable: mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25 or "
                             "boundary (default: boundary; mcp-2026-07-28 has no state machine)")
-    prove.add_argument("--out", type=Path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
-    prove.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the summary as JSON")
+    prove.add_argument("--out", type=output_path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
+    prove.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
     prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
     prove.add_argument("--seed", type=int, default=0, help="Z3 random seed (default: %(default)s)")
     prove.add_argument("--max-depth", type=positive, default=8, help="longest run searched per faulty design (default: %(default)s)")
@@ -239,11 +246,11 @@ def _add_explore(commands) -> None:
         epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest / "
         "a kill-matrix cell wrong, 2 usage error.",
     )
-    explore.add_argument("--bound", metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
+    explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=int, metavar="N", help=f"at most N {what} (overrides the named bound)")
-    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, DESIGN.md §5) beside the spec")
+    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, model/faulty.py) beside the spec")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
@@ -251,10 +258,10 @@ def _add_explore(commands) -> None:
     explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
     explore.add_argument("--engine", choices=["fast", "reference"], default="fast", help="spec explorer: over session forms (fast) or over whole states (reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
-    explore.add_argument("--json", type=Path, default=None, metavar="FILE", help="write the result as JSON")
-    explore.add_argument("--markdown", type=Path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")
-    explore.add_argument("--traces", type=Path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
-    explore.add_argument("--graph", type=Path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG) with --design N's counterexample in red")
+    explore.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
+    explore.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")
+    explore.add_argument("--traces", type=output_path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
+    explore.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG) with --design N's counterexample in red")
     explore.add_argument("--quiet", action="store_true", help="no progress line")
 
 

@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from mcp_resume.docgen import REGENERATE, CoverageError, HookError, build_docs, compare_sets
+from mcp_resume.outputs import prepare_output_folder
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.graphviz import GraphvizError
 
@@ -19,11 +20,17 @@ def run_docs(args) -> int:
     ``args.tests`` is the test folder scanned for ``covers`` markers (its parent
     is the repository root). Returns 0 when written (or up to date), 1 when the
     set differs from the spec or generation failed, 2 when the test folder is
-    missing.
+    missing or ``args.out`` cannot be a folder (with ``--check``: is not one).
+    Files already in ``args.out`` with the names of generated ones are overwritten.
     """
     tests = Path(args.tests)
     if not tests.is_dir():
         print(f"error: no test folder at {tests}; run from the repository root or pass --tests DIR", file=sys.stderr)
+        return EXIT_USAGE
+    out = Path(args.out)
+    problem = (None if out.is_dir() else f"{out} is not a folder") if args.check else prepare_output_folder(out)
+    if problem:
+        print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     dot_program = graphviz.find_dot()
     try:
@@ -41,6 +48,13 @@ def run_docs(args) -> int:
     return EXIT_OK
 
 
+def regenerate_command(folder: Path) -> str:
+    """The command that rewrites ``folder`` from the spec (``REGENERATE`` for ``docs``)."""
+    if folder.as_posix().rstrip("/") == "docs":
+        return REGENERATE
+    return f"mcp-resume docs --out {folder}"
+
+
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch:
         result = build_docs(Path(scratch), tests, dot_program)
@@ -53,5 +67,5 @@ def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
     print(f"{committed} differs from the spec ({len(differences)} file(s)):")
     for difference in differences:
         print(f"  {difference}")
-    print(f"regenerate it from the repository root with: {REGENERATE}")
+    print(f"regenerate it from the repository root with: {regenerate_command(committed)}")
     return EXIT_FAILED

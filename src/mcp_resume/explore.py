@@ -36,6 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model import state_space
+from mcp_resume.outputs import output_paths_problem
 from mcp_resume.model.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore_fast import explore_fast
 from mcp_resume.model.explore_result import ExplorationResult
@@ -73,9 +74,12 @@ def run_explore(args) -> int:
     try:
         profile = Profile.parse(args.profile)
         bound_name, bounds = resolve_bounds(args)
-        _check_writable(args.json, args.markdown)
         if args.design is not None and args.design not in DESIGNS:
-            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (DESIGN.md §5)")
+            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (model/faulty.py)")
+        _check_options(args)
+        problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
+        if problem:
+            raise UsageError(problem)
     except (UsageError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -123,13 +127,14 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     return (name if bounds == base else None), bounds
 
 
-def _check_writable(*paths) -> None:
-    for path in paths:
-        if path is None:
-            continue
-        folder = Path(path).parent
-        if not folder.is_dir():
-            raise UsageError(f"cannot write {path}: folder {folder} does not exist")
+def _check_options(args) -> None:
+    """Options that only mean something beside another one are refused alone, not ignored."""
+    if not args.kill_matrix:
+        for option, value in (("--markdown", args.markdown), ("--examples", args.examples), ("--workers", args.workers)):
+            if value is not None:
+                raise UsageError(f"{option} only applies with --kill-matrix")
+    if args.first and args.design is None:
+        raise UsageError("--first only applies with --design N")
 
 
 # -- the spec alone ------------------------------------------------------------------

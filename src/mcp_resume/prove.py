@@ -33,6 +33,7 @@ from mcp_resume.proofs.ts_artifacts import Replay, required, write_prove_artifac
 from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, BmcResult, bmc_designs
 from mcp_resume.proofs.ts_proofs import ProofResult, run_proofs
 from mcp_resume.proofs.ts_solve import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 from mcp_resume.spec.trace import Trace, loads
 
@@ -151,6 +152,10 @@ def run_prove(args) -> int:
     if unmodelled:
         print(f"error: the state machine is not modelled for {', '.join(unmodelled)} (only its decision is); "
               f"choose one of {', '.join(p.value for p in Profile if p in SESSION_ERA)}", file=sys.stderr)
+        return EXIT_USAGE
+    problem = output_paths_problem(folders=[Path(args.out)], files=[args.json])
+    if problem:
+        print(f"mcp-resume prove: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     console = Console(stderr=True)
     outcomes = []

@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
@@ -46,6 +45,7 @@ from mcp_resume.model.verify_outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify_probe import TargetError
 from mcp_resume.model.verify_report import Report, RuleVerdict
 from mcp_resume.model.verify_suite import VerifyRun, verify
+from mcp_resume.outputs import output_file_problem, prepare_output_folder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -77,6 +77,8 @@ def run_verify(args) -> int:
         bounds = Bounds.from_timeout(args.timeout)
         run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
         outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
+        if getattr(args, "out", None) is not None and (problem := prepare_output_folder(Path(args.out))):
+            raise UsageError(f"--out {problem}")
         url = None if is_embedded(args.target) else parse_target(args.target)
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
@@ -99,7 +101,7 @@ def run_verify(args) -> int:
     try:
         _write_outputs(report, outputs, getattr(args, "out", None), console)
     except OSError as error:
-        return _error(f"cannot write a report: {error.strerror or error}", EXIT_USAGE)
+        return _error(f"cannot write a report to {error.filename or 'its file'}: {error.strerror or error}", EXIT_USAGE)
     if stopped:
         return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
     if report.failed:
@@ -223,14 +225,9 @@ def _console() -> Console:
 
 
 def _check_path(path: Path | None, kind: str) -> Path | None:
-    if path is None:
-        return None
-    if path.is_dir():
-        raise UsageError(f"--{kind} {path} is a directory, expected a file name")
-    if not path.parent.is_dir():
-        raise UsageError(f"--{kind} {path}: {path.parent} is not an existing folder")
-    if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
-        raise UsageError(f"--{kind} {path}: not writable")
+    problem = output_file_problem(path) if path is not None else None
+    if problem:
+        raise UsageError(f"--{kind} {problem}")
     return path
 
 
