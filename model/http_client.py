@@ -287,7 +287,8 @@ class StreamableHttpClient:
         try:
             response = await asyncio.wait_for(self._http.send(request, stream=True), wait)
         except asyncio.TimeoutError:
-            exchange.fail(ErrorKind.FIRST_BYTE, f"no response head within {wait:g} s of sending the request")
+            exchange.fail(ErrorKind.FIRST_BYTE, f"no response head within {wait:g} s of sending the request "
+                                                 f"(connect {self.bounds.connect:g} s + first byte {self.bounds.first_byte:g} s)")
             return None
         except httpx.ConnectTimeout:
             exchange.fail(ErrorKind.CONNECT, f"no connection within {self.bounds.connect:g} s")

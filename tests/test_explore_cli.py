@@ -70,7 +70,7 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
     (["--bound", "huge"], "unknown bound"),
     (["--design", "13"], "unknown design"),
     (["--sessions", "-1"], "must be 0 or more"),
-    (["--json", "/nonexistent/folder/out.json"], "does not exist"),
+    (["--json", "/nonexistent/folder/out.json"], "is not an existing folder"),
 ])
 def test_bad_input_is_a_usage_error(args, message, capsys):
     assert main(["explore", *args, "--quiet"]) == 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from mcp_resume.outputs import output_folder_problem
+from mcp_resume.outputs import output_folder_problem, prepare_output_folder
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.diagrams import write_diagrams
 from mcp_resume.proofs.graphviz import INSTALL_HINT, RENDERED_FORMATS, GraphvizError
@@ -34,6 +34,10 @@ def run_diagram(args) -> int:
     if formats is None:
         asked = "/".join(f for f in RENDERED_FORMATS if f in args.format)
         print(f"mcp-resume diagram: error: {asked} output needs Graphviz's dot, which is not on PATH; {INSTALL_HINT}", file=sys.stderr)
+        return EXIT_USAGE
+    problem = prepare_output_folder(Path(args.out))
+    if problem:
+        print(f"mcp-resume diagram: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     try:
         written = write_diagrams(Path(args.out), formats, dot_program)

@@ -50,7 +50,8 @@ from mcp_resume.model.explore_space import (
 )
 from mcp_resume.model.explorer import explore_spec
 from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.kill_matrix import KillMatrix, describe_cell, run_kill_matrix
+from mcp_resume.model.kill_matrix import VACUOUS, KillMatrix, describe_cell, run_kill_matrix
+from mcp_resume.model.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.state_graph import GraphTooLarge
 from mcp_resume.proofs import graphviz
 from mcp_resume.spec.decision import BRANCH_RULE
@@ -183,6 +184,9 @@ def _kill_matrix(args, console, progress) -> int:
     _write_json(args.json, matrix.to_json())
     if args.markdown:
         Path(args.markdown).write_text(matrix.to_markdown(), encoding="utf-8")
+    if any(cell.outcome == VACUOUS for cell in matrix.misses):
+        console.print(f"VACUOUS cells: the run never fired some action or took some decision branch; "
+                      f"raise --examples (default {DEFAULT_EXAMPLES})")
     return EXIT_OK if matrix.holds else EXIT_FAILED
 
 
