@@ -263,7 +263,8 @@ def test_check_passes_on_a_fresh_set_and_fails_with_the_command_on_a_stale_one(f
     assert main(["docs", "--out", str(copy), "--check"]) == 1
     printed = capsys.readouterr().out
     assert "differs: rules/replay-suffix.md" in printed and "extra: stale.md" in printed
-    assert REGENERATE in printed
+    # the folder checked, not the repository's docs/
+    assert f"find {copy} -type f ! -name compatibility.md -delete && mcp-resume docs --out {copy}" in printed
 
 
 def test_a_missing_test_folder_is_a_usage_error(tmp_path, capsys):

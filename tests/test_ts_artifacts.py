@@ -108,8 +108,9 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth(tmp_path, capsys):
 
 
 def test_prove_refuses_a_sessionless_profile_with_exit_2(tmp_path, capsys):
-    assert main(["prove", "--profile", "mcp-2026-07-28", "--out", str(tmp_path)]) == 2
-    assert "not modelled" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["prove", "--profile", "mcp-2026-07-28", "--out", str(tmp_path)])
+    assert exited.value.code == 2 and "invalid choice: 'mcp-2026-07-28'" in capsys.readouterr().err
     assert not any(tmp_path.iterdir())
 
 

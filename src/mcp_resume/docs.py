@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 import tempfile
 from pathlib import Path
@@ -50,9 +51,8 @@ def run_docs(args) -> int:
 
 def regenerate_command(folder: Path) -> str:
     """The command that rewrites ``folder`` from the spec (``REGENERATE`` for ``docs``)."""
-    if folder.as_posix().rstrip("/") == "docs":
-        return REGENERATE
-    return f"mcp-resume docs --out {folder}"
+    quoted = shlex.quote(folder.as_posix())
+    return REGENERATE.replace("find docs ", f"find {quoted} ").replace("--out docs", f"--out {quoted}")
 
 
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
