@@ -53,7 +53,7 @@ from .canonical import SessionForm, decode, session_form, session_naming
 from .coverage import Coverage
 from .explore_result import ExplorationResult
 from .explore_space import SERVER_STREAM_ACTIONS, Bounds
-from .explorer import PROGRESS_EVERY, Progress, _judge
+from .explorer import PROGRESS_EVERY, Progress, _judge, path_to
 from .literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
@@ -466,15 +466,9 @@ def concrete_path(table: SessionTable, fresh: int, bounds: Bounds, target: tuple
         frontier = next_frontier
     if target not in parents:
         raise FastEngineError(f"no path to {target}")
-    path = []
-    link = parents[target]
-    while link is not None:
-        state, move = link
-        path.append(move)
-        link = parents[state]
     actions: list[a.Action] = []
     state = INITIAL_STATE
-    for move in reversed(path):
+    for move in path_to(parents, target):
         action = _concrete(table, state, move)
         actions.append(action)
         state = step(state, action, profile).after

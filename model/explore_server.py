@@ -38,14 +38,13 @@ from typing import Callable
 
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE
-from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import enabled
 
 from .adapter import ServerUnderTest
 from .checker import Checker, Counterexample
 from .explore_result import ExplorationResult
 from .explore_space import Bounds, candidate_actions, within
-from .explorer import PROGRESS_EVERY, Progress
+from .explorer import PROGRESS_EVERY, Progress, explorer_trace, path_to
 from .fingerprint import canonical_names, server_fingerprint
 from .idmap import IdMap
 
@@ -197,33 +196,18 @@ def _restore(snapshot: Snapshot, state, profile: Profile) -> Checker:
     return checker
 
 
-def _path(parents: dict, key) -> tuple:
-    actions = []
-    link = parents[key]
-    while link is not None:
-        key, action = link
-        actions.append(action)
-        link = parents[key]
-    return tuple(reversed(actions))
-
-
-def _trace(result: ExplorationResult, actions: tuple, rule: str, message: str, bounds: Bounds) -> Trace:
-    failure = Failure(len(actions), rule, message)
-    return Trace(actions, result.profile, failure, "explorer", {"server": result.server, "bounds": bounds.to_json()})
-
-
 def _record_failure(result: ExplorationResult, parents: dict, key, action, found: Counterexample, bounds: Bounds) -> None:
-    actions = _path(parents, key) + (action,)
+    actions = path_to(parents, key) + (action,)
     for finding in found.report.failing:
-        result.record(result.violations, finding.rule, finding.message, _trace(result, actions, finding.rule, finding.message, bounds))
+        result.record(result.violations, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
 
 
 def _record_warnings(result: ExplorationResult, parents: dict, key, action, report, bounds: Bounds) -> None:
     if all(finding.rule in result.warnings for finding in report.findings):
         return
-    actions = _path(parents, key) + (action,)
+    actions = path_to(parents, key) + (action,)
     for finding in report.findings:
-        result.record(result.warnings, finding.rule, finding.message, _trace(result, actions, finding.rule, finding.message, bounds))
+        result.record(result.warnings, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
 
 
 def _finish(result: ExplorationResult, parents: dict, depth: int, started: float, exhausted: bool) -> ExplorationResult:

@@ -74,7 +74,7 @@ def explore_spec(
                 result.coverage.record(action.kind, transition.outcome.branch if transition.outcome else None)
                 findings = check_transition(transition)
                 if findings:
-                    _judge(result, findings, _path_to(parents, state_key) + (action,), profile, bounds)
+                    _judge(result, findings, path_to(parents, state_key) + (action,), profile, bounds)
                 after_key = key(transition.after)
                 if record:
                     record(state_key, transition, after_key)
@@ -82,7 +82,7 @@ def explore_spec(
                     continue
                 parents[after_key] = (state_key, action)
                 next_frontier.append((after_key, transition.after))
-                _judge_state(result, transition.after, lambda: _path_to(parents, after_key), profile, bounds)
+                _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
             expanded += 1
             if progress and expanded % PROGRESS_EVERY == 0:
                 _progress(result, parents, depth, started, progress)
@@ -100,7 +100,9 @@ def _identity(state: State) -> State:
     return state
 
 
-def _path_to(parents: dict, state_key) -> tuple:
+def path_to(parents: dict, state_key) -> tuple:
+    """The steps from the root to ``state_key`` in a breadth-first ``parents`` map
+    (key -> ``(parent key, step)``, ``None`` at the root)."""
     actions = []
     link = parents[state_key]
     while link is not None:

@@ -15,6 +15,7 @@ Each subcommand lives in its own module next to this one and only composes
 from __future__ import annotations
 
 import argparse
+import importlib
 import signal
 import sys
 import threading
@@ -270,37 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _stop_on_sigterm()
     try:
-        if args.command == "check":
-            from mcp_resume.check import run_check
-
-            return run_check(args)
-        if args.command == "diagram":
-            from mcp_resume.diagram import run_diagram
-
-            return run_diagram(args)
-        if args.command == "docs":
-            from mcp_resume.docs import run_docs
-
-            return run_docs(args)
-        if args.command == "compat":
-            from mcp_resume.compat import run_compat
-
-            return run_compat(args)
-        if args.command == "replay":
-            from mcp_resume.replay import run_replay
-
-            return run_replay(args)
-        if args.command == "prove":
-            from mcp_resume.prove import run_prove
-
-            return run_prove(args)
-        if args.command == "explore":
-            from mcp_resume.explore import run_explore
-
-            return run_explore(args)
-        from mcp_resume.verify import run_verify
-
-        return run_verify(args)
+        module = importlib.import_module(f"mcp_resume.{args.command}")  # imported late: each pulls in its own stack
+        return getattr(module, f"run_{args.command}")(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

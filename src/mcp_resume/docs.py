@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import shlex
 import sys
 import tempfile
 from pathlib import Path
 
-from mcp_resume.docgen import REGENERATE, CoverageError, HookError, build_docs, compare_sets
+from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
 from mcp_resume.outputs import prepare_output_folder
 from mcp_resume.proofs import graphviz
 from mcp_resume.proofs.graphviz import GraphvizError
@@ -49,12 +48,6 @@ def run_docs(args) -> int:
     return EXIT_OK
 
 
-def regenerate_command(folder: Path) -> str:
-    """The command that rewrites ``folder`` from the spec (``REGENERATE`` for ``docs``)."""
-    quoted = shlex.quote(folder.as_posix())
-    return REGENERATE.replace("find docs ", f"find {quoted} ").replace("--out docs", f"--out {quoted}")
-
-
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
     with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch:
         result = build_docs(Path(scratch), tests, dot_program)
@@ -67,5 +60,5 @@ def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
     print(f"{committed} differs from the spec ({len(differences)} file(s)):")
     for difference in differences:
         print(f"  {difference}")
-    print(f"regenerate it from the repository root with: {regenerate_command(committed)}")
+    print(f"regenerate it from the repository root with: {regenerate_command(committed.as_posix())}")
     return EXIT_FAILED

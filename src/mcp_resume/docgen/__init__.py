@@ -19,11 +19,11 @@ Modules: ``markdown``, ``coverage``, ``obligations``, ``hooks``, ``collect``,
 """
 
 from .build import DocsResult, build_docs
-from .compare import REGENERATE, Difference, compare_sets
+from .compare import REGENERATE, Difference, compare_sets, regenerate_command
 from .coverage import CoverageError, TestRef, scan_tests
 from .hooks import SECTIONS, HookError
 
 __all__ = [
-    "REGENERATE", "SECTIONS", "CoverageError", "Difference", "DocsResult", "HookError", "TestRef",
+    "REGENERATE", "SECTIONS", "regenerate_command", "CoverageError", "Difference", "DocsResult", "HookError", "TestRef",
     "build_docs", "compare_sets", "scan_tests",
 ]

@@ -8,6 +8,7 @@ comment), so an SVG is compared by its text content only: the sequence of
 
 from __future__ import annotations
 
+import shlex
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,9 +17,16 @@ EXTERNAL_PAGES = frozenset({"compatibility.md"})
 """Pages of ``docs/`` another command writes (``mcp-resume compat``): linked from the
 index, never generated here, left out of the comparison."""
 
-REGENERATE = "find docs -type f ! -name compatibility.md -delete && mcp-resume docs --out docs"
-"""The command, run from the repository root, that brings ``docs/`` up to date
-(it keeps the pages of ``EXTERNAL_PAGES``)."""
+def regenerate_command(folder: str = "docs") -> str:
+    """The shell command, run from the repository root, that brings the set in
+    ``folder`` up to date (it keeps the pages of ``EXTERNAL_PAGES``)."""
+    quoted = shlex.quote(folder)
+    keep = " ".join(f"! -name {name}" for name in sorted(EXTERNAL_PAGES))
+    return f"find {quoted} -type f {keep} -delete && mcp-resume docs --out {quoted}"
+
+
+REGENERATE = regenerate_command()
+"""The command that brings the repository's ``docs/`` up to date."""
 
 
 @dataclass(frozen=True)
