@@ -12,8 +12,8 @@ import argparse
 import statistics
 import time
 
-from mcp_resume.proofs.decision_queries import decision_queries
-from mcp_resume.proofs.decision_table import python_table
+from mcp_resume.proofs.decision.queries import decision_queries
+from mcp_resume.proofs.decision.table import python_table
 from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, run_query
 
 

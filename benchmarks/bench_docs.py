@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from mcp_resume.docgen import build_docs
-from mcp_resume.proofs import graphviz
+from mcp_resume.proofs.diagrams import graphviz
 
 
 def _median(repeat: int, dot_program):

@@ -26,12 +26,12 @@ import copy
 import pickle
 import time
 
-from mcp_resume.model.checker import Checker
-from mcp_resume.model.explore_fast import explore_fast
-from mcp_resume.model.explore_server import explore_server
-from mcp_resume.model.explore_space import DEFAULT_BOUND, KILL_BOUND, NAMED_BOUNDS, Bounds
-from mcp_resume.model.explorer import explore_spec
-from mcp_resume.model.faulty import DESIGNS
+from mcp_resume.model.harness.checker import Checker
+from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import DEFAULT_BOUND, KILL_BOUND, NAMED_BOUNDS, Bounds
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import Profile
 

@@ -16,9 +16,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp_resume.proofs.ts_bmc import SpecUnrolling, bmc_design, DEFAULT_SCOPE
-from mcp_resume.proofs.ts_designs import DESIGNS
-from mcp_resume.proofs.ts_proofs import Encoding, obligations, run_obligation
+from mcp_resume.proofs.system.bmc import SpecUnrolling, bmc_design, DEFAULT_SCOPE
+from mcp_resume.proofs.system.designs import DESIGNS
+from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
 from mcp_resume.prove import prove_profile
 from mcp_resume.spec.profiles import Profile
 

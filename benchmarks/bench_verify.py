@@ -21,10 +21,10 @@ import time
 
 import httpx
 
-from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.http_evidence import End
-from mcp_resume.model.targets import running_python_sdk
-from mcp_resume.model.verify_suite import VerifyRun, verify
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.evidence import End
+from mcp_resume.model.targets.process import running_python_sdk
+from mcp_resume.model.verify.suite import VerifyRun, verify
 from mcp_resume.spec.profiles import Profile
 
 

@@ -34,13 +34,13 @@ system: ``ts_logic`` (one vocabulary, three backends), ``ts_vocabulary``,
 Nothing here imports ``mcp_resume.model``.
 """
 
-from .artifacts import write_decision_artifacts
-from .decision_queries import decision_queries, run_decision_queries
-from .diagrams import spec_diagrams, write_diagrams
-from .solving import QueryResult
-from .ts_agreement import check_agreement
-from .ts_bmc import BmcResult, bmc_design, bmc_designs
-from .ts_proofs import ProofResult, run_proofs
+from mcp_resume.proofs.artifacts import write_decision_artifacts
+from mcp_resume.proofs.decision.queries import decision_queries, run_decision_queries
+from mcp_resume.proofs.diagrams.render import spec_diagrams, write_diagrams
+from mcp_resume.proofs.solving import QueryResult
+from mcp_resume.proofs.system.agreement import check_agreement
+from mcp_resume.proofs.system.bmc import BmcResult, bmc_design, bmc_designs
+from mcp_resume.proofs.system.proofs import ProofResult, run_proofs
 
 __all__ = [
     "BmcResult", "ProofResult", "bmc_design", "bmc_designs", "check_agreement", "run_proofs",

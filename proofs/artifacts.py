@@ -16,8 +16,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from .solving import QueryResult
-from .spec_hash import spec_hash
+from mcp_resume.proofs.solving import QueryResult
+from mcp_resume.proofs.spec_hash import spec_hash
 
 REPORT_NAME = "DECISION.md"
 

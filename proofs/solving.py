@@ -13,7 +13,7 @@ from typing import Callable
 
 import z3
 
-from .smt_domain import Domain, make_domain
+from mcp_resume.proofs.decision.domain import Domain, make_domain
 
 DEFAULT_RLIMIT = 5_000_000
 """Z3 resource units per query; the decision queries use far less (see DECISION.md)."""

@@ -1,9 +1,9 @@
 """Canonical forms: states that differ only in names get one form, states that differ
 in anything an action could notice get two, and a form decodes back to a state of it."""
 
-from mcp_resume.model.canonical import canonical_key, decode, session_form, session_naming
-from mcp_resume.model.explore_space import Bounds
-from mcp_resume.model.explorer import explore_spec
+from mcp_resume.model.explore.canonical import canonical_key, decode, session_form, session_naming
+from mcp_resume.model.explore.space import Bounds
+from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.invariants import check_state
 from mcp_resume.spec.state import INITIAL_STATE

@@ -46,7 +46,7 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
 
 def test_check_fails_with_exit_1_when_a_design_escapes(tmp_path, monkeypatch):
     import mcp_resume.check as check
-    from mcp_resume.model import design_runs
+    from mcp_resume.model.harness import runs as design_runs
 
     monkeypatch.setattr(check, "design_names", lambda: ["reference-posing-as-design"])
 

@@ -4,8 +4,8 @@ or a kill-matrix cell does not show what it must."""
 import json
 
 from mcp_resume import check_explore
-from mcp_resume.model.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
-from mcp_resume.model.faulty import EXPECTED_RULES
+from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
+from mcp_resume.model.servers.faulty import EXPECTED_RULES
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import transitions
 

@@ -2,11 +2,11 @@
 action and taken every decision branch."""
 
 from mcp_resume.check import _machine_line
-from mcp_resume.model.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
-from mcp_resume.model.design_runs import ServerRun
-from mcp_resume.model.inprocess import SpecAdapter
-from mcp_resume.model.machine import run_machine
-from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.model.harness.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
+from mcp_resume.model.harness.runs import ServerRun
+from mcp_resume.model.servers.inprocess import SpecAdapter
+from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.actions import ACTION_TYPES
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import Profile

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from mcp_resume.proofs.artifacts import write_decision_artifacts
-from mcp_resume.proofs.decision_queries import run_decision_queries
+from mcp_resume.proofs.decision.queries import run_decision_queries
 from mcp_resume.proofs.spec_hash import spec_hash
 
 CERTIFICATE_KEYS = {
@@ -94,7 +94,7 @@ def test_artifacts_are_byte_identical_in_a_fresh_process(results, tmp_path):
     here = write_decision_artifacts(results, tmp_path / "here")
     code = (
         "import sys; from pathlib import Path; "
-        "from mcp_resume.proofs.decision_queries import run_decision_queries; "
+        "from mcp_resume.proofs.decision.queries import run_decision_queries; "
         "from mcp_resume.proofs.artifacts import write_decision_artifacts; "
         "write_decision_artifacts(run_decision_queries(), Path(sys.argv[1]))"
     )

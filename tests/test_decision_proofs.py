@@ -7,11 +7,11 @@ from dataclasses import replace
 import pytest
 import z3
 
-from mcp_resume.proofs import decision_encoding
-from mcp_resume.proofs.decision_encoding import numbered_branches
-from mcp_resume.proofs.decision_queries import decision_queries, run_decision_queries
-from mcp_resume.proofs.decision_table import python_table, ranges
-from mcp_resume.proofs.smt_domain import Domain, Inputs
+from mcp_resume.proofs.decision import encoding as decision_encoding
+from mcp_resume.proofs.decision.encoding import numbered_branches
+from mcp_resume.proofs.decision.queries import decision_queries, run_decision_queries
+from mcp_resume.proofs.decision.table import python_table, ranges
+from mcp_resume.proofs.decision.domain import Domain, Inputs
 from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import NUMBERED_BRANCHES, Branch, ClassDecision, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass

@@ -11,11 +11,11 @@ import pytest
 
 from mcp_resume import cli
 from mcp_resume.diagram import run_diagram
-from mcp_resume.proofs import graphviz
-from mcp_resume.proofs.decision_flow import QUESTIONS, decision_flow, describe_statuses, status_set_text
-from mcp_resume.proofs.diagrams import spec_diagrams, to_dot, to_mermaid, write_diagrams
-from mcp_resume.proofs.exploration import Bounds, explore
-from mcp_resume.proofs.lifecycle import session_edges, session_lifecycle, stream_edges, stream_lifecycle
+from mcp_resume.proofs.diagrams import graphviz
+from mcp_resume.proofs.diagrams.decision_flow import QUESTIONS, decision_flow, describe_statuses, status_set_text
+from mcp_resume.proofs.diagrams.render import spec_diagrams, to_dot, to_mermaid, write_diagrams
+from mcp_resume.proofs.diagrams.exploration import Bounds, explore
+from mcp_resume.proofs.diagrams.lifecycle import session_edges, session_lifecycle, stream_edges, stream_lifecycle
 from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import Branch, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass

@@ -14,8 +14,8 @@ from mcp_resume.cli import main
 from mcp_resume.docgen import REGENERATE, CoverageError, build_docs, compare_sets, scan_tests
 from mcp_resume.docgen import hooks
 from mcp_resume.docgen.compare import svg_text
-from mcp_resume.model.state_graph import COUNTEREXAMPLE
-from mcp_resume.proofs import graphviz
+from mcp_resume.model.explore.state_graph import COUNTEREXAMPLE
+from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.sources import SOURCES
 

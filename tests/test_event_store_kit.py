@@ -10,8 +10,8 @@ import json
 import event_stores as stores
 import pytest
 
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.faulty import EXPECTED_RULES
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.servers.faulty import EXPECTED_RULES
 from mcp_resume.testing import (
     ISOLATION_STATEMENT,
     SHARED,

@@ -6,15 +6,15 @@ import pickle
 
 import pytest
 
-from mcp_resume.model import explore_server as product
-from mcp_resume.model.checker import Checker
-from mcp_resume.model.design_runs import confirm
-from mcp_resume.model.explore_server import explore_server
-from mcp_resume.model.explore_space import NAMED_BOUNDS, Bounds, candidate_actions
-from mcp_resume.model.explorer import explore_spec
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.fingerprint import canonical_names, server_fingerprint
-from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.model.explore import server as product
+from mcp_resume.model.harness.checker import Checker
+from mcp_resume.model.harness.runs import confirm
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import NAMED_BOUNDS, Bounds, candidate_actions
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
+from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.transitions import enabled

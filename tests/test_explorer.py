@@ -4,13 +4,13 @@ shortest traces that replay."""
 
 import pytest
 
-from mcp_resume.model import explore_fast as fast
-from mcp_resume.model.canonical import canonical_key
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.explore_fast import SessionTable, explore_fast, moves
-from mcp_resume.model.explore_space import NAMED_BOUNDS, Bounds, candidate_actions, within
-from mcp_resume.model.explorer import explore_spec
-from mcp_resume.model.inprocess import SpecAdapter
+from mcp_resume.model.explore import fast
+from mcp_resume.model.explore.canonical import canonical_key
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.explore.fast import SessionTable, explore_fast, moves
+from mcp_resume.model.explore.space import NAMED_BOUNDS, Bounds, candidate_actions, within
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.spec import invariants
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import Profile

@@ -6,11 +6,11 @@ boundary the way a real server did, and the Hypothesis machine must notice.
 
 import pytest
 
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.design_runs import run_server
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.inprocess import SpecAdapter
-from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.harness.runs import run_server
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.inprocess import SpecAdapter
+from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 

@@ -8,9 +8,9 @@ import time
 import pytest
 
 import hostile_servers as hostile
-from mcp_resume.model.http_client import Bounds, StreamableHttpClient, _SseReader
-from mcp_resume.model.http_evidence import End, ErrorKind
-from mcp_resume.model.targets import running_python_sdk
+from mcp_resume.model.http.client import Bounds, StreamableHttpClient, _SseReader
+from mcp_resume.model.http.evidence import End, ErrorKind
+from mcp_resume.model.targets.process import running_python_sdk
 
 FAST = Bounds(connect=1.0, first_byte=1.0, idle=1.0, exchange=3.0, settle=0.5)
 

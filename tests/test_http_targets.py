@@ -8,9 +8,9 @@ import sys
 import httpx
 import pytest
 
-from mcp_resume.model import targets
-from mcp_resume.model.python_sdk_server import InMemoryEventStore
-from mcp_resume.model.targets import TargetStartError, running_python_sdk, running_server
+from mcp_resume.model.targets import process as targets
+from mcp_resume.model.targets.python_sdk_server import InMemoryEventStore
+from mcp_resume.model.targets.process import TargetStartError, running_python_sdk, running_server
 
 
 @pytest.mark.timeout(60)

@@ -1,8 +1,8 @@
 """The z3-bmc and http-verify columns of the kill matrix run their real checkers."""
 
 from mcp_resume.kill_columns import HttpVerifyColumn, Z3BmcColumn, kill_columns
-from mcp_resume.model.faulty import EXPECTED_RULES
-from mcp_resume.model.kill_matrix import CAUGHT, PASSED
+from mcp_resume.model.servers.faulty import EXPECTED_RULES
+from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED
 from mcp_resume.spec.profiles import Profile
 
 

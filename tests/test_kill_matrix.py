@@ -3,9 +3,9 @@
 import json
 from dataclasses import dataclass
 
-from mcp_resume.model.explore_space import NAMED_BOUNDS
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.kill_matrix import (
+from mcp_resume.model.explore.space import NAMED_BOUNDS
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.harness.kill_matrix import (
     CAUGHT,
     CAUGHT_UNDER_MCP,
     PASSED,

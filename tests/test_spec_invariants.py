@@ -4,8 +4,8 @@ from dataclasses import replace
 
 import pytest
 
-from mcp_resume.model.inprocess import SpecAdapter
-from mcp_resume.model.machine import run_machine
+from mcp_resume.model.servers.inprocess import SpecAdapter
+from mcp_resume.model.harness.machine import run_machine
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import invariants as inv
 from mcp_resume.spec.profiles import Profile

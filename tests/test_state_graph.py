@@ -4,11 +4,11 @@ five branches visible, a faulty design's counterexample in red."""
 import pydot
 import pytest
 
-from mcp_resume.model.explore_server import explore_server
-from mcp_resume.model.explore_space import NAMED_BOUNDS, Bounds
-from mcp_resume.model.explorer import explore_spec
-from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.state_graph import (
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import NAMED_BOUNDS, Bounds
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.explore.state_graph import (
     ACTION_COLOURS,
     COUNTEREXAMPLE,
     GraphTooLarge,

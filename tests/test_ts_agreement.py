@@ -6,11 +6,13 @@ from dataclasses import replace
 
 import pytest
 
-from mcp_resume.proofs import ts_agreement, ts_transitions
-from mcp_resume.proofs.ts_agreement import Bounds, check_agreement, check_step, structure
-from mcp_resume.proofs.ts_invariants import by_id
-from mcp_resume.proofs.ts_logic import PyLogic
-from mcp_resume.proofs.ts_vocabulary import ActionKind, rigid, state
+from mcp_resume.proofs.system import agreement as ts_agreement
+
+from mcp_resume.proofs.system import transitions as ts_transitions
+from mcp_resume.proofs.system.agreement import Bounds, check_agreement, check_step, structure
+from mcp_resume.proofs.system.invariants import by_id
+from mcp_resume.proofs.system.logic import PyLogic
+from mcp_resume.proofs.system.vocabulary import ActionKind, rigid, state
 from mcp_resume.spec import transitions
 from mcp_resume.spec.actions import CallTool, EmitEvent, Initialize, IssueServerRequest, Reconnect, RestartClient
 from mcp_resume.spec.invariants import check_state

@@ -9,7 +9,7 @@ import z3
 
 from mcp_resume.cli import main
 from mcp_resume.proofs.spec_hash import spec_hash
-from mcp_resume.proofs.ts_artifacts import encoding_hash
+from mcp_resume.proofs.system.artifacts import encoding_hash
 from mcp_resume.prove import prove_profile
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads

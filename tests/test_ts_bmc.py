@@ -5,14 +5,14 @@ on the spec and the reference server. The proofs and the model check each other.
 import pytest
 import z3
 
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.faulty import DESIGNS as SERVERS
-from mcp_resume.model.faulty import EXPECTED_RULES
-from mcp_resume.model.inprocess import SpecAdapter
-from mcp_resume.model.reference_server import ReferenceServer
-from mcp_resume.proofs import ts_bmc
-from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
-from mcp_resume.proofs.ts_designs import DESIGNS, Design
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
+from mcp_resume.model.servers.faulty import EXPECTED_RULES
+from mcp_resume.model.servers.inprocess import SpecAdapter
+from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.proofs.system import bmc as ts_bmc
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
+from mcp_resume.proofs.system.designs import DESIGNS, Design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 

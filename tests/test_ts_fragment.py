@@ -3,7 +3,7 @@ a cycle is not, and polarity decides which quantifiers are existential."""
 
 import z3
 
-from mcp_resume.proofs.ts_fragment import EPR, OUTSIDE, QUANTIFIER_FREE, Classifier
+from mcp_resume.proofs.system.fragment import EPR, OUTSIDE, QUANTIFIER_FREE, Classifier
 
 
 def _setup():

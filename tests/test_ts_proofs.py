@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
-from mcp_resume.proofs import ts_transitions
-from mcp_resume.proofs.ts_invariants import INDUCTIVE, STEP_PROPERTIES, assumptions, by_id
-from mcp_resume.proofs.ts_proofs import (
+from mcp_resume.proofs.system import transitions as ts_transitions
+from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, assumptions, by_id
+from mcp_resume.proofs.system.proofs import (
     ALONE,
     CONSECUTION,
     ENABLED,
@@ -19,7 +19,7 @@ from mcp_resume.proofs.ts_proofs import (
     run_obligation,
     run_proofs,
 )
-from mcp_resume.proofs.ts_vocabulary import ActionKind
+from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.spec.profiles import Profile
 
 

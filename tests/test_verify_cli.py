@@ -10,7 +10,7 @@ from rich.console import Console
 
 import hostile_servers as hostile
 from mcp_resume.cli import main
-from mcp_resume.model.verify_report import Check, Report, judge, skip
+from mcp_resume.model.verify.report import Check, Report, judge, skip
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.verify import parse_target, print_report
 

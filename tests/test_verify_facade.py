@@ -12,13 +12,13 @@ from xml.etree import ElementTree
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.design_http import verify_design_over_http, verify_server_over_http
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.http_adapter import run_http_machine
-from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.http_facade import FIXTURE_TOOLS, serving_design
-from mcp_resume.model.reference_server import ReferenceServer
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.http.designs import verify_design_over_http, verify_server_over_http
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.http.adapter import run_http_machine
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.facade import FIXTURE_TOOLS, serving_design
+from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.trace import loads

@@ -67,7 +67,7 @@ def test_the_whole_run_bound_leaves_the_rest_inconclusive(tmp_path):
 
 
 def test_ctrl_c_writes_the_partial_report(monkeypatch, tmp_path, capsys):
-    from mcp_resume.model.verify_report import judge
+    from mcp_resume.model.verify.report import judge
     from mcp_resume.spec.profiles import Profile
 
     async def interrupted(run, on_verdict=None):

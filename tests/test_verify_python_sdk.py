@@ -13,11 +13,11 @@ import json
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.targets import running_python_sdk
-from mcp_resume.model.verify_probe import Capabilities
-from mcp_resume.model.verify_scenarios import Context
-from mcp_resume.model.verify_suite import SCENARIOS, judge_rule
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.targets.process import running_python_sdk
+from mcp_resume.model.verify.probe import Capabilities
+from mcp_resume.model.verify.scenarios import Context
+from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.catalog import RULES, RULES_BY_ID
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken

@@ -63,7 +63,7 @@ def test_typescript_sdk_verdicts_are_complete_and_repeat(tmp_path):
 
 
 def test_without_node_the_typescript_target_says_how_to_get_it(monkeypatch, capsys):
-    from mcp_resume.model import typescript_sdk
+    from mcp_resume.model.targets import typescript_sdk
 
     monkeypatch.setattr(typescript_sdk.shutil, "which", lambda name: None)
     assert main(["verify", "typescript-sdk"]) == 2

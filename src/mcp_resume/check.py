@@ -9,7 +9,7 @@ Stages, each written under ``--out``:
    (``mcp-resume prove``);
 2. the Hypothesis machine against the spec itself and against the in-process
    reference server, under ``--profile``: both must hold;
-3. the machine against every faulty design of ``model/faulty.py``, under ``boundary``:
+3. the machine against every faulty design of ``model/servers/faulty.py``, under ``boundary``:
    each must be caught, its shrunk counterexample saved to ``traces/`` and
    confirmed by replaying it from JSON (fails on the design, holds on the
    reference server);
@@ -39,13 +39,13 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mcp_resume import check_explore
-from mcp_resume.model.design_runs import ServerRun, design_names, run_server
-from mcp_resume.model.machine import DEFAULT_EXAMPLES
+from mcp_resume.model.harness.runs import ServerRun, design_names, run_server
+from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.outputs import output_paths_problem
-from mcp_resume.proofs import graphviz
+from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.artifacts import write_decision_artifacts
-from mcp_resume.proofs.decision_queries import run_decision_queries
-from mcp_resume.proofs.diagrams import write_diagrams
+from mcp_resume.proofs.decision.queries import run_decision_queries
+from mcp_resume.proofs.diagrams.render import write_diagrams
 from mcp_resume.prove import prove_stage
 from mcp_resume.spec.profiles import Profile
 

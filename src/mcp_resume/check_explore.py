@@ -17,12 +17,12 @@ import os
 from pathlib import Path
 from typing import Callable
 
-from mcp_resume.model import state_space
-from mcp_resume.model.design_runs import ServerRun
-from mcp_resume.model.explore_fast import explore_fast
-from mcp_resume.model.explore_space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.model.explore import state_space
+from mcp_resume.model.harness.runs import ServerRun
+from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.space import DEFAULT_BOUND, NAMED_BOUNDS
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
 from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns

@@ -212,7 +212,7 @@ def _add_prove(commands) -> None:
         description=(
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
-            "find a shortest run for every faulty design of model/faulty.py and replay it. Writes, per "
+            "find a shortest run for every faulty design of model/servers/faulty.py and replay it. Writes, per "
             "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "
             "OUT/<profile>/."
         ),
@@ -230,7 +230,7 @@ def _add_prove(commands) -> None:
 
 
 def _add_explore(commands) -> None:
-    from mcp_resume.model.explore_space import NAMED_BOUNDS
+    from mcp_resume.model.explore.space import NAMED_BOUNDS
 
     explore = commands.add_parser(
         "explore",
@@ -251,7 +251,7 @@ def _add_explore(commands) -> None:
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=int, metavar="N", help=f"at most N {what} (overrides the named bound)")
-    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, model/faulty.py) beside the spec")
+    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, model/servers/faulty.py) beside the spec")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")

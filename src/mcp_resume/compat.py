@@ -15,14 +15,14 @@ import datetime
 import sys
 from pathlib import Path
 
-from mcp_resume.model.embedded import ToolMissing, running_target
-from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.sdk_venvs import COMPAT_RELEASES
-from mcp_resume.model.targets import TargetStartError
-from mcp_resume.model.typescript_sdk import DEFAULT_VERSION
-from mcp_resume.model.verify_probe import TargetError
-from mcp_resume.model.verify_report import Report
-from mcp_resume.model.verify_suite import VerifyRun, verify
+from mcp_resume.model.targets.embedded import ToolMissing, running_target
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
+from mcp_resume.model.targets.process import TargetStartError
+from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION
+from mcp_resume.model.verify.probe import TargetError
+from mcp_resume.model.verify.report import Report
+from mcp_resume.model.verify.suite import VerifyRun, verify
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

@@ -6,9 +6,9 @@ import sys
 from pathlib import Path
 
 from mcp_resume.outputs import output_folder_problem, prepare_output_folder
-from mcp_resume.proofs import graphviz
-from mcp_resume.proofs.diagrams import write_diagrams
-from mcp_resume.proofs.graphviz import INSTALL_HINT, RENDERED_FORMATS, GraphvizError
+from mcp_resume.proofs.diagrams import graphviz
+from mcp_resume.proofs.diagrams.render import write_diagrams
+from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, RENDERED_FORMATS, GraphvizError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

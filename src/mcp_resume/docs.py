@@ -8,8 +8,8 @@ from pathlib import Path
 
 from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
 from mcp_resume.outputs import prepare_output_folder
-from mcp_resume.proofs import graphviz
-from mcp_resume.proofs.graphviz import GraphvizError
+from mcp_resume.proofs.diagrams import graphviz
+from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 

@@ -35,25 +35,25 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.model import state_space
+from mcp_resume.model.explore import state_space
 from mcp_resume.outputs import output_paths_problem
-from mcp_resume.model.coverage import REQUIRED_BRANCHES, branch_label
-from mcp_resume.model.explore_fast import explore_fast
-from mcp_resume.model.explore_result import ExplorationResult
-from mcp_resume.model.explore_server import explore_server
-from mcp_resume.model.explore_space import (
+from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
+from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.result import ExplorationResult
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import (
     DEFAULT_BOUND,
     GRAPH_BOUND,
     KILL_BOUND,
     Bounds,
     named_bound,
 )
-from mcp_resume.model.explorer import explore_spec
-from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.kill_matrix import VACUOUS, KillMatrix, describe_cell, run_kill_matrix
-from mcp_resume.model.machine import DEFAULT_EXAMPLES
-from mcp_resume.model.state_graph import GraphTooLarge
-from mcp_resume.proofs import graphviz
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.harness.kill_matrix import VACUOUS, KillMatrix, describe_cell, run_kill_matrix
+from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+from mcp_resume.model.explore.state_graph import GraphTooLarge
+from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
 from mcp_resume.spec.profiles import Profile
@@ -76,7 +76,7 @@ def run_explore(args) -> int:
         profile = Profile.parse(args.profile)
         bound_name, bounds = resolve_bounds(args)
         if args.design is not None and args.design not in DESIGNS:
-            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (model/faulty.py)")
+            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (model/servers/faulty.py)")
         _check_options(args)
         problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
         if problem:

@@ -11,12 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from mcp_resume.model import state_space
-from mcp_resume.model.explore_server import explore_server
-from mcp_resume.model.explore_space import GRAPH_BOUND, KILL_BOUND, Bounds, named_bound
-from mcp_resume.model.faulty import DESIGNS
-from mcp_resume.model.state_graph import GraphData, add_counterexample, explore_graph, to_dot
-from mcp_resume.proofs import graphviz
+from mcp_resume.model.explore import state_space
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import GRAPH_BOUND, KILL_BOUND, Bounds, named_bound
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.explore.state_graph import GraphData, add_counterexample, explore_graph, to_dot
+from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
@@ -105,7 +105,7 @@ def _manifest_table() -> list[str]:
         "## State-space manifest",
         "",
         "Distinct states (up to symmetry) and transitions of every named bound; CI reruns the bounds",
-        "marked CI and fails when a count changes (`model/state_space.json`).",
+        "marked CI and fails when a count changes (`model/explore/state_space.json`).",
         "",
         "| bound | profile | sessions | streams | events | requests | states | transitions | depth | CI |",
         "|---|---|---|---|---|---|---|---|---|---|",

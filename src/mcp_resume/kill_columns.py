@@ -16,13 +16,13 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mcp_resume.model.design_http import verify_design_over_http
-from mcp_resume.model.design_runs import confirm
-from mcp_resume.model.explore_space import Bounds
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
-from mcp_resume.model.machine import DEFAULT_EXAMPLES
-from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, bmc_design
+from mcp_resume.model.http.designs import verify_design_over_http
+from mcp_resume.model.harness.runs import confirm
+from mcp_resume.model.explore.space import Bounds
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
+from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
 from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"

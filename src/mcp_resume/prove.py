@@ -25,14 +25,14 @@ from pathlib import Path
 
 from rich.console import Console
 
-from mcp_resume.model.checker import Counterexample, replay
-from mcp_resume.model.faulty import DESIGNS as SERVERS
-from mcp_resume.model.inprocess import SpecAdapter
-from mcp_resume.model.reference_server import ReferenceServer
-from mcp_resume.proofs.ts_artifacts import Replay, required, write_prove_artifacts
-from mcp_resume.proofs.ts_bmc import DEFAULT_MAX_DEPTH, BmcResult, bmc_designs
-from mcp_resume.proofs.ts_proofs import ProofResult, run_proofs
-from mcp_resume.proofs.ts_solve import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
+from mcp_resume.model.servers.inprocess import SpecAdapter
+from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.proofs.system.artifacts import Replay, required, write_prove_artifacts
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, bmc_designs
+from mcp_resume.proofs.system.proofs import ProofResult, run_proofs
+from mcp_resume.proofs.system.solve import DEFAULT_RLIMIT, DEFAULT_SEED
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 from mcp_resume.spec.trace import Trace, loads
@@ -196,7 +196,7 @@ CERTIFICATES = "proofs/certificates/boundary"
 def covered_rules() -> dict[str, tuple[str, ...]]:
     """Catalog rule id -> the obligations of the ``boundary`` proof that state it
     (initiation and consecution of each invariant of that rule), without solving."""
-    from mcp_resume.proofs.ts_proofs import obligations
+    from mcp_resume.proofs.system.proofs import obligations
 
     covered: dict[str, list[str]] = {}
     for obligation in obligations():

@@ -23,14 +23,14 @@ import json
 import sys
 from pathlib import Path
 
-from mcp_resume.model.adapter import Unsupported
-from mcp_resume.model.embedded import ToolMissing, is_embedded, running_target
-from mcp_resume.model.http_client import Bounds, StreamableHttpClient
-from mcp_resume.model.targets import TargetStartError
-from mcp_resume.model.verify_outputs import VERIFY_TRACE_FORMAT
-from mcp_resume.model.verify_probe import TargetError, probe
-from mcp_resume.model.verify_scenarios import Context
-from mcp_resume.model.verify_suite import SCENARIOS, judge_rule
+from mcp_resume.model.servers.adapter import Unsupported
+from mcp_resume.model.targets.embedded import ToolMissing, is_embedded, running_target
+from mcp_resume.model.http.client import Bounds, StreamableHttpClient
+from mcp_resume.model.targets.process import TargetStartError
+from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
+from mcp_resume.model.verify.probe import TargetError, probe
+from mcp_resume.model.verify.scenarios import Context
+from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import TRACE_FORMAT, trace_from_json
 from mcp_resume.spec.verdicts import Verdict
@@ -100,8 +100,8 @@ async def _judge(rule: str, url: str, profile: Profile, bounds: Bounds):
 
 
 def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bounds) -> int:
-    from mcp_resume.model.checker import Counterexample, replay
-    from mcp_resume.model.inprocess import server_factory
+    from mcp_resume.model.harness.checker import Counterexample, replay
+    from mcp_resume.model.servers.inprocess import server_factory
 
     profile = Profile.parse(profile_name) if profile_name else trace.profile
     print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")
@@ -109,7 +109,7 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bou
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         close = None
     else:
-        from mcp_resume.model.http_adapter import open_http_server
+        from mcp_resume.model.http.adapter import open_http_server
 
         if not is_embedded(target):
             _parse_url(target)

@@ -38,13 +38,13 @@ import httpx
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.model.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
-from mcp_resume.model.http_client import Bounds
-from mcp_resume.model.targets import TargetStartError
-from mcp_resume.model.verify_outputs import junit_xml, markdown, write_findings
-from mcp_resume.model.verify_probe import TargetError
-from mcp_resume.model.verify_report import Report, RuleVerdict
-from mcp_resume.model.verify_suite import VerifyRun, verify
+from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.targets.process import TargetStartError
+from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.probe import TargetError
+from mcp_resume.model.verify.report import Report, RuleVerdict
+from mcp_resume.model.verify.suite import VerifyRun, verify
 from mcp_resume.outputs import output_file_problem, prepare_output_folder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_resume.proofs.diagrams import to_dot, to_mermaid
-from mcp_resume.proofs.graphviz import INSTALL_HINT, render
+from mcp_resume.proofs.diagrams.render import to_dot, to_mermaid
+from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
 
 from .collect import collect
 from .hooks import SECTIONS, contribute, load

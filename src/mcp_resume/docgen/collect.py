@@ -8,10 +8,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_resume.model.faulty import DESIGNS, EXPECTED_RULES
-from mcp_resume.model.verify_suite import SCENARIOS
-from mcp_resume.proofs.diagram_model import Diagram
-from mcp_resume.proofs.diagrams import spec_diagrams
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.verify.suite import SCENARIOS
+from mcp_resume.proofs.diagrams.model import Diagram
+from mcp_resume.proofs.diagrams.render import spec_diagrams
 from mcp_resume.spec.catalog import RULES, Rule
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS

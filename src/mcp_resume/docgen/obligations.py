@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from mcp_resume.proofs.decision_queries import decision_queries
+from mcp_resume.proofs.decision.queries import decision_queries
 from mcp_resume.spec.decision import BRANCH_RULE, Branch
 
 

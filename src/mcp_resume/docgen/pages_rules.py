@@ -97,7 +97,7 @@ def _checkers(model: DocsModel, rule: Rule) -> list[str]:
         items.append(f"judges the answer to requests landing in {named} ({link('the decision', '../decision.md')})")
     if rule.id in model.scenarios:
         items.append(f"`mcp-resume verify` drives a scenario for it over HTTP "
-                     f"({link('model/verify_suite.py', REPO + 'model/verify_suite.py')})")
+                     f"({link('model/verify/suite.py', REPO + 'model/verify/suite.py')})")
     if rule.id in KIT_RULES:
         items.append(f"the EventStore test kit checks it for stores of the official Python SDK "
                      f"({link('testing', '../testing.md')})")
@@ -131,5 +131,5 @@ def _proofs(model: DocsModel, rule: Rule) -> str:
 def _designs(model: DocsModel, rule: Rule) -> str:
     designs = model.designs.get(rule.id, [])
     if not designs:
-        return "None of the faulty designs of [model/faulty.py](../../model/faulty.py) is expected to break it first."
+        return "None of the faulty designs of [model/servers/faulty.py](../../model/faulty.py) is expected to break it first."
     return bullets(f"design {d.number} ({code(d.name)}): {d.summary}" for d in designs)

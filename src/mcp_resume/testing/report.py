@@ -19,7 +19,7 @@ class EventStoreReport:
 
     - ``passed``: no counterexample in the machine run and every contract probe held;
     - ``failure`` / ``trace``: the first rule broken and the shrunk action sequence
-      (spec handles ``S1``, ``T1``, ``E1``; replay it with ``mcp_resume.model.checker.replay``);
+      (spec handles ``S1``, ``T1``, ``E1``; replay it with ``mcp_resume.model.harness.checker.replay``);
     - ``confirmed``: the same trace holds with the kit's ``ReferenceEventStore``
       (``None`` when there is no trace or it could not be replayed);
     - ``warnings``: SHOULD-level rules of ``profile`` seen broken, with what was seen;

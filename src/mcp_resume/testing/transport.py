@@ -33,8 +33,8 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from mcp_resume.model.adapter import Unsupported, Violation
-from mcp_resume.model.reference_server import ReferenceServer, SessionRecord, StreamRecord
+from mcp_resume.model.servers.adapter import Unsupported, Violation
+from mcp_resume.model.servers.reference import ReferenceServer, SessionRecord, StreamRecord
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.transitions import Delivered, Observation
 

@@ -1,0 +1,553 @@
+"""The fast explorer: the same exploration as ``explorer.explore_spec``, session by session.
+
+Why it can be fast. In the spec a session owns everything that refers to it:
+an action names one session (or none), changes nothing outside that session's
+streams, events, requests and client view, and the invariants read one session
+at a time. So a state, up to symmetry, is a *multiset of session forms*
+(``canonical``), and what an action does to a session depends only on that
+session's form (and, for a foreign event id or request id, on there being one).
+
+The explorer therefore keeps two levels:
+
+- a **session table**: every distinct session form gets a small integer; the
+  first time a form is expanded, each action on it is computed once with
+  ``spec.transitions.step`` on the decoded one-session state, checked with
+  ``check_transition``, and each new form with ``check_state``. A foreign
+  event id or request id is tried against a *witness* session (one stream, one
+  event carrying a pending request);
+- a **state graph**: a state is the sorted tuple of its sessions' integers. Its
+  successors are its sessions' successors in the table, a new session
+  (``initialize``), and ``restart_client`` (every session forgets at once).
+  Breadth-first search over these tuples costs a tuple and a set lookup per
+  successor.
+
+Counts are those of the reference explorer: each action that names any event of
+another session counts once per such event (``foreign`` multiplicity), each
+session-less request once per event or request it names, and the two copies of
+one form in a state are counted as two sessions. Requests without a live
+session never change anything in the spec; they are stepped and checked once
+on a witness state. The tests hold this explorer to ``explore_spec`` (same
+states, transitions, pruned transitions, depth, per-action and per-branch
+counts) and every step to ``spec.transitions.step`` on the decoded state.
+
+A violation is reported with a concrete trace: the path to the state is found
+again (a second breadth-first search with parent pointers, run only when there
+is something to report), translated into the spec's handles, and replayed with
+``step`` to confirm the finding.
+"""
+
+from __future__ import annotations
+
+import time
+from bisect import insort
+from collections import Counter
+from dataclasses import dataclass, field
+
+from mcp_resume.spec import actions as a
+from mcp_resume.spec.invariants import Finding, check_state, check_transition
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
+from mcp_resume.spec.state import INITIAL_STATE, State
+from mcp_resume.spec.transitions import Transition, enabled, step
+
+from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
+from mcp_resume.model.harness.coverage import Coverage
+from mcp_resume.model.explore.result import ExplorationResult
+from mcp_resume.model.explore.space import SERVER_STREAM_ACTIONS, Bounds
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge, path_to
+from mcp_resume.spec.literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
+
+ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
+"""How many concrete actions one template stands for in a state."""
+
+WITNESS_ACTIONS = (a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
+"""How the witness session is reached: one open stream, one event carrying a pending request."""
+
+
+class FastEngineError(AssertionError):
+    """The spec broke an assumption this explorer relies on (a session-less request
+    that changes the state, an action on one session that changes another); use
+    ``explore_spec`` and fix the assumption."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """One action on a session form (handles of the decoded form: ``S1``, ``T1`` ...,
+    the witness's for foreign ids), or a state-wide action."""
+
+    action: a.Action
+    multiplicity: int
+    witness: bool  # stepped on the form beside the witness session
+
+
+@dataclass
+class Expansion:
+    """Everything the actions on one session form do, computed once."""
+
+    moves: list[tuple[int, int]] = field(default_factory=list)  # (template index, successor form id)
+    successors: tuple[int, ...] = ()  # distinct successor form ids other than itself
+    templates: list[Template] = field(default_factory=list)
+    counts: list[Counter] = field(default_factory=lambda: [Counter() for _ in range(3)])  # by multiplicity
+    pruned: list[int] = field(default_factory=lambda: [0, 0, 0])
+    findings: list[tuple[int, Finding]] = field(default_factory=list)
+    forget: int = -1  # the form after restart_client
+    forget_findings: list[Finding] = field(default_factory=list)
+
+
+class SessionTable:
+    """Session forms, their integers, and their expansions (computed on first use)."""
+
+    def __init__(self, bounds: Bounds, profile: Profile) -> None:
+        self.bounds = bounds
+        self.profile = profile
+        self.forms: list[SessionForm] = []
+        self.ids: dict[SessionForm, int] = {}
+        self.expansions: list[Expansion | None] = []
+        self.events: list[int] = []
+        self.requests: list[int] = []
+        self.state_findings: dict[int, list[Finding]] = {}
+        self.witness = session_form(_run(WITNESS_ACTIONS), "S1")
+        self.steps = 0
+        self.seconds = 0.0  # spent expanding forms (stepping and checking the spec)
+
+    def intern(self, form: SessionForm, state: State | None = None) -> int:
+        """The id of ``form``; a new form is checked with ``check_state`` on ``state``
+        (a one-session state with that form) or on the decoded form."""
+        number = self.ids.get(form)
+        if number is not None:
+            return number
+        number = len(self.forms)
+        self.ids[form] = number
+        self.forms.append(form)
+        self.expansions.append(None)
+        self.events.append(sum(len(stream[4]) for stream in form[2]))
+        self.requests.append(len(form[3]))
+        findings = check_state(decode([form]) if state is None else state)
+        if findings:
+            self.state_findings[number] = findings
+        return number
+
+    def fits(self, form: SessionForm) -> bool:
+        streams = form[2]
+        return (
+            len(streams) <= self.bounds.streams
+            and all(len(stream[4]) <= self.bounds.events for stream in streams)
+            and len(form[3]) <= self.bounds.requests
+        )
+
+    def expand(self, number: int) -> Expansion:
+        expansion = self.expansions[number]
+        if expansion is not None:
+            return expansion
+        started = time.perf_counter()
+        try:
+            return self._expand(number)
+        finally:
+            self.seconds += time.perf_counter() - started
+
+    def _expand(self, number: int) -> Expansion:
+        form = self.forms[number]
+        expansion = Expansion()
+        alone = decode([form])
+        beside = decode([form, self.witness])
+        expansion.templates = session_templates(alone, beside)
+        distinct: dict[int, None] = {}
+        for index, template in enumerate(expansion.templates):
+            state = beside if template.witness else alone
+            if not enabled(state, template.action):
+                continue
+            transition = step(state, template.action, self.profile)
+            self.steps += 1
+            slot = _SLOTS[template.multiplicity]
+            after = self._successor(number, template, transition)
+            if after is None:
+                expansion.pruned[slot] += 1
+                continue
+            expansion.counts[slot][_label(transition)] += 1
+            for finding in check_transition(transition):
+                expansion.findings.append((index, finding))
+            if after != number:
+                expansion.moves.append((index, after))
+                distinct.setdefault(after, None)
+        expansion.successors = tuple(distinct)
+        restarted = step(alone, a.RestartClient(), self.profile)
+        expansion.forget = self.intern(session_form(restarted.after, "S1"), restarted.after)
+        expansion.forget_findings = check_transition(restarted)
+        self.expansions[number] = expansion
+        return expansion
+
+    def _successor(self, number: int, template: Template, transition: Transition) -> int | None:
+        """The successor's form id, or None when it breaks a bound."""
+        if template.witness:
+            if transition.after != transition.before:
+                raise FastEngineError(f"{a.describe(template.action)} with a foreign id changed the state")
+            return number
+        if transition.after is transition.before:
+            return number
+        after = transition.after
+        if len(after.sessions) != 1:
+            raise FastEngineError(f"{a.describe(template.action)} created a session")
+        form = session_form(after, "S1")
+        if not self.fits(form):
+            return None
+        return self.intern(form, after)
+
+
+def session_templates(alone: State, beside: State) -> list[Template]:
+    """Every action on session ``S1`` of ``alone`` that names it or its entities, in
+    the order of ``candidate_actions``; an event id or request id of another session
+    is the witness's (in ``beside``), standing for all of them."""
+    events = [e.id for e in alone.events]
+    requests = [r.id for r in alone.requests]
+    witness_event = beside.events[len(events)].id
+    witness_request = beside.requests[len(requests)].id
+    templates = [Template(a.CallTool("S1"), ONE, False)]
+    templates += [Template(a.Reconnect("S1", e), ONE, False) for e in events]
+    templates.append(Template(a.Reconnect("S1", witness_event), PER_FOREIGN_EVENT, True))
+    templates += [Template(a.Reconnect("S1", e), ONE, False) for e in EVENT_LITERALS]
+    templates += [Template(a.AnswerRequest("S1", r), ONE, False) for r in requests]
+    templates.append(Template(a.AnswerRequest("S1", witness_request), PER_FOREIGN_REQUEST, True))
+    templates.append(Template(a.AnswerRequest("S1", UNKNOWN_REQUEST), ONE, False))
+    templates.append(Template(a.DeleteSession("S1"), ONE, False))
+    for stream in alone.streams:
+        templates += [Template(kind(stream.id), ONE, False) for kind in SERVER_STREAM_ACTIONS]
+    templates += [Template(a.CancelRequest(r), ONE, False) for r in requests]
+    templates.append(Template(a.ExpireSession("S1"), ONE, False))
+    return templates
+
+
+def sessionless_templates(witness: State) -> list[Template]:
+    """Requests whose session header names no session, on the witness state: the
+    event and request they name stand for every event and request of a state."""
+    event, request = witness.events[0].id, witness.requests[0].id
+    templates = []
+    for session in SESSION_LITERALS:
+        templates.append(Template(a.CallTool(session), ONE, True))
+        templates.append(Template(a.Reconnect(session, event), PER_EVENT, True))
+        templates += [Template(a.Reconnect(session, e), ONE, True) for e in EVENT_LITERALS]
+        templates.append(Template(a.AnswerRequest(session, request), PER_REQUEST, True))
+        templates.append(Template(a.AnswerRequest(session, UNKNOWN_REQUEST), ONE, True))
+        templates.append(Template(a.DeleteSession(session), ONE, True))
+    return templates
+
+
+@dataclass
+class _Global:
+    """State-wide actions, stepped once: session-less requests and ``initialize``."""
+
+    counts: list[Counter]
+    findings: list[tuple[Template, Finding]]
+    fresh: int
+    initialize: Transition
+
+
+def explore_fast(
+    bounds: Bounds,
+    profile: Profile = DEFAULT_PROFILE,
+    progress: Progress | None = None,
+) -> ExplorationResult:
+    """Explore the spec within ``bounds`` (with symmetry reduction); see the module docstring.
+
+    Raises ``NotModelled`` for a sessionless profile, ``FastEngineError`` when the
+    spec breaks the session independence this explorer relies on.
+    """
+    started = time.perf_counter()
+    result = ExplorationResult("spec", profile, bounds, "fast", True)
+    table = SessionTable(bounds, profile)
+    world = _global_actions(table)
+    explorer = _Search(table, bounds, world.fresh)
+    explorer.run(result, progress, started)
+    _count(result, table, world, explorer)
+    _report_findings(result, table, world, explorer, profile, bounds)
+    result.notes = {"session_forms": len(table.forms), "session_steps": table.steps,
+                    "session_seconds": round(table.seconds, 3)}
+    result.seconds = time.perf_counter() - started
+    return result
+
+
+def _global_actions(table: SessionTable) -> _Global:
+    witness = decode([table.witness])
+    counts = [Counter() for _ in range(5)]
+    findings = []
+    for template in sessionless_templates(witness):
+        transition = step(witness, template.action, table.profile)
+        if transition.after != witness:
+            raise FastEngineError(f"{a.describe(template.action)} changed the state")
+        counts[template.multiplicity][_label(transition)] += 1
+        findings += [(template, f) for f in check_transition(transition)]
+    initialize = step(INITIAL_STATE, a.Initialize(), table.profile)
+    findings += [(Template(a.Initialize(), ONE, False), f) for f in check_transition(initialize)]
+    fresh = table.intern(session_form(initialize.after, "S1"), initialize.after)
+    return _Global(counts, findings, fresh, initialize)
+
+
+class _Search:
+    """Breadth-first search over sorted tuples of session-form ids."""
+
+    def __init__(self, table: SessionTable, bounds: Bounds, fresh: int) -> None:
+        self.table = table
+        self.bounds = bounds
+        self.fresh = fresh
+        self.expanded_states = 0
+        self.event_weight = 0  # sum over expanded states of their number of events
+        self.request_weight = 0
+        self.initializations = 0
+        self.restarts = 0
+        self.pruned_initializations = 0
+        self.form_weight: Counter = Counter()  # form id -> times expanded as a session of a state
+        self.foreign_event_weight: Counter = Counter()
+        self.foreign_request_weight: Counter = Counter()
+        self.first_expanded: dict[int, tuple] = {}  # form id -> the first state it was expanded in
+        self.first_seen_bad: dict[int, tuple] = {}  # form id with state findings -> first state holding it
+        self.first_state_with_events: tuple | None = None
+        self.first_state_with_requests: tuple | None = None
+        self.depth = 0
+
+    def run(self, result: ExplorationResult, progress: Progress | None, started: float) -> None:
+        table, bounds, fresh = self.table, self.bounds, self.fresh
+        seen = {()}
+        frontier = [()]
+        result.levels.append(1)
+        max_sessions = bounds.sessions
+        expansions = table.expansions
+        events, requests = table.events, table.requests
+        bad = table.state_findings
+        form_weight, fe_weight, fr_weight = self.form_weight, self.foreign_event_weight, self.foreign_request_weight
+        depth = 0
+        while frontier and (bounds.depth is None or depth < bounds.depth):
+            next_frontier = []
+            add = next_frontier.append
+            for state in frontier:
+                self.expanded_states += 1
+                total_events = 0
+                total_requests = 0
+                for form in state:
+                    total_events += events[form]
+                    total_requests += requests[form]
+                self.event_weight += total_events
+                self.request_weight += total_requests
+                if total_events and self.first_state_with_events is None:
+                    self.first_state_with_events = state
+                if total_requests and self.first_state_with_requests is None:
+                    self.first_state_with_requests = state
+                if len(state) < max_sessions:
+                    self.initializations += 1
+                    successor = _insert(state, fresh)
+                    if successor not in seen:
+                        seen.add(successor)
+                        add(successor)
+                else:
+                    self.pruned_initializations += 1
+                self.restarts += 1
+                previous = -1
+                forgotten = []
+                for index, form in enumerate(state):
+                    expansion = expansions[form] or self._expand(form, state)
+                    forgotten.append(expansion.forget)
+                    form_weight[form] += 1
+                    fe_weight[form] += total_events - events[form]
+                    fr_weight[form] += total_requests - requests[form]
+                    if form == previous:
+                        continue
+                    previous = form
+                    rest = state[:index] + state[index + 1 :]
+                    for successor_form in expansion.successors:
+                        successor = _insert(rest, successor_form)
+                        if successor not in seen:
+                            seen.add(successor)
+                            add(successor)
+                            if bad and successor_form in bad and successor_form not in self.first_seen_bad:
+                                self.first_seen_bad[successor_form] = successor
+                forgotten.sort()
+                restarted = tuple(forgotten)
+                if restarted != state and restarted not in seen:
+                    seen.add(restarted)
+                    add(restarted)
+                if progress and self.expanded_states % PROGRESS_EVERY == 0:
+                    result.states, result.depth = len(seen), depth
+                    result.seconds = time.perf_counter() - started
+                    progress(result)
+            frontier = next_frontier
+            if frontier:
+                depth += 1
+                result.levels.append(len(frontier))
+        result.states = len(seen)
+        result.depth = depth
+        self.depth = depth
+
+    def _expand(self, form: int, state: tuple) -> Expansion:
+        self.first_expanded[form] = state
+        return self.table.expand(form)
+
+
+def _insert(state: tuple, form: int) -> tuple:
+    size = len(state)
+    if size == 0:
+        return (form,)
+    if size == 1:
+        other = state[0]
+        return (form, other) if form <= other else (other, form)
+    items = list(state)
+    insort(items, form)
+    return tuple(items)
+
+
+_SLOTS = {ONE: 0, PER_FOREIGN_EVENT: 1, PER_FOREIGN_REQUEST: 2}
+
+
+def _label(transition: Transition) -> tuple[str, object]:
+    return transition.action.kind, transition.outcome.branch if transition.outcome else None
+
+
+def _count(result: ExplorationResult, table: SessionTable, world: _Global, search: _Search) -> None:
+    """Transitions, pruned transitions and coverage, from the weights the search kept."""
+    coverage = Coverage()
+    transitions = Counter()
+    for form, weight in search.form_weight.items():
+        expansion = table.expansions[form]
+        weights = (weight, search.foreign_event_weight[form], search.foreign_request_weight[form])
+        for slot, slot_weight in enumerate(weights):
+            for label, count in expansion.counts[slot].items():
+                transitions[label] += count * slot_weight
+            result.pruned += expansion.pruned[slot] * slot_weight
+    state_weights = {ONE: search.expanded_states, PER_EVENT: search.event_weight, PER_REQUEST: search.request_weight}
+    for multiplicity, weight in state_weights.items():
+        for label, count in world.counts[multiplicity].items():
+            transitions[label] += count * weight
+    transitions[("initialize", world.initialize.outcome.branch)] += search.initializations
+    transitions[("restart_client", None)] += search.restarts
+    result.pruned += search.pruned_initializations
+    for (kind, branch), count in transitions.items():
+        if count:
+            coverage.record(kind, branch, count)
+    result.transitions = sum(transitions.values())
+    result.coverage = coverage
+
+
+# -- violations: find the path again, make it concrete, confirm it -------------------
+
+
+def _report_findings(result, table: SessionTable, world: _Global, search: _Search, profile: Profile, bounds: Bounds) -> None:
+    for finding in check_state(INITIAL_STATE):
+        _judge(result, [finding], (), profile, bounds)
+    targets = []  # (state key, abstract action or None, finding)
+    for form, state in search.first_expanded.items():
+        expansion = table.expansions[form]
+        targets += [(state, ("session", form, index), finding) for index, finding in expansion.findings]
+        targets += [(state, ("restart",), finding) for finding in expansion.forget_findings]
+    for form, state in search.first_seen_bad.items():
+        targets += [(state, None, finding) for finding in table.state_findings[form]]
+    for template, finding in world.findings:
+        state = {PER_EVENT: search.first_state_with_events, PER_REQUEST: search.first_state_with_requests}.get(template.multiplicity, ())
+        if state is not None:
+            targets.append((state, ("global", template), finding))
+    traces = []
+    for state_key, abstract, finding in targets:
+        actions = concrete_path(table, world.fresh, bounds, state_key, profile)
+        if abstract is not None:
+            actions = actions + (_concrete(table, _replay(actions, profile), abstract),)
+        _confirm(actions, finding, profile)
+        traces.append((actions, finding))
+    for actions, finding in sorted(traces, key=lambda item: len(item[0])):
+        _judge(result, [finding], actions, profile, bounds)
+
+
+def concrete_path(table: SessionTable, fresh: int, bounds: Bounds, target: tuple, profile: Profile = DEFAULT_PROFILE) -> tuple:
+    """A shortest sequence of spec actions from the initial state to a state whose
+    canonical form is ``target`` (a sorted tuple of session-form ids of ``table``)."""
+    parents: dict[tuple, tuple | None] = {(): None}
+    frontier = [()]
+    while target not in parents and frontier:
+        next_frontier = []
+        for state in frontier:
+            for successor, move in moves(table, fresh, bounds, state):
+                if successor not in parents:
+                    parents[successor] = (state, move)
+                    next_frontier.append(successor)
+        frontier = next_frontier
+    if target not in parents:
+        raise FastEngineError(f"no path to {target}")
+    actions: list[a.Action] = []
+    state = INITIAL_STATE
+    for move in path_to(parents, target):
+        action = _concrete(table, state, move)
+        actions.append(action)
+        state = step(state, action, profile).after
+    return tuple(actions)
+
+
+def moves(table: SessionTable, fresh: int, bounds: Bounds, state: tuple) -> list[tuple[tuple, tuple]]:
+    """Every (successor, abstract step) of ``state`` that changes it and stays within bounds."""
+    found = []
+    if len(state) < bounds.sessions:
+        found.append((_insert(state, fresh), ("initialize",)))
+    for index, form in enumerate(state):
+        expansion = table.expand(form)
+        rest = state[:index] + state[index + 1 :]
+        found += [(_insert(rest, after), ("session", form, template)) for template, after in expansion.moves]
+    restarted = tuple(sorted(table.expand(f).forget for f in state))
+    if restarted != state:
+        found.append((restarted, ("restart",)))
+    return found
+
+
+def _concrete(table: SessionTable, state: State, move: tuple) -> a.Action:
+    """The action of ``state`` that ``move`` (an abstract step) stands for."""
+    kind = move[0]
+    if kind == "initialize":
+        return a.Initialize()
+    if kind == "restart":
+        return a.RestartClient()
+    if kind == "global":
+        template = move[1]
+        return _rename(template.action, {"E1": state.events[0].id if state.events else "E1",
+                                         "R1": state.requests[0].id if state.requests else "R1"})
+    _, form, index = move
+    for session in state.sessions:
+        found, naming = session_naming(state, session.id)
+        if found != table.forms[form]:
+            continue
+        template = table.expansions[form].templates[index]
+        mapping = naming.handles("S1", 1, 1, 1)
+        if template.witness:
+            others = [e.id for e in state.events if state.session_of_event(e.id) != session.id]
+            foreign_requests = [r.id for r in state.requests if r.session != session.id]
+            local = decode([table.forms[form]])
+            mapping[f"E{len(local.events) + 1}"] = others[0] if others else ""
+            mapping[f"R{len(local.requests) + 1}"] = foreign_requests[0] if foreign_requests else ""
+        return _rename(template.action, mapping)
+    raise FastEngineError("no session of the state has the form the path expects")
+
+
+def _rename(action: a.Action, mapping: dict[str, str]) -> a.Action:
+    values = {name: mapping.get(value, value) if isinstance(value, str) else value
+              for name, value in a.action_to_json(action).items() if name != "kind"}
+    return type(action)(**values)
+
+
+def _replay(actions: tuple, profile: Profile) -> State:
+    state = INITIAL_STATE
+    for action in actions:
+        state = step(state, action, profile).after
+    return state
+
+
+def _confirm(actions: tuple, finding: Finding, profile: Profile) -> None:
+    """Replay ``actions`` with ``step``: the last step (or the state it reaches) must show ``finding.rule``."""
+    state = INITIAL_STATE
+    found: list[Finding] = check_state(state) if not actions else []
+    for action in actions:
+        transition = step(state, action, profile)
+        state = transition.after
+        found = check_transition(transition) + check_state(state)
+    if not any(f.rule == finding.rule for f in found):
+        raise FastEngineError(f"the trace for {finding.rule} does not reproduce it: {[a.describe(x) for x in actions]}")
+
+
+def _run(actions) -> State:
+    state = INITIAL_STATE
+    for action in actions:
+        state = step(state, action).after
+    return state
+
+
+__all__ = ["explore_fast", "FastEngineError", "SessionTable", "concrete_path", "moves"]

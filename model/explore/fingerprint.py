@@ -1,0 +1,92 @@
+"""A server's state written in the spec's canonical names: the key of a product state.
+
+The design explorer (``explore_server``) meets the same spec state, up to
+symmetry, on many paths, with the server's tables holding the same content
+under different ids (``sess-1`` here, ``sess-3`` there, because other things
+were created in between) and filled in a different order. ``server_fingerprint``
+walks the server's attributes and writes every id the checker has paired with
+a spec handle as that handle's *canonical name* (its position in the canonical
+form: session rank, stream index, event position, request number). Everything
+else is kept as it is: counters, flags, unpaired ids, the order of lists, and
+the order of dicts, except *tables*: dicts keyed by paired ids, whose entries
+are sorted by canonical name.
+
+Two product states with equal canonical spec forms and equal fingerprints are
+then the same up to a renaming of ids and the insertion order of tables, and
+the explorer explores one of them. That is sound for servers that
+
+- treat their ids as names: compare, store and take them apart only the way
+  they built them (an event id that ends in its stream's key), and
+- do not let the insertion order of a table decide what they answer, beyond
+  what the spec itself orders the same way (the connections closed by one
+  step are listed in creation order on both sides).
+
+The reference server and every faulty design here satisfy both (design 4
+replays a history in table order, and is wrong in every order). A server that
+did not would be explored less than exhaustively, never wrongly caught: every
+counterexample is replayed on the server and on the reference before it counts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import fields, is_dataclass
+
+from mcp_resume.spec.state import State
+
+from mcp_resume.model.explore.canonical import SessionForm, session_naming
+from mcp_resume.model.servers.idmap import UNMAPPED_PREFIX, IdMap
+
+
+def canonical_names(state: State) -> tuple[tuple[SessionForm, ...], dict[str, str]]:
+    """The canonical form of ``state`` and a canonical name for each of its handles.
+
+    Sessions are ranked by their forms; a stream is named by its session's rank
+    and its index in the form, an event by its stream and position, a request by
+    its session's rank and number.
+    """
+    named = sorted((session_naming(state, s.id) for s in state.sessions), key=lambda item: item[0])
+    names: dict[str, str] = {}
+    for rank, (_, naming) in enumerate(named):
+        names[naming.session] = f"s{rank}"
+        for index, stream in enumerate(naming.streams):
+            names[stream] = f"s{rank}t{index}"
+            for position, event in enumerate(naming.events[index]):
+                names[event] = f"s{rank}t{index}e{position}"
+        for number, request in enumerate(naming.requests):
+            names[request] = f"s{rank}r{number}"
+    return tuple(form for form, _ in named), names
+
+
+def server_fingerprint(server: object, ids: IdMap, names: dict[str, str]) -> tuple:
+    """The server's attributes, with every paired id replaced by its canonical name."""
+
+    def name(value: str):
+        handle = ids.handle(value)
+        if handle.startswith(UNMAPPED_PREFIX):
+            return value
+        return ("#", names.get(handle, handle))
+
+    def walk(value):
+        if isinstance(value, str):
+            return name(value)
+        if value is None or isinstance(value, (bool, int, float)):
+            return value
+        if isinstance(value, dict):
+            items = [(walk(k), walk(v)) for k, v in value.items()]
+            if items and all(type(k) is tuple and k[0] == "#" for k, _ in items):
+                items.sort(key=lambda item: item[0])  # a table keyed by ids
+            return ("dict",) + tuple(items)
+        if isinstance(value, (list, tuple)):
+            return (type(value).__name__,) + tuple(walk(item) for item in value)
+        if isinstance(value, (set, frozenset)):
+            return ("set",) + tuple(sorted((walk(item) for item in value), key=repr))
+        kind = type(value)
+        if is_dataclass(value):
+            names = _FIELDS.get(kind) or _FIELDS.setdefault(kind, tuple(f.name for f in fields(value)))
+            return (kind.__name__,) + tuple(walk(getattr(value, name)) for name in names)
+        return (kind.__name__,) + tuple((key, walk(item)) for key, item in sorted(vars(value).items()))
+
+    return walk(server)
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}

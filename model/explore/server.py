@@ -1,0 +1,218 @@
+"""Explore an in-process server beside the spec: every path within bounds, breadth-first.
+
+``explore_server(factory, bounds, profile)`` drives the spec and a server under
+test side by side, as ``checker.Checker`` does for one sequence, but over every
+sequence within ``bounds``: from each product state (a spec state, the server's
+state, the id map between them) it tries every ``candidate_actions`` action the
+spec enables, judges the server's answer with the spec's invariants, and keeps
+the new product state. The first counterexample found for a rule is a shortest
+one; its trace replays with ``checker.replay`` on any adapter.
+
+How a server state is reached again. In-process servers are mutable objects,
+and each product state has as many successors as actions. The explorer keeps
+each product state to expand as a ``pickle`` of the server and its id map (a
+few hundred bytes) and restores one copy per successor with ``pickle.loads``,
+which costs the same at any depth (re-running the path from the start grows
+with it) and is several times faster than ``copy.deepcopy``
+(``benchmarks/bench_explorer.py`` measures the three).
+
+How a product state is recognised. Its key is the spec state's canonical form
+with the server's state written in the same canonical names
+(``fingerprint.server_fingerprint``): paths that reach the same spec state up
+to symmetry and leave the server holding the same tables up to a renaming of
+its ids are explored once. Most actions are refused and change nothing; the
+explorer spots those by comparing the server's pickle with the one it was
+restored from, and computes a key (and keeps a pickle) only for the others.
+
+A step with a finding that does not fail the run (a SHOULD or MAY broken under
+``profile``) is recorded as a warning and, as in the Hypothesis machine, its
+product state is not explored further: from there the server may be in a
+state the spec does not predict.
+"""
+
+from __future__ import annotations
+
+import pickle
+import time
+from typing import Callable
+
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
+from mcp_resume.spec.state import INITIAL_STATE
+from mcp_resume.spec.transitions import enabled
+
+from mcp_resume.model.servers.adapter import ServerUnderTest
+from mcp_resume.model.harness.checker import Checker, Counterexample
+from mcp_resume.model.explore.result import ExplorationResult
+from mcp_resume.model.explore.space import Bounds, candidate_actions, within
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, explorer_trace, path_to
+from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
+from mcp_resume.model.servers.idmap import IdMap
+
+Snapshot = bytes
+
+
+def explore_server(
+    factory: Callable[[], ServerUnderTest],
+    bounds: Bounds,
+    profile: Profile = DEFAULT_PROFILE,
+    stop_at_first: bool = True,
+    progress: Progress | None = None,
+) -> ExplorationResult:
+    """Explore the server made by ``factory`` beside the spec within ``bounds``.
+
+    With ``stop_at_first`` the run ends at the first failing step (the shortest
+    counterexample); otherwise it goes on and keeps the shortest trace of every
+    rule broken. The server must be picklable (every in-process server is).
+    Raises ``NotModelled`` for a sessionless profile.
+    """
+    started = time.perf_counter()
+    probe = factory()
+    name = getattr(probe, "name", type(probe).__name__)
+    result = ExplorationResult(name, profile, bounds, "product", True)
+    keys = _Keys()
+    root = keys.key(INITIAL_STATE, probe, IdMap())
+    first = _snapshot(probe, IdMap())
+    probe.close()
+    parents: dict = {root: None}
+    frontier = [(root, INITIAL_STATE, first)]
+    result.levels.append(1)
+    depth = 0
+    expanded = 0
+    while frontier and (bounds.depth is None or depth < bounds.depth):
+        next_frontier = []
+        for key, state, snapshot in frontier:
+            for action in candidate_actions(state):
+                if not enabled(state, action):
+                    continue
+                checker = _restore(snapshot, state, profile)
+                try:
+                    report = checker.apply(action)
+                except Counterexample as found:
+                    _record_failure(result, parents, key, action, found, bounds)
+                    if stop_at_first:
+                        return _finish(result, parents, depth + 1, started, exhausted=False)
+                    continue
+                if checker.state is not state and not within(checker.state, bounds):
+                    result.pruned += 1
+                    continue
+                result.transitions += 1
+                result.coverage.record(action.kind, report.branch)
+                if report.findings:
+                    _record_warnings(result, parents, key, action, report, bounds)
+                    continue
+                after = None
+                if checker.state is state:  # the spec stayed put: did the server?
+                    after = _snapshot(checker.server, checker.ids)
+                    if after == snapshot:
+                        continue
+                after_key = keys.key(checker.state, checker.server, checker.ids)
+                if after_key not in parents:
+                    parents[after_key] = (key, action)
+                    after = after or _snapshot(checker.server, checker.ids)
+                    next_frontier.append((after_key, checker.state, after))
+            expanded += 1
+            if progress and expanded % PROGRESS_EVERY == 0:
+                _finish(result, parents, depth, started, exhausted=False)
+                progress(result)
+        frontier = next_frontier
+        if frontier:
+            depth += 1
+            result.levels.append(len(frontier))
+    return _finish(result, parents, depth, started, exhausted=True)
+
+
+class _Keys:
+    """Product-state keys, with the canonical names of each spec state computed once."""
+
+    def __init__(self) -> None:
+        self._names: dict = {}
+
+    def key(self, state, server: ServerUnderTest, ids: IdMap) -> tuple:
+        named = self._names.get(state)
+        if named is None:
+            named = self._names[state] = canonical_names(state)
+        form, names = named
+        return form, server_fingerprint(server, ids, names)
+
+
+def _snapshot(server: ServerUnderTest, ids: IdMap) -> Snapshot:
+    return pickle.dumps((server, ids), protocol=pickle.HIGHEST_PROTOCOL)
+
+
+class _SpecMemo:
+    """The spec's side of each step, computed once per (spec state, action) and
+    shared by every product state over that spec state, and by every server
+    explored under the same profile in this process: the faulty designs mostly
+    agree with the spec, so they walk the same spec states."""
+
+    LIMIT = 250_000  # entries kept before the memo starts afresh (about 250 MB at most)
+
+    def __init__(self) -> None:
+        self.variants: dict = {}
+        self.findings: dict = {}
+
+    def clear_if_full(self) -> None:
+        if len(self.variants) + len(self.findings) > self.LIMIT:
+            self.variants.clear()
+            self.findings.clear()
+
+
+_MEMOS: dict[Profile, _SpecMemo] = {}
+
+
+class _MemoChecker(Checker):
+    """A ``Checker`` whose spec computations (``_variants``, ``_judge``) come from a memo.
+
+    Same findings, same next state as ``Checker``: both are functions of the
+    spec state, the action and the translated observation only.
+    """
+
+    memo: _SpecMemo
+
+    def _variants(self, action):
+        key = (self.state, action)
+        variants = self.memo.variants.get(key)
+        if variants is None:
+            self.memo.clear_if_full()  # before any of this step's variants exist
+            variants = self.memo.variants[key] = super()._variants(action)
+        return variants
+
+    def _judge(self, spec, observed):
+        # ``spec`` is one of the memo's own variants, alive as long as the memo's
+        # entries (both dicts are cleared together), so its id names it
+        key = (id(spec), observed)
+        findings = self.memo.findings.get(key)
+        if findings is None:
+            findings = self.memo.findings[key] = super()._judge(spec, observed)
+        return list(findings)
+
+
+def _restore(snapshot: Snapshot, state, profile: Profile) -> Checker:
+    server, ids = pickle.loads(snapshot)
+    checker = _MemoChecker(server, profile, source="explorer")
+    checker.memo = _MEMOS.setdefault(profile, _SpecMemo())
+    checker.state = state
+    checker.ids = ids
+    return checker
+
+
+def _record_failure(result: ExplorationResult, parents: dict, key, action, found: Counterexample, bounds: Bounds) -> None:
+    actions = path_to(parents, key) + (action,)
+    for finding in found.report.failing:
+        result.record(result.violations, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
+
+
+def _record_warnings(result: ExplorationResult, parents: dict, key, action, report, bounds: Bounds) -> None:
+    if all(finding.rule in result.warnings for finding in report.findings):
+        return
+    actions = path_to(parents, key) + (action,)
+    for finding in report.findings:
+        result.record(result.warnings, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
+
+
+def _finish(result: ExplorationResult, parents: dict, depth: int, started: float, exhausted: bool) -> ExplorationResult:
+    result.states = len(parents)
+    result.depth = depth
+    result.exhausted = exhausted
+    result.seconds = time.perf_counter() - started
+    return result

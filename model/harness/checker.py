@@ -1,0 +1,178 @@
+"""Drive a server under test and the spec side by side, one action at a time.
+
+For every action the checker computes the spec's transition, applies the action
+to the server (in the server's ids), translates what the server did back to the
+spec's handles, and judges it with the spec's invariants (``spec.invariants``)
+under the chosen profile. The first finding whose verdict is FAIL (a MUST broken,
+or a disagreement no rule names) raises ``Counterexample`` carrying the trace so
+far, which replays against any adapter (``replay``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from mcp_resume.spec.actions import Action
+from mcp_resume.spec.catalog import AGREEMENT
+from mcp_resume.spec.decision import Branch
+from mcp_resume.spec.invariants import Finding, check_state, check_transition
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
+from mcp_resume.spec.state import INITIAL_STATE, State
+from mcp_resume.spec.trace import Failure, Trace
+from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled
+from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+
+from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported, Violation
+from mcp_resume.model.servers.idmap import IdMap
+
+
+@dataclass(frozen=True)
+class StepReport:
+    """One step: the action (spec handles), what the spec expects, what the server
+    did (translated to handles), every finding, and those that fail the run."""
+
+    number: int
+    action: Action
+    expected: Observation
+    observed: Observation
+    findings: tuple[Finding, ...]
+    failing: tuple[Finding, ...]
+    branch: Branch | None = None  # the spec's decision for a client request
+
+
+class Counterexample(AssertionError):
+    """The server under test broke a rule; ``trace`` reproduces it from the start."""
+
+    def __init__(self, trace: Trace, report: StepReport) -> None:
+        self.trace = trace
+        self.report = report
+        super().__init__(self.explain())
+
+    def explain(self) -> str:
+        lines = [f"counterexample ({len(self.trace.actions)} steps, profile {self.trace.profile.value}):"]
+        lines.append(self.trace.describe())
+        lines += [f"  [{f.rule}] {f.message}" for f in self.report.failing]
+        return "\n".join(lines)
+
+
+class Checker:
+    """Side-by-side driver of the spec and one server under test.
+
+    ``fail_on`` is the set of verdicts that stop the run (default: FAIL only; add
+    WARN to fail on broken SHOULDs too). A step with findings that do not fail
+    the run (a broken SHOULD or MAY) is kept in ``diverged``: from there on the
+    server may be in a state the spec does not predict.
+    """
+
+    def __init__(
+        self,
+        server: ServerUnderTest,
+        profile: Profile = DEFAULT_PROFILE,
+        fail_on: frozenset[Verdict] = frozenset({Verdict.FAIL}),
+        source: str = "",
+    ) -> None:
+        self.server = server
+        self.profile = profile
+        self.fail_on = fail_on
+        self.source = source
+        self.state: State = INITIAL_STATE
+        self.ids = IdMap()
+        self.actions: list[Action] = []
+        self.reports: list[StepReport] = []
+        self.diverged: StepReport | None = None
+
+    def enabled(self, action: Action) -> bool:
+        return enabled(self.state, action)
+
+    def apply(self, action: Action) -> StepReport:
+        """Apply ``action`` to both sides and judge the server.
+
+        Raises ``Counterexample`` on a failing finding, ``Unsupported`` when the
+        server cannot be driven through ``action``, ``ValueError`` when the action
+        is not enabled in the spec's state.
+        """
+        variants = self._variants(action)
+        self.actions.append(action)
+        spec, observed, findings = self._observe(variants, action)
+        findings += self._judge(spec, observed)
+        failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
+        branch = spec.outcome.branch if spec.outcome else None
+        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch)
+        self.reports.append(report)
+        if failing:
+            first = failing[0]
+            raise Counterexample(self.trace(Failure(report.number, first.rule, first.message)), report)
+        if findings and self.diverged is None:
+            self.diverged = report
+        self.state = _next_state(spec, observed)
+        return report
+
+    def trace(self, failure: Failure | None = None) -> Trace:
+        meta = {"server": getattr(self.server, "name", type(self.server).__name__)}
+        return Trace(tuple(self.actions), self.profile, failure, self.source, meta)
+
+    def _variants(self, action: Action) -> tuple[Transition, ...]:
+        """The transitions the spec accepts for ``action`` from the current state."""
+        return alternatives(self.state, action, self.profile)
+
+    def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
+        """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""
+        findings = check_transition(replace(spec, observation=observed), spec.observation)
+        if spec.after is not spec.before:  # an unchanged state was checked when it was reached
+            findings += check_state(spec.after)
+        return findings
+
+    def _observe(self, variants: tuple[Transition, ...], action: Action):
+        """Apply ``action`` to the server; return the spec variant it matches (the
+        reference's when none does), the translated observation, and findings."""
+        try:
+            raw = self.server.apply(self.ids.to_server(action))
+        except Unsupported:
+            self.actions.pop()
+            raise
+        except Violation as violation:
+            return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)]
+        except Exception as error:  # a crash of the server under test is a finding, not ours
+            return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")]
+        for variant in variants[1:]:
+            ids = self.ids.copy()
+            observed = ids.align(variant, raw)
+            if observed == variant.observation:
+                self.ids = ids
+                return variant, observed, []
+        return variants[0], self.ids.align(variants[0], raw), []
+
+    def _verdict(self, finding: Finding) -> Verdict:
+        return verdict_for_broken(finding.rule, self.profile)
+
+
+def _next_state(spec: Transition, observed: Observation) -> State:
+    """The spec state that matches what the server did.
+
+    An accepted alternative status that refuses where the reference proceeds
+    (a 409 on a connected stream, a 405 for no GET stream, an empty 200 for a
+    foreign event id under an MCP profile) changes nothing.
+    """
+    if spec.outcome is None or observed.status == spec.outcome.status:
+        return spec.after
+    if _success(observed.status) and _success(spec.outcome.status):
+        return spec.after
+    return spec.before
+
+
+def _success(status: int | None) -> bool:
+    return status is not None and 200 <= status < 300
+
+
+def replay(trace: Trace, server: ServerUnderTest, profile: Profile | None = None) -> list[StepReport]:
+    """Replay ``trace`` against ``server``; return every step's report.
+
+    Raises ``Counterexample`` at the first failing step, ``ValueError`` when a
+    step is not enabled in the spec (the trace does not fit the spec).
+    """
+    checker = Checker(server, profile or trace.profile, source=trace.source)
+    for number, action in enumerate(trace.actions, start=1):
+        if not checker.enabled(action):
+            raise ValueError(f"trace step {number} ({action.kind}) is not enabled in the spec's state")
+        checker.apply(action)
+    return checker.reports

@@ -1,0 +1,343 @@
+"""The kill matrix: every faulty design against every checker, under two profiles.
+
+A check that cannot fail proves nothing. Each cell runs one checker (a
+*column*) against one faulty design of DESIGN.md §5 under one profile and says
+whether the design was caught, by which rule, in how many steps, and whether
+the counterexample is confirmed (replayed from JSON: it fails on the design at
+the same step and holds on the reference server).
+
+What each cell must show (``expected_caught``): under ``boundary`` every design
+is caught; under ``mcp-2025-11-25`` exactly the designs that break a MUST of
+that revision itself (``CAUGHT_UNDER_MCP``) are caught and the others pass,
+without being vacuous. A caught cell must name a rule of
+``faulty.EXPECTED_RULES`` and be confirmed. The matrix ``holds`` when every
+available cell shows what it must.
+
+Columns are pluggable (``Column``): ``HypothesisColumn`` (the machine, as
+``design_runs.run_server``), ``ExplorerColumn`` (``explore_server`` within a
+bound), and ``UnavailableColumn`` for a checker that is not built yet; its
+cells say "not available" and do not count.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from typing import Callable, Iterable, Protocol
+
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import Trace
+
+from mcp_resume.model.harness.runs import ServerRun, confirm, run_server
+from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.space import Bounds, KILL_BOUND, named_bound
+from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS
+
+KILL_PROFILES: tuple[Profile, ...] = (Profile.BOUNDARY, Profile.MCP_2025_11_25)
+
+CAUGHT_UNDER_MCP = frozenset({1, 2, 4, 9, 12})
+"""Designs that break a MUST of mcp-2025-11-25 itself (cross-session or cross-stream
+replay, history replayed on a new stream); the others break only what ``boundary`` adds."""
+
+CAUGHT, PASSED, VACUOUS, UNAVAILABLE, ERROR = "caught", "passed", "vacuous", "not available", "error"
+
+
+def expected_caught(design: int, profile: Profile) -> bool:
+    """Whether ``design`` must be caught under ``profile`` (see the module docstring)."""
+    return profile is Profile.BOUNDARY or design in CAUGHT_UNDER_MCP
+
+
+@dataclass
+class Cell:
+    """One checker against one design under one profile."""
+
+    checker: str
+    design: int
+    profile: Profile
+    outcome: str
+    rule: str | None = None
+    steps: int | None = None
+    confirmed: bool | None = None
+    detail: str = ""
+    seconds: float = 0.0
+    trace: Trace | None = None
+
+    @property
+    def expected(self) -> bool:
+        return expected_caught(self.design, self.profile)
+
+    @property
+    def as_expected(self) -> bool:
+        """The cell shows what it must (an unavailable cell does not count)."""
+        if self.outcome == UNAVAILABLE:
+            return True
+        if self.outcome == CAUGHT:
+            return self.expected and bool(self.confirmed) and self.rule in EXPECTED_RULES[self.design]
+        if self.outcome == PASSED:
+            return not self.expected
+        return False
+
+    def to_json(self) -> dict:
+        return {
+            "checker": self.checker,
+            "design": self.design,
+            "profile": self.profile.value,
+            "outcome": self.outcome,
+            "expected": CAUGHT if self.expected else PASSED,
+            "as_expected": self.as_expected,
+            "rule": self.rule,
+            "steps": self.steps,
+            "confirmed": self.confirmed,
+            "detail": self.detail,
+            "seconds": round(self.seconds, 3),
+            "trace": self.trace.to_json() if self.trace else None,
+        }
+
+
+class Column(Protocol):
+    """A checker that can be run against one faulty design under one profile."""
+
+    name: str
+
+    def unavailable(self) -> str | None:
+        """Why the checker cannot run here (``None`` when it can)."""
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        """Run against design number ``design``; never raises on a finding."""
+
+
+@dataclass
+class UnavailableColumn:
+    """A column for a checker that does not exist (yet): every cell says why."""
+
+    name: str
+    reason: str
+
+    def unavailable(self) -> str | None:
+        return self.reason
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        return Cell(self.name, design, profile, UNAVAILABLE, detail=self.reason)
+
+
+@dataclass
+class HypothesisColumn:
+    """The Hypothesis machine (``design_runs.run_server``), ``examples`` sequences per run."""
+
+    examples: int = DEFAULT_EXAMPLES
+    name: str = "hypothesis"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        return cell_from_server_run(run_server(f"design-{design}", profile, self.examples), self.name)
+
+
+def cell_from_server_run(run: ServerRun, checker: str = "hypothesis") -> Cell:
+    """The cell a finished machine run fills (lets ``check`` reuse its own runs)."""
+    design = run.design
+    assert design is not None, f"{run.server} is not a faulty design"
+    result = run.result
+    if run.caught:
+        trace = result.trace
+        return Cell(checker, design, run.profile, CAUGHT, run.rule, len(trace.actions), run.confirmed,
+                    f"{result.actions_run} actions", run.seconds, trace)
+    outcome = VACUOUS if result.vacuous else PASSED
+    detail = f"{result.actions_run} actions; coverage {result.coverage.explain()}"
+    return Cell(checker, design, run.profile, outcome, detail=detail, seconds=run.seconds)
+
+
+@dataclass
+class ExplorerColumn:
+    """``explore_server`` within ``bounds``, stopping at the first counterexample."""
+
+    bounds: Bounds = field(default_factory=lambda: named_bound(KILL_BOUND))
+    name: str = "explorer"
+
+    def unavailable(self) -> str | None:
+        return None
+
+    def run(self, design: int, profile: Profile) -> Cell:
+        factory = DESIGNS[design]
+        result = explore_server(factory, self.bounds, profile)
+        counts = f"{result.states} states, {result.transitions} transitions"
+        first = result.first
+        if first is None:
+            outcome = VACUOUS if result.vacuous else PASSED
+            detail = f"{counts}; coverage {result.coverage.explain()}"
+            return Cell(self.name, design, profile, outcome, detail=detail, seconds=result.seconds)
+        fails_again, holds_on_reference = confirm(first.trace, factory)
+        return Cell(self.name, design, profile, CAUGHT, first.rule, first.steps, fails_again and holds_on_reference,
+                    counts, result.seconds, first.trace)
+
+
+@dataclass
+class KillMatrix:
+    """Cells by (checker, design, profile), with each column's note (its bound, why unavailable ...)."""
+
+    columns: list[str]
+    notes: dict[str, str]
+    cells: list[Cell] = field(default_factory=list)
+    seconds: float = 0.0
+
+    def cell(self, checker: str, design: int, profile: Profile) -> Cell:
+        for cell in self.cells:
+            if (cell.checker, cell.design, cell.profile) == (checker, design, profile):
+                return cell
+        raise KeyError((checker, design, profile.value))
+
+    @property
+    def holds(self) -> bool:
+        return all(cell.as_expected for cell in self.cells)
+
+    @property
+    def misses(self) -> list[Cell]:
+        """Cells that do not show what they must."""
+        return [cell for cell in self.cells if not cell.as_expected]
+
+    def to_json(self) -> dict:
+        return {
+            "format": "mcp-resume-kill-matrix/1",
+            "holds": self.holds,
+            "columns": [{"name": name, "note": self.notes.get(name, "")} for name in self.columns],
+            "profiles": [p.value for p in KILL_PROFILES],
+            "expected_caught_under_mcp": sorted(CAUGHT_UNDER_MCP),
+            "cells": [cell.to_json() for cell in self.cells],
+            "seconds": round(self.seconds, 3),
+        }
+
+    def to_markdown(self) -> str:
+        """One table per profile: a row per design, a column per checker."""
+        lines = ["# Kill matrix", ""]
+        lines.append("Each faulty design of DESIGN.md §5 against each checker. A cell reads `caught: <rule>, "
+                     "<n> steps` (the first rule broken and the length of the counterexample, replayed from JSON: "
+                     "it fails on the design and holds on the reference server), `passed` (nothing broken, "
+                     "every action and branch exercised), `VACUOUS`, or `not available`. "
+                     "Cells that do not show what they must are marked **(!)**.")
+        lines.append("")
+        for name in self.columns:
+            lines.append(f"- **{name}**: {self.notes.get(name, '')}")
+        lines.append("")
+        for profile in KILL_PROFILES:
+            lines.append(f"## {profile.value}")
+            lines.append("")
+            lines.append("| design | must be | " + " | ".join(self.columns) + " |")
+            lines.append("|---|---|" + "---|" * len(self.columns))
+            for design in sorted({c.design for c in self.cells}):
+                row = [str(design), CAUGHT if expected_caught(design, profile) else PASSED]
+                for name in self.columns:
+                    cell = self.cell(name, design, profile)
+                    text = describe_cell(cell)
+                    row.append(text if cell.as_expected else f"**{text} (!)**")
+                lines.append("| " + " | ".join(row) + " |")
+            lines.append("")
+        lines.append(f"Matrix {'holds' if self.holds else 'DOES NOT HOLD'}.")
+        return "\n".join(lines) + "\n"
+
+
+def describe_cell(cell: Cell) -> str:
+    """A short reading of a cell, e.g. ``caught: replay-suffix, 4 steps``."""
+    if cell.outcome == CAUGHT:
+        confirmed = "" if cell.confirmed else ", NOT CONFIRMED"
+        steps = f", {cell.steps} steps" if cell.steps is not None else ""
+        return f"caught: {cell.rule}{steps}{confirmed}"
+    if cell.outcome == VACUOUS:
+        return "VACUOUS"
+    return cell.outcome
+
+
+def run_kill_matrix(
+    columns: list[Column],
+    designs: Iterable[int] = tuple(DESIGNS),
+    profiles: Iterable[Profile] = KILL_PROFILES,
+    done: dict[tuple[str, int, Profile], Cell] | None = None,
+    progress: Callable[[str], None] | None = None,
+    workers: int = 1,
+) -> KillMatrix:
+    """Fill every cell; ``done`` holds cells already computed (e.g. by ``mcp-resume check``).
+
+    With ``workers`` > 1 the cells run in that many processes (each run is
+    deterministic, so the matrix is the same). ``progress`` is called with a
+    description of each cell as it finishes.
+    """
+    return KillMatrixRun(columns, designs, profiles, skip=set(done or {}), workers=workers).finish(done, progress)
+
+
+class KillMatrixRun:
+    """A kill matrix being filled: with ``workers`` > 1 its cells start running in
+    worker processes at once, so the caller can do other work meanwhile; ``finish``
+    collects them. Cells whose key is in ``skip`` are left to ``finish``'s ``done``."""
+
+    def __init__(self, columns: list[Column], designs: Iterable[int] = tuple(DESIGNS),
+                 profiles: Iterable[Profile] = KILL_PROFILES, skip: set = frozenset(), workers: int = 1) -> None:
+        self.started = time.perf_counter()
+        self.columns = columns
+        self.order = [(column, design, profile) for profile in profiles for design in designs for column in columns]
+        self.todo = [(c, d, p) for c, d, p in self.order if (c.name, d, p) not in skip and c.unavailable() is None]
+        self.pool = None
+        self.futures = []
+        if workers > 1 and len(self.todo) > 1:
+            context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
+            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
+            # the slowest cells (exhaustive explorations) first, so the workers end together
+            ranked = sorted(self.todo, key=lambda t: isinstance(t[0], ExplorerColumn) and not expected_caught(t[1], t[2]),
+                            reverse=True)
+            self.futures = [self.pool.submit(_run_cell, task) for task in ranked]
+
+    def finish(self, done: dict | None = None, progress: Callable[[str], None] | None = None) -> KillMatrix:
+        """Wait for every cell (or run them here, without workers) and return the matrix."""
+        done = dict(done or {})
+        notes = {column.name: column_note(column) for column in self.columns}
+        matrix = KillMatrix([column.name for column in self.columns], notes)
+        for column, design, profile in self.order:
+            if column.unavailable() is not None and (column.name, design, profile) not in done:
+                done[(column.name, design, profile)] = column.run(design, profile)
+        for cell in self._cells():
+            done[(cell.checker, cell.design, cell.profile)] = cell
+            if progress:
+                progress(f"{cell.checker} vs design-{cell.design} under {cell.profile.value}: {describe_cell(cell)}")
+        matrix.cells = [done[(column.name, design, profile)] for column, design, profile in self.order]
+        matrix.seconds = time.perf_counter() - self.started
+        return matrix
+
+    def __enter__(self) -> "KillMatrixRun":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the workers without waiting for cells not started (safe to call twice)."""
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+
+    def _cells(self):
+        if self.pool is None:
+            for task in self.todo:
+                yield _run_cell(task)
+            return
+        try:
+            for future in as_completed(self.futures):
+                yield future.result()
+        finally:
+            self.close()
+
+
+def _run_cell(task: tuple[Column, int, Profile]) -> Cell:
+    column, design, profile = task
+    return column.run(design, profile)
+
+
+def column_note(column: Column) -> str:
+    reason = column.unavailable()
+    if reason:
+        return f"not available: {reason}"
+    if isinstance(column, ExplorerColumn):
+        return f"every path within {column.bounds.describe()}, breadth-first (shortest counterexample)"
+    if isinstance(column, HypothesisColumn):
+        return f"{column.examples} derandomized sequences of up to {DEFAULT_STEPS} steps, shrunk"
+    return getattr(column, "note", "")

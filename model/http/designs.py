@@ -1,0 +1,52 @@
+"""The faulty designs of DESIGN.md §5 judged over HTTP, as a server author's CI would.
+
+``verify_design_over_http(number, profile)`` serves design ``number`` behind the
+HTTP façade (``model.http_facade``) on 127.0.0.1, runs the whole of
+``mcp-resume verify`` against it and returns whether some rule got FAIL, with
+those rules. Every design's fault is observable over HTTP under ``boundary``:
+
+- designs 1, 3 and 6 through the pending-request fixtures (``test_elicitation``,
+  ``test_sampling``): re-emission missing, draining, or repeated on stream
+  resumption;
+- design 8 because the façade keeps a bounded number of ended streams per
+  session and expires older ones, which ends the session in that design;
+- design 12 because the façade re-emits pending requests on GET streams, whose
+  events the design files under one key shared by all sessions.
+
+Under an MCP profile only the designs that break a MUST of that revision FAIL
+(the others get WARN or pass), as in the in-process machine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
+
+from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.verify.report import Report
+from mcp_resume.model.verify.suite import VerifyRun, verify
+
+FACADE_BOUNDS = Bounds(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
+"""Bounds for a server in this process: it answers at once, so short waits suffice."""
+
+
+def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Bounds = FACADE_BOUNDS) -> Report:
+    """The verify report of the in-process server ``name`` (``reference`` or
+    ``design-<n>``) served over HTTP; ``profile`` ``None`` or ``"auto"`` = auto."""
+    chosen = None if profile in (None, "auto") else Profile.parse(profile) if isinstance(profile, str) else profile
+    with serving_design(name) as url:
+        return asyncio.run(verify(VerifyRun(url, name, chosen, bounds)))
+
+
+def verify_design_over_http(number: int, profile: Profile | str = Profile.BOUNDARY) -> tuple[bool, list[str]]:
+    """Serve design ``number`` over HTTP and verify it under ``profile``.
+
+    Returns (caught: some rule got FAIL, the rules that got FAIL, in catalog
+    order). Raises ``ValueError`` for an unknown design number or profile.
+    """
+    report = verify_server_over_http(f"design-{number}", profile)
+    rules = [v.rule for v in report.verdicts if v.verdict is Verdict.FAIL]
+    return bool(rules), rules

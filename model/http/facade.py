@@ -1,0 +1,493 @@
+"""Streamable HTTP in front of an in-process server: the reference server or a faulty design.
+
+``FacadeApp(server)`` is an ASGI application that turns HTTP requests into the
+spec's actions on ``server`` (a ``ReferenceServer`` or one of ``model.faulty``'s
+designs) and writes what the server observed back as HTTP: statuses, the
+``Mcp-Session-Id`` header and SSE events with the server's event ids. Whatever
+the design decides (which events a reconnect replays, which requests it
+re-emits, which status it answers) reaches the client unchanged, so
+``mcp-resume verify URL`` judges the design as it would any real server.
+
+Every request opens a POST stream (``call_tool``); the façade plays the server
+side of the conformance fixture tools (DESIGN.md §7) on it:
+
+- ``tools/list``, ``ping``: a priming event, then the response;
+- ``test_tool_with_logging`` / ``test_tool_with_progress``: a priming event,
+  three notifications ``step_seconds`` apart, then the response;
+- ``test_elicitation`` / ``test_sampling``: a priming event, then a server
+  request (``issue_server_request``); the response follows once the client
+  answers it (``answer_request``), whatever connection carried it;
+- ``test_reconnection``: a notification, then the server closes the
+  connection (``drop_connection``), waits, sends one more notification and the
+  response on the stream, to be read by stream resumption (SEP-1699).
+
+A GET with the session id alone is a session resumption (a new GET stream that
+stays open), a GET with ``Last-Event-ID`` a stream resumption; a client that
+closes a connection is a ``drop_connection``. The façade keeps at most
+``retained_streams`` ended POST streams per session and expires older ones
+(``expire_stream``), as a server with bounded event storage does.
+
+``serving(app)`` runs an app with uvicorn on 127.0.0.1 in a thread of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_resume.spec import actions as a
+
+from mcp_resume.model.servers.reference import ReferenceServer
+
+MCP_PATH = "/mcp"
+HOST = "127.0.0.1"
+SUPPORTED_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
+LATEST_VERSION = SUPPORTED_VERSIONS[-1]
+STEP_SECONDS = 0.02
+"""Pause between two notifications of a fixture tool, in seconds."""
+RECONNECT_PAUSE_SECONDS = 0.2
+"""How long ``test_reconnection`` works on after closing its connection, in seconds."""
+ANSWER_TIMEOUT_SECONDS = 60.0
+"""How long a fixture tool waits for the answer to its server request before cancelling it."""
+RETAINED_STREAMS = 4
+"""Ended POST streams kept per session; older ones expire (their event ids resume nothing)."""
+MAX_BODY_BYTES = 1 << 20
+
+FIXTURE_TOOLS = (
+    "test_tool_with_logging",
+    "test_tool_with_progress",
+    "test_reconnection",
+    "test_elicitation",
+    "test_sampling",
+)
+SERVER_REQUESTS = {
+    "test_elicitation": (
+        "elicitation/create",
+        {"message": "Please answer", "requestedSchema": {"type": "object", "properties": {"answer": {"type": "string"}}}},
+    ),
+    "test_sampling": (
+        "sampling/createMessage",
+        {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 32},
+    ),
+}
+
+
+class StreamGone(Exception):
+    """The stream a fixture tool works on was ended by someone else (session deleted, expired)."""
+
+
+@dataclass
+class Connection:
+    """One HTTP response body delivering a stream; ``None`` in the queue ends it."""
+
+    stream: str
+    queue: asyncio.Queue = field(default_factory=asyncio.Queue)
+    closed: bool = False
+
+
+class FacadeApp:
+    """The ASGI app; ``server`` is touched only from the event loop that serves it."""
+
+    def __init__(
+        self,
+        server: ReferenceServer,
+        *,
+        step_seconds: float = STEP_SECONDS,
+        retained_streams: int = RETAINED_STREAMS,
+    ) -> None:
+        self.server = server
+        self.step_seconds = step_seconds
+        self.retained_streams = retained_streams
+        self.connections: dict[str, Connection] = {}
+        self.event_payloads: dict[str, dict | None] = {}
+        self.request_payloads: dict[str, dict] = {}
+        self.answers: dict[str, asyncio.Future] = {}
+        self.ended_streams: dict[str, list[str]] = {}
+        self.tasks: set[asyncio.Task] = set()
+        self.log: list[str] = []
+        """Every action applied, as ``describe(action)``: what the server was asked to do."""
+
+    # -- ASGI ---------------------------------------------------------------------
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        if scope["path"] != MCP_PATH:
+            await _plain(send, 404, b"not found")
+            return
+        method = scope["method"]
+        if method == "POST":
+            body = await _read_body(receive)
+            await self.post(headers, body, receive, send)
+        elif method == "GET":
+            await self.get(headers, receive, send)
+        elif method == "DELETE":
+            await self.delete(headers, send)
+        else:
+            await _plain(send, 405, b"method not allowed", allow="GET, POST, DELETE")
+
+    # -- requests -------------------------------------------------------------------
+
+    async def post(self, headers, body, receive, send) -> None:
+        try:
+            message = json.loads(body)
+        except ValueError:
+            await _json_error(send, 400, None, -32700, "parse error")
+            return
+        if not isinstance(message, dict):
+            await _json_error(send, 400, None, -32600, "one JSON-RPC message per POST")
+            return
+        session = headers.get("mcp-session-id")
+        if "method" not in message:
+            await self.answer(session, message, send)
+        elif "id" not in message:
+            refusal = self.server.check_session(session)
+            await _plain(send, refusal or 202, b"")
+        elif message["method"] == "initialize":
+            await self.initialize(session, message, send)
+        else:
+            await self.request(session, message, receive, send)
+
+    async def initialize(self, session, message, send) -> None:
+        if session is not None:
+            await _json_error(send, 400, message.get("id"), -32600, "already initialized")
+            return
+        observed = self.apply(a.Initialize())
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        asked = params.get("protocolVersion")
+        result = {
+            "protocolVersion": asked if asked in SUPPORTED_VERSIONS else LATEST_VERSION,
+            "capabilities": {"tools": {}, "logging": {}},
+            "serverInfo": {"name": f"mcp-resume facade ({self.server.name})", "version": "1"},
+        }
+        body = {"jsonrpc": "2.0", "id": message["id"], "result": result}
+        await _json(send, 200, body, {"mcp-session-id": observed.session})
+
+    async def answer(self, session, message, send) -> None:
+        request = str(message.get("id"))
+        owner = self.server.request_session.get(request)
+        observed = self.apply(a.AnswerRequest(session, request))
+        if observed.status == 202 and owner == session:
+            waiting = self.answers.pop(request, None)
+            if waiting is not None and not waiting.done():
+                waiting.set_result(message)
+        await _plain(send, observed.status, b"")
+
+    async def request(self, session, message, receive, send) -> None:
+        observed = self.apply(a.CallTool(session))
+        if observed.status != 200:
+            await _json_error(send, observed.status, message["id"], -32600, _refusal(observed.status))
+            return
+        stream = observed.stream
+        connection = self.attach(stream)
+        self._spawn(self.serve_request(stream, session, message))
+        await self.stream_out(connection, [], receive, send, {})
+
+    async def get(self, headers, receive, send) -> None:
+        session = headers.get("mcp-session-id")
+        last_event_id = headers.get("last-event-id")
+        observed = self.apply(a.Reconnect(session, last_event_id))
+        if observed.status != 200:
+            await _json_error(send, observed.status, None, -32600, _refusal(observed.status))
+            return
+        stream = observed.stream
+        record = self.server.streams.get(stream) if stream else None
+        connection = self.attach(stream) if record is not None and record.connected else None
+        await self.stream_out(connection, list(observed.events), receive, send, {})
+
+    async def delete(self, headers, send) -> None:
+        observed = self.apply(a.DeleteSession(headers.get("mcp-session-id")))
+        await _plain(send, observed.status, b"")
+
+    # -- streams ------------------------------------------------------------------------
+
+    def attach(self, stream: str) -> Connection:
+        """A new connection for ``stream``; one it had before is ended."""
+        old = self.connections.get(stream)
+        if old is not None and not old.closed:
+            old.closed = True
+            old.queue.put_nowait(None)
+        connection = Connection(stream)
+        self.connections[stream] = connection
+        return connection
+
+    async def stream_out(self, connection, first, receive, send, extra_headers) -> None:
+        """Write the SSE response: ``first`` events, then whatever reaches ``connection``
+        until it closes or the client goes away (then the stream's connection drops)."""
+        await send(
+            {
+                "type": "http.response.start",
+                "status": 200,
+                "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")],
+            }
+        )
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
+        try:
+            for delivered in first:
+                await send({"type": "http.response.body", "body": self.frame(delivered), "more_body": True})
+            while connection is not None and not gone.is_set():
+                getter = asyncio.ensure_future(connection.queue.get())
+                waiter = asyncio.ensure_future(gone.wait())
+                done, _ = await asyncio.wait({getter, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if getter not in done:
+                    getter.cancel()
+                    break
+                item = getter.result()
+                if item is None:
+                    break
+                await send({"type": "http.response.body", "body": self.frame(item), "more_body": True})
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+        finally:
+            watcher.cancel()
+            if connection is not None and self.connections.get(connection.stream) is connection:
+                self.connection_lost(connection)
+
+    def connection_lost(self, connection: Connection) -> None:
+        connection.closed = True
+        del self.connections[connection.stream]
+        record = self.server.streams.get(connection.stream)
+        if record is not None and record.connected:
+            self.apply(a.DropConnection(connection.stream))
+
+    def frame(self, delivered) -> bytes:
+        if delivered.request is not None:
+            payload = self.request_payloads.get(delivered.request)
+        else:
+            payload = self.event_payloads.get(delivered.event)
+        data = "" if payload is None else json.dumps(payload)
+        return f"id: {delivered.event}\ndata: {data}\n\n".encode()
+
+    # -- applying actions -------------------------------------------------------------------
+
+    def apply(self, action):
+        self.log.append(a.describe(action))
+        observed = self.server.apply(action)
+        for delivered in observed.events if action.side != "client" else ():
+            self._deliver(action, delivered)
+        for stream in observed.closed:
+            connection = self.connections.pop(stream, None)
+            if connection is not None and not connection.closed:
+                connection.closed = True
+                connection.queue.put_nowait(None)
+        return observed
+
+    def _deliver(self, action, delivered) -> None:
+        stream = getattr(action, "stream", None)
+        connection = self.connections.get(stream) if stream else None
+        if connection is not None and not connection.closed:
+            connection.queue.put_nowait(delivered)
+
+    def live(self, stream: str) -> bool:
+        record = self.server.streams.get(stream)
+        session = self.server.sessions.get(record.session) if record else None
+        return bool(record and record.open and session and session.live)
+
+    def emit(self, stream: str, payload: dict | None) -> None:
+        if not self.live(stream):
+            raise StreamGone(stream)
+        observed = self.server.apply(a.EmitEvent(stream))
+        self.log.append(a.describe(a.EmitEvent(stream)))
+        self.event_payloads[observed.event] = payload
+        for delivered in observed.events:
+            self._deliver(a.EmitEvent(stream), delivered)
+
+    def issue(self, stream: str, method: str, params: dict) -> str:
+        if not self.live(stream):
+            raise StreamGone(stream)
+        self.log.append(a.describe(a.IssueServerRequest(stream)))
+        observed = self.server.apply(a.IssueServerRequest(stream))
+        request = observed.request
+        self.request_payloads[request] = {"jsonrpc": "2.0", "id": int(request), "method": method, "params": params}
+        for delivered in observed.events:
+            self._deliver(a.IssueServerRequest(stream), delivered)
+        return request
+
+    def end(self, stream: str, session: str) -> None:
+        if not self.live(stream):
+            return
+        self.apply(a.EndStream(stream))
+        ended = self.ended_streams.setdefault(session, [])
+        ended.append(stream)
+        while len(ended) > self.retained_streams:
+            oldest = ended.pop(0)
+            record = self.server.streams.get(oldest)
+            live = self.server.sessions.get(session)
+            if record is not None and record.retained and live is not None and live.live:
+                self.apply(a.ExpireStream(oldest))
+
+    # -- the server side of one request -----------------------------------------------------------
+
+    async def serve_request(self, stream: str, session: str, message: dict) -> None:
+        rid = message["id"]
+        try:
+            self.emit(stream, None)  # priming event (MCP D8)
+            result = await self.run_method(stream, message)
+            self.emit(stream, {"jsonrpc": "2.0", "id": rid, **result})
+            self.end(stream, session)
+        except StreamGone:
+            pass
+
+    async def run_method(self, stream: str, message: dict) -> dict:
+        method = message["method"]
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        if method == "ping":
+            return {"result": {}}
+        if method == "tools/list":
+            tools = [{"name": name, "inputSchema": {"type": "object"}} for name in FIXTURE_TOOLS]
+            return {"result": {"tools": tools}}
+        if method != "tools/call":
+            return {"error": {"code": -32601, "message": f"method {method!r} not found"}}
+        name = params.get("name")
+        token = (params.get("_meta") or {}).get("progressToken") if isinstance(params.get("_meta"), dict) else None
+        if name in ("test_tool_with_logging", "test_tool_with_progress"):
+            for step in (1, 2, 3):
+                self.emit(stream, _note(name, step, token))
+                await asyncio.sleep(self.step_seconds)
+            return _text(f"{name} done")
+        if name == "test_reconnection":
+            self.emit(stream, _log("before the connection closes"))
+            await asyncio.sleep(self.step_seconds)
+            if self.server.streams[stream].connected:
+                self.apply(a.DropConnection(stream))
+            await asyncio.sleep(RECONNECT_PAUSE_SECONDS)
+            self.emit(stream, _log("after the connection closed"))
+            return _text("reconnection test finished")
+        if name in SERVER_REQUESTS:
+            return await self.ask_client(stream, *SERVER_REQUESTS[name])
+        return {"error": {"code": -32602, "message": f"unknown tool {name!r}"}}
+
+    async def ask_client(self, stream: str, method: str, params: dict) -> dict:
+        request = self.issue(stream, method, params)
+        waiting = asyncio.get_running_loop().create_future()
+        self.answers[request] = waiting
+        try:
+            answer = await asyncio.wait_for(waiting, ANSWER_TIMEOUT_SECONDS)
+        except asyncio.TimeoutError:
+            if request in self.server.sessions[self.server.request_session[request]].pending:
+                self.apply(a.CancelRequest(request))
+            return {"error": {"code": -32001, "message": f"no answer to {method} within {ANSWER_TIMEOUT_SECONDS:g} s"}}
+        return _text(f"{method} answered: {json.dumps(answer.get('result'))[:60]}")
+
+    def _spawn(self, coroutine) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self.tasks.add(task)
+        task.add_done_callback(self.tasks.discard)
+
+
+# -- serving -----------------------------------------------------------------------------------
+
+
+@contextmanager
+def serving(app, *, host: str = HOST) -> Iterator[str]:
+    """Serve ``app`` with uvicorn on a free port of ``host`` in a daemon thread;
+    yield the MCP endpoint URL; stop the server when the block ends."""
+    import uvicorn
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, 0))
+    port = listener.getsockname()[1]
+    config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and thread.is_alive() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    try:
+        if not server.started:
+            raise RuntimeError("the façade did not start within 10 s")
+        yield f"http://{host}:{port}{MCP_PATH}"
+    finally:
+        server.should_exit = True
+        thread.join(5)
+        listener.close()
+
+
+@contextmanager
+def serving_design(name: str) -> Iterator[str]:
+    """Serve the in-process server ``name`` (``reference`` or ``design-<n>``) over HTTP."""
+    from mcp_resume.model.servers.inprocess import server_factory
+
+    if name == "spec":
+        name = "reference"
+    factory = server_factory(name)
+    with serving(FacadeApp(factory())) as url:
+        yield url
+
+
+# -- helpers ---------------------------------------------------------------------------------------
+
+
+def _note(tool: str, step: int, token) -> dict:
+    if tool == "test_tool_with_progress" and token is not None:
+        params = {"progressToken": token, "progress": step, "total": 3, "message": f"step {step}"}
+        return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
+    return _log(f"logging step {step}")
+
+
+def _log(text: str) -> dict:
+    return {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": text}}
+
+
+def _text(text: str) -> dict:
+    return {"result": {"content": [{"type": "text", "text": text}], "isError": False}}
+
+
+def _refusal(status: int | None) -> str:
+    return {400: "bad request", 404: "session not found", 405: "method not allowed", 409: "conflict"}.get(
+        status, f"refused with {status}"
+    )
+
+
+async def _read_body(receive) -> bytes:
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            break
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            break
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            break
+    return b"".join(chunks)
+
+
+async def _watch_disconnect(receive, gone: asyncio.Event) -> None:
+    while True:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+            return
+
+
+async def _plain(send, status: int, body: bytes, *, allow: str | None = None) -> None:
+    headers = [(b"content-type", b"text/plain")] if body else []
+    if allow:
+        headers.append((b"allow", allow.encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _json(send, status: int, body: Any, extra: dict[str, str] | None = None) -> None:
+    headers = [(b"content-type", b"application/json")]
+    headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+async def _json_error(send, status: int, rid, code: int, text: str) -> None:
+    await _json(send, status, {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}})

@@ -1,0 +1,65 @@
+"""Targets ``mcp-resume`` can start itself, by name, each on 127.0.0.1.
+
+- ``python-sdk``: the official MCP Python SDK installed here (``model.python_sdk_server``);
+- ``python-sdk@<version>``: that release of the SDK in a cached virtualenv of its
+  own (``model.sdk_venvs``), with the fixture server for its major version;
+- ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
+  from npm, installed into a cache folder on first use (``model.typescript_sdk``);
+- ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
+  server and the faulty designs of DESIGN.md §5 behind the HTTP façade
+  (``model.http_facade``).
+
+``running_target(name)`` yields the MCP endpoint URL and stops what it started.
+It raises ``TargetStartError`` when the target does not start and
+``ToolMissing`` when a tool it needs (node, npm) is not installed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from mcp_resume.model.targets.process import TargetStartError, running_python_sdk
+
+EMBEDDED_HELP = "python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, reference, design-1 ... design-12"
+_VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
+
+
+class ToolMissing(RuntimeError):
+    """A tool an embedded target needs is not installed; the message says how to get it."""
+
+
+def is_embedded(name: str) -> bool:
+    """True when ``name`` names a target ``running_target`` can start."""
+    from mcp_resume.model.servers.faulty import DESIGNS
+
+    if name in ("python-sdk", "typescript-sdk", "reference", "spec") or _VERSIONED.match(name):
+        return True
+    return name.startswith("design-") and name[7:].isdigit() and int(name[7:]) in DESIGNS
+
+
+@contextmanager
+def running_target(name: str) -> Iterator[str]:
+    """Start the embedded target ``name``; yield its MCP endpoint URL."""
+    versioned = _VERSIONED.match(name)
+    if name == "python-sdk":
+        with running_python_sdk() as url:
+            yield url
+    elif name == "typescript-sdk" or (versioned and versioned.group(1) == "typescript-sdk"):
+        from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION, running_typescript_sdk
+
+        with running_typescript_sdk(versioned.group(2) if versioned else DEFAULT_VERSION) as url:
+            yield url
+    elif versioned:
+        from mcp_resume.model.targets.sdk_venvs import running_python_sdk_release
+
+        with running_python_sdk_release(versioned.group(2)) as url:
+            yield url
+    elif is_embedded(name):
+        from mcp_resume.model.http.facade import serving_design
+
+        with serving_design(name) as url:
+            yield url
+    else:
+        raise TargetStartError(f"unknown embedded target {name!r}; known: {EMBEDDED_HELP}")

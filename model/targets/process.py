@@ -1,0 +1,106 @@
+"""Start and stop real servers under test as subprocesses on 127.0.0.1.
+
+``running_python_sdk()`` is the embedded target ``python-sdk``
+(``model.python_sdk_server``): it picks a free port, starts the server, waits
+(bounded) until it answers HTTP, yields the MCP endpoint URL and stops the
+process by its id afterwards, whatever happened in between.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import httpx
+
+HOST = "127.0.0.1"
+START_TIMEOUT_SECONDS = 30.0
+"""Longest wait for a started server to answer HTTP, in seconds."""
+STOP_GRACE_SECONDS = 5.0
+"""How long a server may take to exit after SIGTERM before it gets SIGKILL, in seconds."""
+STDERR_TAIL_LINES = 15
+
+
+class TargetStartError(RuntimeError):
+    """A server under test did not start or did not answer in time; the message
+    ends with the tail of its stderr."""
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind((HOST, 0))
+        return probe.getsockname()[1]
+
+
+@contextmanager
+def running_server(
+    argv: list[str], url: str, *, name: str, start_timeout: float = START_TIMEOUT_SECONDS
+) -> Iterator[str]:
+    """Run ``argv`` as a subprocess until the block ends; yield ``url`` once it answers.
+
+    Raises ``TargetStartError`` (with the stderr tail) when the process exits or
+    stays silent for ``start_timeout`` seconds. The process is stopped by its id:
+    SIGTERM, then SIGKILL after ``STOP_GRACE_SECONDS``.
+    """
+    with tempfile.TemporaryFile(mode="w+b") as stderr:
+        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        try:
+            _wait_until_answers(process, url, name, start_timeout, stderr)
+            yield url
+        finally:
+            stop_process(process)
+
+
+@contextmanager
+def running_python_sdk(start_timeout: float = START_TIMEOUT_SECONDS) -> Iterator[str]:
+    """Run the official MCP Python SDK (``model.python_sdk_server``) on a free port
+    of 127.0.0.1; yield its MCP endpoint URL (``http://127.0.0.1:PORT/mcp``)."""
+    from mcp_resume.model.targets.python_sdk_server import MCP_PATH
+
+    port = free_port()
+    argv = [sys.executable, "-m", "mcp_resume.model.targets.python_sdk_server", "--port", str(port)]
+    with running_server(argv, f"http://{HOST}:{port}{MCP_PATH}", name="python-sdk", start_timeout=start_timeout) as url:
+        yield url
+
+
+def stop_process(process: subprocess.Popen) -> None:
+    """Stop ``process`` by its id: SIGTERM, wait, then SIGKILL; reap it."""
+    if process.poll() is not None:
+        return
+    try:
+        os.kill(process.pid, signal.SIGTERM)
+        process.wait(STOP_GRACE_SECONDS)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.wait(STOP_GRACE_SECONDS)
+    except ProcessLookupError:
+        pass
+
+
+def _wait_until_answers(process: subprocess.Popen, url: str, name: str, timeout: float, stderr) -> None:
+    deadline = time.monotonic() + timeout
+    with httpx.Client(timeout=1.0, trust_env=False) as client:
+        while time.monotonic() < deadline:
+            if process.poll() is not None:
+                raise TargetStartError(f"{name} exited with code {process.returncode} before answering{_tail(stderr)}")
+            try:
+                client.get(url, headers={"accept": "text/event-stream"})
+                return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+    raise TargetStartError(f"{name} did not answer at {url} within {timeout:g} s{_tail(stderr)}")
+
+
+def _tail(stderr) -> str:
+    stderr.flush()
+    stderr.seek(0)
+    lines = stderr.read().decode("utf-8", errors="replace").strip().splitlines()[-STDERR_TAIL_LINES:]
+    return "; stderr tail:\n" + "\n".join(lines) if lines else " (stderr empty)"

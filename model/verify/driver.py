@@ -1,0 +1,174 @@
+"""Steps the verify scenarios share: fresh sessions, a stream with history, answers
+to server requests, and the cleanup of every session a scenario opened.
+
+A ``Driver`` wraps one ``StreamableHttpClient``; everything it sends is recorded
+in the client's ``exchanges``, which become the evidence of one rule. When a
+step the scenario needs fails (the server errs, a fixture tool does not do what
+its name says), the driver raises ``Inconclusive`` with a one-line reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_resume.model.http.client import StreamableHttpClient
+from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+
+HISTORY_TOOLS = ("test_tool_with_logging", "test_tool_with_progress")
+"""Fixture tools whose stream carries several events before the response (DESIGN.md §7)."""
+RECONNECTION_TOOL = "test_reconnection"
+SERVER_REQUEST_TOOLS = ("test_elicitation", "test_sampling")
+"""Fixture tools that send a server request and wait for its answer."""
+FIXTURE_TOOLS = HISTORY_TOOLS + (RECONNECTION_TOOL,) + SERVER_REQUEST_TOOLS
+
+ANSWERS: dict[str, dict[str, Any]] = {
+    "elicitation/create": {"action": "accept", "content": {"answer": "mcp-resume"}},
+    "sampling/createMessage": {
+        "role": "assistant",
+        "content": {"type": "text", "text": "mcp-resume"},
+        "model": "mcp-resume",
+    },
+    "roots/list": {"roots": []},
+}
+"""The result the client POSTs back to each kind of server request."""
+
+
+class Inconclusive(Exception):
+    """A scenario could not be driven to the point of judging; the message says why."""
+
+
+class Driver:
+    """Scenario steps over one client; ``tools`` are the names the server listed."""
+
+    def __init__(self, client: StreamableHttpClient, tools: list[str]):
+        self.client = client
+        self.tools = tools
+        self._sessions: list[str] = []
+        self._deleted: set[str] = set()
+
+    @property
+    def exchanges(self) -> list[Exchange]:
+        return self.client.exchanges
+
+    async def open_session(self, label: str) -> str | None:
+        """``initialize`` + ``notifications/initialized``; the new session id
+        (``None`` when the server issues none). Raises ``Inconclusive`` on failure."""
+        exchange = await self.client.initialize(f"{label}: initialize")
+        require(exchange, "initialize")
+        if exchange.status != 200 or not _has_result(exchange):
+            raise Inconclusive(f"{label}: initialize answered HTTP {exchange.status} without a result")
+        session = exchange.session_header
+        if session is not None:
+            self._sessions.append(session)
+        notified = await self.client.notify(session, "notifications/initialized", label=f"{label}: initialized")
+        require(notified, "notifications/initialized")
+        return session
+
+    def adopt(self, session: str) -> None:
+        """Delete ``session`` at cleanup too (a session opened outside ``open_session``)."""
+        self._sessions.append(session)
+
+    async def history(self, session: str | None, label: str, *, request_id: Any = None) -> Exchange:
+        """A complete POST stream with as many events as the server offers: a
+        history fixture tool when listed, else ``tools/list``."""
+        tool = next((t for t in HISTORY_TOOLS if t in self.tools), None)
+        if tool is None:
+            exchange = await self.client.request(session, "tools/list", label=label, request_id=request_id)
+        else:
+            exchange = await self.client.call_tool(session, tool, label=label, request_id=request_id)
+        require(exchange, label)
+        if exchange.end is not End.RESPONSE:
+            raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
+        return exchange
+
+    async def tool_until_server_request(
+        self, session: str | None, label: str, tool: str | None = None, *, request_id: Any = None
+    ) -> tuple[str, Exchange, SseEvent]:
+        """Call a server-request fixture tool (``tool``, or the first listed) and drop
+        its connection as soon as the server request arrives; returns the tool, the
+        exchange and that event."""
+        tool = tool or next((t for t in SERVER_REQUEST_TOOLS if t in self.tools), None)
+        if tool is None:
+            raise Inconclusive("no fixture tool that sends a server request")
+        exchange = await self.client.call_tool(
+            session, tool, label=label, request_id=request_id, stop=lambda e: e.is_server_request
+        )
+        require(exchange, label)
+        if exchange.end is not End.DROPPED:
+            raise Inconclusive(f"{label}: {tool} sent no server request ({_end(exchange)})")
+        return tool, exchange, exchange.events[-1]
+
+    async def answer(self, session: str | None, request: SseEvent, label: str) -> Exchange:
+        """POST the client's answer to a server request."""
+        result = ANSWERS.get(request.method or "", {})
+        return await self.client.respond(session, request.request_id, result, label=label)
+
+    async def delete(self, session: str | None, label: str) -> Exchange:
+        exchange = await self.client.delete(session, label=label)
+        if session is not None and exchange.status is not None and 200 <= exchange.status < 300:
+            self._deleted.add(session)
+        return exchange
+
+    async def cleanup(self) -> None:
+        """DELETE every session this driver opened and did not delete (best effort)."""
+        for session in self._sessions:
+            if session not in self._deleted:
+                await self.delete(session, "cleanup: delete session")
+
+
+def require(exchange: Exchange, what: str) -> Exchange:
+    """``exchange`` when it did not fail; ``Inconclusive`` naming the error otherwise."""
+    if not exchange.ok:
+        raise Inconclusive(f"{what}: {exchange.error}")
+    return exchange
+
+
+def cursor_in_middle(events: list[SseEvent]) -> SseEvent | None:
+    """An event with an id after which at least one data event follows, as near
+    the middle of the stream as possible; ``None`` when there is none."""
+    candidates = [
+        i for i, e in enumerate(events) if e.id is not None and any(not later.is_priming for later in events[i + 1 :])
+    ]
+    if not candidates:
+        return None
+    data_positions = [i for i, e in enumerate(events) if not e.is_priming]
+    middle = data_positions[len(data_positions) // 2 - 1] if len(data_positions) > 1 else candidates[0]
+    best = min(candidates, key=lambda i: abs(i - middle))
+    return events[best]
+
+
+def suffix_after(events: list[SseEvent], cursor: SseEvent) -> list[SseEvent]:
+    """The data events of ``events`` after ``cursor`` (priming events left out)."""
+    index = events.index(cursor)
+    return [e for e in events[index + 1 :] if not e.is_priming]
+
+
+def describe_events(events: list[SseEvent]) -> str:
+    if not events:
+        return "no event"
+    return ", ".join(f"{e.id or '-'} {e.summary()}" for e in events)
+
+
+def _has_result(exchange: Exchange) -> bool:
+    return any(isinstance(m, dict) and "result" in m for m in exchange.messages)
+
+
+def _end(exchange: Exchange) -> str:
+    return exchange.end.value if exchange.end else "no end"
+
+
+class NotObservable(Exception):
+    """The server does not offer what a scenario needs to observe its rule (it
+    becomes a SKIP with this reason), e.g. it never re-emits, so whether
+    re-emission keeps a request pending cannot be seen."""
+
+
+def reemit_wait(bounds) -> float:
+    """How long a session resumption is read for re-emitted requests, in seconds:
+    three settle periods, at most the idle bound."""
+    return min(bounds.idle, 3 * bounds.settle)
+
+
+def server_request_tools(tools: list[str]) -> list[str]:
+    """The listed fixture tools that send a server request, in a fixed order."""
+    return [t for t in SERVER_REQUEST_TOOLS if t in tools]

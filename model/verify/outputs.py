@@ -1,0 +1,262 @@
+"""What ``mcp-resume verify`` writes besides the terminal table: JUnit XML, Markdown,
+a verify trace per finding and a curl reproducer per finding.
+
+- ``junit_xml(report)``: one ``testcase`` per rule (FAIL = ``failure``, SKIP =
+  ``skipped``, INCONCLUSIVE = ``error``; a WARN passes with the finding in
+  ``system-out``), for CI dashboards;
+- ``markdown(report, files)``: the verdict table and, for every FAIL and WARN,
+  its checks and the files that reproduce it;
+- ``verify_trace(report, verdict)``: a JSON document (``VERIFY_TRACE_FORMAT``)
+  naming the rule, the profile and the exchanges seen, which
+  ``mcp-resume replay TRACE TARGET`` runs again;
+- ``curl_script(report, verdict)``: a bash script that sends the same HTTP
+  requests with curl, carrying the session ids, event ids and server request
+  ids the server hands out from one request to the next.
+
+Nothing here does network I/O; ``write_findings`` writes the per-finding files.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from pathlib import Path
+from typing import Any
+from xml.etree import ElementTree
+
+from mcp_resume.spec.verdicts import Verdict
+
+from mcp_resume.model.http.evidence import End, Exchange
+from mcp_resume.model.verify.report import Report, RuleVerdict
+
+VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
+FINDINGS = (Verdict.FAIL, Verdict.WARN)
+OPEN_ENDS = (End.IDLE, End.DROPPED, End.DEADLINE)
+
+
+# -- JUnit ------------------------------------------------------------------------------
+
+
+def junit_xml(report: Report) -> str:
+    """The report as a JUnit XML document, one test case per rule."""
+    counts = report.summary()
+    suite = ElementTree.Element(
+        "testsuite",
+        name=f"mcp-resume verify {report.target}",
+        tests=str(len(report.verdicts)),
+        failures=str(counts[Verdict.FAIL.value]),
+        errors=str(counts[Verdict.INCONCLUSIVE.value]),
+        skipped=str(counts[Verdict.SKIP.value]),
+        time=f"{_seconds(report.verdicts):.3f}",
+    )
+    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", name="profile", value=report.profile.value)
+    for verdict in report.verdicts:
+        case = ElementTree.SubElement(
+            suite,
+            "testcase",
+            classname=f"mcp-resume.{report.profile.value}",
+            name=verdict.rule,
+            time=f"{sum(x.seconds for x in verdict.exchanges):.3f}",
+        )
+        details = _details(verdict)
+        if verdict.verdict is Verdict.FAIL:
+            ElementTree.SubElement(case, "failure", message=verdict.reason, type=verdict.level.value).text = details
+        elif verdict.verdict is Verdict.INCONCLUSIVE:
+            ElementTree.SubElement(case, "error", message=verdict.reason, type="inconclusive").text = details
+        elif verdict.verdict is Verdict.SKIP:
+            ElementTree.SubElement(case, "skipped", message=verdict.reason)
+        elif verdict.verdict is Verdict.WARN:
+            ElementTree.SubElement(case, "system-out").text = f"WARN ({verdict.level.value} broken): {details}"
+    ElementTree.indent(suite)
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
+
+
+def _details(verdict: RuleVerdict) -> str:
+    lines = [verdict.reason, ""]
+    lines += [f"[{'held' if c.held else 'BROKEN'}] {c.what}: expected {c.expected}, observed {c.observed}" for c in verdict.checks]
+    lines += ["", "exchanges:"] + [f"  {x.one_line()}" for x in verdict.exchanges]
+    return "\n".join(lines)
+
+
+def _seconds(verdicts: list[RuleVerdict]) -> float:
+    return sum(x.seconds for v in verdicts for x in v.exchanges)
+
+
+# -- Markdown -----------------------------------------------------------------------------
+
+
+def markdown(report: Report, files: dict[str, list[Path]] | None = None) -> str:
+    """The report as Markdown; ``files`` maps a rule to the reproducer files written for it."""
+    files = files or {}
+    lines = [f"# mcp-resume verify: {report.target}", ""]
+    lines += [f"- endpoint: `{report.url}`", f"- profile: `{report.profile.value}`"]
+    if report.note:
+        lines.append(f"- note: {report.note}")
+    caps = report.capabilities
+    if caps:
+        lines.append(
+            f"- capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
+            f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} (HTTP {caps.get('get_status')}), "
+            f"DELETE HTTP {caps.get('delete_status')}, protocol {caps.get('protocol_version')}, "
+            f"fixture tools: {', '.join(caps.get('fixture_tools') or []) or 'none'}"
+        )
+    counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
+    lines += [f"- summary: {counts}", "", "| rule | level | verdict | evidence |", "|---|---|---|---|"]
+    for v in report.verdicts:
+        shown = f"**{v.verdict.value}**" if v.verdict in FINDINGS else v.verdict.value
+        lines.append(f"| `{v.rule}` | {v.level.value} | {shown} | {_cell(v.reason)} |")
+    for v in report.verdicts:
+        if v.verdict not in FINDINGS:
+            continue
+        lines += ["", f"## {v.rule}: {v.verdict.value}", "", v.reason, ""]
+        lines += ["| check | expected | observed | held |", "|---|---|---|---|"]
+        lines += [f"| {_cell(c.what)} | {_cell(c.expected)} | {_cell(c.observed)} | {'yes' if c.held else '**no**'} |" for c in v.checks]
+        if v.rule in files:
+            lines += ["", "Reproduce: " + ", ".join(f"`{p}`" for p in files[v.rule])]
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _yes(value) -> str:
+    return "yes" if value else "no"
+
+
+# -- verify traces ---------------------------------------------------------------------------
+
+
+def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
+    """The JSON trace of one verdict: enough for ``mcp-resume replay`` to run it again."""
+    return {
+        "format": VERIFY_TRACE_FORMAT,
+        "rule": verdict.rule,
+        "profile": report.profile.value,
+        "target": report.target,
+        "url": report.url,
+        "verdict": verdict.verdict.value,
+        "reason": verdict.reason,
+        "checks": [c.to_json() for c in verdict.checks],
+        "exchanges": [x.to_json() for x in verdict.exchanges],
+    }
+
+
+def write_findings(report: Report, folder: Path) -> dict[str, list[Path]]:
+    """Write ``<rule>.trace.json`` and ``<rule>.curl.sh`` into ``folder`` for every
+    FAIL and WARN; returns the files per rule. Raises ``OSError`` when it cannot."""
+    written: dict[str, list[Path]] = {}
+    for verdict in report.verdicts:
+        if verdict.verdict not in FINDINGS:
+            continue
+        folder.mkdir(parents=True, exist_ok=True)
+        trace = folder / f"{verdict.rule}.trace.json"
+        trace.write_text(json.dumps(verify_trace(report, verdict), indent=2) + "\n", encoding="utf-8")
+        script = folder / f"{verdict.rule}.curl.sh"
+        script.write_text(curl_script(report, verdict), encoding="utf-8")
+        script.chmod(0o755)
+        written[verdict.rule] = [trace, script]
+    return written
+
+
+# -- curl reproducers ------------------------------------------------------------------------------
+
+_HELPERS = r'''
+WAIT=${MCP_RESUME_WAIT:-2}   # seconds to read a stream that does not end by itself
+LONG=${MCP_RESUME_LONG:-15}  # seconds at most for any other request
+DIR=$(mktemp -d)
+trap 'rm -rf "$DIR"' EXIT
+
+show() { echo; echo "== $1"; sed -n '1p' "$DIR/h$2"; grep -i -E '^(mcp-session-id|content-type):' "$DIR/h$2"; cat "$DIR/b$2" 2>/dev/null; echo; }
+header() { grep -i "^$2:" "$DIR/h$1" | head -1 | cut -d' ' -f2- | tr -d '\r'; }
+event_id() { grep '^id:' "$DIR/b$1" | sed -n "$2p" | sed 's/^id: \{0,1\}//' | tr -d '\r'; }
+request_id() {
+  python3 - "$DIR/b$1" "$2" <<'PY'
+import json, sys
+found = [m for line in open(sys.argv[1]) if line.startswith("data:")
+         for m in [json.loads(line[5:].strip() or "null")] if isinstance(m, dict) and "method" in m and "id" in m]
+print(json.dumps(found[int(sys.argv[2]) - 1]["id"]))
+PY
+}
+'''
+
+
+def curl_script(report: Report, verdict: RuleVerdict) -> str:
+    """A bash script that replays ``verdict``'s exchanges with curl (cleanup deletes left out)."""
+    broken = [c for c in verdict.checks if not c.held]
+    lines = [
+        "#!/usr/bin/env bash",
+        f"# mcp-resume reproducer: rule {verdict.rule} is {verdict.verdict.value} ({verdict.level.value} under {report.profile.value})",
+        f"# target {report.target}; run as: bash {verdict.rule}.curl.sh [URL]",
+    ]
+    for check in broken:
+        lines.append(f"# {_comment(check.what)}: expected {_comment(check.expected)}; observed {_comment(check.observed)}")
+    lines += ["set -u", f"URL=${{1:-{report.url}}}", _HELPERS.strip()]
+    names = _Names()
+    exchanges = [x for x in verdict.exchanges if not x.label.startswith("cleanup")]
+    for number, exchange in enumerate(exchanges, start=1):
+        lines.append("")
+        lines.append(f"# {number}. {_comment(exchange.label)} (seen: {_comment(exchange.one_line())})")
+        lines.append(_curl(number, exchange, names))
+        lines.append(f"show {shlex.quote(f'{number}. {exchange.label}')} {number}")
+        lines += names.capture(number, exchange)
+    return "\n".join(lines) + "\n"
+
+
+class _Names:
+    """Shell variables for the ids the server handed out."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, str] = {}  # literal -> shell variable
+        self.requests: dict[str, str] = {}  # JSON-encoded server request id -> shell variable
+
+    def capture(self, number: int, exchange: Exchange) -> list[str]:
+        lines = []
+        session = exchange.session_header
+        if session and session not in self.values:
+            self.values[session] = f"SID{number}"
+            lines.append(f"SID{number}=$(header {number} mcp-session-id)")
+        position = 0
+        for event in exchange.events:
+            if event.id is None:
+                continue
+            position += 1
+            if event.id not in self.values:
+                name = f"E{number}_{position}"
+                self.values[event.id] = name
+                lines.append(f"{name}=$(event_id {number} {position})")
+        requests = [e for e in exchange.events if e.is_server_request]
+        for index, event in enumerate(requests, start=1):
+            key = json.dumps(event.request_id)
+            if key not in self.requests:
+                self.requests[key] = f"R{number}_{index}"
+                lines.append(f"R{number}_{index}=$(request_id {number} {index})")
+        return lines
+
+
+def _curl(number: int, exchange: Exchange, names: _Names) -> str:
+    wait = "$WAIT" if exchange.end in OPEN_ENDS else "$LONG"
+    parts = [f"curl -s -N --max-time {wait} -D \"$DIR/h{number}\" -o \"$DIR/b{number}\" -X {exchange.method} \"$URL\""]
+    for name, value in exchange.request_headers.items():
+        variable = names.values.get(value) if name in ("mcp-session-id", "last-event-id") else None
+        parts.append(f'-H "{name}: ${variable}"' if variable else f"-H {shlex.quote(f'{name}: {value}')}")
+    if exchange.request_body is not None:
+        parts.append("--data-binary " + _body(exchange.request_body, names))
+    return " \\\n  ".join(parts) + " || true"
+
+
+def _body(body: Any, names: _Names) -> str:
+    """The JSON body quoted for bash; a response to a server request takes its id
+    from the variable that captured it."""
+    if isinstance(body, dict) and "method" not in body and "id" in body:
+        variable = names.requests.get(json.dumps(body["id"]))
+        if variable is not None:
+            text = json.dumps({**body, "id": "@@ID@@"})
+            before, after = text.split('"@@ID@@"')
+            return f"{shlex.quote(before)}\"${variable}\"{shlex.quote(after)}"
+    return shlex.quote(json.dumps(body))
+
+
+def _comment(text: str) -> str:
+    return re.sub(r"\s+", " ", text)

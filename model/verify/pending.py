@@ -1,0 +1,307 @@
+"""Scenarios about pending server requests, driven through ``test_elicitation`` and ``test_sampling``.
+
+Each scenario calls a fixture tool that sends a server request, drops the POST
+connection as soon as the request arrives (the request is now pending, MCP
+B12/D15), and then reconnects in the ways DESIGN.md §2 distinguishes:
+
+- ``reemit_keeps_pending``: session resumption twice (the request must come
+  again the second time), then the answer, then a third session resumption
+  (the answered request must not come again) — rules §3.7;
+- ``no_reemit_on_stream_resume``: stream resumption of the POST stream from the
+  request's own event id (nothing may come) and from the event before it
+  (exactly that event) — B21, B26;
+- ``server_request_ownership``: two sessions with a pending request each; what
+  one session receives on its session resumptions and on the resumption of its
+  GET stream must be its own (B23, B26, B41);
+- ``no_duplicate_tool_call``: a client that follows MCP (resumes, answers once)
+  sees each call's notifications once and its response once (B12, D15).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+from mcp_resume.model.verify.driver import (
+    HISTORY_TOOLS,
+    Driver,
+    Inconclusive,
+    NotObservable,
+    describe_events,
+    reemit_wait,
+    require,
+    server_request_tools,
+)
+from mcp_resume.model.verify.report import Check
+from mcp_resume.model.verify.scenarios import Context, _reemits
+
+
+async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
+    """Re-emission leaves a request pending; only the answer resolves it (rules §3.7)."""
+    checks: list[Check] = []
+    observable = False
+    for tool in server_request_tools(d.tools):
+        session = await d.open_session(f"session S ({tool})")
+        _, _, request = await d.tool_until_server_request(session, f"session S: call {tool}", tool)
+        rid = request.request_id
+        first = await _session_resume(d, ctx, session, rid, "first session resumption")
+        if first.end is not End.DROPPED:
+            await d.answer(session, request, f"answer {request.method} id={rid!r} (cleanup)")
+            continue
+        observable = True
+        second = await _session_resume(d, ctx, session, rid, "second session resumption, after a second drop")
+        checks.append(
+            Check(
+                f"{request.method} id={rid!r} of {tool}, re-emitted once, after a second drop",
+                "re-emitted again (same id) or cancelled on the new stream",
+                _found(second, ctx),
+                second.end is End.DROPPED,
+            )
+        )
+        answered = await d.answer(session, request, f"answer {request.method} id={rid!r}")
+        checks.append(Check(f"the answer to {request.method} id={rid!r}", "202", str(answered.status), answered.status == 202))
+        third = await _session_resume(d, ctx, session, rid, "session resumption after the answer", wait=ctx.bounds.settle)
+        checks.append(
+            Check(
+                f"{request.method} id={rid!r} after it was answered",
+                "not re-emitted (the answer resolved it)",
+                _found(third, ctx),
+                third.end is not End.DROPPED or _cancelled(third.events[-1]),
+            )
+        )
+    if not observable:
+        raise NotObservable(
+            "the server never re-emitted a pending server request on session resumption (see reemit-pending): "
+            "whether re-emission keeps it pending cannot be observed"
+        )
+    return checks
+
+
+async def no_reemit_on_stream_resume(d: Driver, ctx: Context) -> list[Check]:
+    """Stream resumption of a POST stream whose server request is pending sends
+    the replay suffix only, never the request again (B21, B26, D30)."""
+    session = await d.open_session("session S")
+    tool, call, request = await d.tool_until_server_request(session, "session S: call a tool that sends a server request")
+    if request.id is None:
+        raise NotObservable(f"the {request.method} event of {tool} carries no event id: nothing to resume from")
+    rid = request.request_id
+    from_request = require(
+        await d.client.get(
+            label=f"resume the POST stream from the {request.method} event {request.id}",
+            session=session,
+            last_event_id=request.id,
+        ),
+        "stream resumption",
+    )
+    repeated = [e for e in from_request.events if e.is_server_request]
+    checks = [
+        Check(
+            f"stream resumption from the event that carried {request.method} id={rid!r}",
+            "no server request (nothing follows that event yet)",
+            f"HTTP {from_request.status}: {describe_events(repeated or from_request.data_events)}",
+            not repeated,
+        )
+    ]
+    before = [e for e in call.events[:-1] if e.id is not None]
+    if before:
+        cursor = before[-1]
+        from_before = require(
+            await d.client.get(
+                label=f"resume the POST stream from {cursor.id}, the event before the request",
+                session=session,
+                last_event_id=cursor.id,
+            ),
+            "stream resumption",
+        )
+        carried = [e for e in from_before.events if e.is_server_request]
+        checks.append(
+            Check(
+                f"stream resumption from {cursor.id}, just before {request.method} id={rid!r}",
+                f"the request once, as event {request.id}",
+                f"HTTP {from_before.status}: {describe_events(carried)}",
+                [(e.id, e.request_id) for e in carried] == [(request.id, rid)],
+            )
+        )
+    await d.answer(session, request, f"answer {request.method} id={rid!r} (cleanup)")
+    return checks
+
+
+async def server_request_ownership(d: Driver, ctx: Context) -> list[Check]:
+    """Whatever session B receives is B's own: on its session resumptions and when
+    it resumes its GET stream after session A's got more events (B23, B26, B41)."""
+    tool = server_request_tools(d.tools)[0]
+    a = await d.open_session("session A")
+    _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
+    b = await d.open_session("session B")
+    _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
+    seen_by_a: list[SseEvent] = [request_a]
+    first_a = await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
+    seen_by_a += first_a.events
+    first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
+    checks = [_own_only("session B's session resumption", first_b.events, seen_by_a, request_a, request_b)]
+    cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
+    if cursor is not None:
+        second_a = await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")
+        seen_by_a += second_a.events
+        resumed = require(
+            await d.client.get(
+                label=f"session B resumes its GET stream from {cursor.id}",
+                session=b,
+                last_event_id=cursor.id,
+                idle=reemit_wait(ctx.bounds),
+            ),
+            "stream resumption",
+        )
+        checks.append(
+            _own_only(
+                f"session B resumes its GET stream from {cursor.id} after A's second session resumption",
+                resumed.events,
+                seen_by_a,
+                request_a,
+                request_b,
+            )
+        )
+    await d.answer(a, request_a, "answer session A's request (cleanup)")
+    await d.answer(b, request_b, "answer session B's request (cleanup)")
+    return checks
+
+
+async def no_duplicate_tool_call(d: Driver, ctx: Context) -> list[Check]:
+    """A client that resumes after every drop and answers each server request once
+    sees every notification of a call once and its response once (B12, D15)."""
+    checks: list[Check] = []
+    session = await d.open_session("session S")
+    history_tool = next((t for t in HISTORY_TOOLS if t in d.tools), None)
+    if history_tool is not None:
+        checks += await _dropped_history_call(d, ctx, session, history_tool)
+    tools = server_request_tools(d.tools)
+    if tools:
+        checks += await _answered_request_call(d, ctx, session, tools[0])
+    if not checks:
+        raise NotObservable("the server lists no fixture tool with notifications or a server request")
+    return checks
+
+
+async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> list[Check]:
+    rid = d.client.next_id()
+    first = require(
+        await d.client.call_tool(
+            session, tool, label=f"call {tool}, drop after its first notification", request_id=rid,
+            stop=lambda e: not e.is_priming,
+        ),
+        tool,
+    )
+    if first.end is End.RESPONSE or not first.events or first.events[-1].id is None:
+        raise NotObservable(f"{tool} sent no notification with an event id before its response")
+    cursor = first.events[-1]
+    rest = require(
+        await d.client.get(
+            label=f"resume the {tool} stream from {cursor.id}",
+            session=session,
+            last_event_id=cursor.id,
+            stop=lambda e: e.is_response_to(rid),
+            idle=ctx.bounds.idle,
+        ),
+        "stream resumption",
+    )
+    delivered = first.data_events + rest.data_events
+    return [
+        _once(f"{tool} across the drop and the resumption", delivered, rid),
+        _no_repeats(f"notifications of {tool} across the drop and the resumption", delivered),
+    ]
+
+
+async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) -> list[Check]:
+    rid = d.client.next_id()
+    _, call, request = await d.tool_until_server_request(session, f"call {tool}, drop at its server request", tool, request_id=rid)
+    resumed = await _session_resume(d, ctx, session, request.request_id, "session resumption before answering")
+    answered = await d.answer(session, request, f"answer {request.method} id={request.request_id!r} once")
+    if answered.status != 202:
+        raise Inconclusive(f"the answer to {request.method} got HTTP {answered.status}")
+    if request.id is None:
+        raise NotObservable(f"the {request.method} event carries no event id: the call's stream cannot be resumed")
+    rest = require(
+        await d.client.get(
+            label=f"resume the {tool} stream from {request.id} after answering",
+            session=session,
+            last_event_id=request.id,
+            stop=lambda e: e.is_response_to(rid),
+            idle=ctx.bounds.idle,
+        ),
+        "stream resumption",
+    )
+    later = require(
+        await d.client.get(label="session resumption after the response", session=session, idle=ctx.bounds.settle),
+        "session resumption",
+    )
+    delivered = call.data_events + resumed.data_events + rest.data_events + later.data_events
+    new_requests = [e for e in rest.data_events + later.data_events if e.is_server_request]
+    return [
+        _once(f"{tool} after one answer to its {request.method}", delivered, rid),
+        Check(
+            f"server requests after {tool}'s {request.method} was answered",
+            "none (the call does not run again)",
+            describe_events(new_requests) if new_requests else "none",
+            not new_requests,
+        ),
+    ]
+
+
+# -- helpers ----------------------------------------------------------------------
+
+
+async def _session_resume(d: Driver, ctx: Context, session, rid: Any, label: str, *, wait: float | None = None) -> Exchange:
+    """A GET with the session id alone, dropped as soon as ``rid`` is re-emitted
+    (or cancelled); otherwise read until quiet for ``wait`` seconds."""
+    return require(
+        await d.client.get(
+            label=label,
+            session=session,
+            stop=lambda e: _reemits(e, rid),
+            idle=reemit_wait(ctx.bounds) if wait is None else wait,
+        ),
+        label,
+    )
+
+
+def _found(exchange: Exchange, ctx: Context) -> str:
+    if exchange.end is End.DROPPED:
+        event = exchange.events[-1]
+        return f"{'cancelled' if _cancelled(event) else 're-emitted'} as event {event.id or '-'}"
+    return f"HTTP {exchange.status}, nothing within the wait ({describe_events(exchange.data_events)})"
+
+
+def _cancelled(event: SseEvent) -> bool:
+    return event.method == "notifications/cancelled"
+
+
+def _own_only(what: str, delivered, seen_by_a, request_a: SseEvent, request_b: SseEvent) -> Check:
+    a_ids = {e.id for e in seen_by_a if e.id is not None}
+    foreign = [
+        e
+        for e in delivered
+        if not e.is_priming
+        and (e.id in a_ids or (e.is_server_request and e.request_id == request_a.request_id != request_b.request_id))
+    ]
+    return Check(
+        what,
+        "only session B's own events and server requests",
+        describe_events(foreign) if foreign else f"none of session A's ({len([e for e in delivered if not e.is_priming])} events)",
+        not foreign,
+    )
+
+
+def _once(what: str, delivered: list[SseEvent], rid: Any) -> Check:
+    responses = [e for e in delivered if e.is_response_to(rid)]
+    return Check(f"responses to tools/call id={rid!r}: {what}", "exactly one", describe_events(responses), len(responses) == 1)
+
+
+def _no_repeats(what: str, delivered: list[SseEvent]) -> Check:
+    seen, repeated = [], []
+    for event in delivered:
+        if event.message is None:
+            continue
+        if event.message in seen:
+            repeated.append(event)
+        seen.append(event.message)
+    return Check(what, "each once", describe_events(repeated) if repeated else "each once", not repeated)

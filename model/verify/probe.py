@@ -1,0 +1,129 @@
+"""The capability probe of ``mcp-resume verify``: what does the server offer?
+
+One throw-away session: ``initialize``, ``notifications/initialized``,
+``tools/list`` (do POST streams carry event ids, a priming event?), a GET with
+the session id alone (a standalone stream, or 405?), then DELETE. The scenarios
+read the result to SKIP what the server does not offer (DESIGN.md §3).
+
+``probe`` raises ``TargetError`` when the target is not reachable or does not
+answer ``initialize`` as an MCP server (exit code 3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_resume.model.http.client import SSE_TYPE, StreamableHttpClient
+from mcp_resume.model.http.evidence import End, Exchange
+from mcp_resume.model.verify.driver import FIXTURE_TOOLS
+
+
+class TargetError(Exception):
+    """The target cannot be checked: unreachable, silent, or not an MCP server.
+    The message is one line."""
+
+
+@dataclass
+class Capabilities:
+    """What the probe saw.
+
+    - ``session_ids``: ``initialize`` was answered with an ``Mcp-Session-Id``;
+    - ``post_stream``: ``"sse"`` or ``"json"``, how a POSTed request is answered;
+    - ``event_ids``: some POST stream event carried an SSE id;
+    - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
+    - ``get_status``: the status of a GET with the session id alone;
+    - ``get_stream``: that GET opened an SSE stream;
+    - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
+    - ``tools`` / ``fixture_tools``: tools listed, and those named after the
+      conformance fixtures.
+    """
+
+    session_ids: bool = False
+    protocol_version: str | None = None
+    post_stream: str | None = None
+    event_ids: bool = False
+    priming: bool = False
+    get_status: int | None = None
+    get_stream: bool = False
+    delete_status: int | None = None
+    tools: list[str] = field(default_factory=list)
+    fixture_tools: list[str] = field(default_factory=list)
+    exchanges: list[Exchange] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "session_ids": self.session_ids,
+            "protocol_version": self.protocol_version,
+            "post_stream": self.post_stream,
+            "event_ids": self.event_ids,
+            "priming": self.priming,
+            "get_status": self.get_status,
+            "get_stream": self.get_stream,
+            "delete_status": self.delete_status,
+            "fixture_tools": self.fixture_tools,
+            "probe": [e.to_json() for e in self.exchanges],
+        }
+
+
+async def probe(client: StreamableHttpClient) -> Capabilities:
+    """Probe the server behind ``client``; raises ``TargetError`` (one line) when
+    ``initialize`` does not succeed."""
+    caps = Capabilities(exchanges=client.exchanges)
+    init = await client.initialize("probe: initialize")
+    result = _initialize_result(client.url, init)
+    caps.protocol_version = result.get("protocolVersion")
+    session = init.session_header
+    caps.session_ids = session is not None
+    _note_stream(caps, init)
+    await client.notify(session, "notifications/initialized", label="probe: initialized")
+    listed = await client.request(session, "tools/list", label="probe: tools/list")
+    if listed.ok:
+        _note_stream(caps, listed)
+        caps.priming = bool(listed.events) and listed.events[0].id is not None and listed.events[0].is_priming
+        caps.tools = _tool_names(listed)
+        caps.fixture_tools = [t for t in FIXTURE_TOOLS if t in caps.tools]
+    if session is not None:
+        get = await client.get(label="probe: GET with the session id alone", session=session)
+        caps.get_status = get.status
+        caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
+        deleted = await client.delete(session, label="probe: delete session")
+        caps.delete_status = deleted.status
+    return caps
+
+
+def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
+    if not exchange.ok:
+        raise TargetError(f"{url}: initialize failed: {exchange.error}")
+    location = exchange.response_headers.get("location")
+    if exchange.status is not None and 300 <= exchange.status < 400 and location:
+        raise TargetError(
+            f"{url}: initialize answered HTTP {exchange.status}, a redirect to {location}: not followed "
+            "(mcp-resume talks only to the URL it is given; verify that URL instead)"
+        )
+    if exchange.status != 200:
+        raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}")
+    for message in exchange.messages:
+        if "error" in message and message.get("method") is None:
+            error = message["error"] if isinstance(message["error"], dict) else {}
+            raise TargetError(f"{url}: initialize refused: {error.get('code')} {error.get('message')}")
+        if isinstance(message.get("result"), dict):
+            return message["result"]
+    ended = exchange.end.value if exchange.end else "?"
+    raise TargetError(f"{url}: not an MCP server: no initialize result in the answer (stream {ended})")
+
+
+def _note_stream(caps: Capabilities, exchange: Exchange) -> None:
+    if exchange.content_type == SSE_TYPE:
+        caps.post_stream = "sse"
+        caps.event_ids = caps.event_ids or any(e.id is not None for e in exchange.events)
+    elif caps.post_stream is None and exchange.end is End.CLOSED:
+        caps.post_stream = "json"
+
+
+def _tool_names(exchange: Exchange) -> list[str]:
+    for message in exchange.messages:
+        result = message.get("result")
+        if isinstance(result, dict) and isinstance(result.get("tools"), list):
+            return [t.get("name") for t in result["tools"] if isinstance(t, dict) and isinstance(t.get("name"), str)]
+    return []

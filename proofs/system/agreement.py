@@ -1,0 +1,266 @@
+"""Agreement of the Z3 encoding with the executable spec.
+
+The encoding (``ts_transitions``, ``ts_invariants``) is a second statement of
+``spec.transitions``; this module checks the two against each other on every
+step a small breadth-first exploration of ``spec.transitions.step`` reaches:
+
+- the step satisfies every conjunct of its action's transition formula, read
+  on the finite structure built from the Python ``before`` and ``after`` states,
+  the action and the observation (``structure``);
+- both states satisfy every state and strengthening invariant, and the step
+  every step property.
+
+A failure names the conjunct or invariant and the step, so a disagreement points
+at the line of the encoding (or of the spec) to read.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Iterator
+
+from mcp_resume.spec.actions import (
+    Action,
+    AnswerRequest,
+    CallTool,
+    CancelRequest,
+    DeleteSession,
+    DropConnection,
+    EmitEvent,
+    EndStream,
+    ExpireSession,
+    ExpireStream,
+    Initialize,
+    IssueServerRequest,
+    Reconnect,
+    RestartClient,
+    describe,
+)
+from mcp_resume.spec.headers import is_well_formed
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
+from mcp_resume.spec.transitions import Observation, Transition, enabled, step
+
+from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES
+from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, PyLogic
+from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
+from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params, rigid, state
+
+SPARE = {SESSION: "S?", STREAM: "T?", EVENT: "E?", REQUEST: "R?"}
+"""One element per sort that the state never issues: what an unknown id names."""
+
+MALFORMED_SESSION, UNKNOWN_SESSION = "bad session", "unknown-session"
+MALFORMED_EVENT, UNKNOWN_EVENT = "bad event", "unknown-event"
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Exploration limits: steps from the initial state and entities per state."""
+
+    depth: int = 5
+    sessions: int = 2
+    streams: int = 2
+    events: int = 3
+    requests: int = 1
+
+
+@dataclass
+class AgreementReport:
+    """How many steps and states were checked, which actions and decision branches
+    they took, and every disagreement found."""
+
+    transitions: int = 0
+    states: int = 0
+    problems: list[str] = field(default_factory=list)
+    actions: Counter = field(default_factory=Counter)
+    branches: Counter = field(default_factory=Counter)
+
+    @property
+    def agrees(self) -> bool:
+        return not self.problems
+
+
+def structure(before: State, action: Action, observed, after: State) -> PyLogic:
+    """The finite structure of one step: elements are the spec's handles plus one
+    spare, never issued, element per sort; ``observed`` is a ``transitions.Observation``."""
+    domain = {
+        SESSION: [s.id for s in after.sessions] + [SPARE[SESSION]],
+        STREAM: [t.id for t in after.streams] + [SPARE[STREAM]],
+        EVENT: [e.id for e in after.events] + [SPARE[EVENT]],
+        REQUEST: [r.id for r in after.requests] + [SPARE[REQUEST]],
+    }
+    values: dict[str, object] = {}
+    values.update(_state_values("pre", before))
+    values.update(_state_values("post", after))
+    values.update(_rigid_values(after))
+    values.update(_param_values("step", before, action, after))
+    values.update(_observation_values("obs", observed))
+    return PyLogic(domain, values)
+
+
+def check_step(transition_: Transition, profile: Profile) -> list[str]:
+    """Every conjunct, invariant and step property that the spec's step violates."""
+    L = structure(transition_.before, transition_.action, transition_.observation, transition_.after)
+    R, X, Y = rigid(L), state(L, "pre"), state(L, "post")
+    the_step = Step(L, R, X, params(L, "step"), observation(L, "obs"), Y)
+    kind = ActionKind(transition_.action.kind)
+    where = describe(transition_.action)
+    problems = [f"{where}: {c.name} does not hold" for c in axioms(L, R) if not c.formula]
+    problems += [f"{where}: {c.name} does not hold" for c in transition(the_step, kind, Semantics(profile, canonical=True)) if not c.formula]
+    problems += [f"{where}: {c.name} (any accepted status) does not hold" for c in transition(the_step, kind, Semantics(profile)) if not c.formula]
+    for invariant in INDUCTIVE:
+        for label, frame in (("before", X), ("after", Y)):
+            if not invariant.formula(L, R, frame):
+                problems.append(f"{where}: invariant {invariant.id} does not hold {label}")
+    problems += [f"{where}: step property {p.id} does not hold" for p in STEP_PROPERTIES if not p.formula(the_step, profile)]
+    return problems
+
+
+def check_initial_state() -> list[str]:
+    """The spec's initial state satisfies the encoding's initial-state formula."""
+    L = structure(INITIAL_STATE, RestartClient(), Observation(), INITIAL_STATE)
+    return [f"initial state: {c.name} does not hold" for c in initial(L, state(L, "pre")) if not c.formula]
+
+
+def check_agreement(bounds: Bounds = Bounds(), profile: Profile = Profile.BOUNDARY, limit: int = 20) -> AgreementReport:
+    """Explore the spec within ``bounds`` and check every step; keep the first ``limit`` problems."""
+    report = AgreementReport(problems=check_initial_state())
+    seen = {INITIAL_STATE}
+    frontier = [INITIAL_STATE]
+    for _ in range(bounds.depth):
+        next_frontier = []
+        for current in frontier:
+            for action in candidate_actions(current):
+                if not enabled(current, action):
+                    continue
+                taken = step(current, action, profile)
+                if not _within(taken.after, bounds):
+                    continue
+                report.transitions += 1
+                report.actions[action.kind] += 1
+                if taken.outcome is not None:
+                    report.branches[taken.outcome.branch.value] += 1
+                if len(report.problems) < limit:
+                    report.problems += check_step(taken, profile)[: limit - len(report.problems)]
+                if taken.after not in seen:
+                    seen.add(taken.after)
+                    next_frontier.append(taken.after)
+        frontier = next_frontier
+    report.states = len(seen)
+    return report
+
+
+def candidate_actions(current: State) -> Iterator[Action]:
+    """Every action on the state's handles and on literal ids (malformed, unknown,
+    absent headers), client requests first, in a fixed order."""
+    sessions = [s.id for s in current.sessions]
+    events = [e.id for e in current.events]
+    session_headers = sessions + [None, MALFORMED_SESSION, UNKNOWN_SESSION]
+    yield Initialize()
+    for session in session_headers:
+        yield CallTool(session)
+        yield DeleteSession(session)
+        for event in [None] + events + [MALFORMED_EVENT, UNKNOWN_EVENT]:
+            yield Reconnect(session, event)
+        for request in current.requests:
+            yield AnswerRequest(session, request.id)
+    yield RestartClient()
+    for stream in current.streams:
+        for kind in (DropConnection, EmitEvent, IssueServerRequest, EndStream, ExpireStream):
+            yield kind(stream.id)
+    for request in current.requests:
+        yield CancelRequest(request.id)
+    for session in sessions:
+        yield ExpireSession(session)
+
+
+# -- the structure's parts ---------------------------------------------------------------
+
+
+def _state_values(tag: str, s: State) -> dict[str, object]:
+    live = {x.id for x in s.sessions if x.status is SessionStatus.LIVE}
+    cursors, seen = set(), set()
+    for entry in s.client:
+        cursors |= {(entry.session, stream, event) for stream, event in entry.cursors}
+        seen |= {(entry.session, request) for request in entry.seen}
+    return {
+        f"{tag}.s_issued": {x.id for x in s.sessions},
+        f"{tag}.s_live": live,
+        f"{tag}.t_issued": {t.id for t in s.streams},
+        f"{tag}.t_open": {t.id for t in s.streams if t.status is StreamStatus.OPEN},
+        f"{tag}.t_expired": {t.id for t in s.streams if t.status is StreamStatus.EXPIRED},
+        f"{tag}.t_connected": {t.id for t in s.streams if t.connected},
+        f"{tag}.e_issued": {e.id for e in s.events},
+        f"{tag}.r_issued": {r.id for r in s.requests},
+        f"{tag}.r_pending": {r.id for r in s.requests if r.status is RequestStatus.PENDING},
+        f"{tag}.cursor": cursors,
+        f"{tag}.seen": seen,
+    }
+
+
+def _rigid_values(s: State) -> dict[str, object]:
+    order = [e.id for e in s.events] + [SPARE[EVENT]]
+    return {
+        "owner": {**{t.id: t.session for t in s.streams}, SPARE[STREAM]: SPARE[SESSION]},
+        "stream_of": {**{e.id: e.stream for e in s.events}, SPARE[EVENT]: SPARE[STREAM]},
+        "r_session": {**{r.id: r.session for r in s.requests}, SPARE[REQUEST]: SPARE[SESSION]},
+        "r_stream": {**{r.id: r.stream for r in s.requests}, SPARE[REQUEST]: SPARE[STREAM]},
+        "t_get": {t.id for t in s.streams if t.kind is StreamKind.GET},
+        "carries": {(e.id, e.request) for e in s.events if e.request is not None},
+        "lt": {(a, b) for i, a in enumerate(order) for b in order[i + 1:]},
+    }
+
+
+def _header(value: str | None, issued: set[str], spare: str) -> tuple[bool, bool, str]:
+    """(present, malformed, element) for one header value."""
+    if value is None:
+        return False, False, spare
+    if not is_well_formed(value):
+        return True, True, spare
+    return True, False, value if value in issued else spare
+
+
+def _param_values(tag: str, before: State, action: Action, after: State) -> dict[str, object]:
+    sessions, events = {s.id for s in after.sessions}, {e.id for e in after.events}
+    sh = _header(getattr(action, "session", None) if not isinstance(action, ExpireSession) else None, sessions, SPARE[SESSION])
+    eh = _header(getattr(action, "last_event_id", None), events, SPARE[EVENT])
+    new = lambda items, old: next((x.id for x in items if x.id not in {y.id for y in old}), None)
+    new_events = [e for e in after.events if before.event(e.id) is None]
+    requests = {r.id for r in after.requests}
+    target_request = getattr(action, "request", None)
+    return {
+        f"{tag}.kind": ActionKind(action.kind),
+        f"{tag}.sh_present": sh[0], f"{tag}.sh_malformed": sh[1], f"{tag}.sh": sh[2],
+        f"{tag}.eh_present": eh[0], f"{tag}.eh_malformed": eh[1], f"{tag}.eh": eh[2],
+        f"{tag}.target_stream": getattr(action, "stream", None) or SPARE[STREAM],
+        f"{tag}.target_request": target_request if target_request in requests else SPARE[REQUEST],
+        f"{tag}.target_session": action.session if isinstance(action, ExpireSession) else SPARE[SESSION],
+        f"{tag}.new_session": new(after.sessions, before.sessions) or SPARE[SESSION],
+        f"{tag}.new_stream": new(after.streams, before.streams) or SPARE[STREAM],
+        f"{tag}.new_event": new_events[0].id if len(new_events) == 1 else SPARE[EVENT],
+        f"{tag}.new_request": new(after.requests, before.requests) or SPARE[REQUEST],
+        f"{tag}.reemit": {e.request: e.id for e in new_events if e.request is not None},
+        f"{tag}.reemit_on": isinstance(action, Reconnect),
+    }
+
+
+def _observation_values(tag: str, observed) -> dict[str, object]:
+    delivered = [d.event for d in observed.events]
+    return {
+        f"{tag}.status": observed.status or 0,
+        f"{tag}.delivered": set(delivered),
+        f"{tag}.requests": {d.request for d in observed.events if d.request is not None},
+        f"{tag}.closed": set(observed.closed),
+        f"{tag}.any": bool(delivered),
+        f"{tag}.last": delivered[-1] if delivered else SPARE[EVENT],
+    }
+
+
+def _within(s: State, bounds: Bounds) -> bool:
+    return (
+        len(s.sessions) <= bounds.sessions
+        and len(s.streams) <= bounds.streams
+        and len(s.events) <= bounds.events
+        and len(s.requests) <= bounds.requests
+    )

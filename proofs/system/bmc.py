@@ -1,0 +1,502 @@
+"""Bounded model checking of the faulty designs: the shortest run that shows the fault.
+
+``bmc_design(number, profile, max_depth)`` unrolls the spec's transition system
+(reference statuses, finite scopes) side by side with faulty design ``number``
+(``ts_designs``) for 1, 2, ... steps and asks Z3 for a run whose last step shows
+the client something that breaks a rule the profile makes a MUST: a step
+property of ``ts_invariants`` judged on the faulty server's observation, or a
+status the profile does not accept for the request's branch (the rule that
+judges the branch, as ``model.checker`` files it). The first depth with a model
+is the length of a shortest such run; every smaller depth was proven to have
+none (within the scope).
+
+The model is decoded into a ``spec.trace.Trace`` (source ``"z3"``): the actions,
+with the spec's handles, found by replaying them through ``spec.transitions.step``
+and pairing the entities each step mints with the model's elements. Replaying the
+trace against ``model.faulty`` and the correct servers happens outside this
+package (tests and ``mcp-resume prove``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import z3
+
+from mcp_resume.spec import actions as a
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.decision import BRANCH_RULE, Branch
+from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
+from mcp_resume.spec.state import INITIAL_STATE
+from mcp_resume.spec.trace import Failure, Trace
+from mcp_resume.spec.transitions import enabled, step as spec_step
+
+from mcp_resume.proofs.system.decision import Request
+from mcp_resume.proofs.system.designs import DESIGNS, Design, DesignStep, observation_of
+from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
+from mcp_resume.proofs.system.invariants import by_id
+from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
+from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
+from mcp_resume.proofs.system.solve import DEFAULT_RLIMIT, DEFAULT_SEED, Meter
+from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, transition
+from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, ActionKind, Observation, observation, params, rigid, state
+
+DEFAULT_MAX_DEPTH = 8
+
+RELEVANCY = 0
+"""Z3's relevancy filtering, off: on these ground problems it halves the solving time."""
+DEFAULT_SCOPE: dict[str, int] = {SESSION: 2, STREAM: 3, EVENT: 4, REQUEST: 2}
+"""Elements per sort (ids issued or not). The shortest runs of the twelve designs
+use at most 2 sessions, 2 streams, 2 events and 1 request, plus an unknown or
+server-only id; a larger scope finds runs of the same lengths, more slowly."""
+
+UNKNOWN = {SESSION: "unknown-session", EVENT: "unknown-event", REQUEST: "unknown-request"}
+MALFORMED = {SESSION: "bad session", EVENT: "bad event"}
+
+CHECK_ORDER: tuple[str, ...] = (
+    "no-cross-session.step", "server-request-ownership.step", "replay-suffix.step",
+    "no-reemit-on-stream-resume.step", "no-replay-on-session-resume.step", "reemit-pending.step",
+    "reemit-keeps-pending.step", "session-identity-stable.step", "expiry-independent.step", "status",
+    "reject-orphan-event-id.step", "reject-foreign-event-id.step", "unknown-session-404.step",
+    "no-duplicate-tool-call.step", "event-id-unique.step",
+)
+"""The order ``spec.invariants.check_transition`` reports findings in: the rule of
+the first one broken is the rule that caught the design."""
+
+GENERIC = ("event-id-unique.step",)
+"""Checks reported only when no other check explains the step."""
+
+
+@dataclass(frozen=True)
+class BmcQuery:
+    """One depth of one design's search: ``result`` is ``sat`` (a run of this length
+    shows the fault), ``unsat`` (none does, within the scope) or ``unknown``
+    (resource limit)."""
+
+    depth: int
+    result: str
+    reason_unknown: str | None
+    rlimit_used: int | None
+
+
+@dataclass(frozen=True)
+class BmcResult:
+    """One design's bounded search, one query: ``caught`` when a run of at most
+    ``max_depth`` steps shows the fault; ``depth`` the length of a shortest one;
+    ``trace`` that run as a spec trace; ``rule`` the first rule its last step
+    breaks; ``run`` the run drawn step by step; ``depths`` each depth tried;
+    ``smt2`` the solver script that was run (one ``check-sat-assuming`` per depth)."""
+
+    query: str
+    design: int
+    profile: Profile
+    summary: str
+    caught: bool
+    depth: int | None
+    trace: Trace | None
+    rule: str | None
+    max_depth: int
+    scope: dict[str, int]
+    depths: tuple[BmcQuery, ...]
+    fragment: str
+    rlimit: int
+    random_seed: int
+    z3_version: str
+    smt2: str = field(repr=False)
+    run: str | None = None
+
+    @property
+    def rlimit_used(self) -> int:
+        return sum(q.rlimit_used or 0 for q in self.depths)
+
+
+def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH,
+               rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
+               scope: dict[str, int] | None = None, spec: "SpecUnrolling | None" = None) -> BmcResult:
+    """Search a shortest run, of at most ``max_depth`` steps, in which design ``number``
+    (DESIGN.md §5) shows a client something ``profile`` forbids.
+
+    ``spec`` may be an unrolling shared by several designs (``bmc_designs``).
+    Depths are tried in order on one incremental solver; each depth is one query,
+    whose self-contained SMT-LIB2 text is kept. Raises ``KeyError`` for an unknown
+    design, ``ValueError`` for a sessionless profile, a depth below 1, or a
+    non-positive ``rlimit``.
+    """
+    if number not in DESIGNS:
+        raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, DESIGNS))}")
+    if max_depth < 1:
+        raise ValueError(f"max_depth must be at least 1, got {max_depth}")
+    if rlimit <= 0:
+        raise ValueError(f"rlimit must be positive, got {rlimit}")
+    spec = spec or SpecUnrolling(profile, scope or DEFAULT_SCOPE)
+    if spec.profile is not profile:
+        raise ValueError(f"the shared unrolling is for {spec.profile.value}, not {profile.value}")
+    unrolling = DesignUnrolling(spec, DESIGNS[number])
+    L = spec.L
+    solver = z3.Solver(ctx=L.ctx)
+    solver.set("random_seed", random_seed)
+    solver.set("smt.relevancy", RELEVANCY)
+    script = Script()
+    for conjunct in unrolling.base():
+        solver.add(conjunct.formula)
+        script.assert_(conjunct.formula)
+    depths, found = [], None
+    for depth in range(1, max_depth + 1):
+        for conjunct in unrolling.step(depth):
+            solver.add(conjunct.formula)
+            script.assert_(conjunct.formula)
+        literal = z3.Bool(f"bmc.violation-{depth}", L.ctx)
+        violation = z3.Implies(literal, unrolling.violation(depth))
+        solver.add(violation)
+        script.assert_(violation)
+        script.check(literal)
+        solver.set("rlimit", rlimit)
+        answer = solver.check(literal)
+        reason = solver.reason_unknown() if answer == z3.unknown else None
+        depths.append(BmcQuery(depth, str(answer), reason, spec.meter.used(solver)))
+        if answer == z3.sat:
+            found = solver.model()
+            break
+        if answer != z3.unsat:
+            break
+    header = [f"mcp-resume bounded model checking: design {number} ({DESIGNS[number].summary})",
+              f"profile: {profile.value}; scope {_scope_text(spec.scope)}; depths 1 to {len(depths)}, one check each:",
+              "sat: a run of that many steps shows the fault; unsat: none does (within the scope)"]
+    common = dict(query=f"bmc.design-{number}", design=number, profile=profile, summary=DESIGNS[number].summary,
+                  max_depth=max_depth, scope=dict(spec.scope), depths=tuple(depths),
+                  fragment=Fragment(QUANTIFIER_FREE, (), arithmetic=True).describe(), rlimit=rlimit,
+                  random_seed=random_seed, z3_version=z3.get_version_string(),
+                  smt2=script.text(L.ctx, header, rlimit, random_seed))
+    if found is None:
+        return BmcResult(caught=False, depth=None, trace=None, rule=None, **common)
+    depth = len(depths)
+    view = ModelView(L, found)
+    rule = unrolling.first_rule(view, depth)
+    actions = decode_actions(spec, depth, view, profile)
+    message = (f"bounded model checking (Z3): design {number} breaks {rule} at step {depth}, "
+               f"the shortest such run within scope {_scope_text(spec.scope)}")
+    meta = {"design": number, "depth": depth, "scope": _scope_text(spec.scope), "query": f"bmc.design-{number}"}
+    trace = Trace(tuple(actions), profile, Failure(depth, rule, message), "z3", meta)
+    return BmcResult(caught=True, depth=depth, trace=trace, rule=rule, run=unrolling.render(view, depth), **common)
+
+
+def bmc_designs(profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH, rlimit: int = DEFAULT_RLIMIT,
+                random_seed: int = DEFAULT_SEED, numbers=None, progress: Callable[[str], None] | None = None) -> list[BmcResult]:
+    """``bmc_design`` for every design (or those in ``numbers``), sharing one unrolling of the spec."""
+    spec = SpecUnrolling(profile, DEFAULT_SCOPE)
+    results = []
+    for number in numbers or DESIGNS:
+        if progress:
+            progress(f"bmc.design-{number}")
+        results.append(bmc_design(number, profile, max_depth, rlimit, random_seed, spec=spec))
+    return results
+
+
+class Script:
+    """The assertions and checks of an incremental run, printable as one SMT-LIB2 script."""
+
+    def __init__(self) -> None:
+        self.assertions: list[z3.BoolRef] = []
+        self.checks: dict[int, z3.BoolRef] = {}  # after assertion i: check assuming this literal
+
+    def assert_(self, formula: z3.BoolRef) -> None:
+        self.assertions.append(formula)
+
+    def check(self, literal: z3.BoolRef) -> None:
+        self.checks[len(self.assertions) - 1] = literal
+
+    def text(self, ctx: z3.Context, header: list[str], rlimit: int, random_seed: int) -> str:
+        printer = z3.Solver(ctx=ctx)
+        for formula in self.assertions:
+            z3.Z3_solver_assert(ctx.ref(), printer.solver, formula.as_ast())
+        commands = _commands(printer.to_smt2())
+        if sum(c.startswith("(assert") for c in commands) != len(self.assertions):
+            raise AssertionError("the SMT-LIB2 printer merged or split assertions; the checks would be misplaced")
+        lines = [f"; {line}" for line in header]
+        lines += [f"(set-option :random-seed {random_seed})", f"(set-option :rlimit {rlimit})",
+                  f"(set-option :smt.relevancy {RELEVANCY})"]
+        index = -1
+        for command in commands:
+            if command.startswith("(check-sat") or command.startswith("(set-info"):
+                continue
+            lines.append(command)
+            if command.startswith("(assert"):
+                index += 1
+                if index in self.checks:
+                    lines.append(f"(check-sat-assuming ({self.checks[index]}))")
+        return "\n".join(lines) + "\n"
+
+
+def _commands(text: str) -> list[str]:
+    """The top-level commands of an SMT-LIB2 text (its comment lines dropped)."""
+    commands, depth, current = [], 0, []
+    for line in text.splitlines():
+        if depth == 0 and (line.startswith(";") or not line.strip()):
+            continue
+        current.append(line)
+        depth += line.count("(") - line.count(")")
+        if depth == 0:
+            commands.append("\n".join(current))
+            current = []
+    return commands
+
+
+class SpecUnrolling:
+    """The spec's transition system unrolled in finite scopes, step by step, with the
+    reference's statuses; shared by every design checked under one profile."""
+
+    def __init__(self, profile: Profile, scope: dict[str, int]) -> None:
+        if profile not in SESSION_ERA:
+            raise ValueError(f"the state machine is not modelled for {profile.value}; only its decision is")
+        self.profile, self.scope = profile, dict(scope)
+        self.L = L = FiniteLogic(scope)
+        self.R = rigid(L)
+        self.frames = [state(L, "x0", client=False)]
+        self.steps: list[Step] = []
+        self.conjuncts: list[Conjunct] = []
+        self.base = axioms(L, self.R) + initial(L, self.frames[0]) + [self._send_order()]
+        self._checks: dict[int, list] = {}
+        self.meter = Meter(L.ctx)
+
+    def _send_order(self) -> Conjunct:
+        """Symmetry breaking: events are sent in the order of the scope's elements, so
+        the event order is fixed (ids are minted lowest first, ``_minted_in_order``)."""
+        L, events = self.L, self.L.elements[EVENT]
+        facts = [L.iff(self.R.lt(a, b), L.true() if i < j else L.false())
+                 for i, a in enumerate(events) for j, b in enumerate(events)]
+        return Conjunct("bmc.send-order", L.and_(*facts))
+
+    def _minted_in_order(self, X) -> Conjunct:
+        """Symmetry breaking: the ids issued in a frame are the lowest of their scope.
+        Every run is a renaming of one that mints this way, and the spec never names an
+        id by more than whether it is issued, so no shortest run is lost."""
+        L = self.L
+        issued = {SESSION: X.s_issued, STREAM: X.t_issued, EVENT: X.e_issued, REQUEST: X.r_issued}
+        parts = [L.implies(rel(later), rel(earlier))
+                 for sort, rel in issued.items()
+                 for earlier, later in zip(L.elements[sort], L.elements[sort][1:])]
+        return Conjunct(f"bmc.minted-in-order-{X.tag}", L.and_(*parts))
+
+    def ensure(self, depth: int) -> None:
+        while len(self.steps) < depth:
+            self._extend()
+
+    def _extend(self) -> None:
+        L, R, i = self.L, self.R, len(self.steps) + 1
+        X, Y = self.frames[-1], state(L, f"x{i}", client=False)
+        step = Step(L, R, X, params(L, f"a{i}"), observation(L, f"o{i}"), Y)
+        semantics = Semantics(self.profile, canonical=True)
+        by_kind = [L.implies(L.eq(step.A.kind, L.enum(k)), L.and_(*(c.formula for c in transition(step, k, semantics))))
+                   for k in ActionKind]
+        self.conjuncts.append(Conjunct(f"bmc.step-{i}.spec", L.and_(*by_kind, self._minted_in_order(Y).formula)))
+        self.frames.append(Y)
+        self.steps.append(step)
+
+    def server_observation(self, depth: int) -> Observation:
+        """What the server under check shows at step ``depth`` (one set of symbols for
+        every design: each design's solver constrains them its own way)."""
+        return observation(self.L, f"f{depth}")
+
+    def checks(self, depth: int) -> list[tuple[str, object]]:
+        """``(rule, broken)`` for every MUST of the profile at step ``depth``, judged on
+        the server's observation, in ``CHECK_ORDER``; built once per depth."""
+        if depth not in self._checks:
+            self._checks[depth] = self._make_checks(depth)
+        return self._checks[depth]
+
+    def violation(self, depth: int):
+        return self.L.or_(*(broken for _, broken in self.checks(depth)))
+
+    def _make_checks(self, depth: int) -> list[tuple[str, object]]:
+        """Every check broken on the step, at any level; then only the MUSTs are kept. A
+        generic check (``GENERIC``) counts only when no specific one is broken, at any
+        level, as in ``spec.invariants.check_transition``."""
+        L = self.L
+        spec, F = self.steps[depth - 1], self.server_observation(depth)
+        judged = Step(L, self.R, spec.X, spec.A, F, spec.Y)
+        broken: list[tuple[str, object]] = []
+        for name in CHECK_ORDER:
+            if name == "status":
+                broken += self._status_checks(judged)
+            elif name in GENERIC:
+                specific = L.or_(*(b for _, b in broken))
+                broken.append((by_id(name).rule, L.and_(L.not_(by_id(name).formula(judged, self.profile)), L.not_(specific))))
+            else:
+                broken.append((by_id(name).rule, L.not_(by_id(name).formula(judged, self.profile))))
+        return [(rule, b) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+
+    def _status_checks(self, s: Step) -> list[tuple[str, object]]:
+        """A status the profile does not accept, or a refusal that delivered events; filed
+        under the branch's rule, or ``expiry-independent`` for a 404 to a live session
+        with an expired stream (``spec.invariants._status_rule``)."""
+        L, R, X, A, F = s.L, s.R, s.X, s.A, s.O
+        expired_stream = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), X.t_expired(t)))
+        special = L.and_(L.eq(F.status, L.int_(404)), A.sh_present, L.not_(A.sh_malformed), X.s_live(A.sh), expired_stream)
+        delivered = L.exists((EVENT,), lambda e: F.delivered(e))
+        found: dict[str, list] = {}
+        for kind in CLIENT_REQUESTS:
+            request = Request(L, METHOD_OF[kind], X, R, A, self.profile)
+            canonical = request.canonical()
+            wrong = L.or_(L.not_(status_allowed(s, kind, self.profile, F.status)),
+                          L.and_(L.not_(L.eq(F.status, canonical)), F.status >= 300, delivered))
+            for branch in Branch:
+                rule = BRANCH_RULE[branch]
+                case = L.and_(L.eq(A.kind, L.enum(kind)), request.lands(branch), wrong)
+                found.setdefault(rule, []).append(L.and_(case, L.not_(special)))
+                found.setdefault("expiry-independent", []).append(L.and_(case, special))
+        return [(rule, L.or_(*cases)) for rule, cases in found.items()]
+
+
+
+class DesignUnrolling:
+    """One faulty design next to a ``SpecUnrolling``: its hidden state and observation per step."""
+
+    def __init__(self, spec: SpecUnrolling, design: Design) -> None:
+        self.spec, self.design = spec, design
+        self.L, self.R, self.profile = spec.L, spec.R, spec.profile
+        self.hidden = [self._hidden(0)]
+        self.servers: list[DesignStep] = []
+        self.server_conjuncts: list[list[Conjunct]] = []
+
+    def _hidden(self, i: int) -> dict[str, Callable]:
+        return {name: self.L.relation(f"h{i}.{name}", sorts) for name, sorts in self.design.hidden.items()}
+
+    def base(self) -> list[Conjunct]:
+        L = self.L
+        made = list(self.spec.base)
+        for name, sorts in self.design.hidden.items():
+            rel = self.hidden[0][name]
+            made.append(Conjunct(f"server.init.{name}", L.forall(sorts, lambda *args, rel=rel: L.not_(rel(*args)))))
+        return made
+
+    def step(self, depth: int) -> list[Conjunct]:
+        """The conjuncts that add step ``depth`` (spec and server); add steps in order."""
+        if depth != len(self.servers) + 1:
+            raise ValueError(f"step {depth} added out of order")
+        L, i = self.L, depth
+        self.spec.ensure(depth)
+        spec = self.spec.steps[depth - 1]
+        F, H2 = self.spec.server_observation(i), self._hidden(i)
+        aux = {name: L.relation(f"u{i}.{name}", sorts) for name, sorts in self.design.aux.items()}
+        server = DesignStep(L, self.R, spec.X, spec.A, spec.O, spec.Y, F, self.hidden[-1], H2, aux, self.profile)
+        parts = [Conjunct(f"bmc.step-{i}.server", L.and_(*(c.formula for c in observation_of(self.design, server))))]
+        if self.profile is not Profile.BOUNDARY:
+            parts.append(Conjunct(f"bmc.step-{i}.reference-variant", self._reference_variant(server)))
+        self.hidden.append(H2)
+        self.servers.append(server)
+        self.server_conjuncts.append(parts)
+        return [self.spec.conjuncts[depth - 1]] + parts
+
+    def conjuncts(self, depth: int) -> list[Conjunct]:
+        """Everything up to step ``depth``: the standalone problem without its violation."""
+        made = self.base()
+        for i in range(depth):
+            made += [self.spec.conjuncts[i]] + self.server_conjuncts[i]
+        return made
+
+    def _reference_variant(self, d: DesignStep):
+        """Under the MCP revisions a session resumption may also re-emit nothing, and the
+        checker then follows that variant; the unrolling follows the re-emitting one, so
+        it keeps to runs where the server does not show the other."""
+        L = self.L
+        shows_nothing = L.and_(L.eq(d.F.status, L.int_(200)), L.forall((EVENT,), lambda e: L.not_(d.F.delivered(e))))
+        pending = L.exists((REQUEST,), d.pending_of_session)
+        return L.not_(L.and_(d.reconnect(Branch.SESSION_RESUMPTION), pending, shows_nothing))
+
+    def checks(self, depth: int) -> list[tuple[str, object]]:
+        return self.spec.checks(depth)
+
+    def violation(self, depth: int):
+        return self.spec.violation(depth)
+
+    def first_rule(self, view: ModelView, depth: int) -> str:
+        for rule, broken in self.checks(depth):
+            if view.holds(broken):
+                return rule
+        raise AssertionError("the model breaks no check")  # the violation conjunct says otherwise
+
+    def render(self, view: ModelView, depth: int) -> str:
+        """The run drawn step by step, with what the faulty server showed."""
+        picture = Picture(view, self.R, self.spec.frames[: depth + 1])
+        parts = []
+        for i in range(depth):
+            spec, server = self.spec.steps[i], self.servers[i]
+            parts.append(render_step(picture, spec.X, spec.A, server.F, spec.Y, f"step {i + 1}"))
+        return "\n".join(parts)
+
+
+def decode_actions(spec: SpecUnrolling, depth: int, view: ModelView, profile: Profile) -> list[a.Action]:
+    """The model's run as spec actions, with the spec's handles.
+
+    Raises ``ValueError`` when the run does not fit the executable spec (an action
+    not enabled there): the encoding and the spec disagree.
+    """
+    handles: dict[str, str] = {}
+    current = INITIAL_STATE
+    actions = []
+    for number, step in enumerate(spec.steps[:depth], start=1):
+        action = _action(view, step.A, handles)
+        if not enabled(current, action):
+            raise ValueError(f"step {number} ({a.describe(action)}) of the Z3 run is not enabled in the spec")
+        taken = spec_step(current, action, profile)
+        _pair(view, step.A, ActionKind(action.kind), current, taken.after, handles)
+        actions.append(action)
+        current = taken.after
+    return actions
+
+
+def _action(view: ModelView, A, handles: dict[str, str]) -> a.Action:
+    kind = view.L.decode_enum(view.value(A.kind), ActionKind)
+
+    def name(term, sort):
+        return handles.get(str(view.value(term)), UNKNOWN.get(sort, "unknown"))
+
+    def header(present, malformed, term, sort):
+        if not view.holds(present):
+            return None
+        return MALFORMED[sort] if view.holds(malformed) else name(term, sort)
+
+    session = header(A.sh_present, A.sh_malformed, A.sh, SESSION)
+    makers = {
+        ActionKind.INITIALIZE: lambda: a.Initialize(),
+        ActionKind.CALL_TOOL: lambda: a.CallTool(session),
+        ActionKind.RECONNECT: lambda: a.Reconnect(session, header(A.eh_present, A.eh_malformed, A.eh, EVENT)),
+        ActionKind.ANSWER_REQUEST: lambda: a.AnswerRequest(session, name(A.target_request, REQUEST)),
+        ActionKind.DELETE_SESSION: lambda: a.DeleteSession(session),
+        ActionKind.DROP_CONNECTION: lambda: a.DropConnection(name(A.target_stream, STREAM)),
+        ActionKind.RESTART_CLIENT: lambda: a.RestartClient(),
+        ActionKind.EMIT_EVENT: lambda: a.EmitEvent(name(A.target_stream, STREAM)),
+        ActionKind.ISSUE_SERVER_REQUEST: lambda: a.IssueServerRequest(name(A.target_stream, STREAM)),
+        ActionKind.CANCEL_REQUEST: lambda: a.CancelRequest(name(A.target_request, REQUEST)),
+        ActionKind.END_STREAM: lambda: a.EndStream(name(A.target_stream, STREAM)),
+        ActionKind.EXPIRE_STREAM: lambda: a.ExpireStream(name(A.target_stream, STREAM)),
+        ActionKind.EXPIRE_SESSION: lambda: a.ExpireSession(name(A.target_session, SESSION)),
+    }
+    return makers[kind]()
+
+
+def _pair(view: ModelView, A, kind: ActionKind, before, after, handles: dict[str, str]) -> None:
+    """Pair the entities the spec minted in this step with the model's elements: the
+    new session, stream, request, the event an emit or issue sends, and the event that
+    re-emits each pending request on a session resumption."""
+    key = lambda term: str(view.value(term))
+    for made, element in (
+        ([s.id for s in after.sessions if before.session(s.id) is None], A.new_session),
+        ([t.id for t in after.streams if before.stream(t.id) is None], A.new_stream),
+        ([r.id for r in after.requests if before.request(r.id) is None], A.new_request),
+    ):
+        if made:
+            handles[key(element)] = made[0]
+    new_events = [e for e in after.events if before.event(e.id) is None]
+    if kind in (ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST):
+        handles[key(A.new_event)] = new_events[0].id
+        return
+    element_of = {handle: element for element, handle in handles.items()}
+    for event in new_events:
+        request = next(r for r in view.elements[REQUEST] if str(r) == element_of[event.request])
+        handles[key(A.reemit(request))] = event.id
+
+
+def _scope_text(scope: dict[str, int]) -> str:
+    return ", ".join(f"{scope[s]} {s}" for s in SORTS)

@@ -1,0 +1,272 @@
+"""The faulty designs of DESIGN.md §5 as variations of the transition system.
+
+A faulty server is the spec with one decision changed. Here it is the spec's
+step (the reference behaviour) together with what the faulty server shows the
+client instead (its *observation*, ``F``), and, where the fault first hides in
+the server's tables, a little *hidden state* that the spec does not have:
+
+- design 3 keeps its own pending table, which a session resumption empties;
+- design 8 remembers the sessions it ended when one of their streams expired;
+- design 9 remembers which streams were expired on their own (the others stay
+  replayable after their session ended).
+
+Until the first observable difference the faulty server and the spec agree on
+every entity, so the spec's state names the server's too; the first difference
+is what ``model.checker`` reports, and what bounded model checking looks for.
+The descriptions are written from ``model.faulty``'s behaviour; this package
+does not import it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+from mcp_resume.spec.decision import Branch, Method
+from mcp_resume.spec.profiles import Profile
+
+from mcp_resume.proofs.system.decision import Request
+from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Conjunct, Logic
+from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, ActionKind, Observation, Params, Rigid, State
+
+
+@dataclass(frozen=True)
+class DesignStep:
+    """One step of a faulty server: the spec's step (``X``, ``A``, ``O``, ``Y``),
+    the server's observation ``F``, hidden state before (``H``) and after (``H2``),
+    and relations of this step alone (``aux``)."""
+
+    L: Logic
+    R: Rigid
+    X: State
+    A: Params
+    O: Observation
+    Y: State
+    F: Observation
+    H: dict[str, Callable]
+    H2: dict[str, Callable]
+    aux: dict[str, Callable]
+    profile: Profile
+
+    def reconnect(self, branch: Branch | None = None):
+        L = self.L
+        is_reconnect = L.eq(self.A.kind, L.enum(ActionKind.RECONNECT))
+        if branch is None:
+            return is_reconnect
+        request = Request(L, Method.GET, self.X, self.R, self.A, self.profile)
+        return L.and_(is_reconnect, request.lands(branch))
+
+    def named_event(self):
+        """``Last-Event-ID`` names an issued event (of any session)."""
+        A, L = self.A, self.L
+        return L.and_(A.eh_present, L.not_(A.eh_malformed), self.X.e_issued(A.eh))
+
+    def live_session_header(self):
+        A, L = self.A, self.L
+        return L.and_(A.sh_present, L.not_(A.sh_malformed), self.X.s_live(A.sh))
+
+    def retained(self, t):
+        return self.L.and_(self.X.t_issued(t), self.L.not_(self.X.t_expired(t)))
+
+    def suffix(self, e):
+        """Events sent before, on the stream of ``Last-Event-ID``, after it."""
+        R, L = self.R, self.L
+        return L.and_(self.X.e_issued(e), L.eq(R.stream_of(e), R.stream_of(self.A.eh)), R.lt(self.A.eh, e))
+
+    def pending_of_session(self, r):
+        L, R, X = self.L, self.R, self.X
+        return L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), self.A.sh))
+
+
+@dataclass(frozen=True)
+class Deviation:
+    """Where the server's observation differs: ``when`` it happens, and the status,
+    delivered events and closed connections it shows then (``None``: as the spec's)."""
+
+    when: Callable[[DesignStep], object]
+    status: Callable[[DesignStep], object] | None = None
+    delivered: Callable[[DesignStep, object], object] | None = None
+    closed: Callable[[DesignStep, object], object] | None = None
+
+
+@dataclass(frozen=True)
+class Design:
+    """One faulty design: its number and summary (DESIGN.md §5), how its
+    observation deviates, hidden relations (name -> sorts, empty initially) with
+    their update, relations of one step (``aux``), and constraints on them."""
+
+    number: int
+    summary: str
+    deviations: tuple[Deviation, ...]
+    hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    updates: dict[str, Callable] = field(default_factory=dict)
+    aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    extra: Callable[[DesignStep], list] | None = None
+
+
+def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
+    """The server's observation ``F`` of one step, and its hidden state after it."""
+    L, O, F = d.L, d.O, d.F
+    status, delivered, closed = O.status, O.delivered, O.closed
+    for dev in reversed(design.deviations):
+        condition = dev.when(d)
+        if dev.status is not None:
+            status = L.ite(condition, dev.status(d), status)
+        if dev.delivered is not None:
+            delivered = (lambda c, f, rest: lambda e: L.ite(c, f(d, e), rest(e)))(condition, dev.delivered, delivered)
+        if dev.closed is not None:
+            closed = (lambda c, f, rest: lambda t: L.ite(c, f(d, t), rest(t)))(condition, dev.closed, closed)
+    parts = [
+        Conjunct("server.status", L.eq(F.status, status)),
+        Conjunct("server.delivered", L.forall((EVENT,), lambda e: L.iff(F.delivered(e), delivered(e)))),
+        Conjunct("server.closed", L.forall((STREAM,), lambda t: L.iff(F.closed(t), closed(t)))),
+    ]
+    for name, sorts in design.hidden.items():
+        update, after = design.updates[name], d.H2[name]
+        new = lambda *a, u=update: u(d, *a)
+        parts.append(Conjunct(f"server.{name}", L.forall(sorts, lambda *a, after=after, new=new: L.iff(after(*a), new(*a)))))
+    if design.extra is not None:
+        parts += design.extra(d)
+    return parts
+
+
+def _nothing(d: DesignStep, e):
+    return d.L.false()
+
+
+def _status(code: int):
+    return lambda d: d.L.int_(code)
+
+
+# -- the designs -------------------------------------------------------------------------
+
+
+def _session_log_suffix(d: DesignStep, e):
+    """Design 1: the session's whole log (every retained stream) after the cursor."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    t = R.stream_of(e)
+    return L.and_(X.e_issued(e), d.retained(t), L.eq(R.owner(t), A.sh), R.lt(A.eh, e))
+
+
+def _foreign_retained(d: DesignStep):
+    """Design 2: an event of a retained stream of another session, named under a live session."""
+    L, R, A = d.L, d.R, d.A
+    t = R.stream_of(A.eh)
+    return L.and_(d.reconnect(), d.live_session_header(), d.named_event(), d.retained(t), L.not_(L.eq(R.owner(t), A.sh)))
+
+
+def _drained_pending(d: DesignStep, r):
+    """Design 3: the server's pending table: requests issued and still pending in the spec,
+    minus those of a session whose resumption emptied it."""
+    L, R, X, Y, A = d.L, d.R, d.X, d.Y, d.A
+    kept = L.or_(d.H["pending"](r), L.and_(L.not_(X.r_issued(r)), Y.r_issued(r)))
+    drained = L.and_(d.reconnect(Branch.SESSION_RESUMPTION), L.eq(R.r_session(r), A.sh))
+    return L.and_(kept, Y.r_pending(r), L.not_(drained))
+
+
+def _reemit_from_table(d: DesignStep, e):
+    L, R = d.L, d.R
+    return L.and_(d.O.delivered(e), L.forall((REQUEST,), lambda r: L.implies(R.carries(e, r), d.H["pending"](r))))
+
+
+def _history(d: DesignStep, e):
+    """Design 4: every event of the session's retained streams, then the re-emissions."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    t = R.stream_of(e)
+    return L.or_(d.O.delivered(e), L.and_(X.e_issued(e), d.retained(t), L.eq(R.owner(t), A.sh)))
+
+
+def _orphan_resumes(d: DesignStep):
+    """Design 5: no session header, and the event id names an event of a retained stream of a live session."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    t = R.stream_of(A.eh)
+    return L.and_(d.reconnect(), L.not_(A.sh_present), d.named_event(), X.s_live(R.owner(t)), d.retained(t))
+
+
+def _stream_resume_reemits(d: DesignStep):
+    """Design 6: a stream resumption of an open stream also sends every pending request again."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    return L.and_(d.reconnect(Branch.STREAM_RESUMPTION), X.t_open(R.stream_of(A.eh)))
+
+
+def _extra_events(d: DesignStep) -> list[Conjunct]:
+    """Design 6: the events the server adds, one per pending request, none of them the spec's."""
+    L, R, Y = d.L, d.R, d.Y
+    extra, when = d.aux["extra"], _stream_resume_reemits(d)
+    one_per_request = L.forall((REQUEST,), lambda r: L.implies(L.and_(when, d.pending_of_session(r)), L.exists(
+        (EVENT,), lambda e: L.and_(extra(e), R.carries(e, r)))))
+    only_those = L.forall((EVENT,), lambda e: L.implies(extra(e), L.and_(when, L.not_(Y.e_issued(e)), L.exists(
+        (REQUEST,), lambda r: L.and_(d.pending_of_session(r), R.carries(e, r))))))
+    return [Conjunct("server.extra-per-request", one_per_request), Conjunct("server.extra-only", only_those)]
+
+
+def _client_on_gone_session(d: DesignStep):
+    """Design 8: a client request naming a session the server ended when a stream expired."""
+    L, A = d.L, d.A
+    client = L.or_(*(L.eq(A.kind, L.enum(k)) for k in CLIENT_REQUESTS))
+    return L.and_(client, d.live_session_header(), d.H["gone"](A.sh))
+
+
+def _expiry_closes_session(d: DesignStep, t):
+    L, R, X, A = d.L, d.R, d.X, d.A
+    return L.or_(d.O.closed(t), L.and_(X.t_connected(t), L.eq(R.owner(t), R.owner(A.target_stream))))
+
+
+def _is_expire_stream(d: DesignStep):
+    return d.L.eq(d.A.kind, d.L.enum(ActionKind.EXPIRE_STREAM))
+
+
+def _ended_session_event(d: DesignStep):
+    """Design 9: under a live session, an event id of an ended session's stream that
+    was not expired on its own."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    t = R.stream_of(A.eh)
+    return L.and_(d.reconnect(), d.live_session_header(), d.named_event(), L.not_(X.s_live(R.owner(t))), L.not_(d.H["expired"](t)))
+
+
+def _shared_get_log(d: DesignStep):
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.R.t_get(d.R.stream_of(d.A.eh)))
+
+
+def _get_events_after(d: DesignStep, e):
+    """Design 12: every event on any GET stream (all sessions share one key) after the cursor."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    return L.and_(X.e_issued(e), R.t_get(R.stream_of(e)), R.lt(A.eh, e))
+
+
+DESIGNS: dict[int, Design] = {
+    1: Design(1, "replay cursor kept per session: a session resumption re-emits nothing, a stream "
+                 "resumption replays the session's whole log after the cursor",
+              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), _status(200), _nothing),
+               Deviation(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), _status(200), _session_log_suffix))),
+    2: Design(2, "Last-Event-ID looked up in one log shared by all sessions",
+              (Deviation(_foreign_retained, _status(200), lambda d, e: d.suffix(e)),)),
+    3: Design(3, "re-emission removes requests from the pending table",
+              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _reemit_from_table),),
+              hidden={"pending": (REQUEST,)}, updates={"pending": _drained_pending}),
+    4: Design(4, "Mcp-Session-Id used as a replay cursor: session resumption replays history",
+              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _history),)),
+    5: Design(5, "Last-Event-ID used as a session identifier: an orphan event id resumes a session",
+              (Deviation(_orphan_resumes, _status(200), lambda d, e: d.suffix(e)),)),
+    6: Design(6, "stream resumption re-emits pending requests too",
+              (Deviation(_stream_resume_reemits, None, lambda d, e: d.L.or_(d.O.delivered(e), d.aux["extra"](e))),),
+              aux={"extra": (EVENT,)}, extra=_extra_events),
+    7: Design(7, "off-by-one replay: the replay starts with the cursor's own event",
+              (Deviation(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None,
+                         lambda d, e: d.L.or_(d.O.delivered(e), d.L.eq(e, d.A.eh))),)),
+    8: Design(8, "stream expiry ends the session",
+              (Deviation(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
+               Deviation(_is_expire_stream, None, None, _expiry_closes_session)),
+              hidden={"gone": (SESSION,)},
+              updates={"gone": lambda d, s: d.L.or_(d.H["gone"](s), d.L.and_(_is_expire_stream(d), d.L.eq(s, d.R.owner(d.A.target_stream))))}),
+    9: Design(9, "event ids of an ended session still replay in another session",
+              (Deviation(_ended_session_event, _status(200), lambda d, e: d.suffix(e)),),
+              hidden={"expired": (STREAM,)},
+              updates={"expired": lambda d, t: d.L.or_(d.H["expired"](t), d.L.and_(_is_expire_stream(d), d.L.eq(t, d.A.target_stream)))}),
+    10: Design(10, "a foreign event id on a live session answered with 404",
+               (Deviation(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(404), _nothing),)),
+    11: Design(11, "a foreign event id answered with an empty 200 stream",
+               (Deviation(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(200), _nothing),)),
+    12: Design(12, "one stream key shared by the standalone GET streams of all sessions",
+               (Deviation(_shared_get_log, None, _get_events_after),)),
+}

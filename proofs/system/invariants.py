@@ -1,0 +1,369 @@
+"""The invariants of DESIGN.md §4 as first-order formulas over the transition system.
+
+Three kinds, all named:
+
+- *state invariants* ``f(L, R, X)``: hold in every reachable state; the rule ids
+  of ``spec.invariants.STATE_INVARIANTS`` (``event-id-unique``,
+  ``no-cross-session``, ``server-request-ownership``, ``expiry-independent``);
+- *strengthening invariants* (``wf.*``): well-formedness facts the state
+  invariants need to be inductive (a live session was issued, a connected
+  stream is open ...), proven like the others;
+- *step properties* ``f(step, profile)``: hold on every step from a state
+  satisfying the invariants (``spec.invariants.TRANSITION_CHECKS`` and the
+  rules that judge statuses). A step property P is the state invariant
+  "no step has broken P yet" of the system composed with a monitor that
+  latches a flag when a step breaks P; it holds initially (no step yet), and its
+  consecution for one action is exactly ``Inv ∧ TR_a ⊨ P``.
+
+``no-duplicate-tool-call`` is end to end (a client that follows MCP re-sends a
+``tools/call`` only after it was told its session is gone, B34): it is proven
+in the form the state machine can state, "a request naming a live session is
+never answered 404".
+
+Every formula is universal (∀) at the top, with ∃ only under ∀ of sorts that
+do not close a cycle (see ``ts_fragment``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from mcp_resume.spec.decision import Branch
+from mcp_resume.spec.profiles import Profile
+
+from mcp_resume.proofs.system.decision import Request
+from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Logic
+from mcp_resume.proofs.system.transitions import Step
+from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, STATE_RELATIONS, ActionKind, Rigid, State
+
+STATE, STRENGTHENING, STEP = "state", "strengthening", "step"
+
+
+@dataclass(frozen=True)
+class Invariant:
+    """One invariant: ``id`` (``<rule>.<aspect>`` or ``wf.<fact>``), the catalog
+    ``rule`` it proves (``None`` for strengthening), its ``kind``, a sentence,
+    the formula, and ``needs``: the other invariants the consecution of a state
+    invariant assumes besides itself (its strengthening)."""
+
+    id: str
+    rule: str | None
+    kind: str
+    statement: str
+    formula: Callable
+    needs: tuple[str, ...] = ()
+
+
+# -- state invariants -------------------------------------------------------------------
+
+
+def _event_resolves(L: Logic, R: Rigid, X: State):
+    return L.forall((EVENT,), lambda e: L.implies(X.e_issued(e), L.and_(X.t_issued(R.stream_of(e)), X.s_issued(R.owner(R.stream_of(e))))))
+
+
+def _cursors_own(L: Logic, R: Rigid, X: State):
+    return L.forall((SESSION, STREAM, EVENT), lambda s, t, e: L.implies(
+        X.cursor(s, t, e), L.and_(X.e_issued(e), L.eq(R.stream_of(e), t), L.eq(R.owner(t), s))))
+
+
+def _issued_on_own_stream(L: Logic, R: Rigid, X: State):
+    return L.forall((REQUEST,), lambda r: L.implies(X.r_issued(r), L.and_(
+        X.t_issued(R.r_stream(r)), L.eq(R.owner(R.r_stream(r)), R.r_session(r)))))
+
+
+def _carried_by_own_events(L: Logic, R: Rigid, X: State):
+    return L.forall((EVENT, REQUEST), lambda e, r: L.implies(L.and_(X.e_issued(e), R.carries(e, r)), L.and_(
+        X.r_issued(r), L.eq(R.r_session(r), R.owner(R.stream_of(e))))))
+
+
+def _held_by_own_session(L: Logic, R: Rigid, X: State):
+    return L.forall((SESSION, REQUEST), lambda s, r: L.implies(X.seen(s, r), L.and_(X.r_issued(r), L.eq(R.r_session(r), s))))
+
+
+def _ended_sessions_streams_expired(L: Logic, R: Rigid, X: State):
+    return L.forall((STREAM,), lambda t: L.implies(L.and_(X.t_issued(t), L.not_(X.s_live(R.owner(t)))), L.and_(
+        X.t_expired(t), L.not_(X.t_connected(t)))))
+
+
+STATE_INVARIANTS: tuple[Invariant, ...] = (
+    Invariant("event-id-unique.resolves", "event-id-unique", STATE,
+              "every issued event id resolves to one issued stream and, through it, one issued session",
+              _event_resolves, ("wf.stream-session-issued",)),
+    Invariant("no-cross-session.cursors", "no-cross-session", STATE,
+              "every event id the client holds for a stream under a session is an event of that stream, "
+              "and the stream belongs to that session", _cursors_own),
+    Invariant("server-request-ownership.issued", "server-request-ownership", STATE,
+              "every server request was first sent on an issued stream of its own session", _issued_on_own_stream),
+    Invariant("server-request-ownership.carried", "server-request-ownership", STATE,
+              "every event that carries a server request is an event of that request's session", _carried_by_own_events),
+    Invariant("server-request-ownership.held", "server-request-ownership", STATE,
+              "every server request the client holds under a session was issued by that session", _held_by_own_session,
+              ("server-request-ownership.carried", "wf.pending-issued")),
+    Invariant("expiry-independent.ended-sessions", "expiry-independent", STATE,
+              "every stream of an ended session is expired and has no connection: session end invalidates "
+              "all its event ids", _ended_sessions_streams_expired, ("wf.open-retained",)),
+)
+
+STRENGTHENING_INVARIANTS: tuple[Invariant, ...] = (
+    Invariant("wf.live-issued", None, STRENGTHENING, "a live session was issued",
+              (lambda L, R, X: L.forall((SESSION,), lambda s: L.implies(X.s_live(s), X.s_issued(s))))),
+    Invariant("wf.stream-session-issued", None, STRENGTHENING, "every issued stream belongs to an issued session",
+              (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_issued(t), X.s_issued(R.owner(t)))))),
+    Invariant("wf.open-retained", None, STRENGTHENING, "an open stream is issued and not expired",
+              (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_open(t), L.and_(X.t_issued(t), L.not_(X.t_expired(t)))))),
+              ("wf.expired-issued",)),
+    Invariant("wf.expired-issued", None, STRENGTHENING, "an expired stream was issued",
+              (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_expired(t), X.t_issued(t))))),
+    Invariant("wf.connected-open", None, STRENGTHENING, "a stream with a connection is open",
+              (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_connected(t), X.t_open(t))))),
+    Invariant("wf.pending-issued", None, STRENGTHENING, "a pending server request was issued",
+              (lambda L, R, X: L.forall((REQUEST,), lambda r: L.implies(X.r_pending(r), X.r_issued(r))))),
+)
+
+
+# -- step properties ----------------------------------------------------------------------
+
+
+def _is(step: Step, *kinds: ActionKind):
+    L = step.L
+    return L.or_(*(L.eq(step.A.kind, L.enum(k)) for k in kinds))
+
+
+def _reconnect_lands(step: Step, profile: Profile, branch: Branch):
+    request = Request(step.L, METHOD_OF[ActionKind.RECONNECT], step.X, step.R, step.A, profile)
+    return step.L.and_(_is(step, ActionKind.RECONNECT), request.lands(branch))
+
+
+def _names_session(step: Step):
+    """A client request carrying a session header."""
+    return step.L.and_(_is(step, *CLIENT_REQUESTS), step.A.sh_present)
+
+
+def _nothing_delivered(step: Step):
+    L = step.L
+    return L.forall((EVENT,), lambda e: L.not_(step.O.delivered(e)))
+
+
+def unchanged(L: Logic, X: State, Y: State):
+    """Every state relation is the same after as before."""
+    parts = []
+    for name, sorts in STATE_RELATIONS.items():
+        before, after = getattr(X, name), getattr(Y, name)
+        if before is not None:
+            parts.append(L.forall(sorts, lambda *a, before=before, after=after: L.iff(after(*a), before(*a))))
+    return L.and_(*parts)
+
+
+def _pending_of_session(step: Step):
+    L, R, X, A = step.L, step.R, step.X, step.A
+    return lambda r: L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh))
+
+
+def _reemitted_before(step: Step):
+    """Some event sent before this step carries ``r`` on another stream than its first."""
+    L, R, X = step.L, step.R, step.X
+    return lambda r: L.exists((EVENT,), lambda e: L.and_(X.e_issued(e), R.carries(e, r), L.not_(L.eq(R.stream_of(e), R.r_stream(r)))))
+
+
+def _carried_by_delivery(step: Step):
+    L, R, O = step.L, step.R, step.O
+    return lambda r: L.exists((EVENT,), lambda e: L.and_(O.delivered(e), R.carries(e, r)))
+
+
+def _ok(step: Step):
+    return step.L.eq(step.O.status, step.L.int_(200))
+
+
+def replay_suffix(step: Step, profile: Profile):
+    L, R, X, A, O = step.L, step.R, step.X, step.A, step.O
+    suffix = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), R.stream_of(A.eh)), R.lt(A.eh, e))
+    return L.implies(
+        L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
+        L.forall((EVENT,), lambda e: L.iff(L.and_(O.delivered(e), X.e_issued(e)), suffix(e))),
+    )
+
+
+def no_cross_session(step: Step, profile: Profile):
+    L, R, X, A, O, Y = step.L, step.R, step.X, step.A, step.O, step.Y
+    of_session = lambda e: L.and_(L.not_(A.sh_malformed), L.eq(R.owner(R.stream_of(e)), A.sh))
+    of_stream = lambda e: L.eq(R.stream_of(e), R.stream_of(A.eh))
+    own_session = L.implies(_names_session(step), L.forall((EVENT,), lambda e: L.implies(
+        L.and_(O.delivered(e), Y.e_issued(e)), of_session(e))))
+    own_stream = L.implies(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), L.forall((EVENT,), lambda e: L.implies(
+        L.and_(O.delivered(e), X.e_issued(e)), of_stream(e))))
+    return L.and_(own_session, own_stream)
+
+
+def no_replay_on_session_resume(step: Step, profile: Profile):
+    L, X, O = step.L, step.X, step.O
+    return L.implies(
+        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.not_(X.e_issued(e)))),
+    )
+
+
+def no_reemit_on_stream_resume(step: Step, profile: Profile):
+    L, X, O = step.L, step.X, step.O
+    return L.implies(
+        L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
+        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), X.e_issued(e))),
+    )
+
+
+def _reemits(step: Step, profile: Profile, earlier: bool):
+    L = step.L
+    pending, before, carried = _pending_of_session(step), _reemitted_before(step), _carried_by_delivery(step)
+    which = (lambda r: before(r)) if earlier else (lambda r: L.not_(before(r)))
+    return L.implies(
+        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.forall((REQUEST,), lambda r: L.implies(L.and_(pending(r), which(r)), carried(r))),
+    )
+
+
+def reemit_pending(step: Step, profile: Profile):
+    return _reemits(step, profile, earlier=False)
+
+
+def reemit_keeps_pending(step: Step, profile: Profile):
+    L, X, A, Y = step.L, step.X, step.A, step.Y
+    resolved_only_by_answer_or_cancel = L.forall((REQUEST,), lambda r: L.implies(
+        L.and_(X.r_pending(r), L.not_(Y.r_pending(r))),
+        L.and_(_is(step, ActionKind.ANSWER_REQUEST, ActionKind.CANCEL_REQUEST), L.eq(A.target_request, r))))
+    resumption_resolves_nothing = L.implies(
+        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), Y.r_pending(r))))
+    return L.and_(_reemits(step, profile, earlier=True), resumption_resolves_nothing, resolved_only_by_answer_or_cancel)
+
+
+def reject_orphan_event_id(step: Step, profile: Profile):
+    L = step.L
+    return L.implies(
+        _reconnect_lands(step, profile, Branch.REJECT_ORPHAN_EVENT_ID),
+        L.and_(L.eq(step.O.status, L.int_(400)), _nothing_delivered(step), unchanged(L, step.X, step.Y)),
+    )
+
+
+def reject_foreign_event_id(step: Step, profile: Profile):
+    L, status = step.L, step.O.status
+    return L.implies(
+        _reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID),
+        L.and_(L.between(status, 400, 499), L.not_(L.eq(status, L.int_(404))), _nothing_delivered(step), unchanged(L, step.X, step.Y)),
+    )
+
+
+def unknown_session_404(step: Step, profile: Profile):
+    L, X, A = step.L, step.X, step.A
+    return L.implies(
+        L.and_(_names_session(step), L.not_(A.sh_malformed), L.not_(X.s_live(A.sh))),
+        L.and_(L.eq(step.O.status, L.int_(404)), _nothing_delivered(step), unchanged(L, X, step.Y)),
+    )
+
+
+def session_identity_stable(step: Step, profile: Profile):
+    L, R, X, A, Y = step.L, step.R, step.X, step.A, step.Y
+    resumption = L.or_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
+    kept = L.and_(
+        Y.s_live(A.sh),
+        L.forall((STREAM,), lambda t: L.implies(L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh)), L.and_(Y.t_issued(t), L.iff(X.t_expired(t), Y.t_expired(t))))),
+        L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), Y.r_pending(r))),
+    )
+    never_forgotten = L.forall((SESSION,), lambda s: L.implies(X.s_issued(s), Y.s_issued(s)))
+    ended_only_on_purpose = L.forall((SESSION,), lambda s: L.implies(L.and_(X.s_live(s), L.not_(Y.s_live(s))), L.or_(
+        L.and_(_is(step, ActionKind.DELETE_SESSION), A.sh_present, L.not_(A.sh_malformed), L.eq(A.sh, s)),
+        L.and_(_is(step, ActionKind.EXPIRE_SESSION), L.eq(A.target_session, s)))))
+    return L.and_(L.implies(resumption, kept), never_forgotten, ended_only_on_purpose)
+
+
+def expiry_independent(step: Step, profile: Profile):
+    L, X, A, O, Y = step.L, step.X, step.A, step.O, step.Y
+    return L.implies(_is(step, ActionKind.EXPIRE_STREAM), L.and_(
+        L.forall((SESSION,), lambda s: L.iff(X.s_live(s), Y.s_live(s))),
+        L.forall((STREAM,), lambda t: L.implies(O.closed(t), L.eq(t, A.target_stream)))))
+
+
+def event_id_resolves(step: Step, profile: Profile):
+    L = step.L
+    return L.forall((EVENT,), lambda e: L.implies(step.O.delivered(e), step.Y.e_issued(e)))
+
+
+def server_request_ownership(step: Step, profile: Profile):
+    L, R, A, O, Y = step.L, step.R, step.A, step.O, step.Y
+    return L.implies(_names_session(step), L.forall((EVENT, REQUEST), lambda e, r: L.implies(
+        L.and_(O.delivered(e), R.carries(e, r)),
+        L.and_(Y.r_issued(r), L.not_(A.sh_malformed), L.eq(R.r_session(r), A.sh)))))
+
+
+def no_404_for_live_session(step: Step, profile: Profile):
+    L, X, A = step.L, step.X, step.A
+    return L.implies(
+        L.and_(_names_session(step), L.not_(A.sh_malformed), X.s_live(A.sh)),
+        L.not_(L.eq(step.O.status, L.int_(404))),
+    )
+
+
+STEP_PROPERTIES: tuple[Invariant, ...] = (
+    Invariant("replay-suffix.step", "replay-suffix", STEP,
+              "a stream resumption answered 200 delivers, of the events sent before, exactly those of the "
+              "resumed stream after the cursor", replay_suffix),
+    Invariant("no-cross-session.step", "no-cross-session", STEP,
+              "every event delivered under a session header belongs to that session, and a stream "
+              "resumption replays only the resumed stream's events", no_cross_session),
+    Invariant("no-replay-on-session-resume.step", "no-replay-on-session-resume", STEP,
+              "a session resumption answered 200 delivers no event sent before", no_replay_on_session_resume),
+    Invariant("no-reemit-on-stream-resume.step", "no-reemit-on-stream-resume", STEP,
+              "a stream resumption answered 200 delivers only events sent before (no re-emission)", no_reemit_on_stream_resume),
+    Invariant("reemit-pending.step", "reemit-pending", STEP,
+              "a session resumption answered 200 delivers every server request of the session then pending",
+              reemit_pending),
+    Invariant("reemit-keeps-pending.step", "reemit-keeps-pending", STEP,
+              "a request re-emitted before is re-emitted again while pending; session resumption resolves "
+              "nothing; only an answer or a cancellation ends a pending request", reemit_keeps_pending),
+    Invariant("reject-orphan-event-id.step", "reject-orphan-event-id", STEP,
+              "an event id without a session id gets 400, delivers nothing and changes nothing", reject_orphan_event_id),
+    Invariant("reject-foreign-event-id.step", "reject-foreign-event-id", STEP,
+              "an event id not valid for the live session named gets a 4xx other than 404, delivers nothing "
+              "and changes nothing", reject_foreign_event_id),
+    Invariant("unknown-session-404.step", "unknown-session-404", STEP,
+              "a well-formed session id naming no live session gets 404, delivers nothing and changes nothing",
+              unknown_session_404),
+    Invariant("session-identity-stable.step", "session-identity-stable", STEP,
+              "a resumption keeps the session live with its streams and pending requests; no session is ever "
+              "forgotten; only DELETE or server expiry ends a live session", session_identity_stable),
+    Invariant("expiry-independent.step", "expiry-independent", STEP,
+              "expiring a stream ends no session and closes no other connection", expiry_independent),
+    Invariant("event-id-unique.step", "event-id-unique", STEP,
+              "every event delivered resolves to an issued event", event_id_resolves),
+    Invariant("server-request-ownership.step", "server-request-ownership", STEP,
+              "every server request delivered under a session header is one that session issued", server_request_ownership),
+    Invariant("no-duplicate-tool-call.step", "no-duplicate-tool-call", STEP,
+              "a request naming a live session is never answered 404 (so a client following B34 never "
+              "re-runs a tools/call in a new session)", no_404_for_live_session),
+)
+
+ALL_INVARIANTS: tuple[Invariant, ...] = STATE_INVARIANTS + STRENGTHENING_INVARIANTS + STEP_PROPERTIES
+INDUCTIVE: tuple[Invariant, ...] = STATE_INVARIANTS + STRENGTHENING_INVARIANTS
+"""The inductive invariant is the conjunction of these. Each one's consecution
+assumes itself and its ``needs`` (a part of the conjunction), so proving them all
+proves the conjunction inductive."""
+
+
+def assumptions(invariant: Invariant) -> tuple[Invariant, ...]:
+    """What the consecution of ``invariant`` assumes before the step, in ``INDUCTIVE``
+    order: a state or strengthening invariant, itself and its ``needs``; a step
+    property, the whole inductive invariant (its unsat cores show what it used), so
+    that a counterexample is a step from a state the invariants allow."""
+    if invariant.kind == STEP:
+        return INDUCTIVE
+    wanted = set(invariant.needs) | {invariant.id}
+    unknown = wanted - {i.id for i in INDUCTIVE}
+    if unknown:
+        raise KeyError(f"{invariant.id} needs unknown invariants: {', '.join(sorted(unknown))}")
+    return tuple(i for i in INDUCTIVE if i.id in wanted)
+
+
+def by_id(invariant_id: str) -> Invariant:
+    for invariant in ALL_INVARIANTS:
+        if invariant.id == invariant_id:
+            return invariant
+    raise KeyError(f"unknown invariant {invariant_id!r}; known: {', '.join(i.id for i in ALL_INVARIANTS)}")
