@@ -15,7 +15,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace, loads
 
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, MachineResult, run_machine
 from mcp_resume.model.servers.reference import ReferenceServer
@@ -45,13 +45,6 @@ class ServerRun:
     def design(self) -> int | None:
         name = self.server
         return int(name.split("-")[1]) if name.startswith("design-") else None
-
-    @property
-    def expected_rule(self) -> bool | None:
-        """Whether the rule that caught a design is one DESIGN.md §5 leads us to expect."""
-        if self.design is None or self.rule is None:
-            return None
-        return self.rule in EXPECTED_RULES[self.design]
 
     @property
     def confirmed(self) -> bool:

@@ -1,52 +1,54 @@
-"""``mcp-resume check``: every machine check of the spec, with its artifacts.
+"""``mcp-resume check``: the quick gate: every machine check of the spec, with its artifacts.
 
-Stages, each written under ``--out``:
+Stages, independent of each other, run side by side on the machine's cores
+(``--workers``), each written under ``--out``:
 
-1. ``proofs/decision/``: the Z3 queries over the decision table (total,
-   exclusive, reachable, agreeing with the Python decision), as SMT-LIB2 files,
-   JSON certificates and ``DECISION.md``; ``proofs/machine/boundary/``: the
-   transition-system proofs and the faulty designs' shortest runs
-   (``mcp-resume prove``);
-2. the Hypothesis machine against the spec itself and against the in-process
-   reference server, under ``--profile``: both must hold;
-3. the machine against every faulty design of ``model/servers/faulty.py``, under ``boundary``:
-   each must be caught, its shrunk counterexample saved to ``traces/`` and
-   confirmed by replaying it from JSON (fails on the design, holds on the
-   reference server);
-4. ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
-   Graphviz is installed);
-5. ``explorer/``: the spec's state space exhausted within the default bound,
-   every invariant checked, counts compared with the manifest;
-6. ``kill-matrix.json``/``.md``: every faulty design against every checker
-   under ``boundary`` and ``mcp-2025-11-25`` (``check_explore``).
+- ``proofs/decision/``: the Z3 queries over the decision table (total,
+  exclusive, reachable, agreeing with the Python decision);
+- ``proofs/machine/boundary/``: the transition-system proofs and the faulty
+  designs' shortest runs found by bounded model checking (``mcp-resume prove``);
+- the Hypothesis machine against the spec itself and against the in-process
+  reference server, under ``--profile``: both must hold, covering every action
+  and decision branch (a run that does not is vacuous and fails);
+- every faulty design explored beside the spec under ``boundary`` until its
+  first, shortest counterexample, saved to ``traces/design-N.json`` and
+  confirmed by replaying it from JSON (fails on the design, holds on the
+  reference server);
+- ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
+  Graphviz is installed);
+- ``explorer/default.json``: the spec's state space exhausted within the
+  default bound, every invariant checked, counts compared with the manifest.
 
-A machine run that finds nothing must also cover every action and every
-decision branch; otherwise it is vacuous and fails.
+``--kill-matrix`` adds every faulty design against every checker (Hypothesis,
+explorer, Z3 bounded model checking, ``verify`` over HTTP) under ``boundary``
+and ``mcp-2025-11-25``: ``kill-matrix.json``/``.md``.
 
-Exit code 0 when everything holds, 1 otherwise, 2 when ``--out`` or
-``--json`` cannot be written (checked before any work starts).
+One line per finished stage goes to stderr (terminal or CI log alike) unless
+``--quiet``. Exit code 0 when everything holds, 1 otherwise, 2 when ``--out``
+or ``--json`` cannot be written (checked before any work starts), 130 when
+interrupted.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
+import os
 import sys
+import time
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from mcp_resume import check_explore
-from mcp_resume.model.harness.runs import ServerRun, design_names, run_server
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+from mcp_resume.model.harness.runs import confirm, design_names, run_server
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.outputs import output_paths_problem
-from mcp_resume.proofs.diagrams import graphviz
-from mcp_resume.proofs.artifacts import write_decision_artifacts
-from mcp_resume.proofs.decision.queries import run_decision_queries
-from mcp_resume.proofs.diagrams.render import write_diagrams
-from mcp_resume.prove import prove_stage
 from mcp_resume.spec.profiles import Profile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -87,6 +89,111 @@ class CheckSummary:
         return {"holds": self.holds, "profile": self.profile.value, "checks": checks}
 
 
+@dataclass(frozen=True)
+class Stage:
+    """One independent piece of work: ``run(*args)`` returns its summary lines.
+    ``run`` is a module-level function, so a worker process can be handed it."""
+
+    name: str
+    run: Callable[..., list[Line]]
+    args: tuple
+
+
+# -- the stages ---------------------------------------------------------------------------
+
+
+def decision_stage(folder: Path) -> list[Line]:
+    """The Z3 queries over the decision table, written to ``folder``."""
+    from mcp_resume.proofs.artifacts import write_decision_artifacts
+    from mcp_resume.proofs.decision.queries import run_decision_queries
+
+    results = run_decision_queries()
+    write_decision_artifacts(results, folder)
+    failed = [r for r in results if not r.holds]
+    detail = f"{len(results) - len(failed)} of {len(results)} queries hold"
+    if failed:
+        detail += "; not holding: " + ", ".join(r.query for r in failed)
+    return [Line("z3", "decision table", not failed, detail)]
+
+
+def proofs_stage(folder: Path) -> list[Line]:
+    """The transition-system proofs and bounded model checking of ``mcp-resume prove`` (boundary)."""
+    from mcp_resume.prove import prove_stage
+
+    return [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(folder)]
+
+
+def machine_stage(name: str, profile: Profile, examples: int, traces: Path) -> list[Line]:
+    """The Hypothesis machine against the spec or the reference server: it must agree and cover everything."""
+    run = run_server(name, profile, examples)
+    actions = f"{run.profile.value}, {run.result.actions_run} actions, {run.seconds:.1f} s"
+    if run.caught:
+        _write_trace(traces / f"{name}.json", run.result.trace)
+        return [Line("hypothesis", name, False, f"broke {run.rule} ({actions})", "BROKEN")]
+    if run.result.vacuous:
+        return [Line("hypothesis", name, False, f"vacuous: {run.result.coverage.explain()} ({actions})", "VACUOUS")]
+    return [Line("hypothesis", name, True, f"agrees with the spec; every action and branch covered ({actions})")]
+
+
+def design_stage(number: int, traces: Path) -> list[Line]:
+    """Faulty design ``number`` explored beside the spec (``kill`` bound, boundary) to its first,
+    shortest counterexample, saved as ``traces/design-N.json`` and confirmed by replay."""
+    from mcp_resume.model.explore.server import explore_server
+    from mcp_resume.model.explore.space import KILL_BOUND, NAMED_BOUNDS
+    from mcp_resume.model.servers.inprocess import server_factory
+
+    name = f"design-{number}"
+    factory = server_factory(name)
+    result = explore_server(factory, NAMED_BOUNDS[KILL_BOUND], Profile.BOUNDARY, stop_at_first=True)
+    found = result.first
+    searched = f"{result.states:,} states, {result.seconds:.1f} s"
+    if found is None:
+        return [Line("explorer", name, False, f"no rule broken within the {KILL_BOUND} bound ({searched})", "NOT caught")]
+    _write_trace(traces / f"{name}.json", found.trace)
+    fails_again, holds_on_reference = confirm(found.trace, factory)
+    confirmed = fails_again and holds_on_reference
+    detail = (f"{found.rule}, {found.steps} steps (shortest), "
+              f"{'replay confirmed' if confirmed else 'REPLAY NOT CONFIRMED'} ({searched})")
+    return [Line("explorer", name, confirmed, detail, "caught")]
+
+
+def diagrams_stage(folder: Path) -> list[Line]:
+    """The decision flowchart and the lifecycles: DOT and Mermaid, SVG when Graphviz is installed."""
+    from mcp_resume.proofs.diagrams import graphviz
+    from mcp_resume.proofs.diagrams.render import write_diagrams
+
+    dot_program = graphviz.find_dot()
+    formats = ["dot", "mermaid"] + (["svg"] if dot_program else [])
+    try:
+        written = write_diagrams(folder, formats, dot_program)
+    except (OSError, graphviz.GraphvizError) as error:
+        return [Line("diagrams", "decision and lifecycles", False, str(error))]
+    note = "" if dot_program else f" (no SVG: {graphviz.INSTALL_HINT})"
+    return [Line("diagrams", "decision and lifecycles", True, f"{len(written)} files{note}")]
+
+
+def explorer_stage(out: Path) -> list[Line]:
+    """The default bound exhausted and compared with the state-space manifest."""
+    return [Line(**check_explore.explore_default_bound(out))]
+
+
+def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
+    """Every stage of a run, the longest first (so two workers finish close together)."""
+    traces = out / "traces"
+    return [
+        Stage("explorer: default bound", explorer_stage, (out,)),
+        Stage("machine vs spec", machine_stage, ("spec", profile, examples, traces)),
+        Stage("machine vs reference", machine_stage, ("reference", profile, examples, traces)),
+        Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
+        Stage("decision proofs", decision_stage, (out / "proofs" / "decision",)),
+        *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in DESIGNS],
+        Stage("diagrams", diagrams_stage, (out / "diagrams",)),
+    ]
+
+
+# -- running them ---------------------------------------------------------------------------
+
+
 def run_check(args) -> int:
     """Run every stage; print the summary; return 0 when all holds, 1 when not, 2 on unusable paths."""
     out = Path(args.out)
@@ -97,45 +204,78 @@ def run_check(args) -> int:
     _clear_old_traces(out / "traces")
     profile = Profile.parse(args.profile)
     examples = args.examples or DEFAULT_EXAMPLES
-    console = Console(stderr=True)
+    workers = args.workers or os.cpu_count() or 1
+    report = _Reporter(quiet=args.quiet)
     summary = CheckSummary(profile)
-    servers = ["spec", "reference"] + design_names()
-    # the kill matrix's own cells start in worker processes now and run beside the stages below
-    with check_explore.start_kill_matrix(args.examples) as kill_matrix, Progress(
-        TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-        TimeElapsedColumn(), console=console, disable=args.quiet,
-    ) as progress:
-        task = progress.add_task("decision proofs", total=len(servers) + 4 + check_explore.KILL_CELLS_TO_RUN)
-        summary.lines += _decision_proofs(out / "proofs" / "decision")
-        progress.advance(task)
-        progress.update(task, description="transition-system proofs")
-        summary.lines += [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(out / "proofs" / "machine")]
-        progress.advance(task)
-        boundary_runs = []
-        for name in servers:
-            progress.update(task, description=f"machine vs {name}")
-            run_profile = profile if name in ("spec", "reference") else Profile.BOUNDARY
-            run = run_server(name, run_profile, examples)
-            boundary_runs += [run] if run.design is not None else []
-            summary.lines.append(_machine_line(run, out / "traces"))
-            progress.advance(task)
-        progress.update(task, description="diagrams")
-        summary.lines.append(_diagrams(out / "diagrams"))
-        progress.advance(task)
-        progress.update(task, description="explorer: default bound")
-        summary.lines.append(Line(**check_explore.explore_default_bound(out)))
-        progress.advance(task)
-
-        def cell_done(text: str) -> None:
-            progress.update(task, description=f"kill matrix: {text}")
-            progress.advance(task)
-
-        kill = check_explore.kill_matrix_stage(boundary_runs, out, args.examples, cell_done, started=kill_matrix)
+    work = stages(out, profile, examples)
+    report.say(f"{len(work)} stages on {min(workers, len(work))} process(es); artifacts in {out}/")
+    summary.lines += run_stages(work, workers, report.stage_done)
+    if args.kill_matrix:
+        report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
+        kill = check_explore.kill_matrix_stage([], out, args.examples, report.cell_done, workers=workers)
         summary.lines += [Line(**line) for line in kill]
     _print(summary, out, Console())
     if args.json:
         Path(args.json).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
     return EXIT_OK if summary.holds else EXIT_FAILED
+
+
+def run_stages(work: list[Stage], workers: int, done: Callable[[Stage, list[Line], float, int, int], None]) -> list[Line]:
+    """Run ``work`` in ``workers`` processes (in this one when ``workers`` is 1); lines in ``work`` order.
+
+    ``done(stage, lines, seconds, finished, total)`` is called as each stage ends.
+    """
+    results: dict[int, list[Line]] = {}
+    total = len(work)
+    if workers <= 1:
+        for index, stage in enumerate(work):
+            started = time.perf_counter()
+            results[index] = stage.run(*stage.args)
+            done(stage, results[index], time.perf_counter() - started, len(results), total)
+        return [line for index in range(total) for line in results[index]]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=context) as pool:
+        pending: dict[Future, int] = {pool.submit(_timed, stage.run, stage.args): i for i, stage in enumerate(work)}
+        try:
+            while pending:
+                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    index = pending.pop(future)
+                    lines, seconds = future.result()
+                    results[index] = lines
+                    done(work[index], lines, seconds, len(results), total)
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            raise
+    return [line for index in range(total) for line in results[index]]
+
+
+def _timed(function: Callable[..., list[Line]], args: tuple) -> tuple[list[Line], float]:
+    started = time.perf_counter()
+    return function(*args), time.perf_counter() - started
+
+
+class _Reporter:
+    """One plain line per event on stderr, so a CI log shows the run as well as a terminal."""
+
+    def __init__(self, quiet: bool) -> None:
+        self.quiet = quiet
+        self.started = time.perf_counter()
+
+    def say(self, text: str) -> None:
+        if not self.quiet:
+            print(f"check: {text}", file=sys.stderr, flush=True)
+
+    def stage_done(self, stage: Stage, lines: list[Line], seconds: float, finished: int, total: int) -> None:
+        words = ", ".join(sorted({line.word for line in lines})) or "no result"
+        self.say(f"[{finished}/{total}] {stage.name}: {words} ({seconds:.1f} s; {self._elapsed()})")
+
+    def cell_done(self, text: str) -> None:
+        self.say(f"kill matrix: {text} ({self._elapsed()})")
+
+    def _elapsed(self) -> str:
+        return f"{time.perf_counter() - self.started:.0f} s elapsed"
 
 
 def _clear_old_traces(traces: Path) -> None:
@@ -147,49 +287,9 @@ def _clear_old_traces(traces: Path) -> None:
         old.unlink(missing_ok=True)
 
 
-def _decision_proofs(folder: Path) -> list[Line]:
-    results = run_decision_queries()
-    write_decision_artifacts(results, folder)
-    failed = [r for r in results if not r.holds]
-    detail = f"{len(results) - len(failed)} of {len(results)} queries hold"
-    if failed:
-        detail += "; not holding: " + ", ".join(r.query for r in failed)
-    return [Line("z3", "decision table", not failed, detail)]
-
-
-def _machine_line(run: ServerRun, traces: Path) -> Line:
-    actions = f"{run.profile.value}, {run.result.actions_run} actions, {run.seconds:.1f} s"
-    if run.design is None:
-        if run.caught:
-            _save(run, traces)
-            return Line("hypothesis", run.server, False, f"broke {run.rule} ({actions})", "BROKEN")
-        if run.result.vacuous:
-            return Line("hypothesis", run.server, False, f"vacuous: {run.result.coverage.explain()} ({actions})", "VACUOUS")
-        return Line("hypothesis", run.server, True, f"agrees with the spec; every action and branch covered ({actions})", "holds")
-    if not run.caught:
-        return Line("hypothesis", run.server, False, f"no rule broken ({actions})", "NOT caught")
-    _save(run, traces)
-    steps = len(run.result.trace.actions)
-    confirmed = "replay confirmed" if run.confirmed else "REPLAY NOT CONFIRMED"
-    return Line("hypothesis", run.server, run.confirmed, f"{run.rule}, {steps} steps, {confirmed} ({actions})", "caught")
-
-
-def _save(run: ServerRun, traces: Path) -> Path:
-    traces.mkdir(parents=True, exist_ok=True)
-    path = traces / f"{run.server}.json"
-    path.write_text(run.result.trace.dumps())
-    return path
-
-
-def _diagrams(folder: Path) -> Line:
-    dot_program = graphviz.find_dot()
-    formats = ["dot", "mermaid"] + (["svg"] if dot_program else [])
-    try:
-        written = write_diagrams(folder, formats, dot_program)
-    except (OSError, graphviz.GraphvizError) as error:
-        return Line("diagrams", "decision and lifecycles", False, str(error))
-    note = "" if dot_program else f" (no SVG: {graphviz.INSTALL_HINT})"
-    return Line("diagrams", "decision and lifecycles", True, f"{len(written)} files{note}")
+def _write_trace(path: Path, trace) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(trace.dumps())
 
 
 def _print(summary: CheckSummary, out: Path, console: Console) -> None:

@@ -27,10 +27,6 @@ from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns
 
-KILL_CELLS_TO_RUN = len(DESIGNS) * (len(KILL_PROFILES) * 2 - 1)
-"""Cells ``check`` runs itself: Hypothesis under mcp-2025-11-25 (its boundary runs
-are reused) and the explorer under both profiles."""
-
 
 def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
     """Exhaust the named bound with the fast explorer; it must hold and match the manifest."""
@@ -51,33 +47,21 @@ def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
     return _line("explorer", f"spec within {bound} bound", True, f"{detail}; every invariant holds, matches the manifest")
 
 
-def start_kill_matrix(examples: int | None, workers: int | None = None) -> KillMatrixRun:
-    """Start the cells ``check`` does not compute itself, in worker processes when
-    there is more than one core, while ``check`` runs its other stages."""
-    skip = {("hypothesis", design, Profile.BOUNDARY) for design in DESIGNS}  # the machine stage runs these
-    if workers is None:
-        workers = min(4, os.cpu_count() or 1)
-    return KillMatrixRun(kill_columns(examples), skip=skip, workers=workers)
-
-
 def kill_matrix_stage(
     boundary_runs: list[ServerRun],
     out: Path,
     examples: int | None,
     progress: Callable[[str], None] | None = None,
     workers: int | None = None,
-    started: KillMatrixRun | None = None,
 ) -> list[dict]:
-    """Fill the kill matrix (reusing the machine's runs under boundary) and summarise each column.
-
-    ``started`` is the run ``start_kill_matrix`` began; without it one is started here.
-    """
+    """Fill the kill matrix (reusing machine runs under boundary already made, if any) and summarise
+    each column; cells run in ``workers`` processes (default: the cores, at most 4)."""
     done = {}
     for run in boundary_runs:
         cell = cell_from_server_run(run)
         done[(cell.checker, cell.design, cell.profile)] = cell
-    pending = started or KillMatrixRun(kill_columns(examples), skip=set(done),
-                                       workers=workers if workers is not None else min(4, os.cpu_count() or 1))
+    pending = KillMatrixRun(kill_columns(examples), skip=set(done),
+                            workers=workers if workers is not None else min(4, os.cpu_count() or 1))
     matrix = pending.finish(done, progress)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")

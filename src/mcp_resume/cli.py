@@ -55,6 +55,17 @@ def positive_int(text: str) -> int:
     return number
 
 
+def _command(module: str, function: str):
+    """The handler of one subcommand: ``mcp_resume.<module>.<function>(args)``, imported only when that
+    command runs (each pulls in its own stack: Z3, Hypothesis, httpx ...)."""
+
+    def handler(args: argparse.Namespace) -> int:
+        return getattr(importlib.import_module(f"mcp_resume.{module}"), function)(args)
+
+    handler.__qualname__ = f"{module}.{function}"
+    return handler
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="mcp-resume",
@@ -81,16 +92,20 @@ def build_parser() -> argparse.ArgumentParser:
 def _add_check(commands) -> None:
     check = commands.add_parser(
         "check",
-        help="prove the decision with Z3, run the Hypothesis machine, confirm every faulty design is caught",
+        help="the quick gate: Z3 proofs, the Hypothesis machine, the explorer, every faulty design caught",
         description=(
-            "Run every machine check of the spec: the Z3 queries over the decision table, the "
-            "Hypothesis state machine against the spec and the in-process reference server, and "
-            "the same machine against every implemented faulty design, each of which must be "
-            "caught, the explorer over the default bound and the kill matrix. Writes proof certificates, "
-            "counterexample traces, diagrams and the kill matrix to --out. The sessionless "
-            "mcp-2026-07-28 profile has no sessions to resume and is checked by 'verify' only."
+            "Run every machine check of the spec, side by side on the cores: the Z3 queries over the decision "
+            "table and the transition-system proofs (with a shortest run refuting each faulty design), the "
+            "Hypothesis state machine against the spec and the in-process reference server, every faulty design "
+            "explored beside the spec to its shortest counterexample (replayed to confirm it), the diagrams, and "
+            "the spec's default bound exhausted and compared with the state-space manifest. --kill-matrix adds "
+            "every faulty design against every checker. Writes proof results, counterexample traces and "
+            "diagrams to --out, and one line per finished stage to stderr. The sessionless mcp-2026-07-28 "
+            "profile has no sessions to resume and is checked by 'verify' only."
         ),
+        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error, 130 interrupted.",
     )
+    check.set_defaults(handler=_command("check", "run_check"))
     check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"),
                        help="output folder for certificates, traces, diagrams and the kill matrix (default: %(default)s)")
     check.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value,
@@ -99,7 +114,12 @@ def _add_check(commands) -> None:
     check.add_argument("--examples", type=positive_int, default=None, metavar="N",
                        help="Hypothesis examples per machine run, at least 1 (default: the derandomized CI profile's)")
     check.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
-    check.add_argument("--quiet", action="store_true", help="no progress bar; print only the summary table")
+    check.add_argument("--kill-matrix", action="store_true",
+                       help="also run every faulty design against every checker (Hypothesis, explorer, Z3, HTTP verify) "
+                            "under boundary and mcp-2025-11-25: minutes, not seconds")
+    check.add_argument("--workers", type=positive_int, default=None, metavar="N",
+                       help="processes to run the stages in (default: one per core; 1 runs them in this process)")
+    check.add_argument("--quiet", action="store_true", help="no progress lines; print only the summary table")
 
 
 def _add_diagram(commands) -> None:
@@ -108,6 +128,7 @@ def _add_diagram(commands) -> None:
         help="draw the decision and the stream lifecycle from the spec",
         description="Write diagrams generated from the spec: the decision as a flowchart and the lifecycles as state diagrams.",
     )
+    diagram.set_defaults(handler=_command("diagram", "run_diagram"))
     diagram.add_argument("--out", type=output_path, required=True, help="output folder")
     diagram.add_argument(
         "--format",
@@ -133,6 +154,7 @@ def _add_verify(commands) -> None:
             "error or missing tool, 3 target unreachable, 130 interrupted (partial report written)."
         ),
     )
+    verify.set_defaults(handler=_command("verify", "run_verify"))
     verify.add_argument("target", help="an http:// URL such as http://127.0.0.1:8000/mcp, or an embedded target name")
     verify.add_argument(
         "--profile",
@@ -162,6 +184,7 @@ def _add_replay(commands) -> None:
         ),
         epilog="Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable.",
     )
+    replay.set_defaults(handler=_command("replay", "run_replay"))
     replay.add_argument("trace", type=Path, help="a *.trace.json file")
     replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
     replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
@@ -177,6 +200,7 @@ def _add_compat(commands) -> None:
             "cached), verify each under boundary and under its negotiated MCP profile, write one Markdown page."
         ),
     )
+    compat.set_defaults(handler=_command("compat", "run_compat"))
     compat.add_argument("--out", type=output_path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
     compat.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     compat.add_argument("targets", nargs="*", help="embedded targets (default: the newest python-sdk 1.x and 2.x, typescript-sdk)")
@@ -193,6 +217,7 @@ def _add_docs(commands) -> None:
             "profile comparison. With --check, write nothing and exit 1 when DIR differs from what would be written."
         ),
     )
+    docs.set_defaults(handler=_command("docs", "run_docs"))
     docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
     docs.add_argument("--tests", type=Path, default=Path("tests"), metavar="DIR",
                       help="test folder scanned for covers markers; its parent is the repository root (default: %(default)s)")
@@ -218,6 +243,7 @@ def _add_prove(commands) -> None:
         ),
         epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
     )
+    prove.set_defaults(handler=_command("prove", "run_prove"))
     prove.add_argument("--profile", action="append", choices=SESSION_PROFILE_NAMES, metavar="PROFILE",
                        help="profile to prove, repeatable: mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25 or "
                             "boundary (default: boundary; mcp-2026-07-28 has no state machine)")
@@ -247,6 +273,7 @@ def _add_explore(commands) -> None:
         epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest / "
         "a kill-matrix cell wrong, 2 usage error.",
     )
+    explore.set_defaults(handler=_command("explore", "run_explore"))
     explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
@@ -271,8 +298,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _stop_on_sigterm()
     try:
-        module = importlib.import_module(f"mcp_resume.{args.command}")  # imported late: each pulls in its own stack
-        return getattr(module, f"run_{args.command}")(args)
+        return args.handler(args)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
