@@ -1,7 +1,7 @@
 """Coverage, or it did not count: a run that finds nothing must have fired every
 action and taken every decision branch."""
 
-from mcp_resume.check import _machine_line
+from mcp_resume import check
 from mcp_resume.model.harness.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.servers.inprocess import SpecAdapter
@@ -46,7 +46,8 @@ def test_a_machine_run_too_short_to_cover_everything_is_vacuous_and_does_not_hol
     assert result.passed and result.vacuous and not result.holds
 
 
-def test_check_fails_a_vacuous_machine_run(tmp_path):
+def test_check_fails_a_vacuous_machine_run(tmp_path, monkeypatch):
     result = run_machine(SpecAdapter, Profile.BOUNDARY, max_examples=2, steps=3)
-    line = _machine_line(ServerRun("spec", Profile.BOUNDARY, result, 0.1), tmp_path)
+    monkeypatch.setattr(check, "run_server", lambda name, profile, examples: ServerRun(name, profile, result, 0.1))
+    [line] = check.machine_stage("spec", Profile.BOUNDARY, 2, tmp_path)
     assert not line.holds and line.result == "VACUOUS" and "never" in line.detail
