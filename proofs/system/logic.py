@@ -20,13 +20,13 @@ backends and are plain spec enum members in ``PyLogic``.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Iterable, Sequence
 
 import z3
 
 from mcp_resume.proofs.decision.domain import Domain, make_domain
+from mcp_resume.proofs.solving import Conjunct  # noqa: F401  (re-exported: the encoding's named parts)
 
 SESSION, STREAM, EVENT, REQUEST = "SessionId", "StreamId", "EventId", "RequestId"
 SORTS: tuple[str, ...] = (SESSION, STREAM, EVENT, REQUEST)
@@ -35,14 +35,6 @@ SORTS: tuple[str, ...] = (SESSION, STREAM, EVENT, REQUEST)
 enumeration sorts called ``Session`` and ``Event`` (header classes)."""
 
 VARIABLE_PREFIX = {SESSION: "s", STREAM: "t", EVENT: "e", REQUEST: "r"}
-
-
-@dataclass(frozen=True)
-class Conjunct:
-    """One named part of a formula; ``name`` is its label in unsat cores and SMT-LIB2."""
-
-    name: str
-    formula: object
 
 
 class Logic:

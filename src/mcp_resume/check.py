@@ -3,8 +3,8 @@
 Stages, each written under ``--out``:
 
 1. ``proofs/decision/``: the Z3 queries over the decision table (total,
-   exclusive, reachable, agreeing with the Python decision), as SMT-LIB2 files,
-   JSON certificates and ``DECISION.md``; ``proofs/machine/boundary/``: the
+   exclusive, reachable, agreeing with the Python decision), as ``decision.json``
+   and ``DECISION.md``; ``proofs/machine/boundary/``: the
    transition-system proofs and the faulty designs' shortest runs
    (``mcp-resume prove``);
 2. the Hypothesis machine against the spec itself and against the in-process
