@@ -145,6 +145,8 @@ def write_decision_artifacts(results: list[QueryResult], out_dir: Path, smt2: bo
     digest = spec_hash()
     written = [_write(out_dir / DECISION_RESULTS, _json(decision_results(results, digest))),
                _write(out_dir / DECISION_REPORT, decision_report(results, digest))]
+    if not smt2:
+        _remove(out_dir / SMT2_FOLDER, [f"{r.query}.smt2" for r in results])
     return written + _write_smt2(out_dir, problems)
 
 
@@ -153,8 +155,10 @@ def write_prove_artifacts(profile: Profile, proofs: list[ProofResult], bmc: list
     """Write one profile's ``results.json``, its traces, ``REPORT.md`` and, with
     ``smt2``, ``smt2/<query>.smt2`` into ``out_dir`` (created if needed).
 
-    ``replays`` maps a design number to how its trace replayed. Returns the paths
-    written in that order. Raises ``ValueError`` when two queries share an id or
+    ``replays`` maps a design number to how its trace replayed. An earlier run's
+    files of the same queries that this run does not write (the trace of a design
+    no longer caught, SMT-LIB2 files when not asked for) are removed, nothing else.
+    Returns the paths written in that order. Raises ``ValueError`` when two queries share an id or
     when ``smt2`` is asked for but a query was solved without its text
     (``run_proofs(smt2=True)``, ``bmc_designs(smt2=True)``), ``OSError`` when the
     folder cannot be written.
@@ -168,7 +172,10 @@ def write_prove_artifacts(profile: Profile, proofs: list[ProofResult], bmc: list
         if design.trace is not None:
             (out_dir / TRACES_FOLDER).mkdir(exist_ok=True)
             written.append(_write(out_dir / TRACES_FOLDER / f"design-{design.design}.json", design.trace.dumps()))
+    _remove(out_dir / TRACES_FOLDER, [f"design-{b.design}.json" for b in bmc if b.trace is None])
     written.append(_write(out_dir / REPORT, system_report(profile, proofs, bmc, replays, RESULTS)))
+    if not smt2:
+        _remove(out_dir / SMT2_FOLDER, [f"{r.query}.smt2" for r in proofs] + [f"{b.query}.smt2" for b in bmc])
     return written + _write_smt2(out_dir, problems)
 
 
@@ -191,6 +198,16 @@ def _write_smt2(out_dir: Path, problems: list[tuple[str, str]]) -> list[Path]:
         return []
     (out_dir / SMT2_FOLDER).mkdir(exist_ok=True)
     return [_write(out_dir / SMT2_FOLDER / f"{query}.smt2", text) for query, text in problems]
+
+
+def _remove(folder: Path, names: list[str]) -> None:
+    """Remove ``folder/<name>`` for each name, then ``folder`` if that left it empty."""
+    if not folder.is_dir():
+        return
+    for name in names:
+        (folder / name).unlink(missing_ok=True)
+    if not any(folder.iterdir()):
+        folder.rmdir()
 
 
 def _value(member) -> str | None:

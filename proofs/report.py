@@ -182,7 +182,7 @@ def _strengthening(proofs: list[ProofResult]) -> list[str]:
     lines = ["", "## Inductive alone? The strengthening", "",
              "Each state invariant assuming only itself, against every action at once. When it is not "
              "inductive alone, the counterexample to induction shows why; the strengthening written down for it "
-             "(`ts_invariants`, `needs`) is what its consecution proofs assume besides itself.", ""]
+             "(`proofs/system/invariants.py`, `needs`) is what its consecution proofs assume besides itself.", ""]
     for invariant in INDUCTIVE:
         alone = next((r for r in proofs if r.kind == ALONE and r.invariant == invariant.id), None)
         if alone is None:

@@ -137,6 +137,24 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"]]
     assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)
     assert _replay_smt2((folder / "smt2" / "bmc.design-10.smt2").read_text()).split() == ["unsat"]
+    assert not (folder / "traces").exists()  # no design caught within one step
+
+
+def test_a_rerun_removes_what_it_no_longer_writes(outcome, tmp_path):
+    from dataclasses import replace
+
+    from mcp_resume.proofs.artifacts import write_prove_artifacts
+
+    folder = tmp_path / "boundary"
+    (folder / "smt2").mkdir(parents=True)
+    (folder / "smt2" / f"{outcome.proofs[0].query}.smt2").write_text("old")
+    (folder / "smt2" / "mine.smt2").write_text("not the writer's")
+    (folder / "traces").mkdir()
+    (folder / "traces" / "design-1.json").write_text("old")
+    escaped = [replace(b, trace=None, caught=False) if b.design == 1 else b for b in outcome.bmc]
+    write_prove_artifacts(outcome.profile, outcome.proofs, escaped, outcome.replays, folder)
+    assert sorted(p.name for p in (folder / "smt2").iterdir()) == ["mine.smt2"]
+    assert not (folder / "traces" / "design-1.json").exists() and (folder / "traces" / "design-2.json").exists()
 
 
 def test_prove_refuses_a_sessionless_profile_with_exit_2(tmp_path, capsys):

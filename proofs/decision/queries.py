@@ -16,7 +16,7 @@ Each query is one SMT problem with an expected answer:
   the Z3 encoding in the branch, in the set of acceptable statuses (for some
   integer status) or in the canonical status, for some input.
 
-The design side is ``decision_encoding``; the Python side ``decision_table``.
+The design side is ``decision.encoding``; the Python side ``decision.table``.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """One first-order vocabulary, three ways to read it.
 
-The transition system (``ts_transitions``) and its invariants (``ts_invariants``)
+The transition system (``system.transitions``) and its invariants (``system.invariants``)
 are written once, against the small API of ``Logic``, and read by three backends:
 
 - ``Z3Logic``: uninterpreted sorts and real quantifiers, for the unbounded proofs
@@ -10,10 +10,10 @@ are written once, against the small API of ``Logic``, and read by three backends
   expanded into a conjunction or disjunction over the scope, for bounded model
   checking (quantifier-free problems);
 - ``PyLogic``: plain Python evaluation on one finite structure, for checking that
-  the executable spec's own steps satisfy the formulas (``ts_agreement``).
+  the executable spec's own steps satisfy the formulas (``system.agreement``).
 
 Sorts are named by strings (``SESSION`` ...). The decision's enumerations
-(method, header classes, profile, branch) come from ``smt_domain`` in the Z3
+(method, header classes, profile, branch) come from ``decision.domain`` in the Z3
 backends and are plain spec enum members in ``PyLogic``.
 """
 

@@ -4,7 +4,7 @@ For one session-era profile:
 
 - ``initiation.<invariant>``: the initial state satisfies it (unsat expected);
 - ``consecution.<invariant>.<action>``: from any state satisfying the invariant
-  and the strengthening it needs (``ts_invariants.assumptions``), the action
+  and the strengthening it needs (``invariants.assumptions``), the action
   leads to a state satisfying it again (state invariants), or takes a step
   satisfying it (step properties); unsat expected, and the unsat core names the
   axioms, invariants and transition conjuncts the proof rests on;
@@ -15,7 +15,7 @@ For one session-era profile:
   some state satisfying the invariant lets the action happen (sat expected),
   so no consecution proof holds vacuously.
 
-The sort graph of every query is checked for cycles (``ts_fragment``): the
+The sort graph of every query is checked for cycles (``fragment``): the
 unbounded queries are all in many-sorted EPR.
 """
 
