@@ -12,9 +12,9 @@ import argparse
 import statistics
 import time
 
-from mcp_resume.proofs.decision.queries import decision_queries
+from mcp_resume.proofs.decision.queries import decision_queries, run_query
 from mcp_resume.proofs.decision.table import python_table
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, run_query
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED
 
 
 def _median_ms(action, repeat: int):

@@ -16,7 +16,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from mcp_resume.proofs.system.bmc import SpecUnrolling, bmc_design, DEFAULT_SCOPE
+from mcp_resume.proofs.system.bmc import DEFAULT_SCOPE, SpecUnrolling, bmc_design
 from mcp_resume.proofs.system.designs import DESIGNS
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
 from mcp_resume.prove import prove_profile

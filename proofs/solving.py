@@ -1,144 +1,253 @@
-"""Running one SMT query repeatably: a fresh context, a fixed seed, a resource limit.
+"""Solving one Z3 query repeatably: the one solver wrapper of ``proofs``.
 
-Z3 is bounded by ``rlimit`` (its deterministic resource counter), never by a
-wall-clock timeout, so a query gives the same answer, the same witness and the
-same ``rlimit_used`` on every run with the same inputs. When the limit is hit
-the result is ``unknown`` and the query does not hold.
+Both the decision queries (``proofs.decision.queries``, a fresh context each)
+and the transition-system queries (``proofs.system.proofs`` and
+``proofs.system.bmc``, one shared context per encoding) solve through here:
+
+- ``new_solver(ctx, rlimit, random_seed)``: a solver with a fixed random seed,
+  a resource limit and Z3's relevancy filtering set explicitly;
+- ``solve(conjuncts, ctx=..., track=...)``: one check, optionally with every
+  conjunct tracked (asserted as ``(=> name formula)``, the names passed as
+  assumptions) so that an ``unsat`` answer names the conjuncts it used (its
+  unsat core);
+- ``smt2_text(conjuncts, header, ...)``: the same problem as an SMT-LIB2 script,
+  only when asked for, and after the solving (printing adds terms to a context,
+  so a query printed before the next one of a shared context would change it).
+
+Z3 is bounded by ``rlimit``, its deterministic resource counter, never by a
+wall clock, so a query gives the same answer, core and model on every run with
+the same inputs in the same order. Running out of the limit answers
+``UNKNOWN``, which never counts as a proof.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Iterable
 
 import z3
 
-from mcp_resume.proofs.decision.domain import Domain, make_domain
-
-DEFAULT_RLIMIT = 5_000_000
-"""Z3 resource units per query; the decision queries use far less (see DECISION.md)."""
+DEFAULT_RLIMIT = 20_000_000
+"""Z3 resource units per query (per check); the queries use a few hundred thousand at most."""
 
 DEFAULT_SEED = 0
 
+RELEVANCY = 2
+"""Z3's relevancy filtering: its default, set explicitly on every solver because an
+SMT-LIB2 ``set-option`` run in the same process (replaying a script, say) changes
+Z3's global default."""
+
+GROUND_RELEVANCY = 0
+"""Relevancy filtering off, for the ground (quantifier-free) bounded-model-checking
+problems: there it halves the solving time."""
+
+
+class SatResult(str, Enum):
+    """Z3's answer to one check. A ``str`` enum: ``SatResult.SAT == "sat"``, and it is
+    written to JSON as its value."""
+
+    SAT = "sat"
+    UNSAT = "unsat"
+    UNKNOWN = "unknown"
+
+    @classmethod
+    def of(cls, answer: z3.CheckSatResult) -> "SatResult":
+        """The member for a ``z3.sat`` / ``z3.unsat`` / ``z3.unknown`` answer."""
+        return cls(str(answer))
+
+    def __str__(self) -> str:
+        return self.value
+
+
+class Verdict(str, Enum):
+    """What an answer says about an obligation with an expected answer: ``PROVEN``
+    when it is the expected one, ``REFUTED`` when it is the other definite answer
+    (a counterexample for an expected ``unsat``, no witness for an expected ``sat``),
+    ``UNKNOWN`` when Z3 ran out of its resource limit."""
+
+    PROVEN = "proven"
+    REFUTED = "refuted"
+    UNKNOWN = "unknown"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+def verdict(expected: SatResult | None, result: SatResult) -> Verdict | None:
+    """The verdict of ``result`` against ``expected``; ``None`` for an informative
+    query (``expected`` is ``None``)."""
+    if expected is None:
+        return None
+    if result is SatResult.UNKNOWN:
+        return Verdict.UNKNOWN
+    return Verdict.PROVEN if result is expected else Verdict.REFUTED
+
 
 @dataclass(frozen=True)
-class Problem:
-    """The assertions of one query and the terms a witness is read from (name -> term)."""
+class Conjunct:
+    """One named part of a formula; ``name`` is its label in unsat cores and SMT-LIB2.
+    ``formula`` is a ``z3.BoolRef`` in the Z3 backends (a Python ``bool`` in ``PyLogic``)."""
 
-    assertions: list[z3.BoolRef]
-    witness: dict[str, z3.ExprRef] = field(default_factory=dict)
-
-
-@dataclass(frozen=True)
-class Query:
-    """An SMT query: ``build(domain, table)`` makes the problem, ``expected`` is ``"sat"`` or ``"unsat"``.
-
-    ``table`` is the Python decision table (``decision_table.python_table``);
-    queries about the design alone ignore it. ``sources`` are MCP rule ids and
-    design sections the property comes from.
-    """
-
-    id: str
-    description: str
-    expected: str
-    sources: tuple[str, ...]
-    build: Callable[[Domain, dict], Problem]
+    name: str
+    formula: object
 
 
-@dataclass(frozen=True)
-class QueryResult:
-    """The outcome of one query.
-
-    - ``result``: ``"sat"``, ``"unsat"`` or ``"unknown"`` (resource limit hit);
-    - ``holds``: ``result == expected``;
-    - ``witness``: for ``sat``, the model's value of every witness term (enum
-      members by their spec value, statuses as ints); ``None`` otherwise. For an
-      expected ``sat`` it is the example, for an expected ``unsat`` the counterexample;
-    - ``rlimit`` / ``rlimit_used``: the limit given and the units spent (Z3's
-      ``rlimit count`` statistic; ``None`` if this Z3 does not report it);
-    - ``smt2``: the exact problem in SMT-LIB2, replayable with ``z3 FILE``.
-    """
-
-    query: str
-    description: str
-    expected: str
-    result: str
-    holds: bool
-    witness: dict[str, str | int | bool] | None
-    reason_unknown: str | None
-    sources: tuple[str, ...]
-    rlimit: int
-    rlimit_used: int | None
-    random_seed: int
-    z3_version: str
-    smt2: str
-
-
-def run_query(query: Query, table: dict, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED) -> QueryResult:
-    """Solve ``query`` in a fresh Z3 context.
-
-    Raises ``ValueError`` for a non-positive ``rlimit`` (0 would mean "no limit").
-    """
+def check_rlimit(rlimit: int) -> None:
+    """Raise ``ValueError`` for a non-positive ``rlimit`` (Z3 reads 0 as "no limit")."""
     if rlimit <= 0:
         raise ValueError(f"rlimit must be positive, got {rlimit}")
-    ctx = z3.Context()
-    dom = make_domain(ctx)
-    problem = query.build(dom, table)
+
+
+def new_solver(ctx: z3.Context, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
+               relevancy: int = RELEVANCY) -> z3.Solver:
+    """A solver of ``ctx`` with the seed, the resource limit (units per check, Z3
+    counts from where each check starts) and the relevancy level set. Raises
+    ``ValueError`` for a non-positive ``rlimit``."""
+    check_rlimit(rlimit)
     solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", random_seed)
     solver.set("rlimit", rlimit)
-    solver.add(*problem.assertions)
-    smt2 = _smt2(query, solver, rlimit, random_seed)
-    answer = solver.check()
-    result = str(answer)
-    witness = _witness(dom, solver.model(), problem.witness) if answer == z3.sat else None
-    reason = solver.reason_unknown() if answer == z3.unknown else None
-    return QueryResult(
-        query=query.id,
-        description=query.description,
-        expected=query.expected,
-        result=result,
-        holds=result == query.expected,
-        witness=witness,
-        reason_unknown=reason,
-        sources=query.sources,
-        rlimit=rlimit,
-        rlimit_used=_rlimit_used(solver),
-        random_seed=random_seed,
-        z3_version=z3.get_version_string(),
-        smt2=smt2,
+    solver.set("smt.relevancy", relevancy)
+    return solver
+
+
+def options_smt2(rlimit: int, random_seed: int, cores: bool = False, relevancy: int = RELEVANCY) -> list[str]:
+    """The ``set-option`` lines that make an SMT-LIB2 replay run as ``new_solver`` does."""
+    lines = ["(set-option :produce-unsat-cores true)"] if cores else []
+    return lines + [f"(set-option :random-seed {random_seed})", f"(set-option :rlimit {rlimit})",
+                    f"(set-option :smt.relevancy {relevancy})"]
+
+
+class Meter:
+    """Z3's resource count (``rlimit count``) of one context, read after each check.
+
+    Z3 counts per context, so with a shared context the units one query used are
+    the growth of the count during it.
+    """
+
+    def __init__(self, ctx: z3.Context) -> None:
+        self.ctx = ctx
+        probe = z3.Solver(ctx=ctx)
+        probe.check()
+        self.last = resource_count(probe) or 0
+        self._literals: dict[str, z3.BoolRef] = {}
+        self._tracked: dict[tuple[str, int], tuple[z3.ExprRef, z3.BoolRef]] = {}
+
+    def literal(self, name: str) -> z3.BoolRef:
+        """The Boolean that tracks conjunct ``name``."""
+        if name not in self._literals:
+            self._literals[name] = z3.Bool(name, self.ctx)
+        return self._literals[name]
+
+    def tracked(self, conjunct: Conjunct) -> z3.BoolRef:
+        """``(=> name formula)``, made once per conjunct (the formula is kept, so its id stays its own)."""
+        key = (conjunct.name, conjunct.formula.get_id())
+        if key not in self._tracked:
+            self._tracked[key] = (conjunct.formula, z3.Implies(self.literal(conjunct.name), conjunct.formula))
+        return self._tracked[key][1]
+
+    def used(self, solver: z3.Solver) -> int | None:
+        """Units spent since the last reading (``None`` if this Z3 does not count)."""
+        count = resource_count(solver)
+        if count is None:
+            return None
+        used, self.last = count - self.last, count
+        return used
+
+
+@dataclass(frozen=True)
+class Solved:
+    """One check's outcome: ``core`` the sorted conjunct names an ``unsat`` answer
+    used (tracked queries only, else empty); ``model`` that of a ``sat`` answer;
+    ``rlimit_used`` Z3 resource units (``None`` if this Z3 does not count)."""
+
+    result: SatResult
+    core: tuple[str, ...]
+    model: z3.ModelRef | None
+    reason_unknown: str | None
+    rlimit_used: int | None
+
+
+def solve(conjuncts: Iterable[Conjunct], ctx: z3.Context | None = None, *, meter: Meter | None = None,
+          rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED, track: bool = True) -> Solved:
+    """Check the conjunction of ``conjuncts`` (``z3.BoolRef`` formulas of one context).
+
+    ``ctx``: the context the formulas live in (a shared one, or the fresh one
+    they were built in; default that of ``meter``, else of the first formula);
+    ``meter`` (of that context) measures the units used and keeps the tracking
+    implications, made once per conjunct, for the next query. ``track``: assert
+    each conjunct under its name and report the unsat core. Raises ``ValueError``
+    for a non-positive ``rlimit`` or two conjuncts with one name.
+
+    No SMT-LIB2 text is made here (``smt2_text`` makes it on request): printing
+    creates terms in the context, which would change the answers of the queries
+    that share it afterwards.
+    """
+    conjuncts = list(conjuncts)
+    names = _unique_names(conjuncts)
+    ctx = ctx or (meter.ctx if meter is not None else conjuncts[0].formula.ctx)
+    meter = meter or Meter(ctx)
+    solver = new_solver(ctx, rlimit, random_seed)
+    literals = [meter.literal(name) for name in names] if track else []
+    for assertion in _assertions(conjuncts, meter, track):
+        z3.Z3_solver_assert(ctx.ref(), solver.solver, assertion.as_ast())
+    answer = SatResult.of(solver.check(*literals))
+    used = meter.used(solver)
+    core = tuple(sorted(str(p) for p in solver.unsat_core())) if answer is SatResult.UNSAT and track else ()
+    return Solved(
+        result=answer,
+        core=core,
+        model=solver.model() if answer is SatResult.SAT else None,
+        reason_unknown=solver.reason_unknown() if answer is SatResult.UNKNOWN else None,
+        rlimit_used=used,
     )
 
 
-def _smt2(query: Query, solver: z3.Solver, rlimit: int, random_seed: int) -> str:
-    body = solver.to_smt2().splitlines()
-    body = [line for line in body if not line.startswith("; benchmark generated")]
-    body = [f"(set-info :status {query.expected})" if line.startswith("(set-info :status") else line for line in body]
-    header = [
-        f"; mcp-resume decision query: {query.id}",
-        f"; {query.description}",
-        f"; expected: {query.expected}",
-        f"; sources: {', '.join(query.sources)}",
-        f"(set-option :random-seed {random_seed})",
-        f"(set-option :rlimit {rlimit})",
-    ]
-    return "\n".join(header + body).rstrip() + "\n"
+def smt2_text(conjuncts: Iterable[Conjunct], header: list[str], ctx: z3.Context | None = None, *,
+              meter: Meter | None = None, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
+              track: bool = True, expected: SatResult | None = None) -> str:
+    """The query ``solve`` would check, as a self-contained SMT-LIB2 script.
+
+    ``header`` lines open it as comments; then the ``set-option`` lines of
+    ``new_solver``, the declarations and assertions (each conjunct as
+    ``(=> name formula)`` when ``track``), ``check-sat-assuming`` the names
+    (``check-sat`` untracked) and ``get-unsat-core`` (an ``expected`` unsat, tracked)
+    or ``get-model``. Make it after the queries sharing the context are solved.
+    """
+    conjuncts = list(conjuncts)
+    names = _unique_names(conjuncts)
+    ctx = ctx or (meter.ctx if meter is not None else conjuncts[0].formula.ctx)
+    meter = meter or Meter(ctx)
+    printer = z3.Solver(ctx=ctx)
+    for assertion in _assertions(conjuncts, meter, track):
+        z3.Z3_solver_assert(ctx.ref(), printer.solver, assertion.as_ast())
+    body = [line for line in printer.to_smt2().splitlines() if not line.startswith("; benchmark generated")]
+    body = [line for line in body if not line.startswith("(set-info :status")]
+    while body and body[-1].strip() in ("(check-sat)", ""):
+        body.pop()
+    names = names if track else []
+    lines = [f"; {line}" for line in header] + options_smt2(rlimit, random_seed, cores=bool(names)) + body
+    lines.append("(check-sat-assuming (" + " ".join(names) + "))" if names else "(check-sat)")
+    if expected is not None:
+        lines.append("(get-unsat-core)" if expected is SatResult.UNSAT and names else "(get-model)")
+    return "\n".join(lines) + "\n"
 
 
-def _witness(dom: Domain, model: z3.ModelRef, terms: dict[str, z3.ExprRef]) -> dict[str, str | int | bool]:
-    values: dict[str, str | int | bool] = {}
-    for name, term in terms.items():
-        value = model.eval(term, model_completion=True)
-        if z3.is_int_value(value):
-            values[name] = value.as_long()
-        elif z3.is_true(value) or z3.is_false(value):
-            values[name] = z3.is_true(value)
-        else:
-            values[name] = dom.decode(value).value
-    return values
+def _unique_names(conjuncts: list[Conjunct]) -> list[str]:
+    names = [c.name for c in conjuncts]
+    if len(set(names)) != len(names):
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"conjunct names must be unique in a query: {', '.join(duplicates)}")
+    return names
 
 
-def _rlimit_used(solver: z3.Solver) -> int | None:
+def _assertions(conjuncts: list[Conjunct], meter: Meter, track: bool) -> list[z3.BoolRef]:
+    return [meter.tracked(c) for c in conjuncts] if track else [c.formula for c in conjuncts]
+
+
+def resource_count(solver: z3.Solver) -> int | None:
+    """Z3's ``rlimit count`` statistic of ``solver``'s context, or ``None``."""
     stats = solver.statistics()
     if "rlimit count" not in stats.keys():
         return None

@@ -12,6 +12,7 @@ from mcp_resume.proofs.decision.encoding import numbered_branches
 from mcp_resume.proofs.decision.queries import decision_queries, run_decision_queries
 from mcp_resume.proofs.decision.table import python_table, ranges
 from mcp_resume.proofs.decision.domain import Domain, Inputs
+from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import NUMBERED_BRANCHES, Branch, ClassDecision, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
@@ -22,7 +23,7 @@ FOREIGN_ON_BOUNDARY = (Method.GET, SessionClass.LIVE, EventClass.FOREIGN, Profil
 
 @pytest.fixture(scope="module")
 def results():
-    return {r.query: r for r in run_decision_queries()}
+    return {r.query: r for r in run_decision_queries(smt2=True)}
 
 
 def _combo(witness: dict) -> tuple:
@@ -75,7 +76,7 @@ def test_the_encoding_numbers_branches_as_the_spec_does():
 
 
 def test_runs_repeat_exactly_with_a_fixed_seed(results):
-    again = run_decision_queries()
+    again = run_decision_queries(smt2=True)
     for result in again:
         first = results[result.query]
         assert (result.result, result.witness, result.smt2) == (first.result, first.witness, first.smt2)
@@ -86,7 +87,12 @@ def test_each_smt2_file_replays_to_the_same_answer(results):
     for result in results.values():
         solver = z3.Solver()
         solver.from_string(result.smt2)
-        assert str(solver.check()) == result.result, result.query
+        assert SatResult.of(solver.check()) is result.result, result.query
+
+
+def test_answers_and_verdicts_are_enums_and_smt2_is_made_only_on_request(results):
+    assert all(isinstance(r.result, SatResult) and r.verdict is Verdict.PROVEN for r in results.values())
+    assert all(r.smt2 is None for r in run_decision_queries()[:3])
 
 
 # -- the queries can fail ------------------------------------------------------------------
@@ -163,7 +169,7 @@ def test_a_decide_class_that_returns_garbage_is_reported():
 def test_running_out_of_rlimit_is_unknown_not_a_proof():
     results = {r.query: r for r in run_decision_queries(rlimit=1000)}
     starved = results["agreement-statuses"]
-    assert (starved.result, starved.holds) == ("unknown", False)
+    assert (starved.result, starved.verdict, starved.holds) == (SatResult.UNKNOWN, Verdict.UNKNOWN, False)
     assert "resource" in starved.reason_unknown
 
 

@@ -1,5 +1,5 @@
-"""``mcp-resume prove``: artifacts, certificates that replay in Z3, the committed copy
-matching a fresh regeneration byte for byte, exit codes."""
+"""``mcp-resume prove``: the results file, the report and the traces; the committed copy
+matching a fresh regeneration by meaning; SMT-LIB2 on request that replays in Z3; exit codes."""
 
 import json
 from pathlib import Path
@@ -8,19 +8,28 @@ import pytest
 import z3
 
 from mcp_resume.cli import main
+from mcp_resume.proofs.artifacts import REPORT, RESULTS, differences
+from mcp_resume.proofs.report import REGENERATE
+from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.spec_hash import spec_hash
-from mcp_resume.proofs.system.artifacts import encoding_hash
+from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
 from mcp_resume.prove import prove_profile
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
-COMMITTED = Path(__file__).resolve().parents[1] / "proofs" / "certificates" / "boundary"
-REGENERATE = "mcp-resume prove --out proofs/certificates"
+COMMITTED = Path(__file__).resolve().parents[1] / "proofs" / "results" / "boundary"
+ADVICE = (f"the spec, the encoding or Z3 changed the proofs: regenerate with `{REGENERATE}` "
+          "(from the repository root) and commit proofs/results/boundary/")
 
 
 @pytest.fixture(scope="module")
 def outcome(tmp_path_factory):
     return prove_profile(Profile.BOUNDARY, tmp_path_factory.mktemp("prove"))
+
+
+@pytest.fixture(scope="module")
+def results(outcome):
+    return json.loads((outcome.folder / RESULTS).read_text())
 
 
 def _replay_smt2(text: str) -> str:
@@ -37,74 +46,115 @@ def _files(folder: Path) -> dict[str, Path]:
     return {str(p.relative_to(folder)): p for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
-def test_the_committed_artifacts_match_a_regeneration_byte_for_byte(outcome):
-    fresh, committed = _files(outcome.folder), _files(COMMITTED)
-    advice = (f"the spec, the encoding or Z3 changed: regenerate with `{REGENERATE}` "
-              "and commit proofs/certificates/boundary/")
-    assert sorted(fresh) == sorted(committed), (
-        f"files only in a regeneration: {sorted(set(fresh) - set(committed))[:5]}, only committed: "
-        f"{sorted(set(committed) - set(fresh))[:5]}; {advice}")
-    differing = [name for name in fresh if fresh[name].read_bytes() != committed[name].read_bytes()]
-    assert not differing, f"{len(differing)} artifacts differ, first {differing[:5]}; {advice}"
+def test_the_committed_results_match_a_regeneration_by_meaning(outcome, results):
+    committed = json.loads((COMMITTED / RESULTS).read_text())
+    found = differences(results, committed)
+    assert not found, "; ".join(found) + f"; {ADVICE}"
+    assert sorted(_files(outcome.folder)) == sorted(_files(COMMITTED)), ADVICE
+    for name, path in _files(outcome.folder).items():
+        if name.startswith("traces/"):
+            assert json.loads(path.read_text()) == json.loads((COMMITTED / name).read_text()), f"{name} differs; {ADVICE}"
+    assert (outcome.folder / REPORT).read_text() == (COMMITTED / REPORT).read_text(), f"{REPORT} differs; {ADVICE}"
 
 
-def test_the_run_holds_and_writes_one_smt2_and_one_certificate_per_query(outcome):
+def test_a_changed_result_is_named_by_the_comparison(results):
+    changed = json.loads(json.dumps(results))
+    changed["queries"][0]["result"] = "sat"
+    del changed["queries"][-1]
+    found = differences(changed, results)
+    assert any(results["queries"][0]["id"] in line and "'unsat' -> 'sat'" in line for line in found), found
+    assert any("1 queries gone" in line for line in found), found
+    assert differences(results, results) == []
+
+
+def test_the_run_holds_and_writes_the_results_the_traces_and_the_report_only(outcome, results):
     assert outcome.holds, outcome.problems
     files = _files(outcome.folder)
+    assert sorted(files) == sorted([RESULTS, REPORT] + [f"traces/design-{n}.json" for n in range(1, 13)])
     queries = [r.query for r in outcome.proofs] + [b.query for b in outcome.bmc]
-    for query in queries:
-        assert f"{query}.smt2" in files and f"{query}.json" in files, query
-    assert len(files) == 2 * len(queries) + 12 + 1  # + traces + REPORT.md
+    assert [q["id"] for q in results["queries"]] == queries
+    assert all(r.smt2 is None for r in outcome.proofs) and all(b.smt2 is None for b in outcome.bmc)
 
 
-def test_certificates_carry_the_run_the_hashes_and_what_the_proof_used(outcome):
-    digests = {"spec_hash": spec_hash(), "encoding_hash": encoding_hash()}
-    for result in outcome.proofs:
-        certificate = json.loads((outcome.folder / f"{result.query}.json").read_text())
-        assert {k: certificate[k] for k in digests} == digests
-        assert certificate["z3_version"] == z3.get_version_string()
-        assert 0 < certificate["rlimit_used"] <= certificate["rlimit"]
-        assert certificate["fragment"].startswith(("EPR", "quantifier-free"))
-        if certificate["kind"] == "consecution":
-            assert certificate["result"] == "unsat" and certificate["holds"] is True
-            assert "goal" in certificate["unsat_core"] and certificate["invariant"]
+def test_results_carry_the_spec_hash_and_what_each_proof_used_but_no_costs(outcome, results):
+    text = (outcome.folder / RESULTS).read_text()
+    assert "rlimit_used" not in text and "smt2" not in text
+    assert (results["spec_hash"], results["profile"]) == (spec_hash(), "boundary")
+    assert results["z3_version"] == z3.get_version_string()
+    for query in results["queries"]:
+        assert query["fragment"].startswith(("EPR", "quantifier-free"))
+        if query["kind"] == "consecution":
+            assert (query["result"], query["verdict"]) == ("unsat", "proven")
+            assert "goal" in query["unsat_core"] and query["invariant"]
+        if query["kind"] == "inductive-alone":
+            assert query["expected"] is None and query["verdict"] is None
 
 
-def test_a_proof_query_replays_from_its_smt2_file_with_the_same_answer_and_core(outcome):
-    certificate = json.loads((outcome.folder / "consecution.replay-suffix.step.reconnect.json").read_text())
-    output = _replay_smt2((outcome.folder / certificate["smt2"]).read_text())
+def test_results_are_enums_in_memory(outcome):
+    consecution = next(r for r in outcome.proofs if r.kind == "consecution")
+    assert (consecution.result, consecution.verdict, consecution.holds) == (SatResult.UNSAT, Verdict.PROVEN, True)
+
+
+def test_a_proof_query_replays_from_its_smt2_text_with_the_same_answer_and_core():
+    obligation = next(o for o in obligations() if o.id == "consecution.replay-suffix.step.reconnect")
+    result = run_obligation(Encoding(Profile.BOUNDARY), obligation, smt2=True)
+    output = _replay_smt2(result.smt2)
     answer, core = output.split("\n", 1)
-    assert answer == "unsat"
-    assert sorted(core.strip().strip("()").split()) == certificate["unsat_core"]
+    assert answer == "unsat" == result.result
+    assert tuple(sorted(core.strip().strip("()").split())) == result.core
 
 
-def test_each_design_certificate_points_to_a_trace_that_loads(outcome):
-    for number in range(1, 13):
-        certificate = json.loads((outcome.folder / f"bmc.design-{number}.json").read_text())
-        assert certificate["caught"] is True and certificate["result"] == "sat"
-        trace = loads((outcome.folder / certificate["trace"]).read_text())
-        assert trace.source == "z3" and len(trace.actions) == certificate["depth"]
-        assert [d["result"] for d in certificate["depths"]][-1] == "sat"
+def test_each_design_points_to_a_trace_that_loads(outcome, results):
+    designs = [q for q in results["queries"] if q["kind"] == "bmc"]
+    assert [q["design"] for q in designs] == list(range(1, 13))
+    for query in designs:
+        assert query["caught"] is True and (query["result"], query["verdict"]) == ("sat", "proven")
+        trace = loads((outcome.folder / query["trace"]).read_text())
+        assert trace.source == "z3" and len(trace.actions) == query["depth"]
+        assert query["depths"] == ["unsat"] * (query["depth"] - 1) + ["sat"]
 
 
-def test_the_report_lists_every_obligation_and_every_design(outcome):
-    report = (outcome.folder / "REPORT.md").read_text()
+def test_the_report_lists_every_obligation_and_every_design_and_no_costs(outcome):
+    report = (outcome.folder / REPORT).read_text()
     assert "obligations required by `boundary` that hold: 379 of 379" in report
     assert "faulty designs caught: 12 of 12; traces confirmed by replay: 12" in report
-    assert "**NO**" not in report
+    assert "**NO**" not in report and "rlimit used" not in report
     for result in outcome.proofs:
         if result.invariant:
             assert f"`{result.invariant}`" in report
     assert REGENERATE in report
 
 
-def test_prove_exits_1_when_a_design_escapes_within_the_depth(tmp_path, capsys):
-    code = main(["prove", "--out", str(tmp_path), "--max-depth", "1", "--quiet", "--json", str(tmp_path / "s.json")])
+def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on_request(tmp_path, capsys):
+    code = main(["prove", "--out", str(tmp_path), "--max-depth", "1", "--quiet", "--smt2",
+                 "--json", str(tmp_path / "s.json")])
     printed = capsys.readouterr().out
     assert code == 1
     assert "design 10: not caught within 1 steps" in printed
     summary = json.loads((tmp_path / "s.json").read_text())
     assert summary[0]["holds"] is False and summary[0]["obligations_holding"] == summary[0]["obligations_required"]
+    folder = tmp_path / "boundary"
+    queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"]]
+    assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)
+    assert _replay_smt2((folder / "smt2" / "bmc.design-10.smt2").read_text()).split() == ["unsat"]
+    assert not (folder / "traces").exists()  # no design caught within one step
+
+
+def test_a_rerun_removes_what_it_no_longer_writes(outcome, tmp_path):
+    from dataclasses import replace
+
+    from mcp_resume.proofs.artifacts import write_prove_artifacts
+
+    folder = tmp_path / "boundary"
+    (folder / "smt2").mkdir(parents=True)
+    (folder / "smt2" / f"{outcome.proofs[0].query}.smt2").write_text("old")
+    (folder / "smt2" / "mine.smt2").write_text("not the writer's")
+    (folder / "traces").mkdir()
+    (folder / "traces" / "design-1.json").write_text("old")
+    escaped = [replace(b, trace=None, caught=False) if b.design == 1 else b for b in outcome.bmc]
+    write_prove_artifacts(outcome.profile, outcome.proofs, escaped, outcome.replays, folder)
+    assert sorted(p.name for p in (folder / "smt2").iterdir()) == ["mine.smt2"]
+    assert not (folder / "traces" / "design-1.json").exists() and (folder / "traces" / "design-2.json").exists()
 
 
 def test_prove_refuses_a_sessionless_profile_with_exit_2(tmp_path, capsys):
@@ -128,7 +178,7 @@ def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys
 
     picture = "counterexample to induction of x\n  action: emit_event(stream=T1)"
     target = next(r.query for r in outcome.proofs if r.kind == "consecution")
-    broken = [replace(r, result="sat", holds=False, counterexample=picture) if r.query == target else r
+    broken = [replace(r, result=SatResult.SAT, verdict=Verdict.REFUTED, counterexample=picture) if r.query == target else r
               for r in outcome.proofs]
     failed = ProfileOutcome(outcome.profile, outcome.folder, broken, outcome.bmc, outcome.replays, 1.0)
     failed.problems = _problems(failed)

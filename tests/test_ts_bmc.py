@@ -10,6 +10,7 @@ from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.faulty import EXPECTED_RULES
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.system import bmc as ts_bmc
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
 from mcp_resume.proofs.system.designs import DESIGNS, Design
@@ -62,9 +63,19 @@ def test_the_run_is_a_shortest_one(boundary, number):
 
 
 def test_the_script_of_a_search_replays_in_z3(boundary):
-    result = boundary[10]
+    assert boundary[10].smt2 is None  # printed only on request
+    result = bmc_design(10, Profile.BOUNDARY, smt2=True)
+    assert (result.depth, result.rule) == (boundary[10].depth, boundary[10].rule)
     output = _replay_smt2(result.smt2)
-    assert output.split() == [q.result for q in result.depths]
+    assert output.split() == [q.result.value for q in result.depths]
+
+
+def test_answers_are_enums_and_a_caught_design_is_proven_to_be_faulty(boundary):
+    result = boundary[10]
+    assert all(isinstance(q.result, SatResult) for q in result.depths)
+    assert (result.result, result.verdict) == (SatResult.SAT, Verdict.PROVEN)
+    escaped = bmc_design(10, Profile.BOUNDARY, max_depth=1)
+    assert (escaped.result, escaped.verdict, escaped.caught) == (SatResult.UNSAT, Verdict.REFUTED, False)
 
 
 def test_the_spec_itself_has_no_violating_run(monkeypatch):

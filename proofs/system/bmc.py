@@ -19,7 +19,7 @@ package (tests and ``mcp-resume prove``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import z3
@@ -32,20 +32,21 @@ from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import enabled, step as spec_step
 
+from mcp_resume.proofs.solving import (
+    DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, Meter, SatResult, Verdict, check_rlimit, new_solver, options_smt2,
+)
+
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.designs import DESIGNS, Design, DesignStep, observation_of
 from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
-from mcp_resume.proofs.system.solve import DEFAULT_RLIMIT, DEFAULT_SEED, Meter
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, transition
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, ActionKind, Observation, observation, params, rigid, state
 
 DEFAULT_MAX_DEPTH = 8
 
-RELEVANCY = 0
-"""Z3's relevancy filtering, off: on these ground problems it halves the solving time."""
 DEFAULT_SCOPE: dict[str, int] = {SESSION: 2, STREAM: 3, EVENT: 4, REQUEST: 2}
 """Elements per sort (ids issued or not). The shortest runs of the twelve designs
 use at most 2 sessions, 2 streams, 2 events and 1 request, plus an unknown or
@@ -69,13 +70,30 @@ GENERIC = ("event-id-unique.step",)
 
 
 @dataclass(frozen=True)
+class Replay:
+    """How a design's Z3 trace fared when replayed (done outside ``proofs``):
+    ``on_design`` it raised a counterexample (and ``rule`` is the rule it reported,
+    ``step`` the step), ``on_spec`` / ``on_reference`` it passed on the correct servers."""
+
+    on_design: bool
+    on_spec: bool
+    on_reference: bool
+    rule: str | None = None
+    step: int | None = None
+
+    @property
+    def confirmed(self) -> bool:
+        return self.on_design and self.on_spec and self.on_reference
+
+
+@dataclass(frozen=True)
 class BmcQuery:
-    """One depth of one design's search: ``result`` is ``sat`` (a run of this length
-    shows the fault), ``unsat`` (none does, within the scope) or ``unknown``
-    (resource limit)."""
+    """One depth of one design's search: ``result`` is ``SAT`` (a run of this length
+    shows the fault), ``UNSAT`` (none does, within the scope) or ``UNKNOWN``
+    (resource limit); ``rlimit_used`` in Z3 resource units."""
 
     depth: int
-    result: str
+    result: SatResult
     reason_unknown: str | None
     rlimit_used: int | None
 
@@ -86,7 +104,11 @@ class BmcResult:
     ``max_depth`` steps shows the fault; ``depth`` the length of a shortest one;
     ``trace`` that run as a spec trace; ``rule`` the first rule its last step
     breaks; ``run`` the run drawn step by step; ``depths`` each depth tried;
-    ``smt2`` the solver script that was run (one ``check-sat-assuming`` per depth)."""
+    ``smt2`` the solver script that was run (one ``check-sat-assuming`` per depth)
+    when asked for (``smt2=True``), else ``None``. ``result`` is the last depth's
+    answer and ``verdict`` is ``PROVEN`` when the design is caught (a violating run
+    is what the search expects to find), ``REFUTED`` when no run of at most
+    ``max_depth`` steps shows the fault, ``UNKNOWN`` when the limit cut the search."""
 
     query: str
     design: int
@@ -103,40 +125,54 @@ class BmcResult:
     rlimit: int
     random_seed: int
     z3_version: str
-    smt2: str = field(repr=False)
+    smt2: str | None = field(default=None, repr=False)
     run: str | None = None
 
     @property
     def rlimit_used(self) -> int:
         return sum(q.rlimit_used or 0 for q in self.depths)
 
+    @property
+    def result(self) -> SatResult:
+        return self.depths[-1].result if self.depths else SatResult.UNKNOWN
+
+    @property
+    def verdict(self) -> Verdict:
+        return {SatResult.SAT: Verdict.PROVEN, SatResult.UNSAT: Verdict.REFUTED}.get(self.result, Verdict.UNKNOWN)
+
 
 def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH,
                rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
-               scope: dict[str, int] | None = None, spec: "SpecUnrolling | None" = None) -> BmcResult:
+               scope: dict[str, int] | None = None, spec: "SpecUnrolling | None" = None,
+               smt2: bool = False) -> BmcResult:
     """Search a shortest run, of at most ``max_depth`` steps, in which design ``number``
     (DESIGN.md §5) shows a client something ``profile`` forbids.
 
     ``spec`` may be an unrolling shared by several designs (``bmc_designs``).
-    Depths are tried in order on one incremental solver; each depth is one query,
-    whose self-contained SMT-LIB2 text is kept. Raises ``KeyError`` for an unknown
+    Depths are tried in order on one incremental solver (``solving.new_solver``,
+    relevancy off); each depth is one check. ``smt2`` keeps the run as one
+    self-contained SMT-LIB2 script. Raises ``KeyError`` for an unknown
     design, ``ValueError`` for a sessionless profile, a depth below 1, or a
     non-positive ``rlimit``.
     """
+    result, text = _search(number, profile, max_depth, rlimit, random_seed, scope, spec)
+    return replace(result, smt2=text()) if smt2 else result
+
+
+def _search(number: int, profile: Profile, max_depth: int, rlimit: int, random_seed: int,
+            scope: dict[str, int] | None, spec: "SpecUnrolling | None") -> tuple[BmcResult, Callable[[], str]]:
+    """``bmc_design`` without its SMT-LIB2 text, and the function that prints it."""
     if number not in DESIGNS:
         raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, DESIGNS))}")
     if max_depth < 1:
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
-    if rlimit <= 0:
-        raise ValueError(f"rlimit must be positive, got {rlimit}")
+    check_rlimit(rlimit)
     spec = spec or SpecUnrolling(profile, scope or DEFAULT_SCOPE)
     if spec.profile is not profile:
         raise ValueError(f"the shared unrolling is for {spec.profile.value}, not {profile.value}")
     unrolling = DesignUnrolling(spec, DESIGNS[number])
     L = spec.L
-    solver = z3.Solver(ctx=L.ctx)
-    solver.set("random_seed", random_seed)
-    solver.set("smt.relevancy", RELEVANCY)
+    solver = new_solver(L.ctx, rlimit, random_seed, relevancy=GROUND_RELEVANCY)
     script = Script()
     for conjunct in unrolling.base():
         solver.add(conjunct.formula)
@@ -151,14 +187,13 @@ def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int 
         solver.add(violation)
         script.assert_(violation)
         script.check(literal)
-        solver.set("rlimit", rlimit)
-        answer = solver.check(literal)
-        reason = solver.reason_unknown() if answer == z3.unknown else None
-        depths.append(BmcQuery(depth, str(answer), reason, spec.meter.used(solver)))
-        if answer == z3.sat:
+        answer = SatResult.of(solver.check(literal))
+        reason = solver.reason_unknown() if answer is SatResult.UNKNOWN else None
+        depths.append(BmcQuery(depth, answer, reason, spec.meter.used(solver)))
+        if answer is SatResult.SAT:
             found = solver.model()
             break
-        if answer != z3.unsat:
+        if answer is not SatResult.UNSAT:
             break
     header = [f"mcp-resume bounded model checking: design {number} ({DESIGNS[number].summary})",
               f"profile: {profile.value}; scope {_scope_text(spec.scope)}; depths 1 to {len(depths)}, one check each:",
@@ -166,10 +201,10 @@ def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int 
     common = dict(query=f"bmc.design-{number}", design=number, profile=profile, summary=DESIGNS[number].summary,
                   max_depth=max_depth, scope=dict(spec.scope), depths=tuple(depths),
                   fragment=Fragment(QUANTIFIER_FREE, (), arithmetic=True).describe(), rlimit=rlimit,
-                  random_seed=random_seed, z3_version=z3.get_version_string(),
-                  smt2=script.text(L.ctx, header, rlimit, random_seed))
+                  random_seed=random_seed, z3_version=z3.get_version_string())
+    text = lambda: script.text(L.ctx, header, rlimit, random_seed)  # noqa: E731
     if found is None:
-        return BmcResult(caught=False, depth=None, trace=None, rule=None, **common)
+        return BmcResult(caught=False, depth=None, trace=None, rule=None, **common), text
     depth = len(depths)
     view = ModelView(L, found)
     rule = unrolling.first_rule(view, depth)
@@ -178,19 +213,24 @@ def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int 
                f"the shortest such run within scope {_scope_text(spec.scope)}")
     meta = {"design": number, "depth": depth, "scope": _scope_text(spec.scope), "query": f"bmc.design-{number}"}
     trace = Trace(tuple(actions), profile, Failure(depth, rule, message), "z3", meta)
-    return BmcResult(caught=True, depth=depth, trace=trace, rule=rule, run=unrolling.render(view, depth), **common)
+    return BmcResult(caught=True, depth=depth, trace=trace, rule=rule, run=unrolling.render(view, depth), **common), text
 
 
 def bmc_designs(profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH, rlimit: int = DEFAULT_RLIMIT,
-                random_seed: int = DEFAULT_SEED, numbers=None, progress: Callable[[str], None] | None = None) -> list[BmcResult]:
-    """``bmc_design`` for every design (or those in ``numbers``), sharing one unrolling of the spec."""
+                random_seed: int = DEFAULT_SEED, numbers=None, progress: Callable[[str], None] | None = None,
+                smt2: bool = False) -> list[BmcResult]:
+    """``bmc_design`` for every design (or those in ``numbers``), sharing one unrolling of the spec.
+
+    With ``smt2`` the scripts are printed once every design is searched (printing adds
+    terms to the shared context), so the results are the same with and without it.
+    """
     spec = SpecUnrolling(profile, DEFAULT_SCOPE)
-    results = []
+    searched = []
     for number in numbers or DESIGNS:
         if progress:
             progress(f"bmc.design-{number}")
-        results.append(bmc_design(number, profile, max_depth, rlimit, random_seed, spec=spec))
-    return results
+        searched.append(_search(number, profile, max_depth, rlimit, random_seed, None, spec))
+    return [replace(result, smt2=text()) if smt2 else result for result, text in searched]
 
 
 class Script:
@@ -214,8 +254,7 @@ class Script:
         if sum(c.startswith("(assert") for c in commands) != len(self.assertions):
             raise AssertionError("the SMT-LIB2 printer merged or split assertions; the checks would be misplaced")
         lines = [f"; {line}" for line in header]
-        lines += [f"(set-option :random-seed {random_seed})", f"(set-option :rlimit {rlimit})",
-                  f"(set-option :smt.relevancy {RELEVANCY})"]
+        lines += options_smt2(rlimit, random_seed, relevancy=GROUND_RELEVANCY)
         index = -1
         for command in commands:
             if command.startswith("(check-sat") or command.startswith("(set-info"):

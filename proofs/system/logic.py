@@ -1,6 +1,6 @@
 """One first-order vocabulary, three ways to read it.
 
-The transition system (``ts_transitions``) and its invariants (``ts_invariants``)
+The transition system (``system.transitions``) and its invariants (``system.invariants``)
 are written once, against the small API of ``Logic``, and read by three backends:
 
 - ``Z3Logic``: uninterpreted sorts and real quantifiers, for the unbounded proofs
@@ -10,23 +10,23 @@ are written once, against the small API of ``Logic``, and read by three backends
   expanded into a conjunction or disjunction over the scope, for bounded model
   checking (quantifier-free problems);
 - ``PyLogic``: plain Python evaluation on one finite structure, for checking that
-  the executable spec's own steps satisfy the formulas (``ts_agreement``).
+  the executable spec's own steps satisfy the formulas (``system.agreement``).
 
 Sorts are named by strings (``SESSION`` ...). The decision's enumerations
-(method, header classes, profile, branch) come from ``smt_domain`` in the Z3
+(method, header classes, profile, branch) come from ``decision.domain`` in the Z3
 backends and are plain spec enum members in ``PyLogic``.
 """
 
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
 from enum import Enum
 from typing import Callable, Iterable, Sequence
 
 import z3
 
 from mcp_resume.proofs.decision.domain import Domain, make_domain
+from mcp_resume.proofs.solving import Conjunct  # noqa: F401  (re-exported: the encoding's named parts)
 
 SESSION, STREAM, EVENT, REQUEST = "SessionId", "StreamId", "EventId", "RequestId"
 SORTS: tuple[str, ...] = (SESSION, STREAM, EVENT, REQUEST)
@@ -35,14 +35,6 @@ SORTS: tuple[str, ...] = (SESSION, STREAM, EVENT, REQUEST)
 enumeration sorts called ``Session`` and ``Event`` (header classes)."""
 
 VARIABLE_PREFIX = {SESSION: "s", STREAM: "t", EVENT: "e", REQUEST: "r"}
-
-
-@dataclass(frozen=True)
-class Conjunct:
-    """One named part of a formula; ``name`` is its label in unsat cores and SMT-LIB2."""
-
-    name: str
-    formula: object
 
 
 class Logic:

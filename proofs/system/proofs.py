@@ -4,7 +4,7 @@ For one session-era profile:
 
 - ``initiation.<invariant>``: the initial state satisfies it (unsat expected);
 - ``consecution.<invariant>.<action>``: from any state satisfying the invariant
-  and the strengthening it needs (``ts_invariants.assumptions``), the action
+  and the strengthening it needs (``invariants.assumptions``), the action
   leads to a state satisfying it again (state invariants), or takes a step
   satisfying it (step properties); unsat expected, and the unsat core names the
   axioms, invariants and transition conjuncts the proof rests on;
@@ -15,26 +15,28 @@ For one session-era profile:
   some state satisfying the invariant lets the action happen (sat expected),
   so no consecution proof holds vacuously.
 
-The sort graph of every query is checked for cycles (``ts_fragment``): the
+The sort graph of every query is checked for cycles (``fragment``): the
 unbounded queries are all in many-sorted EPR.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
 import z3
 
+from mcp_resume.spec.catalog import level
 from mcp_resume.spec.decision import Branch
-from mcp_resume.spec.profiles import SESSION_ERA, Profile
+from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
+
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, Meter, SatResult, Verdict, smt2_text, solve, verdict
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.fragment import Classifier
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP, STEP_PROPERTIES, Invariant, assumptions
 from mcp_resume.proofs.system.logic import EVENT, SORTS, Conjunct, Z3Logic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
-from mcp_resume.proofs.system.solve import DEFAULT_RLIMIT, DEFAULT_SEED, Meter, solve
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
 from mcp_resume.proofs.system.vocabulary import METHOD_OF, ActionKind, observation, params, rigid, state
 
@@ -43,13 +45,13 @@ INITIATION, CONSECUTION, ALONE, ENABLED = "initiation", "consecution", "inductiv
 
 @dataclass(frozen=True)
 class Obligation:
-    """One query: ``expected`` is ``unsat``, ``sat`` or ``None`` (informative)."""
+    """One query: ``expected`` is ``UNSAT``, ``SAT`` or ``None`` (informative)."""
 
     id: str
     kind: str
     invariant: Invariant | None
     action: ActionKind | None
-    expected: str | None
+    expected: SatResult | None
     description: str
     build: Callable[["Encoding"], list[Conjunct]]
 
@@ -58,11 +60,13 @@ class Obligation:
 class ProofResult:
     """The outcome of one obligation.
 
-    ``holds`` is ``result == expected`` (``None`` for an informative query);
+    ``verdict`` is ``PROVEN`` when ``result`` is ``expected`` (``None`` for an
+    informative query), ``holds`` the same as a bool (``None`` when informative);
     ``core`` the conjunct names an unsat answer used; ``counterexample`` the
     rendered model of a sat answer (a counterexample to induction for
     consecution, the witness for ``enabled``); ``fragment`` the decidable
-    fragment; ``rlimit`` / ``rlimit_used`` in Z3 resource units.
+    fragment; ``rlimit`` / ``rlimit_used`` in Z3 resource units; ``smt2`` the
+    problem as SMT-LIB2 when asked for (``run_proofs(smt2=True)``), else ``None``.
     """
 
     query: str
@@ -72,9 +76,9 @@ class ProofResult:
     action: str | None
     profile: str
     description: str
-    expected: str | None
-    result: str
-    holds: bool | None
+    expected: SatResult | None
+    result: SatResult
+    verdict: Verdict | None
     core: tuple[str, ...]
     counterexample: str | None
     reason_unknown: str | None
@@ -83,7 +87,11 @@ class ProofResult:
     rlimit_used: int | None
     random_seed: int
     z3_version: str
-    smt2: str = field(repr=False)
+    smt2: str | None = field(default=None, repr=False)
+
+    @property
+    def holds(self) -> bool | None:
+        return None if self.verdict is None else self.verdict is Verdict.PROVEN
 
 
 class Encoding:
@@ -138,12 +146,19 @@ def obligations(invariants: Iterable[Invariant] = INDUCTIVE, properties: Iterabl
 
 
 def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEFAULT_RLIMIT,
-                   random_seed: int = DEFAULT_SEED) -> ProofResult:
-    """Solve one obligation in ``encoding``'s context."""
+                   random_seed: int = DEFAULT_SEED, smt2: bool = False) -> ProofResult:
+    """Solve one obligation in ``encoding``'s context, every conjunct tracked
+    (``solving.solve``); ``smt2`` keeps the problem's SMT-LIB2 text, printed after
+    the check (so later queries of the same encoding may answer otherwise than
+    without it: ``run_proofs`` prints only once all are solved)."""
     conjuncts = obligation.build(encoding)
-    header = [f"mcp-resume transition-system query: {obligation.id}", obligation.description,
-              f"profile: {encoding.profile.value}", f"expected: {obligation.expected or 'informative'}"]
-    solved = solve(encoding.meter, conjuncts, header, rlimit, random_seed, expected=obligation.expected)
+    result = _result(encoding, obligation, conjuncts, rlimit, random_seed)
+    return replace(result, smt2=_smt2(encoding, obligation, conjuncts, rlimit, random_seed)) if smt2 else result
+
+
+def _result(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct], rlimit: int,
+            random_seed: int) -> ProofResult:
+    solved = solve(conjuncts, meter=encoding.meter, rlimit=rlimit, random_seed=random_seed)
     fragment = encoding.classifier.classify([c.formula for c in conjuncts]).describe()
     counterexample = None
     if solved.model is not None:
@@ -159,7 +174,7 @@ def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEF
         description=obligation.description,
         expected=obligation.expected,
         result=solved.result,
-        holds=None if obligation.expected is None else solved.result == obligation.expected,
+        verdict=verdict(obligation.expected, solved.result),
         core=solved.core,
         counterexample=counterexample,
         reason_unknown=solved.reason_unknown,
@@ -168,23 +183,47 @@ def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEF
         rlimit_used=solved.rlimit_used,
         random_seed=random_seed,
         z3_version=z3.get_version_string(),
-        smt2=solved.smt2,
     )
 
 
+def _smt2(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct], rlimit: int, random_seed: int) -> str:
+    expected = obligation.expected.value if obligation.expected else "informative"
+    header = [f"mcp-resume transition-system query: {obligation.id}", obligation.description,
+              f"profile: {encoding.profile.value}", f"expected: {expected}"]
+    return smt2_text(conjuncts, header, meter=encoding.meter, rlimit=rlimit, random_seed=random_seed,
+                     expected=obligation.expected)
+
+
 def run_proofs(profile: Profile = Profile.BOUNDARY, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
-               progress: Callable[[str], None] | None = None) -> list[ProofResult]:
-    """Every obligation for ``profile``; never raises because one fails (see ``holds``).
+               progress: Callable[[str], None] | None = None, smt2: bool = False) -> list[ProofResult]:
+    """Every obligation for ``profile``, in ``obligations()`` order; never raises
+    because one fails (see ``verdict``). ``progress`` is called with each query id
+    before it is solved; ``smt2`` keeps every problem's SMT-LIB2 text, printed once
+    every query is solved, so the results are the same with and without it.
 
     Raises ``ValueError`` for a sessionless profile or a non-positive ``rlimit``.
     """
     encoding = Encoding(profile)
-    results = []
+    solved = []
     for obligation in obligations():
         if progress:
             progress(obligation.id)
-        results.append(run_obligation(encoding, obligation, rlimit, random_seed))
-    return results
+        conjuncts = obligation.build(encoding)
+        solved.append((obligation, conjuncts, _result(encoding, obligation, conjuncts, rlimit, random_seed)))
+    if not smt2:
+        return [result for _, _, result in solved]
+    return [replace(result, smt2=_smt2(encoding, obligation, conjuncts, rlimit, random_seed))
+            for obligation, conjuncts, result in solved]
+
+
+def required(result: ProofResult) -> bool:
+    """Whether the profile requires the obligation: every state and strengthening
+    invariant, every ``enabled`` witness, and each step property whose rule is a MUST."""
+    if result.kind == ALONE:
+        return False
+    if result.rule is None or result.invariant not in {p.id for p in STEP_PROPERTIES}:
+        return True
+    return level(result.rule, Profile.parse(result.profile)) is Level.MUST
 
 
 # -- the obligations ---------------------------------------------------------------------
@@ -206,7 +245,7 @@ def _initiation(invariant: Invariant) -> Obligation:
 
     what = ("no step has been taken, so the monitor of this step property has seen no violation"
             if invariant.kind == STEP else "the initial state satisfies it")
-    return Obligation(f"{INITIATION}.{invariant.id}", INITIATION, invariant, None, "unsat",
+    return Obligation(f"{INITIATION}.{invariant.id}", INITIATION, invariant, None, SatResult.UNSAT,
                       f"{invariant.id}: {what}", build)
 
 
@@ -216,7 +255,7 @@ def _consecution(invariant: Invariant, kind: ActionKind) -> Obligation:
         return e.axioms + assumed + e.transitions[kind] + [_goal(e, invariant)]
 
     what = "the step satisfies it" if invariant.kind == STEP else "it holds again afterwards"
-    return Obligation(f"{CONSECUTION}.{invariant.id}.{kind.value}", CONSECUTION, invariant, kind, "unsat",
+    return Obligation(f"{CONSECUTION}.{invariant.id}.{kind.value}", CONSECUTION, invariant, kind, SatResult.UNSAT,
                       f"{invariant.id}: from any state satisfying it and its strengthening, after {kind.value} {what}", build)
 
 
@@ -235,7 +274,7 @@ def _enabled(kind: ActionKind) -> Obligation:
     def build(e: Encoding) -> list[Conjunct]:
         return e.axioms + e.hypotheses + e.transitions[kind]
 
-    return Obligation(f"{ENABLED}.{kind.value}", ENABLED, None, kind, "sat",
+    return Obligation(f"{ENABLED}.{kind.value}", ENABLED, None, kind, SatResult.SAT,
                       f"some state satisfying the inductive invariant lets {kind.value} happen", build)
 
 
@@ -248,7 +287,7 @@ def _enabled_branch(branch: Branch) -> Obligation:
         witness = L.and_(request.lands(branch), L.eq(e.O.status, L.int_(200)), L.exists((EVENT,), lambda x: e.O.delivered(x)))
         return e.axioms + e.hypotheses + e.transitions[kind] + [Conjunct("witness", witness)]
 
-    return Obligation(f"{ENABLED}.{kind.value}.{branch.value}", ENABLED, None, kind, "sat",
+    return Obligation(f"{ENABLED}.{kind.value}.{branch.value}", ENABLED, None, kind, SatResult.SAT,
                       f"some state satisfying the inductive invariant has a {branch.value} answered 200 that "
                       "delivers events", build)
 

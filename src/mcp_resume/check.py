@@ -4,7 +4,8 @@ Stages, independent of each other, run side by side on the machine's cores
 (``--workers``), each written under ``--out``:
 
 - ``proofs/decision/``: the Z3 queries over the decision table (total,
-  exclusive, reachable, agreeing with the Python decision);
+  exclusive, reachable, agreeing with the Python decision), as ``decision.json``
+  and ``DECISION.md``;
 - ``proofs/machine/boundary/``: the transition-system proofs and the faulty
   designs' shortest runs found by bounded model checking (``mcp-resume prove``);
 - the Hypothesis machine against the spec itself and against the in-process

@@ -107,7 +107,7 @@ def _add_check(commands) -> None:
     )
     check.set_defaults(handler=_command("check", "run_check"))
     check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"),
-                       help="output folder for certificates, traces, diagrams and the kill matrix (default: %(default)s)")
+                       help="output folder for proof results, traces, diagrams and the kill matrix (default: %(default)s)")
     check.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value,
                        help="profile for the machine against the spec and the reference server; the faulty designs "
                             "always run under boundary (default: %(default)s)")
@@ -238,8 +238,8 @@ def _add_prove(commands) -> None:
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
             "find a shortest run for every faulty design of model/servers/faulty.py and replay it. Writes, per "
-            "profile, one SMT-LIB2 file and one JSON certificate per query, the traces and REPORT.md to "
-            "OUT/<profile>/."
+            "profile, results.json (every query, its result, unsat core and fragment), the traces and REPORT.md "
+            "to OUT/<profile>/; with --smt2 also one SMT-LIB2 file per query in OUT/<profile>/smt2/."
         ),
         epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
     )
@@ -249,6 +249,7 @@ def _add_prove(commands) -> None:
                             "boundary (default: boundary; mcp-2026-07-28 has no state machine)")
     prove.add_argument("--out", type=output_path, default=Path("mcp-resume-proofs"), help="output folder (default: %(default)s)")
     prove.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
+    prove.add_argument("--smt2", action="store_true", help="also write each query as an SMT-LIB2 file, replayable with z3")
     prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
     prove.add_argument("--seed", type=int, default=0, help="Z3 random seed (default: %(default)s)")
     prove.add_argument("--max-depth", type=positive, default=8, help="longest run searched per faulty design (default: %(default)s)")

@@ -7,8 +7,9 @@ For each profile asked for (default ``boundary``):
 2. bounded model checking of every faulty design (``proofs.ts_bmc``), each
    shortest trace replayed here against the design's in-process server (must
    raise a counterexample), the spec and the reference server (must pass);
-3. ``<out>/<profile>/``: one ``.smt2`` and one ``.json`` per query, the traces,
-   ``REPORT.md``.
+3. ``<out>/<profile>/``: ``results.json`` (every query, its result, core and
+   fragment), the traces ``traces/design-<n>.json``, ``REPORT.md`` and, with
+   ``--smt2``, one ``smt2/<query>.smt2`` per query (``proofs.artifacts``).
 
 Exit code 0 when every obligation the profile requires holds, every design is
 caught under ``boundary`` and every trace replays as it must; 1 otherwise;
@@ -29,10 +30,10 @@ from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
-from mcp_resume.proofs.system.artifacts import Replay, required, write_prove_artifacts
-from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, bmc_designs
-from mcp_resume.proofs.system.proofs import ProofResult, run_proofs
-from mcp_resume.proofs.system.solve import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.proofs.artifacts import write_prove_artifacts
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, Replay, bmc_designs
+from mcp_resume.proofs.system.proofs import ProofResult, required, run_proofs
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 from mcp_resume.spec.trace import Trace, loads
@@ -73,18 +74,19 @@ class ProfileOutcome:
 
 
 def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
-                  max_depth: int = DEFAULT_MAX_DEPTH, progress=None) -> ProfileOutcome:
-    """Prove, search, replay and write the artifacts of ``profile`` into ``out/<profile>``.
+                  max_depth: int = DEFAULT_MAX_DEPTH, progress=None, smt2: bool = False) -> ProfileOutcome:
+    """Prove, search, replay and write the artifacts of ``profile`` into ``out/<profile>``
+    (``smt2``: also one SMT-LIB2 file per query).
 
     Raises ``ValueError`` for a sessionless profile or a bad limit, ``OSError`` when
     ``out`` cannot be written.
     """
     started = time.perf_counter()
-    proofs = run_proofs(profile, rlimit, random_seed, progress)
-    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress)
+    proofs = run_proofs(profile, rlimit, random_seed, progress, smt2=smt2)
+    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress, smt2=smt2)
     replays = {b.design: replay_trace(b.trace, b.design) for b in bmc if b.trace is not None}
     folder = Path(out) / profile.value
-    write_prove_artifacts(profile, proofs, bmc, replays, folder)
+    write_prove_artifacts(profile, proofs, bmc, replays, folder, smt2=smt2)
     outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started)
     outcome.problems = _problems(outcome)
     return outcome
@@ -115,7 +117,7 @@ def _problems(outcome: ProfileOutcome) -> list[str]:
 
 
 def _proof_problems(outcome: ProfileOutcome) -> list[str]:
-    return [f"{r.query}: {r.result}, expected {r.expected}" for r in outcome.proofs if required(r) and not r.holds]
+    return [f"{r.query}: {r.result.value}, expected {r.expected.value}" for r in outcome.proofs if required(r) and not r.holds]
 
 
 def _design_problems(outcome: ProfileOutcome) -> list[str]:
@@ -162,7 +164,8 @@ def run_prove(args) -> int:
     for profile in profiles:
         with console.status(f"proving {profile.value}", spinner="dots") as status:
             show = None if args.quiet else (lambda item, status=status, p=profile: status.update(f"{p.value}: {item}"))
-            outcomes.append(prove_profile(profile, Path(args.out), args.rlimit, args.seed, args.max_depth, show))
+            outcomes.append(prove_profile(profile, Path(args.out), args.rlimit, args.seed, args.max_depth, show,
+                                          smt2=args.smt2))
     for outcome in outcomes:
         _print(outcome)
     if args.json:
@@ -189,8 +192,8 @@ def _print(outcome: ProfileOutcome) -> None:
 
 # -- the documentation hook (``mcp-resume docs``, see ``docgen.hooks``) -------------------
 
-CERTIFICATES = "proofs/certificates/boundary"
-"""The committed artifacts of the default profile, relative to the repository root."""
+COMMITTED = "proofs/results/boundary"
+"""The committed results of the default profile, relative to the repository root."""
 
 
 def covered_rules() -> dict[str, tuple[str, ...]]:
@@ -222,8 +225,8 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
         "Generated by `mcp-resume docs` from the transition-system encoding in `proofs/`; do not edit by hand.",
         f"Every obligation below was solved for the `boundary` profile for any number of sessions, streams,",
         "events and server requests (many-sorted EPR; see the full report with unsat cores, fragments and",
-        f"counterexamples to induction in [{CERTIFICATES}/REPORT.md](../../{CERTIFICATES}/REPORT.md),",
-        "written by `mcp-resume prove --out proofs/certificates`).",
+        f"counterexamples to induction in [{COMMITTED}/REPORT.md](../../{COMMITTED}/REPORT.md),",
+        "written by `mcp-resume prove --out proofs/results`).",
         "",
         "| rule | obligations | hold |",
         "|---|---|---|",

@@ -1,0 +1,282 @@
+"""The Markdown reports of the proofs: ``DECISION.md`` (the decision queries) and
+``REPORT.md`` (the transition system of one profile).
+
+Pure text from results: no resource counts, no times, so a report changes only
+when a result, a core, a counterexample or the wording does. ``artifacts``
+writes them next to the results files.
+"""
+
+from __future__ import annotations
+
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import Profile
+
+from mcp_resume.proofs.decision.queries import QueryResult
+from mcp_resume.proofs.solving import SatResult
+from mcp_resume.proofs.system.bmc import BmcResult, Replay
+from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, STRENGTHENING_INVARIANTS
+from mcp_resume.proofs.system.proofs import ALONE, CONSECUTION, ENABLED, INITIATION, ProofResult, required
+from mcp_resume.proofs.system.vocabulary import ActionKind
+
+REGENERATE = "mcp-resume prove --out proofs/results"
+"""The command that rewrites the committed results of the default profile."""
+
+
+# -- the decision ---------------------------------------------------------------------------
+
+
+def decision_report(results: list[QueryResult], spec_digest: str) -> str:
+    """``DECISION.md``: run parameters, then one table row per query (no resource counts)."""
+    held = sum(r.holds for r in results)
+    first = results[0] if results else None
+    lines = [
+        "# Decision proofs",
+        "",
+        "Z3 queries over the reconnect decision (docs/decision.md), checked against "
+        "`mcp_resume.spec.decision.decide_class`.",
+        "",
+        f"- queries holding: {held} of {len(results)}",
+        f"- spec sha256: `{spec_digest}`",
+    ]
+    if first is not None:
+        lines += [
+            f"- Z3 {first.z3_version}, random seed {first.random_seed}, "
+            f"rlimit {first.rlimit} resource units per query",
+        ]
+    lines += [
+        "",
+        "| query | expected | result | holds | witness | what it shows | sources |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in results:
+        cells = [
+            f"`{r.query}`", r.expected.value, r.result.value, "yes" if r.holds else "**NO**",
+            _witness_text(r), r.description, ", ".join(r.sources),
+        ]
+        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def _witness_text(result: QueryResult) -> str:
+    if result.witness is None:
+        return result.reason_unknown or "-"
+    return ", ".join(f"{k}={v}" for k, v in result.witness.items())
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+
+# -- the transition system ---------------------------------------------------------------
+
+
+def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResult], replays: dict[int, Replay],
+                  results_name: str = "results.json") -> str:
+    """``REPORT.md`` of one profile: summary, the obligation matrix, what each guarantee
+    rests on, the strengthening, non-vacuity, the bounded runs of the faulty designs.
+    No resource counts, times or hashes (those change without the results changing);
+    ``results_name`` is the results file it points to."""
+    first = proofs[0] if proofs else None
+    failing = [r for r in proofs if r.holds is False and required(r)]
+    waived = [r for r in proofs if r.holds is False and not required(r)]
+    lines = [
+        f"# Transition-system proofs ({profile.value})",
+        "",
+        "Z3 proves the invariants of the rule catalog (spec/catalog.py) for the state machine of `spec.transitions`, for any",
+        "number of sessions, streams, events and server requests (unbounded: uninterpreted sorts,",
+        "many-sorted EPR), and finds a shortest run for every faulty design of model/servers/faulty.py by bounded",
+        f"model checking. Regenerate with `{REGENERATE}`.",
+        "",
+        f"- obligations required by `{profile.value}` that hold: "
+        f"{sum(1 for r in proofs if r.holds and required(r))} of {sum(1 for r in proofs if required(r))}",
+        f"- faulty designs caught: {sum(1 for b in bmc if b.caught)} of {len(bmc)}; traces confirmed by replay: "
+        f"{sum(1 for b in bmc if b.design in replays and replays[b.design].confirmed)}",
+        f"- every query, its result, unsat core and fragment: `{results_name}` (with the spec's sha256)",
+    ]
+    if first is not None:
+        lines.append(f"- Z3 {first.z3_version}, random seed {first.random_seed}, rlimit {first.rlimit} resource units per query")
+    if failing:
+        lines += ["", "**Required obligations that do not hold:** " + ", ".join(f"`{r.query}`" for r in failing)]
+    lines += _matrix(proofs)
+    lines += _fragments(proofs, bmc)
+    lines += _rests_on(proofs)
+    lines += _strengthening(proofs)
+    lines += _enabled(proofs)
+    if waived:
+        lines += _waived(profile, waived)
+    lines += _bmc(profile, bmc, replays)
+    lines += _statements()
+    return "\n".join(lines) + "\n"
+
+
+def _matrix(proofs: list[ProofResult]) -> list[str]:
+    by_query = {r.query: r for r in proofs}
+    kinds = list(ActionKind)
+    lines = [
+        "", "## Initiation and consecution, per action", "",
+        "`yes`: unsat as expected (the invariant holds); `NO`: a counterexample to induction (below); "
+        "`no (not required)`: the profile does not make the rule a MUST.", "",
+        "Actions: " + ", ".join(f"{i + 1} `{k.value}`" for i, k in enumerate(kinds)), "",
+        "| invariant | rule | kind | initiation | " + " | ".join(str(i + 1) for i in range(len(kinds))) + " |",
+        "|---|---|---|---|" + "---|" * len(kinds),
+    ]
+    for invariant in INDUCTIVE + STEP_PROPERTIES:
+        init = by_query.get(f"{INITIATION}.{invariant.id}")
+        cells = [_mark(by_query.get(f"{CONSECUTION}.{invariant.id}.{k.value}")) for k in kinds]
+        lines.append(f"| `{invariant.id}` | {invariant.rule or '(strengthening)'} | {invariant.kind} | {_mark(init)} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def _mark(result: ProofResult | None) -> str:
+    if result is None:
+        return "-"
+    if result.holds:
+        return "yes"
+    return "no (not required)" if not required(result) else "**NO**"
+
+
+def _fragments(proofs: list[ProofResult], bmc: list[BmcResult]) -> list[str]:
+    counts: dict[str, int] = {}
+    for r in proofs:
+        counts[r.fragment] = counts.get(r.fragment, 0) + 1
+    for b in bmc:
+        counts[b.fragment] = counts.get(b.fragment, 0) + 1
+    lines = ["", "## Decidable fragment of each query", "", "| fragment | queries |", "|---|---|"]
+    lines += [f"| {name} | {n} |" for name, n in sorted(counts.items())]
+    lines += ["", "Per query in the results file (`fragment`). The proof queries use only functions "
+              "RequestId -> EventId -> StreamId -> SessionId (and RequestId -> SessionId, StreamId) and "
+              "quantifier alternations that follow those edges, so Skolemization closes no cycle; bounded "
+              "model checking expands every quantifier over its finite scope."]
+    return lines
+
+
+def _rests_on(proofs: list[ProofResult]) -> list[str]:
+    lines = ["", "## What each guarantee rests on (unsat cores)", "",
+             "The union, over the actions, of the named facts the consecution proofs used (`goal`, the "
+             "negated invariant, omitted). `inv.*` are invariants assumed before the step, `tr.<action>.*` "
+             "conjuncts of the transition formulas, `def.*` definitions of the step's header classes and "
+             "statuses, `axiom.*` facts about event order.", "",
+             "| invariant | invariants used | axioms used | transition conjuncts used (by action) |", "|---|---|---|---|"]
+    for invariant in INDUCTIVE + STEP_PROPERTIES:
+        used = [r for r in proofs if r.kind == CONSECUTION and r.invariant == invariant.id and r.holds]
+        names = sorted({n for r in used for n in r.core if n != "goal"})
+        invariants = [n[4:] for n in names if n.startswith("inv.")]
+        axioms = [n[6:] for n in names if n.startswith("axiom.")]
+        by_action = []
+        for r in used:
+            parts = [n for n in r.core if n.startswith(("tr.", "def."))]
+            if parts:
+                by_action.append(f"{r.action}: " + ", ".join(_short(n, r.action) for n in parts))
+        lines.append(f"| `{invariant.id}` | {', '.join(invariants) or '-'} | {', '.join(axioms) or '-'} | "
+                     + ("; ".join(by_action) or "-") + " |")
+    return lines
+
+
+def _short(name: str, action: str | None) -> str:
+    prefix = f"tr.{action}."
+    return name[len(prefix):] if action and name.startswith(prefix) else name
+
+
+def _strengthening(proofs: list[ProofResult]) -> list[str]:
+    lines = ["", "## Inductive alone? The strengthening", "",
+             "Each state invariant assuming only itself, against every action at once. When it is not "
+             "inductive alone, the counterexample to induction shows why; the strengthening written down for it "
+             "(`proofs/system/invariants.py`, `needs`) is what its consecution proofs assume besides itself.", ""]
+    for invariant in INDUCTIVE:
+        alone = next((r for r in proofs if r.kind == ALONE and r.invariant == invariant.id), None)
+        if alone is None:
+            continue
+        declared = ", ".join(f"`{n}`" for n in invariant.needs) or "nothing"
+        if alone.result is SatResult.UNSAT:
+            lines.append(f"- `{invariant.id}`: inductive alone (its consecution proofs assume {declared} besides).")
+            continue
+        lines += [f"- `{invariant.id}`: **not** inductive alone ({alone.result.value}); its strengthening: {declared}.",
+                  "", "```text", alone.counterexample or alone.reason_unknown or "", "```", ""]
+    lines += ["", "Strengthening invariants (proven like the others):", ""]
+    lines += [f"- `{i.id}`: {i.statement}" for i in STRENGTHENING_INVARIANTS]
+    return lines
+
+
+def _enabled(proofs: list[ProofResult]) -> list[str]:
+    lines = ["", "## Non-vacuity", "",
+             "Every action can happen from some state satisfying the inductive invariant (sat), and both "
+             "resumptions can succeed and deliver something, so no consecution proof above holds vacuously.", "",
+             "| query | result | holds |", "|---|---|---|"]
+    lines += [f"| `{r.query}` | {r.result.value} | {'yes' if r.holds else '**NO**'} |" for r in proofs if r.kind == ENABLED]
+    return lines
+
+
+def _waived(profile: Profile, waived: list[ProofResult]) -> list[str]:
+    lines = ["", f"## Where {profile.value} differs from boundary", "",
+             f"These step properties do not hold for the transition system of `{profile.value}`, whose level "
+             "for the rule is not MUST; each counterexample is a step this profile allows.", ""]
+    for r in waived:
+        lines += [f"### `{r.query}` ({r.rule}: {level(r.rule, profile).value} under {profile.value})", "", "```text",
+                  r.counterexample or r.reason_unknown or "", "```", ""]
+    return lines
+
+
+def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> list[str]:
+    lines = ["", "## Faulty designs: shortest violating runs (bounded model checking)", "",
+             "One query per design: a script that checks depths 1, 2, ... in order on one incremental "
+             "solver; every depth below the one reported has no violating run (unsat, within the scope). Each trace is replayed against the design's in-process server (it "
+             "must raise a counterexample), the spec and the reference server (both must pass).", "",
+             "| design | caught | depth | rule (Z3) | rule (replay) | replay on design | on spec | on reference | "
+             "scope |", "|---|---|---|---|---|---|---|---|---|"]
+    for b in bmc:
+        replay = replays.get(b.design)
+        yes = lambda flag: "-" if replay is None else ("yes" if flag else "**NO**")
+        scope = ", ".join(f"{v} {k}" for k, v in b.scope.items())
+        lines.append(
+            f"| {b.design} | {'yes' if b.caught else 'no'} | {b.depth or '-'} | {b.rule or '-'} | "
+            f"{replay.rule if replay and replay.rule else '-'} | {yes(replay and replay.on_design)} | "
+            f"{yes(replay and replay.on_spec)} | {yes(replay and replay.on_reference)} | {scope} |")
+    for b in bmc:
+        if b.trace is None:
+            continue
+        lines += ["", f"### Design {b.design}", "", "```text", b.trace.describe(), "```", "", "<details><summary>the run, "
+                  "step by step (what the faulty server showed)</summary>", "", "```text", b.run or "", "```", "", "</details>"]
+    return lines
+
+
+RULE_NOTES: dict[str, str] = {
+    "replay-suffix": "step property; delivery is a set in the encoding, read in event order (`lt`), so a reorder "
+                     "is not expressible and not claimed here (the Hypothesis checks compare sequences)",
+    "no-cross-session": "state invariant on the client's cursors and step property on every delivery",
+    "no-replay-on-session-resume": "step property",
+    "no-reemit-on-stream-resume": "step property",
+    "reemit-pending": "step property (boundary only: the MCP revisions let a session resumption re-emit nothing)",
+    "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
+                            "resumption resolves nothing, and only an answer or a cancellation ends a pending request",
+    "reject-orphan-event-id": "step property: 400, nothing delivered, state unchanged",
+    "reject-foreign-event-id": "step property: a non-404 4xx, nothing delivered, state unchanged (boundary only)",
+    "unknown-session-404": "step property: 404, nothing delivered, state unchanged",
+    "session-identity-stable": "step property; its state half (one session per id) holds by construction, a "
+                               "session being one element of `SessionId`",
+    "expiry-independent": "state invariant (an ended session's streams are expired) and step property (expiring a "
+                          "stream ends no session, closes no other connection)",
+    "event-id-unique": "state invariant (every event id resolves to one stream and one session) and step property "
+                       "(every delivered id resolves); uniqueness itself holds by construction, an event being one "
+                       "element of `EventId` with one `stream_of`",
+    "server-request-ownership": "three state invariants (first stream, carrying events, the client's holdings) and "
+                                "a step property on every delivery",
+    "no-duplicate-tool-call": "end to end, stated as what the state machine can say: a request naming a live session "
+                              "is never answered 404 (the only answer after which a client following B34 re-runs "
+                              "its tools/call in a new session)",
+}
+"""How each rule of DESIGN.md §4 is stated in the encoding."""
+
+
+def _statements() -> list[str]:
+    lines = ["", "## How each rule of the catalog is stated", "", "| rule | stated as |", "|---|---|"]
+    lines += [f"| {rule} | {note} |" for rule, note in RULE_NOTES.items()]
+    lines += ["", "Modelling notes: the unbounded encoding lets a session resumption's new stream carry, besides "
+              "one fresh event per pending server request, events that carry no request (padding, like the "
+              "priming events of D8); saying \"no other event\" would need a function from events back to "
+              "requests and leave EPR. Bounded model checking adds that constraint. Agreement of the encoding "
+              "with `spec.transitions` is checked by `tests/test_ts_agreement.py` on every step of a bounded "
+              "exploration.",
+              "", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
+    lines += [f"| `{i.id}` | {i.rule or '-'} | {i.kind} | {i.statement} |" for i in INDUCTIVE + STEP_PROPERTIES]
+    return lines
