@@ -177,11 +177,6 @@ def design(number: int) -> Design:
         raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, NUMBERS))}") from None
 
 
-def expected_rules() -> dict[int, frozenset[str]]:
-    """Each design's rules, by number."""
-    return {d.number: d.rules for d in DESIGNS}
-
-
 def caught_under(profile: Profile) -> frozenset[int]:
     """The numbers of the designs every checker must catch under ``profile``."""
     return frozenset(d.number for d in DESIGNS if d.caught(profile))

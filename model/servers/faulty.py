@@ -3,14 +3,14 @@
 Each deviation of ``spec.designs.Deviation`` is a ``ReferenceServer`` with the one
 decision a real server got wrong (``BEHAVIOUR``). ``server_for(design)`` makes the
 server of a design: a class over its deviations' classes, carrying its name and
-parameters. ``DESIGNS`` maps each design's number to that class, ``EXPECTED_RULES``
-to its rules; both are read from ``spec.designs``, which alone defines the designs.
+parameters. ``DESIGNS`` maps each design's number to that class. The numbers,
+names, summaries and rules are ``spec.designs``'s, which alone defines the designs.
 """
 
 from __future__ import annotations
 
 from mcp_resume.spec.designs import DESIGNS as SPECS
-from mcp_resume.spec.designs import Deviation, Design, expected_rules
+from mcp_resume.spec.designs import Deviation, Design
 from mcp_resume.spec.transitions import Delivered, Observation
 
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
@@ -217,13 +217,11 @@ def server_for(design: Design) -> type[ReferenceServer]:
     namespace = {"name": design.name, "design": design, "__module__": __name__, "__qualname__": qualname,
                  "__doc__": f"Design {design.number}: {design.summary}."}
     namespace.update({_ATTRIBUTES[key]: value for key, value in design.parameters})
-    cls = type(qualname, tuple(BEHAVIOUR[d] for d in design.deviations), namespace)
+    bases = tuple(BEHAVIOUR[d] for d in design.deviations) or (ReferenceServer,)
+    cls = type(qualname, bases, namespace)
     globals()[qualname] = cls
     return cls
 
 
 DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS}
 """Each design's server class, by number (a zero-argument factory of the server)."""
-
-EXPECTED_RULES: dict[int, frozenset[str]] = expected_rules()
-"""The rules one of which must be the first broken when the design is caught (``spec.designs``)."""

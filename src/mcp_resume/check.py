@@ -9,7 +9,7 @@ Stages, each written under ``--out``:
    (``mcp-resume prove``);
 2. the Hypothesis machine against the spec itself and against the in-process
    reference server, under ``--profile``: both must hold;
-3. the machine against every faulty design of ``model/servers/faulty.py``, under ``boundary``:
+3. the machine against every faulty design of ``spec/designs.py``, under ``boundary``:
    each must be caught, its shrunk counterexample saved to ``traces/`` and
    confirmed by replaying it from JSON (fails on the design, holds on the
    reference server);

@@ -21,13 +21,13 @@ from mcp_resume.model.explore import state_space
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns
 
-KILL_CELLS_TO_RUN = len(DESIGNS) * (len(KILL_PROFILES) * 2 - 1)
+KILL_CELLS_TO_RUN = len(NUMBERS) * (len(KILL_PROFILES) * 2 - 1)
 """Cells ``check`` runs itself: Hypothesis under mcp-2025-11-25 (its boundary runs
 are reused) and the explorer under both profiles."""
 
@@ -54,7 +54,7 @@ def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
 def start_kill_matrix(examples: int | None, workers: int | None = None) -> KillMatrixRun:
     """Start the cells ``check`` does not compute itself, in worker processes when
     there is more than one core, while ``check`` runs its other stages."""
-    skip = {("hypothesis", design, Profile.BOUNDARY) for design in DESIGNS}  # the machine stage runs these
+    skip = {("hypothesis", design, Profile.BOUNDARY) for design in NUMBERS}  # the machine stage runs these
     if workers is None:
         workers = min(4, os.cpu_count() or 1)
     return KillMatrixRun(kill_columns(examples), skip=skip, workers=workers)
@@ -103,7 +103,7 @@ def _column_line(matrix: KillMatrix, name: str) -> dict:
 
 
 def _designs(numbers: list[int]) -> str:
-    if numbers == sorted(DESIGNS):
+    if numbers == sorted(NUMBERS):
         return f"all {len(numbers)}"
     return ", ".join(map(str, numbers)) if numbers else "none"
 
