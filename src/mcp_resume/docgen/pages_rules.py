@@ -132,4 +132,4 @@ def _designs(model: DocsModel, rule: Rule) -> str:
     designs = model.designs.get(rule.id, [])
     if not designs:
         return "None of the faulty designs of [spec/designs.py](../../spec/designs.py) is expected to break it first."
-    return bullets(f"design {d.number} ({code(d.name)}): {d.summary}" for d in designs)
+    return bullets(f"design {d.number} ({code(d.name)}): {d.summary}." for d in designs)
