@@ -10,6 +10,7 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``invariants``: the predicates every checker shares;
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
+- ``designs``: the faulty designs of DESIGN.md §5, as data (their rules and deviations);
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
 """
 

@@ -6,7 +6,7 @@ import pytest
 
 from mcp_resume import check
 from mcp_resume.cli import main
-from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile
 
 
@@ -25,10 +25,10 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     items = {line["item"] for line in summary["checks"]}
     assert {"decision table", "spec", "reference", "decision and lifecycles", "spec within default bound"} <= items
     assert {"transition-system invariants", "faulty designs (bounded model checking)"} <= items
-    assert {f"design-{n}" for n in DESIGNS} <= items
+    assert {f"design-{n}" for n in NUMBERS} <= items
     assert (out / "proofs" / "machine" / "boundary" / "REPORT.md").exists()
     assert (out / "proofs" / "decision" / "DECISION.md").exists()
-    assert len(list((out / "traces").glob("design-*.json"))) == len(DESIGNS) and (out / "traces" / "mine.json").exists()
+    assert len(list((out / "traces").glob("design-*.json"))) == len(NUMBERS) and (out / "traces" / "mine.json").exists()
     assert json.loads((out / "traces" / "design-3.json").read_text())["actions"]
     assert (out / "diagrams" / "decision-flow.dot").exists()
     default = json.loads((out / "explorer" / "default.json").read_text())
@@ -66,7 +66,7 @@ def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_pa
     names = [stage.name for stage in check.stages(tmp_path, Profile.BOUNDARY, 1)]
     assert {"explorer: default bound", "machine vs spec", "machine vs reference", "transition-system proofs",
             "decision proofs", "diagrams"} <= set(names)
-    assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in DESIGNS]
+    assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
 
 
 def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path):

@@ -5,7 +5,7 @@ import json
 
 from mcp_resume import check_explore
 from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
-from mcp_resume.model.servers.faulty import EXPECTED_RULES
+from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import transitions
 
@@ -32,7 +32,7 @@ class Fake:
     def run(self, design, profile):
         caught = expected_caught(design, profile) != ((design, profile.value) in self.wrong)
         if caught:
-            return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, True)
+            return Cell(self.name, design, profile, CAUGHT, sorted(spec_design(design).rules)[0], 3, True)
         return Cell(self.name, design, profile, PASSED)
 
 

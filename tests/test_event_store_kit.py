@@ -11,7 +11,7 @@ import event_stores as stores
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.servers.faulty import EXPECTED_RULES
+from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.testing import (
     ISOLATION_STATEMENT,
     SHARED,
@@ -75,7 +75,7 @@ def test_faulty_designs_written_as_stores_are_caught_by_the_rule_they_break(faul
     report = faulty_reports[name]
     design = FAULTY[name][0]
     assert not report.passed
-    assert report.failure.rule in EXPECTED_RULES[design], report.explain()
+    assert report.failure.rule in spec_design(design).rules, report.explain()
     assert report.confirmed is True, "the same trace holds with the reference store"
 
 

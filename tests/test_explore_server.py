@@ -12,7 +12,8 @@ from mcp_resume.model.harness.runs import confirm
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.model.explore.space import NAMED_BOUNDS, Bounds, candidate_actions
 from mcp_resume.model.explore.plain import explore_spec
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.spec.designs import NUMBERS, design as spec_design
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
@@ -24,7 +25,7 @@ KILL = NAMED_BOUNDS["kill"]
 
 @pytest.fixture(scope="module")
 def boundary_results():
-    return {n: explore_server(DESIGNS[n], KILL, Profile.BOUNDARY) for n in DESIGNS}
+    return {n: explore_server(DESIGNS[n], KILL, Profile.BOUNDARY) for n in NUMBERS}
 
 
 def test_the_reference_server_agrees_with_the_spec_in_every_state_of_the_bound():
@@ -36,22 +37,22 @@ def test_the_reference_server_agrees_with_the_spec_in_every_state_of_the_bound()
     assert result.states == spec.states and result.transitions == spec.transitions
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", NUMBERS)
 def test_each_design_is_caught_under_boundary_by_a_rule_it_breaks(boundary_results, number):
     result = boundary_results[number]
     assert result.caught and not result.exhausted
-    assert result.first.rule in EXPECTED_RULES[number], result.first.trace.describe()
+    assert result.first.rule in spec_design(number).rules, result.first.trace.describe()
     assert result.first.trace.source == "explorer"
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", NUMBERS)
 def test_no_shorter_trace_catches_the_design(boundary_results, number):
     steps = boundary_results[number].first.steps
     shallower = Bounds(KILL.sessions, KILL.streams, KILL.events, KILL.requests, depth=steps - 1)
     assert not explore_server(DESIGNS[number], shallower, Profile.BOUNDARY).caught
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", NUMBERS)
 def test_the_trace_replays_fails_on_the_design_and_holds_on_the_reference(boundary_results, number):
     assert confirm(boundary_results[number].first.trace, DESIGNS[number]) == (True, True)
 

@@ -8,20 +8,17 @@ import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.harness.runs import run_server
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
-
-CAUGHT_UNDER_MCP = {1, 2, 4, 9, 12}
-"""Designs that break a MUST of mcp-2025-11-25 itself (cross-session or cross-stream
-replay, history replayed on a new stream); the others break only what boundary adds."""
 
 
 @pytest.fixture(scope="module")
 def boundary_runs():
-    return {n: run_server(f"design-{n}", Profile.BOUNDARY) for n in DESIGNS}
+    return {n: run_server(f"design-{n}", Profile.BOUNDARY) for n in designs.NUMBERS}
 
 
 @pytest.mark.covers(
@@ -36,14 +33,14 @@ def boundary_runs():
     "expiry-independent",
     "server-request-ownership",
 )
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_the_design_is_caught_under_boundary_by_the_rule_it_breaks(boundary_runs, number):
     run = boundary_runs[number]
     assert run.caught, f"design {number} was not caught"
-    assert run.rule in EXPECTED_RULES[number], run.result.counterexample.explain()
+    assert run.rule in designs.design(number).rules, run.result.counterexample.explain()
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_servers(boundary_runs, number, tmp_path):
     trace = boundary_runs[number].result.trace
     path = tmp_path / "trace.json"
@@ -58,10 +55,10 @@ def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_server
     assert len(replay(reloaded, SpecAdapter())) == len(trace.actions)
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(number):
     run = run_server(f"design-{number}", Profile.MCP_2025_11_25)
-    assert run.caught == (number in CAUGHT_UNDER_MCP), run.result.counterexample and run.result.counterexample.explain()
+    assert run.caught == designs.design(number).caught(Profile.MCP_2025_11_25), run.result.counterexample and run.result.counterexample.explain()
     assert run.caught or run.result.holds, f"passed but vacuous: {run.result.coverage.explain()}"
 
 

@@ -1,7 +1,7 @@
 """The z3-bmc and http-verify columns of the kill matrix run their real checkers."""
 
 from mcp_resume.kill_columns import HttpVerifyColumn, Z3BmcColumn, kill_columns
-from mcp_resume.model.servers.faulty import EXPECTED_RULES
+from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED
 from mcp_resume.spec.profiles import Profile
 
@@ -14,7 +14,7 @@ def test_every_column_is_wired_to_a_checker():
 def test_z3_bmc_catches_design_4_with_a_trace_that_replays_on_its_server():
     cell = Z3BmcColumn().run(4, Profile.BOUNDARY)
     assert cell.outcome == CAUGHT and cell.confirmed
-    assert cell.rule in EXPECTED_RULES[4]
+    assert cell.rule in spec_design(4).rules
     assert cell.trace is not None and len(cell.trace.actions) >= cell.steps
 
 
@@ -24,5 +24,5 @@ def test_z3_bmc_passes_design_11_under_mcp_2025_11_25():
 
 def test_http_verify_catches_design_11_under_boundary_and_passes_it_under_mcp_2025_11_25():
     caught = HttpVerifyColumn().run(11, Profile.BOUNDARY)
-    assert caught.outcome == CAUGHT and caught.rule in EXPECTED_RULES[11], caught.detail
+    assert caught.outcome == CAUGHT and caught.rule in spec_design(11).rules, caught.detail
     assert HttpVerifyColumn().run(11, Profile.MCP_2025_11_25).outcome == PASSED

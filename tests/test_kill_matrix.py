@@ -4,7 +4,6 @@ import json
 from dataclasses import dataclass
 
 from mcp_resume.model.explore.space import NAMED_BOUNDS
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
 from mcp_resume.model.harness.kill_matrix import (
     CAUGHT,
     CAUGHT_UNDER_MCP,
@@ -18,6 +17,7 @@ from mcp_resume.model.harness.kill_matrix import (
     expected_caught,
     run_kill_matrix,
 )
+from mcp_resume.spec.designs import NUMBERS, design as spec_design
 from mcp_resume.spec.profiles import Profile
 
 
@@ -32,7 +32,7 @@ class CatchesEverything:
         return None
 
     def run(self, design, profile):
-        return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, self.confirmed)
+        return Cell(self.name, design, profile, CAUGHT, sorted(spec_design(design).rules)[0], 3, self.confirmed)
 
 
 @dataclass
@@ -46,13 +46,13 @@ class Oracle:
 
     def run(self, design, profile):
         if expected_caught(design, profile):
-            return Cell(self.name, design, profile, CAUGHT, sorted(EXPECTED_RULES[design])[0], 3, True)
+            return Cell(self.name, design, profile, CAUGHT, sorted(spec_design(design).rules)[0], 3, True)
         return Cell(self.name, design, profile, PASSED)
 
 
 def test_what_each_cell_must_show():
-    assert all(expected_caught(n, Profile.BOUNDARY) for n in DESIGNS)
-    assert {n for n in DESIGNS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {1, 2, 4, 9, 12}
+    assert all(expected_caught(n, Profile.BOUNDARY) for n in NUMBERS)
+    assert {n for n in NUMBERS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {1, 2, 4, 9, 12}  # pinned
     assert not expected_caught(11, Profile.MCP_2025_11_25)
 
 
@@ -71,7 +71,7 @@ def test_a_checker_that_catches_everything_fails_the_matrix_under_mcp():
     matrix = run_kill_matrix([CatchesEverything()])
     assert not matrix.holds
     assert {(c.design, c.profile) for c in matrix.misses} == {
-        (n, Profile.MCP_2025_11_25) for n in DESIGNS if n not in CAUGHT_UNDER_MCP
+        (n, Profile.MCP_2025_11_25) for n in NUMBERS if n not in CAUGHT_UNDER_MCP
     }
 
 
@@ -85,11 +85,11 @@ def test_the_matrix_holds_with_an_oracle_and_unavailable_columns_do_not_count():
     assert matrix.holds
     assert all(c.outcome == UNAVAILABLE and c.detail == "not built yet" for c in matrix.cells if c.checker == "z3-bmc")
     data = json.loads(json.dumps(matrix.to_json()))
-    assert data["holds"] is True and len(data["cells"]) == 2 * 2 * len(DESIGNS)
+    assert data["holds"] is True and len(data["cells"]) == 2 * 2 * len(NUMBERS)
     assert data["columns"][1] == {"name": "z3-bmc", "note": "not available: not built yet"}
     text = matrix.to_markdown()
     assert "## boundary" in text and "## mcp-2025-11-25" in text and "not available" in text
-    assert text.count("\n| ") == 2 * (len(DESIGNS) + 1)
+    assert text.count("\n| ") == 2 * (len(NUMBERS) + 1)
 
 
 def test_cells_already_computed_are_reused():

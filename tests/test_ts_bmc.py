@@ -7,18 +7,17 @@ import z3
 
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
-from mcp_resume.model.servers.faulty import EXPECTED_RULES
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.system import bmc as ts_bmc
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
-from mcp_resume.proofs.system.designs import DESIGNS, Design
+from mcp_resume.proofs.system.designs import DESIGNS, design_for
+from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
-CAUGHT_UNDER_MCP = {1, 2, 4, 9, 12}
-"""As ``tests/test_faulty_designs.py``: the designs that break a MUST of mcp-2025-11-25."""
+CAUGHT_UNDER_MCP = designs.caught_under(Profile.MCP_2025_11_25)
 
 
 def _replay_smt2(text: str) -> str:
@@ -37,10 +36,10 @@ def boundary():
 
 
 def test_every_design_is_modelled(boundary):
-    assert set(DESIGNS) == set(SERVERS) == set(boundary)
+    assert set(DESIGNS) == set(SERVERS) == set(boundary) == set(designs.NUMBERS)
 
 
-@pytest.mark.parametrize("number", sorted(SERVERS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_the_z3_trace_fails_on_the_design_and_passes_on_correct_servers(boundary, number):
     result = boundary[number]
     assert result.caught, f"design {number} escaped bounded model checking"
@@ -55,11 +54,11 @@ def test_the_z3_trace_fails_on_the_design_and_passes_on_correct_servers(boundary
     assert len(replay(trace, ReferenceServer())) == len(trace.actions)
 
 
-@pytest.mark.parametrize("number", sorted(SERVERS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_the_run_is_a_shortest_one(boundary, number):
     result = boundary[number]
     assert [q.result for q in result.depths] == ["unsat"] * (result.depth - 1) + ["sat"]
-    assert result.rule in EXPECTED_RULES[number]
+    assert result.rule in designs.design(number).rules
 
 
 def test_the_script_of_a_search_replays_in_z3(boundary):
@@ -79,7 +78,8 @@ def test_answers_are_enums_and_a_caught_design_is_proven_to_be_faulty(boundary):
 
 
 def test_the_spec_itself_has_no_violating_run(monkeypatch):
-    monkeypatch.setitem(ts_bmc.DESIGNS, 99, Design(99, "the spec itself, no fault", ()))
+    no_fault = designs.Design(99, "spec-itself", "the spec itself, no fault", frozenset(), ())
+    monkeypatch.setitem(ts_bmc.DESIGNS, 99, design_for(no_fault))
     result = bmc_design(99, Profile.BOUNDARY, max_depth=5)
     assert not result.caught and result.trace is None
     assert [q.result for q in result.depths] == ["unsat"] * 5

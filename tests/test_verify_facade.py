@@ -14,21 +14,18 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.http.designs import verify_design_over_http, verify_server_over_http
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.http.adapter import run_http_machine
 from mcp_resume.model.http.client import Bounds
 from mcp_resume.model.http.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.spec import designs
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.trace import loads
 from mcp_resume.spec.verdicts import Verdict
 
 pytestmark = pytest.mark.timeout(240)
-
-MCP_MUST_BREAKERS = {1, 2, 4, 9, 12}
-"""Designs that break a MUST of mcp-2025-11-25 itself (the in-process machine agrees)."""
-
 
 @pytest.fixture(scope="module")
 def reference_report():
@@ -47,10 +44,10 @@ def test_the_reference_server_over_http_passes_every_boundary_rule(reference_rep
             assert verdict.checks and verdict.exchanges
 
 
-@pytest.mark.parametrize("number", sorted(DESIGNS))
+@pytest.mark.parametrize("number", designs.NUMBERS)
 def test_each_design_over_http_fails_a_rule_it_breaks(number):
     caught, rules = verify_design_over_http(number, Profile.BOUNDARY)
-    assert caught and set(rules) & EXPECTED_RULES[number], (number, rules)
+    assert caught and set(rules) & designs.design(number).rules, (number, rules)
 
 
 @pytest.mark.covers("no-duplicate-tool-call", "replay-suffix")
@@ -62,7 +59,7 @@ def test_off_by_one_replay_over_http_makes_a_client_that_follows_mcp_see_a_notif
 @pytest.mark.parametrize("number", [2, 9, 10, 11])
 def test_under_mcp_2025_11_25_only_designs_breaking_its_musts_fail(number):
     caught, rules = verify_design_over_http(number, "mcp-2025-11-25")
-    assert caught == (number in MCP_MUST_BREAKERS), rules
+    assert caught == designs.design(number).caught(Profile.MCP_2025_11_25), rules
 
 
 # -- reports, reproducers, replay -----------------------------------------------------------

@@ -8,9 +8,9 @@ the same step and holds on the reference server).
 
 What each cell must show (``expected_caught``): under ``boundary`` every design
 is caught; under ``mcp-2025-11-25`` exactly the designs that break a MUST of
-that revision itself (``CAUGHT_UNDER_MCP``) are caught and the others pass,
-without being vacuous. A caught cell must name a rule of
-``faulty.EXPECTED_RULES`` and be confirmed. The matrix ``holds`` when every
+that revision itself (``CAUGHT_UNDER_MCP``, read from ``spec.designs``) are
+caught and the others pass, without being vacuous. A caught cell must name one
+of the design's rules (``spec.designs``) and be confirmed. The matrix ``holds`` when every
 available cell shows what it must.
 
 Columns are pluggable (``Column``): ``HypothesisColumn`` (the machine, as
@@ -27,18 +27,19 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Protocol
 
+from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace
 
 from mcp_resume.model.harness.runs import ServerRun, confirm, run_server
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.model.explore.space import Bounds, KILL_BOUND, named_bound
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS
 
 KILL_PROFILES: tuple[Profile, ...] = (Profile.BOUNDARY, Profile.MCP_2025_11_25)
 
-CAUGHT_UNDER_MCP = frozenset({1, 2, 4, 9, 12})
+CAUGHT_UNDER_MCP = spec_designs.caught_under(Profile.MCP_2025_11_25)
 """Designs that break a MUST of mcp-2025-11-25 itself (cross-session or cross-stream
 replay, history replayed on a new stream); the others break only what ``boundary`` adds."""
 
@@ -47,7 +48,7 @@ CAUGHT, PASSED, VACUOUS, UNAVAILABLE, ERROR = "caught", "passed", "vacuous", "no
 
 def expected_caught(design: int, profile: Profile) -> bool:
     """Whether ``design`` must be caught under ``profile`` (see the module docstring)."""
-    return profile is Profile.BOUNDARY or design in CAUGHT_UNDER_MCP
+    return spec_designs.design(design).caught(profile)
 
 
 @dataclass
@@ -75,7 +76,7 @@ class Cell:
         if self.outcome == UNAVAILABLE:
             return True
         if self.outcome == CAUGHT:
-            return self.expected and bool(self.confirmed) and self.rule in EXPECTED_RULES[self.design]
+            return self.expected and bool(self.confirmed) and self.rule in spec_designs.design(self.design).rules
         if self.outcome == PASSED:
             return not self.expected
         return False
@@ -252,7 +253,7 @@ def describe_cell(cell: Cell) -> str:
 
 def run_kill_matrix(
     columns: list[Column],
-    designs: Iterable[int] = tuple(DESIGNS),
+    designs: Iterable[int] = spec_designs.NUMBERS,
     profiles: Iterable[Profile] = KILL_PROFILES,
     done: dict[tuple[str, int, Profile], Cell] | None = None,
     progress: Callable[[str], None] | None = None,
@@ -272,7 +273,7 @@ class KillMatrixRun:
     worker processes at once, so the caller can do other work meanwhile; ``finish``
     collects them. Cells whose key is in ``skip`` are left to ``finish``'s ``done``."""
 
-    def __init__(self, columns: list[Column], designs: Iterable[int] = tuple(DESIGNS),
+    def __init__(self, columns: list[Column], designs: Iterable[int] = spec_designs.NUMBERS,
                  profiles: Iterable[Profile] = KILL_PROFILES, skip: set = frozenset(), workers: int = 1) -> None:
         self.started = time.perf_counter()
         self.columns = columns

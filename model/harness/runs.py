@@ -11,11 +11,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace, loads
 
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, MachineResult, run_machine
 from mcp_resume.model.servers.reference import ReferenceServer
@@ -43,8 +43,7 @@ class ServerRun:
 
     @property
     def design(self) -> int | None:
-        name = self.server
-        return int(name.split("-")[1]) if name.startswith("design-") else None
+        return designs.target_number(self.server)
 
     @property
     def confirmed(self) -> bool:
@@ -82,4 +81,5 @@ def confirm(trace: Trace, factory) -> tuple[bool, bool]:
 
 
 def design_names() -> list[str]:
-    return [f"design-{number}" for number in DESIGNS]
+    """``design-<n>`` for every design of ``spec.designs``."""
+    return [design.target for design in designs.DESIGNS]

@@ -1,8 +1,9 @@
 """Streamable HTTP in front of an in-process server: the reference server or a faulty design.
 
 ``FacadeApp(server)`` is an ASGI application that turns HTTP requests into the
-spec's actions on ``server`` (a ``ReferenceServer`` or one of ``model.faulty``'s
-designs) and writes what the server observed back as HTTP: statuses, the
+spec's actions on ``server`` (a ``ReferenceServer`` or the server of a faulty
+design of ``spec.designs``, ``model/servers/faulty.py``) and writes what the
+server observed back as HTTP: statuses, the
 ``Mcp-Session-Id`` header and SSE events with the server's event ids. Whatever
 the design decides (which events a reconnect replays, which requests it
 re-emits, which status it answers) reaches the client unchanged, so

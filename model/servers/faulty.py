@@ -1,23 +1,24 @@
-"""The known faulty designs of DESIGN.md §5, as in-process servers.
+"""The faulty designs of DESIGN.md §5, as in-process servers built from ``spec.designs``.
 
-Each is ``ReferenceServer`` with the one decision a real server got wrong. The
-checkers must catch every one; ``DESIGNS`` maps the design's number in DESIGN.md
-§5 to its class, and ``EXPECTED_RULES`` to the rules whose violation shows it.
+Each deviation of ``spec.designs.Deviation`` is a ``ReferenceServer`` with the one
+decision a real server got wrong (``BEHAVIOUR``). ``server_for(design)`` makes the
+server of a design: a class over its deviations' classes, carrying its name and
+parameters. ``DESIGNS`` maps each design's number to that class. The numbers,
+names, summaries and rules are ``spec.designs``'s, which alone defines the designs.
 """
 
 from __future__ import annotations
 
+from mcp_resume.spec.designs import DESIGNS as SPECS
+from mcp_resume.spec.designs import Deviation, Design
 from mcp_resume.spec.transitions import Delivered, Observation
 
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
 
 
 class PerSessionCursor(ReferenceServer):
-    """1. The replay cursor is kept per session, not per stream: a reconnect
-    without ``Last-Event-ID`` counts as caught up and re-emits nothing, and a
-    resumed stream replays the session's whole log after the cursor."""
-
-    name = "design-1-per-session-cursor"
+    """``Deviation.PER_SESSION_CURSOR``: the replay cursor kept per session: the
+    session log is every retained stream's events in send order."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -45,10 +46,8 @@ class PerSessionCursor(ReferenceServer):
 
 
 class GlobalEventLog(ReferenceServer):
-    """2. ``Last-Event-ID`` is looked up in one log shared by all sessions: it
-    replays another session's events."""
-
-    name = "design-2-global-event-log"
+    """``Deviation.GLOBAL_EVENT_LOG``: the event id is looked up across all
+    sessions."""
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         stream = self.find_stream(last_event_id)
@@ -58,10 +57,8 @@ class GlobalEventLog(ReferenceServer):
 
 
 class ReemitDrainsPending(ReferenceServer):
-    """3. Re-emission removes server requests from the pending table, so they are
-    lost after a second drop."""
-
-    name = "design-3-reemit-drains-pending"
+    """``Deviation.REEMIT_DRAINS_PENDING``: the re-emission empties the pending
+    table."""
 
     def resume_session(self, session: str) -> Observation:
         observation = super().resume_session(session)
@@ -70,10 +67,8 @@ class ReemitDrainsPending(ReferenceServer):
 
 
 class SessionIdAsCursor(ReferenceServer):
-    """4. ``Mcp-Session-Id`` is used as a replay cursor: session resumption
-    replays the session's history."""
-
-    name = "design-4-session-id-as-cursor"
+    """``Deviation.SESSION_ID_AS_CURSOR``: the session's history first, then the
+    re-emissions."""
 
     def resume_session(self, session: str) -> Observation:
         history = [Delivered(e, r) for s in self.streams.values() if s.session == session and s.retained for e, r in s.events]
@@ -82,10 +77,8 @@ class SessionIdAsCursor(ReferenceServer):
 
 
 class EventIdAsSession(ReferenceServer):
-    """5. ``Last-Event-ID`` is used as a session identifier: an orphan event id
-    resumes the session it came from."""
-
-    name = "design-5-event-id-as-session"
+    """``Deviation.EVENT_ID_AS_SESSION``: an orphan event id of a live session
+    resumes that session's stream."""
 
     def on_reconnect(self, action):
         stream = self.find_stream(action.last_event_id) if action.last_event_id else None
@@ -95,10 +88,8 @@ class EventIdAsSession(ReferenceServer):
 
 
 class StreamResumeReemits(ReferenceServer):
-    """6. Stream resumption also re-emits every pending server request
-    (the client gets duplicates)."""
-
-    name = "design-6-stream-resume-reemits"
+    """``Deviation.STREAM_RESUME_REEMITS``: after the replay, every pending
+    request again, on the resumed stream if it is open."""
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         observation = super().resume_stream(session, last_event_id)
@@ -112,9 +103,7 @@ class StreamResumeReemits(ReferenceServer):
 
 
 class OffByOneReplay(ReferenceServer):
-    """7. Off-by-one replay: the replay starts with the cursor's own event."""
-
-    name = "design-7-off-by-one-replay"
+    """``Deviation.OFF_BY_ONE_REPLAY``: the cursor's own event, then the replay."""
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         observation = super().resume_stream(session, last_event_id)
@@ -125,9 +114,7 @@ class OffByOneReplay(ReferenceServer):
 
 
 class ExpiryEndsSession(ReferenceServer):
-    """8. Stream expiry ends the session."""
-
-    name = "design-8-expiry-ends-session"
+    """``Deviation.EXPIRY_ENDS_SESSION``: an expired stream ends its session."""
 
     def on_expire_stream(self, action):
         self.end_session(self.streams[action.stream].session)
@@ -135,9 +122,8 @@ class ExpiryEndsSession(ReferenceServer):
 
 
 class EndedSessionEventsReplay(ReferenceServer):
-    """9. Event ids of an ended session still replay, in any other session."""
-
-    name = "design-9-ended-session-events-replay"
+    """``Deviation.ENDED_SESSION_EVENTS_REPLAY``: ending a session keeps its
+    streams retained; their event ids resume under any session."""
 
     def end_session(self, session: str) -> None:
         self.sessions[session].live = False
@@ -153,34 +139,21 @@ class EndedSessionEventsReplay(ReferenceServer):
         return super().resume_stream(session, last_event_id)
 
 
-class ForeignEventId404(ReferenceServer):
-    """10. A foreign event id on a live session is answered with 404, which
-    tells a compliant client its live session is gone."""
+class ForeignEventIdStatus(ReferenceServer):
+    """``Deviation.FOREIGN_EVENT_ID_STATUS``: the refusal of an event id is answered
+    with the design's ``status`` (the class attribute ``foreign_status``)."""
 
-    name = "design-10-foreign-event-id-404"
-
-    def resume_stream(self, session: str, last_event_id: str) -> Observation:
-        observation = super().resume_stream(session, last_event_id)
-        return Observation(404) if observation.status == 400 else observation
-
-
-class ForeignEventIdEmpty200(ReferenceServer):
-    """11. A foreign event id is answered with an empty 200 stream (fails
-    ``boundary``, passes the MCP revisions, which are silent here)."""
-
-    name = "design-11-foreign-event-id-empty-200"
+    foreign_status = 400
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         observation = super().resume_stream(session, last_event_id)
-        return Observation(200) if observation.status == 400 else observation
+        return Observation(self.foreign_status) if observation.status == 400 else observation
 
 
 class SharedGetStreamKey(ReferenceServer):
-    """12. One stream key is shared by the standalone GET streams of all
-    sessions: their events share one buffer, and a resumed GET stream replays
-    what other sessions' GET streams carried."""
+    """``Deviation.SHARED_GET_STREAM_KEY``: the GET streams send into one buffer
+    behind the key ``get``; a GET stream replays that buffer."""
 
-    name = "design-12-shared-get-stream-key"
     SHARED = "get"
 
     def __init__(self) -> None:
@@ -214,33 +187,41 @@ class SharedGetStreamKey(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in after))
 
 
-DESIGNS: dict[int, type[ReferenceServer]] = {
-    1: PerSessionCursor,
-    2: GlobalEventLog,
-    3: ReemitDrainsPending,
-    4: SessionIdAsCursor,
-    5: EventIdAsSession,
-    6: StreamResumeReemits,
-    7: OffByOneReplay,
-    8: ExpiryEndsSession,
-    9: EndedSessionEventsReplay,
-    10: ForeignEventId404,
-    11: ForeignEventIdEmpty200,
-    12: SharedGetStreamKey,
+BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
+    Deviation.PER_SESSION_CURSOR: PerSessionCursor,
+    Deviation.GLOBAL_EVENT_LOG: GlobalEventLog,
+    Deviation.REEMIT_DRAINS_PENDING: ReemitDrainsPending,
+    Deviation.SESSION_ID_AS_CURSOR: SessionIdAsCursor,
+    Deviation.EVENT_ID_AS_SESSION: EventIdAsSession,
+    Deviation.STREAM_RESUME_REEMITS: StreamResumeReemits,
+    Deviation.OFF_BY_ONE_REPLAY: OffByOneReplay,
+    Deviation.EXPIRY_ENDS_SESSION: ExpiryEndsSession,
+    Deviation.ENDED_SESSION_EVENTS_REPLAY: EndedSessionEventsReplay,
+    Deviation.FOREIGN_EVENT_ID_STATUS: ForeignEventIdStatus,
+    Deviation.SHARED_GET_STREAM_KEY: SharedGetStreamKey,
 }
+"""The server class of each deviation."""
 
-EXPECTED_RULES: dict[int, frozenset[str]] = {
-    1: frozenset({"reemit-pending", "no-cross-session", "replay-suffix", "event-id-unique"}),
-    2: frozenset({"no-cross-session", "reject-foreign-event-id", "server-request-ownership"}),
-    3: frozenset({"reemit-keeps-pending"}),
-    4: frozenset({"no-replay-on-session-resume"}),
-    5: frozenset({"reject-orphan-event-id"}),
-    6: frozenset({"no-reemit-on-stream-resume"}),
-    7: frozenset({"replay-suffix"}),
-    8: frozenset({"expiry-independent"}),
-    9: frozenset({"no-cross-session", "reject-foreign-event-id", "server-request-ownership"}),
-    10: frozenset({"reject-foreign-event-id"}),
-    11: frozenset({"reject-foreign-event-id"}),
-    12: frozenset({"no-cross-session", "server-request-ownership"}),
-}
-"""The rules one of which must be the first broken when the design is caught."""
+_ATTRIBUTES: dict[str, str] = {"status": "foreign_status"}
+"""The class attribute each design parameter sets on its server."""
+
+
+def server_for(design: Design) -> type[ReferenceServer]:
+    """The server class of ``design``: its deviations' classes (the first one's
+    methods win), with the design's name and parameters as class attributes.
+
+    The class is registered in this module under ``Design<number>`` so that its
+    instances pickle (the explorer snapshots servers by pickling them).
+    """
+    qualname = f"Design{design.number}"
+    namespace = {"name": design.name, "design": design, "__module__": __name__, "__qualname__": qualname,
+                 "__doc__": f"Design {design.number}: {design.summary}."}
+    namespace.update({_ATTRIBUTES[key]: value for key, value in design.parameters})
+    bases = tuple(BEHAVIOUR[d] for d in design.deviations) or (ReferenceServer,)
+    cls = type(qualname, bases, namespace)
+    globals()[qualname] = cls
+    return cls
+
+
+DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS}
+"""Each design's server class, by number (a zero-argument factory of the server)."""

@@ -33,9 +33,10 @@ class SpecAdapter:
 def server_factory(name: str):
     """A zero-argument factory of the in-process server called ``name``.
 
-    ``name`` is ``spec``, ``reference`` or ``design-<n>`` (n = 1..12, DESIGN.md §5).
+    ``name`` is ``spec``, ``reference`` or ``design-<n>`` (a design of ``spec.designs``).
     Raises ``ValueError`` naming the known servers otherwise.
     """
+    from mcp_resume.spec import designs
     from mcp_resume.model.servers.faulty import DESIGNS
     from mcp_resume.model.servers.reference import ReferenceServer
 
@@ -43,7 +44,8 @@ def server_factory(name: str):
         return SpecAdapter
     if name == "reference":
         return ReferenceServer
-    if name.startswith("design-") and name[7:].isdigit() and int(name[7:]) in DESIGNS:
-        return DESIGNS[int(name[7:])]
-    known = ", ".join(["spec", "reference"] + [f"design-{n}" for n in DESIGNS])
+    number = designs.target_number(name)
+    if number is not None:
+        return DESIGNS[number]
+    known = ", ".join(["spec", "reference"] + [d.target for d in designs.DESIGNS])
     raise ValueError(f"unknown in-process server {name!r}; known: {known}")

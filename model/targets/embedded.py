@@ -6,7 +6,7 @@
 - ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
   from npm, installed into a cache folder on first use (``model.typescript_sdk``);
 - ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
-  server and the faulty designs of DESIGN.md §5 behind the HTTP façade
+  server and the faulty designs of ``spec.designs`` behind the HTTP façade
   (``model.http_facade``).
 
 ``running_target(name)`` yields the MCP endpoint URL and stops what it started.
@@ -20,9 +20,11 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from mcp_resume.spec import designs
 from mcp_resume.model.targets.process import TargetStartError, running_python_sdk
 
-EMBEDDED_HELP = "python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, reference, design-1 ... design-12"
+EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, reference, "
+                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}")
 _VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
 
 
@@ -32,11 +34,9 @@ class ToolMissing(RuntimeError):
 
 def is_embedded(name: str) -> bool:
     """True when ``name`` names a target ``running_target`` can start."""
-    from mcp_resume.model.servers.faulty import DESIGNS
-
     if name in ("python-sdk", "typescript-sdk", "reference", "spec") or _VERSIONED.match(name):
         return True
-    return name.startswith("design-") and name[7:].isdigit() and int(name[7:]) in DESIGNS
+    return designs.target_number(name) is not None
 
 
 @contextmanager

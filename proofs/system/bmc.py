@@ -2,8 +2,8 @@
 
 ``bmc_design(number, profile, max_depth)`` unrolls the spec's transition system
 (reference statuses, finite scopes) side by side with faulty design ``number``
-(``ts_designs``) for 1, 2, ... steps and asks Z3 for a run whose last step shows
-the client something that breaks a rule the profile makes a MUST: a step
+(``system.designs``, built from ``spec.designs``) for 1, 2, ... steps and asks
+Z3 for a run whose last step shows the client something that breaks a rule the profile makes a MUST: a step
 property of ``ts_invariants`` judged on the faulty server's observation, or a
 status the profile does not accept for the request's branch (the rule that
 judges the branch, as ``model.checker`` files it). The first depth with a model
@@ -13,7 +13,7 @@ none (within the scope).
 The model is decoded into a ``spec.trace.Trace`` (source ``"z3"``): the actions,
 with the spec's handles, found by replaying them through ``spec.transitions.step``
 and pairing the entities each step mints with the model's elements. Replaying the
-trace against ``model.faulty`` and the correct servers happens outside this
+trace against ``model/servers/faulty.py`` and the correct servers happens outside this
 package (tests and ``mcp-resume prove``).
 """
 

@@ -5,16 +5,22 @@ step (the reference behaviour) together with what the faulty server shows the
 client instead (its *observation*, ``F``), and, where the fault first hides in
 the server's tables, a little *hidden state* that the spec does not have:
 
-- design 3 keeps its own pending table, which a session resumption empties;
-- design 8 remembers the sessions it ended when one of their streams expired;
-- design 9 remembers which streams were expired on their own (the others stay
-  replayable after their session ended).
+- ``REEMIT_DRAINS_PENDING`` keeps its own pending table, which a session
+  resumption empties;
+- ``EXPIRY_ENDS_SESSION`` remembers the sessions it ended when one of their
+  streams expired;
+- ``ENDED_SESSION_EVENTS_REPLAY`` remembers which streams were expired on their
+  own (the others stay replayable after their session ended).
 
 Until the first observable difference the faulty server and the spec agree on
 every entity, so the spec's state names the server's too; the first difference
 is what ``model.checker`` reports, and what bounded model checking looks for.
-The descriptions are written from ``model.faulty``'s behaviour; this package
-does not import it.
+
+Each design (its number, summary, rules and deviations) is defined once, as data,
+in ``spec.designs``; here each ``spec.designs.Deviation`` has its ``Variation``
+(``VARIATIONS``), and ``design_for`` builds a design's variation from its
+deviations and parameters. The variations are written from the behaviour of
+``model/servers/faulty.py``; this package does not import it.
 """
 
 from __future__ import annotations
@@ -22,7 +28,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
+from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.decision import Branch, Method
+from mcp_resume.spec.designs import Deviation
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request
@@ -79,7 +87,7 @@ class DesignStep:
 
 
 @dataclass(frozen=True)
-class Deviation:
+class Override:
     """Where the server's observation differs: ``when`` it happens, and the status,
     delivered events and closed connections it shows then (``None``: as the spec's)."""
 
@@ -90,25 +98,45 @@ class Deviation:
 
 
 @dataclass(frozen=True)
-class Design:
-    """One faulty design: its number and summary (DESIGN.md §5), how its
-    observation deviates, hidden relations (name -> sorts, empty initially) with
-    their update, relations of one step (``aux``), and constraints on them."""
+class Variation:
+    """What one deviation changes in the transition system: how the observation
+    deviates (``overrides``, the first one applying wins), hidden relations
+    (name -> sorts, empty initially) with their update, relations of one step
+    (``aux``), and constraints on them (``extra``)."""
 
-    number: int
-    summary: str
-    deviations: tuple[Deviation, ...]
+    overrides: tuple[Override, ...]
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
     updates: dict[str, Callable] = field(default_factory=dict)
     aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: Callable[[DesignStep], list] | None = None
 
 
+@dataclass(frozen=True)
+class Design:
+    """One faulty design of ``spec.designs`` as a variation of the transition system:
+    its deviations' variations put together (``design_for``)."""
+
+    spec: spec_designs.Design
+    overrides: tuple[Override, ...]
+    hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    updates: dict[str, Callable] = field(default_factory=dict)
+    aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    extras: tuple[Callable[[DesignStep], list], ...] = ()
+
+    @property
+    def number(self) -> int:
+        return self.spec.number
+
+    @property
+    def summary(self) -> str:
+        return self.spec.summary
+
+
 def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
     """The server's observation ``F`` of one step, and its hidden state after it."""
     L, O, F = d.L, d.O, d.F
     status, delivered, closed = O.status, O.delivered, O.closed
-    for dev in reversed(design.deviations):
+    for dev in reversed(design.overrides):
         condition = dev.when(d)
         if dev.status is not None:
             status = L.ite(condition, dev.status(d), status)
@@ -125,8 +153,8 @@ def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
         update, after = design.updates[name], d.H2[name]
         new = lambda *a, u=update: u(d, *a)
         parts.append(Conjunct(f"server.{name}", L.forall(sorts, lambda *a, after=after, new=new: L.iff(after(*a), new(*a)))))
-    if design.extra is not None:
-        parts += design.extra(d)
+    for extra in design.extras:
+        parts += extra(d)
     return parts
 
 
@@ -138,25 +166,25 @@ def _status(code: int):
     return lambda d: d.L.int_(code)
 
 
-# -- the designs -------------------------------------------------------------------------
+# -- the deviations -------------------------------------------------------------------------
 
 
 def _session_log_suffix(d: DesignStep, e):
-    """Design 1: the session's whole log (every retained stream) after the cursor."""
+    """``PER_SESSION_CURSOR``: the session's whole log (every retained stream) after the cursor."""
     L, R, X, A = d.L, d.R, d.X, d.A
     t = R.stream_of(e)
     return L.and_(X.e_issued(e), d.retained(t), L.eq(R.owner(t), A.sh), R.lt(A.eh, e))
 
 
 def _foreign_retained(d: DesignStep):
-    """Design 2: an event of a retained stream of another session, named under a live session."""
+    """``GLOBAL_EVENT_LOG``: an event of a retained stream of another session, named under a live session."""
     L, R, A = d.L, d.R, d.A
     t = R.stream_of(A.eh)
     return L.and_(d.reconnect(), d.live_session_header(), d.named_event(), d.retained(t), L.not_(L.eq(R.owner(t), A.sh)))
 
 
 def _drained_pending(d: DesignStep, r):
-    """Design 3: the server's pending table: requests issued and still pending in the spec,
+    """``REEMIT_DRAINS_PENDING``: the server's pending table: requests issued and still pending in the spec,
     minus those of a session whose resumption emptied it."""
     L, R, X, Y, A = d.L, d.R, d.X, d.Y, d.A
     kept = L.or_(d.H["pending"](r), L.and_(L.not_(X.r_issued(r)), Y.r_issued(r)))
@@ -170,27 +198,27 @@ def _reemit_from_table(d: DesignStep, e):
 
 
 def _history(d: DesignStep, e):
-    """Design 4: every event of the session's retained streams, then the re-emissions."""
+    """``SESSION_ID_AS_CURSOR``: every event of the session's retained streams, then the re-emissions."""
     L, R, X, A = d.L, d.R, d.X, d.A
     t = R.stream_of(e)
     return L.or_(d.O.delivered(e), L.and_(X.e_issued(e), d.retained(t), L.eq(R.owner(t), A.sh)))
 
 
 def _orphan_resumes(d: DesignStep):
-    """Design 5: no session header, and the event id names an event of a retained stream of a live session."""
+    """``EVENT_ID_AS_SESSION``: no session header, and the event id names an event of a retained stream of a live session."""
     L, R, X, A = d.L, d.R, d.X, d.A
     t = R.stream_of(A.eh)
     return L.and_(d.reconnect(), L.not_(A.sh_present), d.named_event(), X.s_live(R.owner(t)), d.retained(t))
 
 
 def _stream_resume_reemits(d: DesignStep):
-    """Design 6: a stream resumption of an open stream also sends every pending request again."""
+    """``STREAM_RESUME_REEMITS``: a stream resumption of an open stream also sends every pending request again."""
     L, R, X, A = d.L, d.R, d.X, d.A
     return L.and_(d.reconnect(Branch.STREAM_RESUMPTION), X.t_open(R.stream_of(A.eh)))
 
 
 def _extra_events(d: DesignStep) -> list[Conjunct]:
-    """Design 6: the events the server adds, one per pending request, none of them the spec's."""
+    """``STREAM_RESUME_REEMITS``: the events the server adds, one per pending request, none of them the spec's."""
     L, R, Y = d.L, d.R, d.Y
     extra, when = d.aux["extra"], _stream_resume_reemits(d)
     one_per_request = L.forall((REQUEST,), lambda r: L.implies(L.and_(when, d.pending_of_session(r)), L.exists(
@@ -201,7 +229,7 @@ def _extra_events(d: DesignStep) -> list[Conjunct]:
 
 
 def _client_on_gone_session(d: DesignStep):
-    """Design 8: a client request naming a session the server ended when a stream expired."""
+    """``EXPIRY_ENDS_SESSION``: a client request naming a session the server ended when a stream expired."""
     L, A = d.L, d.A
     client = L.or_(*(L.eq(A.kind, L.enum(k)) for k in CLIENT_REQUESTS))
     return L.and_(client, d.live_session_header(), d.H["gone"](A.sh))
@@ -217,7 +245,7 @@ def _is_expire_stream(d: DesignStep):
 
 
 def _ended_session_event(d: DesignStep):
-    """Design 9: under a live session, an event id of an ended session's stream that
+    """``ENDED_SESSION_EVENTS_REPLAY``: under a live session, an event id of an ended session's stream that
     was not expired on its own."""
     L, R, X, A = d.L, d.R, d.X, d.A
     t = R.stream_of(A.eh)
@@ -229,44 +257,64 @@ def _shared_get_log(d: DesignStep):
 
 
 def _get_events_after(d: DesignStep, e):
-    """Design 12: every event on any GET stream (all sessions share one key) after the cursor."""
+    """``SHARED_GET_STREAM_KEY``: every event on any GET stream (all sessions share one key) after the cursor."""
     L, R, X, A = d.L, d.R, d.X, d.A
     return L.and_(X.e_issued(e), R.t_get(R.stream_of(e)), R.lt(A.eh, e))
 
 
-DESIGNS: dict[int, Design] = {
-    1: Design(1, "replay cursor kept per session: a session resumption re-emits nothing, a stream "
-                 "resumption replays the session's whole log after the cursor",
-              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), _status(200), _nothing),
-               Deviation(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), _status(200), _session_log_suffix))),
-    2: Design(2, "Last-Event-ID looked up in one log shared by all sessions",
-              (Deviation(_foreign_retained, _status(200), lambda d, e: d.suffix(e)),)),
-    3: Design(3, "re-emission removes requests from the pending table",
-              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _reemit_from_table),),
-              hidden={"pending": (REQUEST,)}, updates={"pending": _drained_pending}),
-    4: Design(4, "Mcp-Session-Id used as a replay cursor: session resumption replays history",
-              (Deviation(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _history),)),
-    5: Design(5, "Last-Event-ID used as a session identifier: an orphan event id resumes a session",
-              (Deviation(_orphan_resumes, _status(200), lambda d, e: d.suffix(e)),)),
-    6: Design(6, "stream resumption re-emits pending requests too",
-              (Deviation(_stream_resume_reemits, None, lambda d, e: d.L.or_(d.O.delivered(e), d.aux["extra"](e))),),
-              aux={"extra": (EVENT,)}, extra=_extra_events),
-    7: Design(7, "off-by-one replay: the replay starts with the cursor's own event",
-              (Deviation(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None,
-                         lambda d, e: d.L.or_(d.O.delivered(e), d.L.eq(e, d.A.eh))),)),
-    8: Design(8, "stream expiry ends the session",
-              (Deviation(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
-               Deviation(_is_expire_stream, None, None, _expiry_closes_session)),
-              hidden={"gone": (SESSION,)},
-              updates={"gone": lambda d, s: d.L.or_(d.H["gone"](s), d.L.and_(_is_expire_stream(d), d.L.eq(s, d.R.owner(d.A.target_stream))))}),
-    9: Design(9, "event ids of an ended session still replay in another session",
-              (Deviation(_ended_session_event, _status(200), lambda d, e: d.suffix(e)),),
-              hidden={"expired": (STREAM,)},
-              updates={"expired": lambda d, t: d.L.or_(d.H["expired"](t), d.L.and_(_is_expire_stream(d), d.L.eq(t, d.A.target_stream)))}),
-    10: Design(10, "a foreign event id on a live session answered with 404",
-               (Deviation(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(404), _nothing),)),
-    11: Design(11, "a foreign event id answered with an empty 200 stream",
-               (Deviation(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(200), _nothing),)),
-    12: Design(12, "one stream key shared by the standalone GET streams of all sessions",
-               (Deviation(_shared_get_log, None, _get_events_after),)),
+def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
+    """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
+    return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
+
+
+def _fixed(variation: Variation) -> Callable[[spec_designs.Design], Variation]:
+    return lambda design: variation
+
+
+VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
+    Deviation.PER_SESSION_CURSOR: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), _status(200), _nothing),
+         Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), _status(200), _session_log_suffix)))),
+    Deviation.GLOBAL_EVENT_LOG: _fixed(Variation(
+        (Override(_foreign_retained, _status(200), lambda d, e: d.suffix(e)),))),
+    Deviation.REEMIT_DRAINS_PENDING: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _reemit_from_table),),
+        hidden={"pending": (REQUEST,)}, updates={"pending": _drained_pending})),
+    Deviation.SESSION_ID_AS_CURSOR: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _history),))),
+    Deviation.EVENT_ID_AS_SESSION: _fixed(Variation(
+        (Override(_orphan_resumes, _status(200), lambda d, e: d.suffix(e)),))),
+    Deviation.STREAM_RESUME_REEMITS: _fixed(Variation(
+        (Override(_stream_resume_reemits, None, lambda d, e: d.L.or_(d.O.delivered(e), d.aux["extra"](e))),),
+        aux={"extra": (EVENT,)}, extra=_extra_events)),
+    Deviation.OFF_BY_ONE_REPLAY: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None,
+                  lambda d, e: d.L.or_(d.O.delivered(e), d.L.eq(e, d.A.eh))),))),
+    Deviation.EXPIRY_ENDS_SESSION: _fixed(Variation(
+        (Override(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
+         Override(_is_expire_stream, None, None, _expiry_closes_session)),
+        hidden={"gone": (SESSION,)},
+        updates={"gone": lambda d, s: d.L.or_(d.H["gone"](s), d.L.and_(_is_expire_stream(d), d.L.eq(s, d.R.owner(d.A.target_stream))))})),
+    Deviation.ENDED_SESSION_EVENTS_REPLAY: _fixed(Variation(
+        (Override(_ended_session_event, _status(200), lambda d, e: d.suffix(e)),),
+        hidden={"expired": (STREAM,)},
+        updates={"expired": lambda d, t: d.L.or_(d.H["expired"](t), d.L.and_(_is_expire_stream(d), d.L.eq(t, d.A.target_stream)))})),
+    Deviation.FOREIGN_EVENT_ID_STATUS: _foreign_event_id_status,
+    Deviation.SHARED_GET_STREAM_KEY: _fixed(Variation(
+        (Override(_shared_get_log, None, _get_events_after),))),
 }
+"""The variation of each deviation, made from the design (for its parameters)."""
+
+
+def design_for(design: spec_designs.Design) -> Design:
+    """The Z3 variation of ``design``: its deviations' variations, in order (an earlier
+    deviation's override wins where two apply)."""
+    variations = [VARIATIONS[deviation](design) for deviation in design.deviations]
+    merged = lambda attribute: {k: v for variation in variations for k, v in getattr(variation, attribute).items()}
+    return Design(design, tuple(o for variation in variations for o in variation.overrides),
+                  merged("hidden"), merged("updates"), merged("aux"),
+                  tuple(variation.extra for variation in variations if variation.extra is not None))
+
+
+DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS}
+"""Each design of ``spec.designs`` as a variation of the transition system, by number."""

@@ -48,7 +48,7 @@ from rich.table import Table
 from mcp_resume import check_explore
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import confirm, design_names, run_server
-from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import Profile
 
@@ -187,7 +187,7 @@ def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
         Stage("machine vs reference", machine_stage, ("reference", profile, examples, traces)),
         Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
         Stage("decision proofs", decision_stage, (out / "proofs" / "decision",)),
-        *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in DESIGNS],
+        *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in NUMBERS],
         Stage("diagrams", diagrams_stage, (out / "diagrams",)),
     ]
 

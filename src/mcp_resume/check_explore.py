@@ -21,8 +21,8 @@ from mcp_resume.model.explore import state_space
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns
@@ -87,7 +87,7 @@ def _column_line(matrix: KillMatrix, name: str) -> dict:
 
 
 def _designs(numbers: list[int]) -> str:
-    if numbers == sorted(DESIGNS):
+    if numbers == sorted(NUMBERS):
         return f"all {len(numbers)}"
     return ", ".join(map(str, numbers)) if numbers else "none"
 

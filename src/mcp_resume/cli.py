@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 
 from mcp_resume import __version__
+from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -237,7 +238,7 @@ def _add_prove(commands) -> None:
         description=(
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
-            "find a shortest run for every faulty design of model/servers/faulty.py and replay it. Writes, per "
+            "find a shortest run for every faulty design of spec/designs.py and replay it. Writes, per "
             "profile, results.json (every query, its result, unsat core and fragment), the traces and REPORT.md "
             "to OUT/<profile>/; with --smt2 also one SMT-LIB2 file per query in OUT/<profile>/smt2/."
         ),
@@ -279,7 +280,7 @@ def _add_explore(commands) -> None:
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=int, metavar="N", help=f"at most N {what} (overrides the named bound)")
-    explore.add_argument("--design", type=int, metavar="N", help="explore faulty design N (1-12, model/servers/faulty.py) beside the spec")
+    explore.add_argument("--design", type=int, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")

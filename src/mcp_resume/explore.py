@@ -54,6 +54,7 @@ from mcp_resume.model.harness.kill_matrix import VACUOUS, KillMatrix, describe_c
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.explore.state_graph import GraphTooLarge
 from mcp_resume.proofs.diagrams import graphviz
+from mcp_resume.spec import designs
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
 from mcp_resume.spec.profiles import Profile
@@ -75,8 +76,8 @@ def run_explore(args) -> int:
     try:
         profile = Profile.parse(args.profile)
         bound_name, bounds = resolve_bounds(args)
-        if args.design is not None and args.design not in DESIGNS:
-            raise UsageError(f"unknown design {args.design}; designs are 1..{max(DESIGNS)} (model/servers/faulty.py)")
+        if args.design is not None and args.design not in designs.BY_NUMBER:
+            raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
         problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
         if problem:

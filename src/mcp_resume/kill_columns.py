@@ -19,10 +19,11 @@ from dataclasses import dataclass
 from mcp_resume.model.http.designs import verify_design_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.model.explore.space import Bounds
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
+from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
+from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"
@@ -70,7 +71,7 @@ class HttpVerifyColumn:
         seconds = time.perf_counter() - started
         if not caught:
             return Cell(self.name, design, profile, PASSED, detail="no rule got FAIL", seconds=seconds)
-        expected = [rule for rule in rules if rule in EXPECTED_RULES[design]]
+        expected = [rule for rule in rules if rule in spec_designs.design(design).rules]
         rule = (expected or rules)[0]
         return Cell(self.name, design, profile, CAUGHT, rule, None, True, f"FAIL: {', '.join(rules)}", seconds)
 

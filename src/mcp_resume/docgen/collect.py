@@ -8,11 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from mcp_resume.model.servers.faulty import DESIGNS, EXPECTED_RULES
 from mcp_resume.model.verify.suite import SCENARIOS
 from mcp_resume.proofs.diagrams.model import Diagram
 from mcp_resume.proofs.diagrams.render import spec_diagrams
 from mcp_resume.spec.catalog import RULES, Rule
+from mcp_resume.spec.designs import DESIGNS, Design
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
 
@@ -22,13 +22,6 @@ from .obligations import Obligation, decision_obligations
 
 KIT_RULES = ("replay-suffix", "no-cross-session", "event-id-unique")
 """The rules ``mcp_resume.testing`` checks for an SDK ``EventStore``."""
-
-
-@dataclass(frozen=True)
-class Design:
-    number: int
-    name: str
-    summary: str
 
 
 @dataclass(frozen=True)
@@ -93,9 +86,7 @@ def branches_judged_by(rule_id: str) -> list[Branch]:
 
 def _designs_by_rule() -> dict[str, list[Design]]:
     by_rule: dict[str, list[Design]] = {}
-    for number, cls in sorted(DESIGNS.items()):
-        doc = " ".join((cls.__doc__ or "").split()).replace("``", "`")
-        summary = doc.split(". ", 1)[1] if doc.startswith(f"{number}. ") else doc
-        for rule_id in sorted(EXPECTED_RULES[number]):
-            by_rule.setdefault(rule_id, []).append(Design(number, cls.name, summary))
+    for design in sorted(DESIGNS, key=lambda d: d.number):
+        for rule_id in sorted(design.rules):
+            by_rule.setdefault(rule_id, []).append(design)
     return by_rule

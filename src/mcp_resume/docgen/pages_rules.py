@@ -131,5 +131,5 @@ def _proofs(model: DocsModel, rule: Rule) -> str:
 def _designs(model: DocsModel, rule: Rule) -> str:
     designs = model.designs.get(rule.id, [])
     if not designs:
-        return "None of the faulty designs of [model/servers/faulty.py](../../model/faulty.py) is expected to break it first."
-    return bullets(f"design {d.number} ({code(d.name)}): {d.summary}" for d in designs)
+        return "None of the faulty designs of [spec/designs.py](../../spec/designs.py) is expected to break it first."
+    return bullets(f"design {d.number} ({code(d.name)}): {d.summary}." for d in designs)

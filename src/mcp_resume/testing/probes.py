@@ -170,7 +170,7 @@ def shared_standalone_key(factory: Callable[[], Any], runner: StoreRunner) -> Pr
     return _limit(runner, "shared-standalone-key", scene, scenario, {"B1"},
                   f"with one store for all sessions, the standalone GET streams of two sessions (key {GET_STREAM_KEY!r})",
                   "session A resuming its standalone stream was sent {labels}",
-                  f"The SDK keys the standalone stream of every session {GET_STREAM_KEY!r} (faulty design 12 of model/servers/faulty.py; "
+                  f"The SDK keys the standalone stream of every session {GET_STREAM_KEY!r} (faulty design 12 of spec/designs.py; "
                   "the TypeScript SDK had the same leak).", _PER_SESSION_REMEDY)
 
 

@@ -1,0 +1,193 @@
+"""The faulty designs of DESIGN.md §5, as data.
+
+Each design is the correct server with one or more *deviations*: named changes
+(``Deviation``) with any parameters they take. This module is the one place
+that gives each design its number, name, summary, the rules whose violation
+shows it, and the deviations it makes; the in-process servers
+(``model/servers/faulty.py``) and the Z3 variations of the transition system
+(``proofs/system/designs.py``) are both built from it, each keyed by deviation.
+
+A design must be caught under a profile when one of its rules is a MUST there
+(``Design.caught``, read from the catalog's levels); ``caught_under`` states the
+profiles explicitly where that derivation would be wrong.
+
+Adding a design: one ``Design`` entry below, and, for a new ``Deviation``, its
+behaviour in the server and in Z3.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from .catalog import level
+from .profiles import Level, Profile
+
+
+class Deviation(str, Enum):
+    """One way a faulty server departs from the correct one."""
+
+    PER_SESSION_CURSOR = "per-session-cursor"
+    """The replay cursor is kept per session, not per stream: a session resumption
+    counts as caught up and re-emits nothing; a stream resumption replays the
+    session's whole log (every retained stream) after the cursor."""
+    GLOBAL_EVENT_LOG = "global-event-log"
+    """``Last-Event-ID`` is looked up in one log shared by all sessions."""
+    REEMIT_DRAINS_PENDING = "reemit-drains-pending"
+    """A session resumption re-emits the pending server requests and empties the
+    pending table."""
+    SESSION_ID_AS_CURSOR = "session-id-as-cursor"
+    """A session resumption replays every event of the session's retained streams
+    before the re-emissions."""
+    EVENT_ID_AS_SESSION = "event-id-as-session"
+    """A reconnect with no session header resumes the live session its
+    ``Last-Event-ID`` came from."""
+    STREAM_RESUME_REEMITS = "stream-resume-reemits"
+    """A stream resumption of an open stream also sends every pending server
+    request again, as new events."""
+    OFF_BY_ONE_REPLAY = "off-by-one-replay"
+    """The replay of a stream resumption starts with the cursor's own event."""
+    EXPIRY_ENDS_SESSION = "expiry-ends-session"
+    """Stream expiry ends the stream's session."""
+    ENDED_SESSION_EVENTS_REPLAY = "ended-session-events-replay"
+    """Ending a session keeps its streams' events replayable, from any session."""
+    FOREIGN_EVENT_ID_STATUS = "foreign-event-id-status"
+    """A ``Last-Event-ID`` the live session named may not resume is answered with
+    the parameter ``status`` (instead of 400), no stream, nothing delivered."""
+    SHARED_GET_STREAM_KEY = "shared-get-stream-key"
+    """The standalone GET streams of all sessions share one stream key and one
+    event buffer; a resumed GET stream replays every GET event after the cursor."""
+
+
+PARAMETERS: dict[Deviation, tuple[str, ...]] = {
+    Deviation.FOREIGN_EVENT_ID_STATUS: ("status",),
+}
+"""The parameters each deviation takes (none unless listed)."""
+
+
+@dataclass(frozen=True)
+class Design:
+    """One faulty design: its number in DESIGN.md §5, a short name (``slug``),
+    a one-line summary, the catalog rules one of which must be the first broken
+    when it is caught, and the deviations it makes, with their parameters."""
+
+    number: int
+    slug: str
+    summary: str
+    rules: frozenset[str]
+    deviations: tuple[Deviation, ...]
+    parameters: tuple[tuple[str, object], ...] = ()
+    caught_under: frozenset[Profile] | None = None
+    """The profiles under which it must be caught, when not derived from ``rules``."""
+
+    @property
+    def name(self) -> str:
+        """``design-<number>-<slug>``: the server's name in traces and reports."""
+        return f"design-{self.number}-{self.slug}"
+
+    @property
+    def target(self) -> str:
+        """``design-<number>``: how the CLI and the embedded targets name it."""
+        return f"design-{self.number}"
+
+    def parameter(self, name: str):
+        """The value of parameter ``name``; ``KeyError`` when the design has none."""
+        for key, value in self.parameters:
+            if key == name:
+                return value
+        raise KeyError(f"design {self.number} has no parameter {name!r}")
+
+    def caught(self, profile: Profile) -> bool:
+        """Whether every checker must catch it under ``profile``: one of its rules is a MUST there."""
+        if self.caught_under is not None:
+            return profile in self.caught_under
+        return any(level(rule, profile) is Level.MUST for rule in self.rules)
+
+
+def _design(number, slug, summary, rules, deviations, **parameters) -> Design:
+    return Design(number, slug, summary, frozenset(rules), tuple(deviations), tuple(sorted(parameters.items())))
+
+
+D = Deviation
+
+DESIGNS: tuple[Design, ...] = (
+    _design(1, "per-session-cursor",
+            "replay cursor kept per session: a session resumption re-emits nothing, a stream "
+            "resumption replays the session's whole log after the cursor",
+            {"reemit-pending", "no-cross-session", "replay-suffix", "event-id-unique"},
+            [D.PER_SESSION_CURSOR]),
+    _design(2, "global-event-log",
+            "Last-Event-ID looked up in one log shared by all sessions",
+            {"no-cross-session", "reject-foreign-event-id", "server-request-ownership"},
+            [D.GLOBAL_EVENT_LOG]),
+    _design(3, "reemit-drains-pending",
+            "re-emission removes requests from the pending table",
+            {"reemit-keeps-pending"},
+            [D.REEMIT_DRAINS_PENDING]),
+    _design(4, "session-id-as-cursor",
+            "Mcp-Session-Id used as a replay cursor: session resumption replays history",
+            {"no-replay-on-session-resume"},
+            [D.SESSION_ID_AS_CURSOR]),
+    _design(5, "event-id-as-session",
+            "Last-Event-ID used as a session identifier: an orphan event id resumes a session",
+            {"reject-orphan-event-id"},
+            [D.EVENT_ID_AS_SESSION]),
+    _design(6, "stream-resume-reemits",
+            "stream resumption re-emits pending requests too",
+            {"no-reemit-on-stream-resume"},
+            [D.STREAM_RESUME_REEMITS]),
+    _design(7, "off-by-one-replay",
+            "off-by-one replay: the replay starts with the cursor's own event",
+            {"replay-suffix"},
+            [D.OFF_BY_ONE_REPLAY]),
+    _design(8, "expiry-ends-session",
+            "stream expiry ends the session",
+            {"expiry-independent"},
+            [D.EXPIRY_ENDS_SESSION]),
+    _design(9, "ended-session-events-replay",
+            "event ids of an ended session still replay in another session",
+            {"no-cross-session", "reject-foreign-event-id", "server-request-ownership"},
+            [D.ENDED_SESSION_EVENTS_REPLAY]),
+    _design(10, "foreign-event-id-404",
+            "a foreign event id on a live session answered with 404",
+            {"reject-foreign-event-id"},
+            [D.FOREIGN_EVENT_ID_STATUS], status=404),
+    _design(11, "foreign-event-id-empty-200",
+            "a foreign event id answered with an empty 200 stream",
+            {"reject-foreign-event-id"},
+            [D.FOREIGN_EVENT_ID_STATUS], status=200),
+    _design(12, "shared-get-stream-key",
+            "one stream key shared by the standalone GET streams of all sessions",
+            {"no-cross-session", "server-request-ownership"},
+            [D.SHARED_GET_STREAM_KEY]),
+)
+
+del D
+
+BY_NUMBER: dict[int, Design] = {design.number: design for design in DESIGNS}
+
+NUMBERS: tuple[int, ...] = tuple(BY_NUMBER)
+
+
+def design(number: int) -> Design:
+    """Design ``number``; ``KeyError`` naming the known numbers otherwise."""
+    try:
+        return BY_NUMBER[number]
+    except KeyError:
+        raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, NUMBERS))}") from None
+
+
+def caught_under(profile: Profile) -> frozenset[int]:
+    """The numbers of the designs every checker must catch under ``profile``."""
+    return frozenset(d.number for d in DESIGNS if d.caught(profile))
+
+
+def target_number(name: str) -> int | None:
+    """The number ``n`` of a target named ``design-<n>``, or ``None`` when ``name`` names no design."""
+    digits = name[7:] if name.startswith("design-") else ""
+    return int(digits) if digits.isdigit() and int(digits) in BY_NUMBER else None
+
+
+def numbers_text() -> str:
+    """``1-12``: the design numbers for help texts."""
+    return f"{NUMBERS[0]}-{NUMBERS[-1]}" if NUMBERS == tuple(range(NUMBERS[0], NUMBERS[-1] + 1)) else ", ".join(map(str, NUMBERS))

@@ -1,0 +1,73 @@
+"""The faulty designs as data (``spec/designs.py``): every server and Z3 variation is
+built from it, and the expectations it gives are the ones DESIGN.md §5 states."""
+
+import pickle
+
+import pytest
+
+from mcp_resume.model.harness.kill_matrix import CAUGHT_UNDER_MCP
+from mcp_resume.model.servers import faulty
+from mcp_resume.model.servers.inprocess import server_factory
+from mcp_resume.proofs.system import designs as variations
+from mcp_resume.spec import designs
+from mcp_resume.spec.catalog import RULES_BY_ID
+from mcp_resume.spec.profiles import Profile
+
+
+def test_the_current_expectations_pinned():
+    """A wrong edit of the data shows here: these are DESIGN.md §5's twelve designs."""
+    assert designs.NUMBERS == tuple(range(1, 13))
+    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 9, 12} == CAUGHT_UNDER_MCP
+    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 13))
+    assert designs.design(1).name == "design-1-per-session-cursor"
+    assert designs.design(11).name == "design-11-foreign-event-id-empty-200"
+    assert designs.design(3).rules == {"reemit-keeps-pending"}
+
+
+@pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
+def test_each_design_is_well_formed(design):
+    assert design.rules and design.rules <= set(RULES_BY_ID)
+    assert design.deviations
+    assert design.slug and design.summary and "\n" not in design.summary
+    wanted = {name for deviation in design.deviations for name in designs.PARAMETERS.get(deviation, ())}
+    assert {name for name, _ in design.parameters} == wanted
+    assert design.caught_under is None or design.caught_under <= set(Profile)
+
+
+def test_every_deviation_has_a_server_and_a_z3_variation():
+    assert set(faulty.BEHAVIOUR) == set(designs.Deviation) == set(variations.VARIATIONS)
+
+
+@pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
+def test_the_server_and_the_variation_are_built_from_the_data(design):
+    cls = faulty.DESIGNS[design.number]
+    assert server_factory(design.target) is cls
+    server = cls()
+    assert server.name == design.name and cls.design is design
+    assert type(pickle.loads(pickle.dumps(server))) is cls
+    for deviation in design.deviations:
+        assert isinstance(server, faulty.BEHAVIOUR[deviation])
+    variation = variations.DESIGNS[design.number]
+    assert variation.spec is design and variation.summary == design.summary and variation.overrides
+
+
+def test_a_parameter_reaches_the_server():
+    assert faulty.DESIGNS[10].foreign_status == 404 and faulty.DESIGNS[11].foreign_status == 200
+    assert designs.design(10).deviations == designs.design(11).deviations
+
+
+def test_an_explicit_profile_set_overrides_the_derivation():
+    derived = designs.Design(99, "x", "only boundary's MUSTs", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,))
+    assert derived.caught(Profile.BOUNDARY) and not derived.caught(Profile.MCP_2025_11_25)
+    explicit = designs.Design(99, "x", "stated", derived.rules, derived.deviations,
+                              caught_under=frozenset({Profile.MCP_2025_11_25}))
+    assert explicit.caught(Profile.MCP_2025_11_25) and not explicit.caught(Profile.BOUNDARY)
+
+
+def test_unknown_designs_are_named():
+    with pytest.raises(KeyError, match="designs are 1, 2"):
+        designs.design(13)
+    assert designs.target_number("design-12") == 12
+    assert designs.target_number("design-13") is None and designs.target_number("design-1x") is None
+    with pytest.raises(ValueError, match="design-12"):
+        server_factory("design-13")
