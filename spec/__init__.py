@@ -10,6 +10,9 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``invariants``: the predicates every checker shares;
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
+- ``literals``: header values that name nothing (unknown, malformed, absent);
+- ``bounds``, ``candidates``, ``walk``: what every explorer shares: the bounds of
+  a run, the actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
 """
 
