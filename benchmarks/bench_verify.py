@@ -21,7 +21,7 @@ import time
 
 import httpx
 
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.evidence import End
 from mcp_resume.model.targets.process import running_python_sdk
 from mcp_resume.model.verify.suite import VerifyRun, verify
@@ -57,7 +57,7 @@ def main() -> None:
     args = parser.parse_args()
     profile = None if args.profile == "auto" else Profile.parse(args.profile)
     with running_python_sdk() as url:
-        run = VerifyRun(url, "python-sdk", profile, Bounds.from_timeout(args.timeout))
+        run = VerifyRun(url, "python-sdk", profile, Timeouts.from_timeout(args.timeout))
         started = time.perf_counter()
         report = asyncio.run(verify(run))
         verify_seconds = time.perf_counter() - started

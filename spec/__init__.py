@@ -11,6 +11,9 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
 - ``designs``: the faulty designs of DESIGN.md §5, as data (their rules and deviations);
+- ``literals``: header values that name nothing (unknown, malformed, absent);
+- ``bounds``, ``candidates``, ``walk``: what every explorer shares: the bounds of
+  a run, the actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
 """
 

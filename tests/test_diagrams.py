@@ -14,7 +14,7 @@ from mcp_resume.diagram import run_diagram
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.decision_flow import QUESTIONS, decision_flow, describe_statuses, status_set_text
 from mcp_resume.proofs.diagrams.render import spec_diagrams, to_dot, to_mermaid, write_diagrams
-from mcp_resume.proofs.diagrams.exploration import Bounds, explore
+from mcp_resume.proofs.diagrams.exploration import LIFECYCLE_BOUNDS, explore
 from mcp_resume.proofs.diagrams.lifecycle import session_edges, session_lifecycle, stream_edges, stream_lifecycle
 from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import Branch, Method, decide_class
@@ -141,7 +141,7 @@ def test_session_lifecycle_is_the_specs(explored):
 
 
 def test_the_default_bounds_see_every_abstract_edge(explored):
-    deeper = explore(Bounds(depth=8))
+    deeper = explore(replace(LIFECYCLE_BOUNDS, depth=8))
     assert stream_edges(explored) == stream_edges(deeper)
     assert session_edges(explored) == session_edges(deeper)
 

@@ -8,18 +8,18 @@ import time
 import pytest
 
 import hostile_servers as hostile
-from mcp_resume.model.http.client import Bounds, StreamableHttpClient, _SseReader
+from mcp_resume.model.http.client import Timeouts, StreamableHttpClient, _SseReader
 from mcp_resume.model.http.evidence import End, ErrorKind
 from mcp_resume.model.targets.process import running_python_sdk
 
-FAST = Bounds(connect=1.0, first_byte=1.0, idle=1.0, exchange=3.0, settle=0.5)
+FAST = Timeouts(connect=1.0, first_byte=1.0, idle=1.0, exchange=3.0, settle=0.5)
 
 
 def run(coro):
     return asyncio.run(coro)
 
 
-async def _initialize(url: str, bounds: Bounds = FAST):
+async def _initialize(url: str, bounds: Timeouts = FAST):
     async with StreamableHttpClient(url, bounds) as client:
         return await client.initialize()
 
@@ -48,10 +48,10 @@ def test_sse_reader_notes_a_line_that_is_no_sse_field():
 
 def test_bounds_reject_non_positive_values():
     with pytest.raises(ValueError, match="timeout"):
-        Bounds.from_timeout(0)
+        Timeouts.from_timeout(0)
     with pytest.raises(ValueError, match="idle"):
-        Bounds(idle=float("nan"))
-    assert Bounds.from_timeout(2).exchange == 10.0
+        Timeouts(idle=float("nan"))
+    assert Timeouts.from_timeout(2).exchange == 10.0
 
 
 # -- errors as values, within bounds ------------------------------------------------------
@@ -86,7 +86,7 @@ def test_stream_without_events_ends_at_the_idle_bound():
 
 @pytest.mark.timeout(20)
 def test_whole_exchange_bound_holds_even_while_bytes_keep_coming():
-    bounds = Bounds(connect=1.0, first_byte=1.0, idle=5.0, exchange=1.5, settle=0.5)
+    bounds = Timeouts(connect=1.0, first_byte=1.0, idle=5.0, exchange=1.5, settle=0.5)
     with hostile.http_server(hostile.dripping_sse) as url:
         started = time.monotonic()
         exchange = run(_initialize(url, bounds))

@@ -9,7 +9,7 @@ import pytest
 from mcp_resume.proofs.system import agreement as ts_agreement
 
 from mcp_resume.proofs.system import transitions as ts_transitions
-from mcp_resume.proofs.system.agreement import Bounds, check_agreement, check_step, structure
+from mcp_resume.proofs.system.agreement import AGREEMENT_BOUNDS, check_agreement, check_step, structure
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import PyLogic
 from mcp_resume.proofs.system.vocabulary import ActionKind, rigid, state
@@ -20,7 +20,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession
 from mcp_resume.spec.transitions import Observation, step
 
-BOUNDS = Bounds(depth=5)
+BOUNDS = AGREEMENT_BOUNDS
 
 
 def _run(actions, profile=Profile.BOUNDARY):
@@ -73,7 +73,7 @@ def test_a_frame_missing_from_the_encoding_is_a_disagreement(monkeypatch):
         return effect
 
     monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.EMIT_EVENT, connects_too)
-    report = check_agreement(Bounds(depth=4), Profile.BOUNDARY)
+    report = check_agreement(replace(AGREEMENT_BOUNDS, depth=4), Profile.BOUNDARY)
     assert any("tr.emit_event.t_connected" in p for p in report.problems), report.problems[:3]
 
 

@@ -16,7 +16,7 @@ from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.http.designs import verify_design_over_http, verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.http.adapter import run_http_machine
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import designs
@@ -138,7 +138,7 @@ def test_replay_refuses_what_is_not_a_trace(tmp_path, capsys):
 # -- the Hypothesis machine over HTTP --------------------------------------------------------
 
 
-MACHINE_BOUNDS = Bounds(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.05)
+MACHINE_BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.05)
 """The façade writes everything a reconnect delivers at once: a short settle suffices."""
 
 

@@ -13,7 +13,7 @@ import json
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import running_python_sdk
 from mcp_resume.model.verify.probe import Capabilities
 from mcp_resume.model.verify.scenarios import Context
@@ -173,7 +173,7 @@ def test_scenarios_use_fresh_sessions(boundary_run):
 
 def _one_scenario(sdk_url, rule, profile):
     scenario = SCENARIOS[rule]
-    bounds = Bounds.from_timeout(float(TIMEOUT))
+    bounds = Timeouts.from_timeout(float(TIMEOUT))
     tools = ["test_tool_with_logging", "test_elicitation"]
     caps = Capabilities(
         session_ids=True,

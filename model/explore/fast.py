@@ -1,4 +1,4 @@
-"""The fast explorer: the same exploration as ``explorer.explore_spec``, session by session.
+"""The fast explorer: the same exploration as ``plain.explore_spec``, session by session.
 
 Why it can be fast. In the spec a session owns everything that refers to it:
 an action names one session (or none), changes nothing outside that session's
@@ -18,8 +18,8 @@ The explorer therefore keeps two levels:
 - a **state graph**: a state is the sorted tuple of its sessions' integers. Its
   successors are its sessions' successors in the table, a new session
   (``initialize``), and ``restart_client`` (every session forgets at once).
-  Breadth-first search over these tuples costs a tuple and a set lookup per
-  successor.
+  The breadth-first walk (``spec.walk``) over these tuples costs a tuple and a
+  dict lookup per successor.
 
 Counts are those of the reference explorer: each action that names any event of
 another session counts once per such event (``foreign`` multiplicity), each
@@ -30,10 +30,15 @@ on a witness state. The tests hold this explorer to ``explore_spec`` (same
 states, transitions, pruned transitions, depth, per-action and per-branch
 counts) and every step to ``spec.transitions.step`` on the decoded state.
 
+The actions on a session form are those of ``spec.candidates.candidate_actions``
+that act on it (``session_templates``), and the session-less requests those that
+name no session (``sessionless_templates``), so the two explorers try the same
+actions by construction.
+
 A violation is reported with a concrete trace: the path to the state is found
-again (a second breadth-first search with parent pointers, run only when there
-is something to report), translated into the spec's handles, and replayed with
-``step`` to confirm the finding.
+again (the same walk, over ``moves``, run only when there is something to report
+and stopped at the target), translated into the spec's handles, and replayed
+with ``step`` to confirm the finding.
 """
 
 from __future__ import annotations
@@ -44,17 +49,18 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mcp_resume.spec import actions as a
+from mcp_resume.spec.bounds import Bounds
+from mcp_resume.spec.candidates import CLIENT_REQUESTS, acting_session, candidate_actions
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.transitions import Transition, enabled, step
+from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
 from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore.space import SERVER_STREAM_ACTIONS, Bounds
-from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge, path_to
-from mcp_resume.spec.literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
 """How many concrete actions one template stands for in a state."""
@@ -85,7 +91,7 @@ class Expansion:
 
     moves: list[tuple[int, int]] = field(default_factory=list)  # (template index, successor form id)
     successors: tuple[int, ...] = ()  # distinct successor form ids other than itself
-    templates: list[Template] = field(default_factory=list)
+    templates: tuple[Template, ...] = ()  # shared by every form with the same handles
     counts: list[Counter] = field(default_factory=lambda: [Counter() for _ in range(3)])  # by multiplicity
     pruned: list[int] = field(default_factory=lambda: [0, 0, 0])
     findings: list[tuple[int, Finding]] = field(default_factory=list)
@@ -106,6 +112,7 @@ class SessionTable:
         self.requests: list[int] = []
         self.state_findings: dict[int, list[Finding]] = {}
         self.witness = session_form(_run(WITNESS_ACTIONS), "S1")
+        self.templates: dict[tuple, tuple[Template, ...]] = {}
         self.steps = 0
         self.seconds = 0.0  # spent expanding forms (stepping and checking the spec)
 
@@ -149,7 +156,7 @@ class SessionTable:
         expansion = Expansion()
         alone = decode([form])
         beside = decode([form, self.witness])
-        expansion.templates = session_templates(alone, beside)
+        expansion.templates = self._templates(alone, beside)
         distinct: dict[int, None] = {}
         for index, template in enumerate(expansion.templates):
             state = beside if template.witness else alone
@@ -175,6 +182,17 @@ class SessionTable:
         self.expansions[number] = expansion
         return expansion
 
+    def _templates(self, alone: State, beside: State) -> tuple[Template, ...]:
+        """``session_templates``, computed once per set of handles: the templates
+        name only handles, and most forms share theirs (``S1``, ``T1``, ``E1`` ...)."""
+        handles = (tuple((t.id, t.session) for t in beside.streams), tuple((e.id, e.stream) for e in beside.events),
+                   tuple((r.id, r.session) for r in beside.requests),
+                   tuple(e.id for e in alone.events), tuple(r.id for r in alone.requests))
+        templates = self.templates.get(handles)
+        if templates is None:
+            templates = self.templates[handles] = tuple(session_templates(alone, beside))
+        return templates
+
     def _successor(self, number: int, template: Template, transition: Transition) -> int | None:
         """The successor's form id, or None when it breaks a bound."""
         if template.witness:
@@ -193,40 +211,41 @@ class SessionTable:
 
 
 def session_templates(alone: State, beside: State) -> list[Template]:
-    """Every action on session ``S1`` of ``alone`` that names it or its entities, in
-    the order of ``candidate_actions``; an event id or request id of another session
-    is the witness's (in ``beside``), standing for all of them."""
-    events = [e.id for e in alone.events]
-    requests = [r.id for r in alone.requests]
-    witness_event = beside.events[len(events)].id
-    witness_request = beside.requests[len(requests)].id
-    templates = [Template(a.CallTool("S1"), ONE, False)]
-    templates += [Template(a.Reconnect("S1", e), ONE, False) for e in events]
-    templates.append(Template(a.Reconnect("S1", witness_event), PER_FOREIGN_EVENT, True))
-    templates += [Template(a.Reconnect("S1", e), ONE, False) for e in EVENT_LITERALS]
-    templates += [Template(a.AnswerRequest("S1", r), ONE, False) for r in requests]
-    templates.append(Template(a.AnswerRequest("S1", witness_request), PER_FOREIGN_REQUEST, True))
-    templates.append(Template(a.AnswerRequest("S1", UNKNOWN_REQUEST), ONE, False))
-    templates.append(Template(a.DeleteSession("S1"), ONE, False))
-    for stream in alone.streams:
-        templates += [Template(kind(stream.id), ONE, False) for kind in SERVER_STREAM_ACTIONS]
-    templates += [Template(a.CancelRequest(r), ONE, False) for r in requests]
-    templates.append(Template(a.ExpireSession("S1"), ONE, False))
+    """The actions of ``candidate_actions(beside)`` that act on session ``S1`` (the
+    form of ``alone``, first in ``beside``), in that order: an event id or request
+    id of the witness session (the other session of ``beside``) stands for every
+    one of another session, and is stepped on ``beside``; the others on ``alone``."""
+    own_events = {e.id for e in alone.events}
+    own_requests = {r.id for r in alone.requests}
+    templates = []
+    for action in candidate_actions(beside):
+        if acting_session(beside, action) != "S1":
+            continue
+        if isinstance(action, a.Reconnect) and beside.event(action.last_event_id) is not None \
+                and action.last_event_id not in own_events:
+            templates.append(Template(action, PER_FOREIGN_EVENT, True))
+        elif isinstance(action, a.AnswerRequest) and beside.request(action.request) is not None \
+                and action.request not in own_requests:
+            templates.append(Template(action, PER_FOREIGN_REQUEST, True))
+        else:
+            templates.append(Template(action, ONE, False))
     return templates
 
 
 def sessionless_templates(witness: State) -> list[Template]:
-    """Requests whose session header names no session, on the witness state: the
-    event and request they name stand for every event and request of a state."""
-    event, request = witness.events[0].id, witness.requests[0].id
+    """The client requests of ``candidate_actions(witness)`` whose session header
+    names no session, in that order, on the witness state: the event and request
+    they name stand for every event and request of a state."""
     templates = []
-    for session in SESSION_LITERALS:
-        templates.append(Template(a.CallTool(session), ONE, True))
-        templates.append(Template(a.Reconnect(session, event), PER_EVENT, True))
-        templates += [Template(a.Reconnect(session, e), ONE, True) for e in EVENT_LITERALS]
-        templates.append(Template(a.AnswerRequest(session, request), PER_REQUEST, True))
-        templates.append(Template(a.AnswerRequest(session, UNKNOWN_REQUEST), ONE, True))
-        templates.append(Template(a.DeleteSession(session), ONE, True))
+    for action in candidate_actions(witness):
+        if not isinstance(action, CLIENT_REQUESTS) or witness.session(action.session) is not None:
+            continue
+        if isinstance(action, a.Reconnect) and witness.event(action.last_event_id) is not None:
+            templates.append(Template(action, PER_EVENT, True))
+        elif isinstance(action, a.AnswerRequest) and witness.request(action.request) is not None:
+            templates.append(Template(action, PER_REQUEST, True))
+        else:
+            templates.append(Template(action, ONE, True))
     return templates
 
 
@@ -304,75 +323,66 @@ class _Search:
 
     def run(self, result: ExplorationResult, progress: Progress | None, started: float) -> None:
         table, bounds, fresh = self.table, self.bounds, self.fresh
-        seen = {()}
-        frontier = [()]
-        result.levels.append(1)
+        walk = BreadthFirst((), None)
+        seen = walk.parents
         max_sessions = bounds.sessions
         expansions = table.expansions
         events, requests = table.events, table.requests
         bad = table.state_findings
+        first_seen_bad = self.first_seen_bad
         form_weight, fe_weight, fr_weight = self.form_weight, self.foreign_event_weight, self.foreign_request_weight
-        depth = 0
-        while frontier and (bounds.depth is None or depth < bounds.depth):
-            next_frontier = []
-            add = next_frontier.append
-            for state in frontier:
-                self.expanded_states += 1
-                total_events = 0
-                total_requests = 0
-                for form in state:
-                    total_events += events[form]
-                    total_requests += requests[form]
-                self.event_weight += total_events
-                self.request_weight += total_requests
-                if total_events and self.first_state_with_events is None:
-                    self.first_state_with_events = state
-                if total_requests and self.first_state_with_requests is None:
-                    self.first_state_with_requests = state
-                if len(state) < max_sessions:
-                    self.initializations += 1
-                    successor = _insert(state, fresh)
-                    if successor not in seen:
-                        seen.add(successor)
-                        add(successor)
-                else:
-                    self.pruned_initializations += 1
-                self.restarts += 1
-                previous = -1
-                forgotten = []
-                for index, form in enumerate(state):
-                    expansion = expansions[form] or self._expand(form, state)
-                    forgotten.append(expansion.forget)
-                    form_weight[form] += 1
-                    fe_weight[form] += total_events - events[form]
-                    fr_weight[form] += total_requests - requests[form]
-                    if form == previous:
-                        continue
-                    previous = form
-                    rest = state[:index] + state[index + 1 :]
-                    for successor_form in expansion.successors:
-                        successor = _insert(rest, successor_form)
-                        if successor not in seen:
-                            seen.add(successor)
-                            add(successor)
-                            if bad and successor_form in bad and successor_form not in self.first_seen_bad:
-                                self.first_seen_bad[successor_form] = successor
-                forgotten.sort()
-                restarted = tuple(forgotten)
-                if restarted != state and restarted not in seen:
-                    seen.add(restarted)
-                    add(restarted)
-                if progress and self.expanded_states % PROGRESS_EVERY == 0:
-                    result.states, result.depth = len(seen), depth
-                    result.seconds = time.perf_counter() - started
-                    progress(result)
-            frontier = next_frontier
-            if frontier:
-                depth += 1
-                result.levels.append(len(frontier))
+
+        def successors(state: tuple, _node):
+            # the steps are only what ``moves`` names again for a trace: a
+            # successor form, INITIALIZE or RESTART
+            self.expanded_states += 1
+            total_events = 0
+            total_requests = 0
+            for form in state:
+                total_events += events[form]
+                total_requests += requests[form]
+            self.event_weight += total_events
+            self.request_weight += total_requests
+            if total_events and self.first_state_with_events is None:
+                self.first_state_with_events = state
+            if total_requests and self.first_state_with_requests is None:
+                self.first_state_with_requests = state
+            if len(state) < max_sessions:
+                self.initializations += 1
+                yield _INITIALIZE, _insert(state, fresh), None
+            else:
+                self.pruned_initializations += 1
+            self.restarts += 1
+            previous = -1
+            forgotten = []
+            for index, form in enumerate(state):
+                expansion = expansions[form] or self._expand(form, state)
+                forgotten.append(expansion.forget)
+                form_weight[form] += 1
+                fe_weight[form] += total_events - events[form]
+                fr_weight[form] += total_requests - requests[form]
+                if form == previous:
+                    continue
+                previous = form
+                rest = state[:index] + state[index + 1 :]
+                for successor_form in expansion.successors:
+                    successor = _insert(rest, successor_form)
+                    if bad and successor_form in bad and successor_form not in first_seen_bad and successor not in seen:
+                        first_seen_bad[successor_form] = successor
+                    yield successor_form, successor, None
+            forgotten.sort()
+            restarted = tuple(forgotten)
+            if restarted != state:
+                yield _RESTART, restarted, None
+            if progress and self.expanded_states % PROGRESS_EVERY == 0:
+                result.states, result.depth = len(seen), walk.depth
+                result.seconds = time.perf_counter() - started
+                progress(result)
+
+        walk.run(successors, bounds.depth)
+        result.levels = walk.levels
         result.states = len(seen)
-        result.depth = depth
-        self.depth = depth
+        result.depth = self.depth = walk.depth
 
     def _expand(self, form: int, state: tuple) -> Expansion:
         self.first_expanded[form] = state
@@ -392,6 +402,7 @@ def _insert(state: tuple, form: int) -> tuple:
 
 
 _SLOTS = {ONE: 0, PER_FOREIGN_EVENT: 1, PER_FOREIGN_REQUEST: 2}
+_INITIALIZE, _RESTART = -1, -2  # the steps of the search that are not a session form
 
 
 def _label(transition: Transition) -> tuple[str, object]:
@@ -453,22 +464,23 @@ def _report_findings(result, table: SessionTable, world: _Global, search: _Searc
 
 def concrete_path(table: SessionTable, fresh: int, bounds: Bounds, target: tuple, profile: Profile = DEFAULT_PROFILE) -> tuple:
     """A shortest sequence of spec actions from the initial state to a state whose
-    canonical form is ``target`` (a sorted tuple of session-form ids of ``table``)."""
-    parents: dict[tuple, tuple | None] = {(): None}
-    frontier = [()]
-    while target not in parents and frontier:
-        next_frontier = []
-        for state in frontier:
-            for successor, move in moves(table, fresh, bounds, state):
-                if successor not in parents:
-                    parents[successor] = (state, move)
-                    next_frontier.append(successor)
-        frontier = next_frontier
-    if target not in parents:
+    canonical form is ``target`` (a sorted tuple of session-form ids of ``table``);
+    ``FastEngineError`` when no path within ``bounds`` reaches it."""
+
+    def successors(state: tuple, _node):
+        for successor, move in moves(table, fresh, bounds, state):
+            yield move, successor, None
+            if successor == target:
+                raise StopWalk
+
+    walk = BreadthFirst((), None)
+    if target not in walk.parents:
+        walk.run(successors)
+    if target not in walk.parents:
         raise FastEngineError(f"no path to {target}")
     actions: list[a.Action] = []
     state = INITIAL_STATE
-    for move in path_to(parents, target):
+    for move in walk.path_to(target):
         action = _concrete(table, state, move)
         actions.append(action)
         state = step(state, action, profile).after

@@ -17,16 +17,18 @@ from __future__ import annotations
 import time
 from typing import Callable
 
+from mcp_resume.spec.bounds import Bounds, within
+from mcp_resume.spec.candidates import candidate_actions
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Transition, enabled, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+from mcp_resume.spec.walk import BreadthFirst, path_to
 
 from mcp_resume.model.explore.canonical import canonical_key
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore.space import Bounds, candidate_actions, within
 
 Progress = Callable[[ExplorationResult], None]
 """Called now and then during a run with the result so far (counts, ``seconds``)."""
@@ -53,63 +55,43 @@ def explore_spec(
     result = ExplorationResult("spec", profile, bounds, "reference", symmetry)
     key = canonical_key if symmetry else _identity
     started = time.perf_counter()
-    first = key(INITIAL_STATE)
-    parents: dict = {first: None}
+    walk = BreadthFirst(key(INITIAL_STATE), INITIAL_STATE)
+    parents = walk.parents
     _judge_state(result, INITIAL_STATE, lambda: (), profile, bounds)
-    frontier = [(first, INITIAL_STATE)]
-    result.levels.append(1)
-    depth = 0
-    expanded = 0
-    while frontier and (bounds.depth is None or depth < bounds.depth):
-        next_frontier = []
-        for state_key, state in frontier:
-            for action in candidate_actions(state):
-                if not enabled(state, action):
-                    continue
-                transition = step(state, action, profile)
-                if not within(transition.after, bounds):
-                    result.pruned += 1
-                    continue
-                result.transitions += 1
-                result.coverage.record(action.kind, transition.outcome.branch if transition.outcome else None)
-                findings = check_transition(transition)
-                if findings:
-                    _judge(result, findings, path_to(parents, state_key) + (action,), profile, bounds)
-                after_key = key(transition.after)
-                if record:
-                    record(state_key, transition, after_key)
-                if after_key in parents:
-                    continue
-                parents[after_key] = (state_key, action)
-                next_frontier.append((after_key, transition.after))
-                _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
-            expanded += 1
-            if progress and expanded % PROGRESS_EVERY == 0:
-                _progress(result, parents, depth, started, progress)
-        frontier = next_frontier
-        if frontier:
-            depth += 1
-            result.levels.append(len(frontier))
+
+    def successors(state_key, state: State):
+        for action in candidate_actions(state):
+            if not enabled(state, action):
+                continue
+            transition = step(state, action, profile)
+            if not within(transition.after, bounds):
+                result.pruned += 1
+                continue
+            result.transitions += 1
+            result.coverage.record(action.kind, transition.outcome.branch if transition.outcome else None)
+            findings = check_transition(transition)
+            if findings:
+                _judge(result, findings, path_to(parents, state_key) + (action,), profile, bounds)
+            after_key = key(transition.after)
+            if record:
+                record(state_key, transition, after_key)
+            if after_key in parents:
+                continue
+            yield action, after_key, transition.after
+            _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
+        if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
+            _progress(result, walk, started, progress)
+
+    walk.run(successors, bounds.depth)
+    result.levels = walk.levels
     result.states = len(parents)
-    result.depth = depth
+    result.depth = walk.depth
     result.seconds = time.perf_counter() - started
     return result
 
 
 def _identity(state: State) -> State:
     return state
-
-
-def path_to(parents: dict, state_key) -> tuple:
-    """The steps from the root to ``state_key`` in a breadth-first ``parents`` map
-    (key -> ``(parent key, step)``, ``None`` at the root)."""
-    actions = []
-    link = parents[state_key]
-    while link is not None:
-        state_key, action = link
-        actions.append(action)
-        link = parents[state_key]
-    return tuple(reversed(actions))
 
 
 def _judge_state(result: ExplorationResult, state: State, path: Callable[[], tuple], profile: Profile, bounds: Bounds) -> None:
@@ -133,8 +115,9 @@ def explorer_trace(actions: tuple, profile: Profile, finding: Finding, bounds: B
     return Trace(tuple(actions), profile, failure, "explorer", {"server": server, "bounds": bounds.to_json()})
 
 
-def _progress(result: ExplorationResult, parents: dict, depth: int, started: float, progress: Progress) -> None:
-    result.states = len(parents)
-    result.depth = depth
+def _progress(result: ExplorationResult, walk: BreadthFirst, started: float, progress: Progress) -> None:
+    result.states = len(walk.parents)
+    result.depth = walk.depth
+    result.levels = list(walk.levels)
     result.seconds = time.perf_counter() - started
     progress(result)

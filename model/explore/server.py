@@ -36,15 +36,17 @@ import pickle
 import time
 from typing import Callable
 
+from mcp_resume.spec.bounds import Bounds, within
+from mcp_resume.spec.candidates import candidate_actions
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import enabled
+from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 
 from mcp_resume.model.servers.adapter import ServerUnderTest
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore.space import Bounds, candidate_actions, within
-from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, explorer_trace, path_to
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, explorer_trace
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
 from mcp_resume.model.servers.idmap import IdMap
 
@@ -73,52 +75,44 @@ def explore_server(
     root = keys.key(INITIAL_STATE, probe, IdMap())
     first = _snapshot(probe, IdMap())
     probe.close()
-    parents: dict = {root: None}
-    frontier = [(root, INITIAL_STATE, first)]
-    result.levels.append(1)
-    depth = 0
-    expanded = 0
-    while frontier and (bounds.depth is None or depth < bounds.depth):
-        next_frontier = []
-        for key, state, snapshot in frontier:
-            for action in candidate_actions(state):
-                if not enabled(state, action):
+    walk = BreadthFirst(root, (INITIAL_STATE, first))
+    parents = walk.parents
+
+    def successors(key, node):
+        state, snapshot = node
+        for action in candidate_actions(state):
+            if not enabled(state, action):
+                continue
+            checker = _restore(snapshot, state, profile)
+            try:
+                report = checker.apply(action)
+            except Counterexample as found:
+                _record_failure(result, parents, key, action, found, bounds)
+                if stop_at_first:
+                    raise StopWalk from None
+                continue
+            if checker.state is not state and not within(checker.state, bounds):
+                result.pruned += 1
+                continue
+            result.transitions += 1
+            result.coverage.record(action.kind, report.branch)
+            if report.findings:
+                _record_warnings(result, parents, key, action, report, bounds)
+                continue
+            after = None
+            if checker.state is state:  # the spec stayed put: did the server?
+                after = _snapshot(checker.server, checker.ids)
+                if after == snapshot:
                     continue
-                checker = _restore(snapshot, state, profile)
-                try:
-                    report = checker.apply(action)
-                except Counterexample as found:
-                    _record_failure(result, parents, key, action, found, bounds)
-                    if stop_at_first:
-                        return _finish(result, parents, depth + 1, started, exhausted=False)
-                    continue
-                if checker.state is not state and not within(checker.state, bounds):
-                    result.pruned += 1
-                    continue
-                result.transitions += 1
-                result.coverage.record(action.kind, report.branch)
-                if report.findings:
-                    _record_warnings(result, parents, key, action, report, bounds)
-                    continue
-                after = None
-                if checker.state is state:  # the spec stayed put: did the server?
-                    after = _snapshot(checker.server, checker.ids)
-                    if after == snapshot:
-                        continue
-                after_key = keys.key(checker.state, checker.server, checker.ids)
-                if after_key not in parents:
-                    parents[after_key] = (key, action)
-                    after = after or _snapshot(checker.server, checker.ids)
-                    next_frontier.append((after_key, checker.state, after))
-            expanded += 1
-            if progress and expanded % PROGRESS_EVERY == 0:
-                _finish(result, parents, depth, started, exhausted=False)
-                progress(result)
-        frontier = next_frontier
-        if frontier:
-            depth += 1
-            result.levels.append(len(frontier))
-    return _finish(result, parents, depth, started, exhausted=True)
+            after_key = keys.key(checker.state, checker.server, checker.ids)
+            if after_key not in parents:  # a pickle only for a product state to expand
+                yield action, after_key, (checker.state, after or _snapshot(checker.server, checker.ids))
+        if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
+            _finish(result, walk, started).exhausted = False  # not yet
+            progress(result)
+
+    walk.run(successors, bounds.depth)
+    return _finish(result, walk, started)
 
 
 class _Keys:
@@ -210,9 +204,11 @@ def _record_warnings(result: ExplorationResult, parents: dict, key, action, repo
         result.record(result.warnings, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
 
 
-def _finish(result: ExplorationResult, parents: dict, depth: int, started: float, exhausted: bool) -> ExplorationResult:
-    result.states = len(parents)
-    result.depth = depth
-    result.exhausted = exhausted
+def _finish(result: ExplorationResult, walk: BreadthFirst, started: float) -> ExplorationResult:
+    """The result so far; a walk stopped at a failing step ends one step below its level."""
+    result.states = len(walk.parents)
+    result.depth = walk.depth + 1 if walk.stopped else walk.depth
+    result.levels = list(walk.levels)
+    result.exhausted = not walk.stopped
     result.seconds = time.perf_counter() - started
     return result

@@ -41,9 +41,10 @@ from mcp_resume.spec.transitions import Delivered, Observation
 
 from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.harness.checker import Checker, Counterexample
-from mcp_resume.model.http.client import Bounds, StreamableHttpClient
+from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import Exchange, SseEvent
-from mcp_resume.model.harness.machine import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION, MachineResult, machine_settings
+from mcp_resume.model.harness.machine import MachineResult, machine_settings
+from mcp_resume.spec.literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
 HTTP_EXAMPLES = 15
@@ -61,7 +62,7 @@ class HttpServerUnderTest:
     """One live server over HTTP; ``plan_call(tool)`` picks the fixture tool the
     next ``call_tool`` uses (default: the first history tool listed)."""
 
-    def __init__(self, url: str, bounds: Bounds, tools: list[str], name: str = "http") -> None:
+    def __init__(self, url: str, bounds: Timeouts, tools: list[str], name: str = "http") -> None:
         self.name = name
         self.url = url
         self.bounds = bounds
@@ -190,7 +191,7 @@ def run_http_machine(
     url: str,
     tools: list[str],
     profile: Profile = DEFAULT_PROFILE,
-    bounds: Bounds | None = None,
+    bounds: Timeouts | None = None,
     max_examples: int = HTTP_EXAMPLES,
     steps: int = HTTP_STEPS,
 ) -> MachineResult:
@@ -199,7 +200,7 @@ def run_http_machine(
     Each example uses fresh sessions and its own client; a failure is shrunk to
     a minimal sequence of HTTP exchanges and returned as the counterexample.
     """
-    bounds = bounds or Bounds(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.2)
+    bounds = bounds or Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.2)
     result = MachineResult("http", profile)
 
     class Machine(_HttpMachine):
@@ -216,7 +217,7 @@ def run_http_machine(
 class _HttpMachine(RuleBasedStateMachine):
     url: str
     tools: list[str]
-    bounds: Bounds
+    bounds: Timeouts
     profile: Profile
     result: MachineResult
 
@@ -361,7 +362,7 @@ def _started(target: str) -> Iterator[str]:
         yield target
 
 
-def open_http_server(target: str, bounds: Bounds, trace=None):
+def open_http_server(target: str, bounds: Timeouts, trace=None):
     """A ``HttpServerUnderTest`` for ``target`` (a URL or an embedded target) and a
     function that stops what was started; the server's tools come from a probe."""
     from mcp_resume.model.verify.probe import probe

@@ -6,7 +6,7 @@ content types, bodies that are not JSON and malformed ``Mcp-Session-Id``
 headers all come back as an exchange with ``error_kind`` and a one-line
 ``error``.
 
-Every wait is bounded (``Bounds``, in seconds): the TCP connect, the first byte
+Every wait is bounded (``Timeouts``, in seconds): the TCP connect, the first byte
 of the response, the idle time between two SSE events and the whole exchange.
 A GET stream that never ends is read until it has been quiet for the idle
 bound given to that call (``idle=``), then the client closes the connection.
@@ -66,7 +66,7 @@ EventFilter = Callable[[SseEvent], bool]
 
 
 @dataclass(frozen=True)
-class Bounds:
+class Timeouts:
     """How long the client waits, in seconds.
 
     - ``connect``: for the TCP connection;
@@ -90,8 +90,8 @@ class Bounds:
                 raise ValueError(f"bound {name} must be a positive number of seconds, got {value!r}")
 
     @classmethod
-    def from_timeout(cls, seconds: float) -> "Bounds":
-        """Bounds derived from one ``--timeout``: every wait ``seconds``, a whole
+    def from_timeout(cls, seconds: float) -> "Timeouts":
+        """Timeouts derived from one ``--timeout``: every wait ``seconds``, a whole
         exchange ``3 * seconds`` (at least 10 s), settling ``min(1, seconds)``.
 
         Raises ``ValueError`` for a value that is not a positive finite number.
@@ -108,9 +108,9 @@ class StreamableHttpClient:
     client (``next_id``), so two clients never collide unless told to.
     """
 
-    def __init__(self, url: str, bounds: Bounds | None = None, *, protocol_version: str = PROTOCOL_VERSION):
+    def __init__(self, url: str, bounds: Timeouts | None = None, *, protocol_version: str = PROTOCOL_VERSION):
         self.url = url
-        self.bounds = bounds or Bounds()
+        self.bounds = bounds or Timeouts()
         self.protocol_version = protocol_version
         self.exchanges: list[Exchange] = []
         self._prefix = f"mr-{secrets.token_hex(3)}"

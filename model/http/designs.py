@@ -24,16 +24,16 @@ import asyncio
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.facade import serving_design
 from mcp_resume.model.verify.report import Report
 from mcp_resume.model.verify.suite import VerifyRun, verify
 
-FACADE_BOUNDS = Bounds(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
-"""Bounds for a server in this process: it answers at once, so short waits suffice."""
+FACADE_BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
+"""Timeouts for a server in this process: it answers at once, so short waits suffice."""
 
 
-def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Bounds = FACADE_BOUNDS) -> Report:
+def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Timeouts = FACADE_BOUNDS) -> Report:
     """The verify report of the in-process server ``name`` (``reference`` or
     ``design-<n>``) served over HTTP; ``profile`` ``None`` or ``"auto"`` = auto."""
     chosen = None if profile in (None, "auto") else Profile.parse(profile) if isinstance(profile, str) else profile

@@ -26,7 +26,7 @@ from mcp_resume.spec.decision import CONFLICT, ClassDecision, Method, decide_cla
 from mcp_resume.spec.headers import EventClass, SessionClass, is_well_formed
 from mcp_resume.spec.profiles import Profile
 
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 from mcp_resume.model.verify.driver import (
     RECONNECTION_TOOL,
@@ -62,7 +62,7 @@ NEEDS = {
 @dataclass
 class Context:
     profile: Profile
-    bounds: Bounds
+    bounds: Timeouts
     caps: Capabilities
 
     def expect(self, method: Method, session: SessionClass, event: EventClass) -> ClassDecision:

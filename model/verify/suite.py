@@ -9,7 +9,7 @@ every rule of ``spec.catalog.RULES`` in catalog order:
   a GET stream, a fixture tool) is SKIP with that reason;
 - a scenario that finds its rule unobservable on this server is SKIP with why;
 - otherwise the scenario runs in fresh sessions of its own, with its own
-  client, bounded by ``Bounds.exchange * SCENARIO_EXCHANGES`` seconds and by
+  client, bounded by ``Timeouts.exchange * SCENARIO_EXCHANGES`` seconds and by
   what is left of the whole run (``VerifyRun.run_seconds``).
 
 Verdicts are appended to ``VerifyRun.verdicts`` as they are made, so a caller
@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Level, Profile
 
-from mcp_resume.model.http.client import Bounds, StreamableHttpClient
+from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
@@ -125,7 +125,7 @@ class VerifyRun:
     url: str
     target: str
     requested: Profile | None
-    bounds: Bounds = field(default_factory=Bounds)
+    bounds: Timeouts = field(default_factory=Timeouts)
     run_seconds: float = RUN_SECONDS
     profile: Profile | None = None
     caps: Capabilities | None = None

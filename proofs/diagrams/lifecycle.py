@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from mcp_resume.spec.bounds import Bounds
 from mcp_resume.spec.state import SessionStatus, StreamStatus
 from mcp_resume.spec.transitions import Transition
 
 from mcp_resume.proofs.diagrams.model import Diagram, Edge, Node
-from mcp_resume.proofs.diagrams.exploration import Bounds, explore
+from mcp_resume.proofs.diagrams.exploration import LIFECYCLE_BOUNDS, explore
 
 START = "start"
 
@@ -115,14 +116,14 @@ def _diagram(name: str, title: str, order: list[str], edges: set[AbstractEdge]) 
     return Diagram(name, title, "state", nodes, merged)
 
 
-def stream_lifecycle(bounds: Bounds = Bounds(), explored: list[Transition] | None = None) -> Diagram:
+def stream_lifecycle(bounds: Bounds = LIFECYCLE_BOUNDS, explored: list[Transition] | None = None) -> Diagram:
     """A stream's (status, connected) states and the actions that move it, from the spec."""
     order = [stream_state_id(status, connected) for status in StreamStatus for connected in (True, False)]
     edges = stream_edges(explored if explored is not None else explore(bounds))
     return _diagram("stream-lifecycle", "Stream lifecycle: (status, connection), derived from the spec", order, edges)
 
 
-def session_lifecycle(bounds: Bounds = Bounds(), explored: list[Transition] | None = None) -> Diagram:
+def session_lifecycle(bounds: Bounds = LIFECYCLE_BOUNDS, explored: list[Transition] | None = None) -> Diagram:
     """A session's status and the actions that keep or change it, from the spec."""
     order = [status.value for status in SessionStatus]
     edges = session_edges(explored if explored is not None else explore(bounds))

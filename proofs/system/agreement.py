@@ -18,29 +18,15 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Iterator
 
-from mcp_resume.spec.actions import (
-    Action,
-    AnswerRequest,
-    CallTool,
-    CancelRequest,
-    DeleteSession,
-    DropConnection,
-    EmitEvent,
-    EndStream,
-    ExpireSession,
-    ExpireStream,
-    Initialize,
-    IssueServerRequest,
-    Reconnect,
-    RestartClient,
-    describe,
-)
+from mcp_resume.spec.actions import Action, ExpireSession, Reconnect, RestartClient, describe
+from mcp_resume.spec.bounds import Bounds, within
+from mcp_resume.spec.candidates import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from mcp_resume.spec.transitions import Observation, Transition, enabled, step
+from mcp_resume.spec.walk import breadth_first
 
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, PyLogic
@@ -50,19 +36,9 @@ from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params,
 SPARE = {SESSION: "S?", STREAM: "T?", EVENT: "E?", REQUEST: "R?"}
 """One element per sort that the state never issues: what an unknown id names."""
 
-MALFORMED_SESSION, UNKNOWN_SESSION = "bad session", "unknown-session"
-MALFORMED_EVENT, UNKNOWN_EVENT = "bad event", "unknown-event"
-
-
-@dataclass(frozen=True)
-class Bounds:
-    """Exploration limits: steps from the initial state and entities per state."""
-
-    depth: int = 5
-    sessions: int = 2
-    streams: int = 2
-    events: int = 3
-    requests: int = 1
+AGREEMENT_BOUNDS = Bounds(sessions=2, streams=2, events=3, requests=1, depth=5)
+"""Where ``check_agreement`` looks: every step within 5 of the initial state, with
+up to two sessions, each holding up to two streams (the spec's ``Bounds``)."""
 
 
 @dataclass
@@ -123,56 +99,32 @@ def check_initial_state() -> list[str]:
     return [f"initial state: {c.name} does not hold" for c in initial(L, state(L, "pre")) if not c.formula]
 
 
-def check_agreement(bounds: Bounds = Bounds(), profile: Profile = Profile.BOUNDARY, limit: int = 20) -> AgreementReport:
-    """Explore the spec within ``bounds`` and check every step; keep the first ``limit`` problems."""
+def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profile.BOUNDARY, limit: int = 20) -> AgreementReport:
+    """Explore the spec within ``bounds`` (``spec.walk`` over ``spec.candidates.candidate_actions``,
+    states as their own keys) and check every step; keep the first ``limit`` problems.
+
+    Raises ``NotModelled`` (from ``step``) for a sessionless profile.
+    """
     report = AgreementReport(problems=check_initial_state())
-    seen = {INITIAL_STATE}
-    frontier = [INITIAL_STATE]
-    for _ in range(bounds.depth):
-        next_frontier = []
-        for current in frontier:
-            for action in candidate_actions(current):
-                if not enabled(current, action):
-                    continue
-                taken = step(current, action, profile)
-                if not _within(taken.after, bounds):
-                    continue
-                report.transitions += 1
-                report.actions[action.kind] += 1
-                if taken.outcome is not None:
-                    report.branches[taken.outcome.branch.value] += 1
-                if len(report.problems) < limit:
-                    report.problems += check_step(taken, profile)[: limit - len(report.problems)]
-                if taken.after not in seen:
-                    seen.add(taken.after)
-                    next_frontier.append(taken.after)
-        frontier = next_frontier
-    report.states = len(seen)
+
+    def successors(_key: State, current: State):
+        for action in candidate_actions(current):
+            if not enabled(current, action):
+                continue
+            taken = step(current, action, profile)
+            if not within(taken.after, bounds):
+                continue
+            report.transitions += 1
+            report.actions[action.kind] += 1
+            if taken.outcome is not None:
+                report.branches[taken.outcome.branch.value] += 1
+            if len(report.problems) < limit:
+                report.problems += check_step(taken, profile)[: limit - len(report.problems)]
+            yield action, taken.after, taken.after
+
+    walk = breadth_first(INITIAL_STATE, INITIAL_STATE, successors, bounds.depth)
+    report.states = len(walk.parents)
     return report
-
-
-def candidate_actions(current: State) -> Iterator[Action]:
-    """Every action on the state's handles and on literal ids (malformed, unknown,
-    absent headers), client requests first, in a fixed order."""
-    sessions = [s.id for s in current.sessions]
-    events = [e.id for e in current.events]
-    session_headers = sessions + [None, MALFORMED_SESSION, UNKNOWN_SESSION]
-    yield Initialize()
-    for session in session_headers:
-        yield CallTool(session)
-        yield DeleteSession(session)
-        for event in [None] + events + [MALFORMED_EVENT, UNKNOWN_EVENT]:
-            yield Reconnect(session, event)
-        for request in current.requests:
-            yield AnswerRequest(session, request.id)
-    yield RestartClient()
-    for stream in current.streams:
-        for kind in (DropConnection, EmitEvent, IssueServerRequest, EndStream, ExpireStream):
-            yield kind(stream.id)
-    for request in current.requests:
-        yield CancelRequest(request.id)
-    for session in sessions:
-        yield ExpireSession(session)
 
 
 # -- the structure's parts ---------------------------------------------------------------
@@ -255,12 +207,3 @@ def _observation_values(tag: str, observed) -> dict[str, object]:
         f"{tag}.any": bool(delivered),
         f"{tag}.last": delivered[-1] if delivered else SPARE[EVENT],
     }
-
-
-def _within(s: State, bounds: Bounds) -> bool:
-    return (
-        len(s.sessions) <= bounds.sessions
-        and len(s.streams) <= bounds.streams
-        and len(s.events) <= bounds.events
-        and len(s.requests) <= bounds.requests
-    )

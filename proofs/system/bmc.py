@@ -27,6 +27,7 @@ import z3
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.decision import BRANCH_RULE, Branch
+from mcp_resume.spec.literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import Failure, Trace
@@ -52,8 +53,8 @@ DEFAULT_SCOPE: dict[str, int] = {SESSION: 2, STREAM: 3, EVENT: 4, REQUEST: 2}
 use at most 2 sessions, 2 streams, 2 events and 1 request, plus an unknown or
 server-only id; a larger scope finds runs of the same lengths, more slowly."""
 
-UNKNOWN = {SESSION: "unknown-session", EVENT: "unknown-event", REQUEST: "unknown-request"}
-MALFORMED = {SESSION: "bad session", EVENT: "bad event"}
+UNKNOWN = {SESSION: UNKNOWN_SESSION, EVENT: UNKNOWN_EVENT, REQUEST: UNKNOWN_REQUEST}
+MALFORMED = {SESSION: MALFORMED_SESSION, EVENT: MALFORMED_EVENT}
 
 CHECK_ORDER: tuple[str, ...] = (
     "no-cross-session.step", "server-request-ownership.step", "replay-suffix.step",

@@ -16,7 +16,7 @@ import sys
 from pathlib import Path
 
 from mcp_resume.model.targets.embedded import ToolMissing, running_target
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION
@@ -35,7 +35,7 @@ def run_compat(args) -> int:
     out = Path(args.out)
     if not out.parent.is_dir():
         return _error(f"--out {out}: folder {out.parent} does not exist", EXIT_USAGE)
-    bounds = Bounds.from_timeout(args.timeout)
+    bounds = Timeouts.from_timeout(args.timeout)
     results: dict[str, dict[str, Report]] = {}
     try:
         for target in args.targets or TARGETS:

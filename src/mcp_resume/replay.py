@@ -25,7 +25,7 @@ from pathlib import Path
 
 from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.targets.embedded import ToolMissing, is_embedded, running_target
-from mcp_resume.model.http.client import Bounds, StreamableHttpClient
+from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
 from mcp_resume.model.verify.probe import TargetError, probe
@@ -48,7 +48,7 @@ def run_replay(args) -> int:
         return _error(f"{args.trace} is not JSON: {error}", EXIT_USAGE)
     kind = data.get("format") if isinstance(data, dict) else None
     try:
-        bounds = Bounds.from_timeout(args.timeout)
+        bounds = Timeouts.from_timeout(args.timeout)
         if kind == VERIFY_TRACE_FORMAT:
             return _replay_verify_trace(data, args.target, args.profile, bounds)
         if kind == TRACE_FORMAT:
@@ -62,7 +62,7 @@ def run_replay(args) -> int:
     return _error(f"{args.trace}: unknown trace format {kind!r}; expected {VERIFY_TRACE_FORMAT} or {TRACE_FORMAT}", EXIT_USAGE)
 
 
-def _replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Bounds) -> int:
+def _replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts) -> int:
     rule = data.get("rule")
     if rule not in SCENARIOS:
         raise ValueError(f"the trace names no known rule: {rule!r}")
@@ -93,13 +93,13 @@ def _parse_url(target: str) -> str:
         raise ValueError(str(error)) from None
 
 
-async def _judge(rule: str, url: str, profile: Profile, bounds: Bounds):
+async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts):
     async with StreamableHttpClient(url, bounds) as client:
         caps = await probe(client)
     return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps), float("inf"))
 
 
-def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Bounds) -> int:
+def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Timeouts) -> int:
     from mcp_resume.model.harness.checker import Counterexample, replay
     from mcp_resume.model.servers.inprocess import server_factory
 

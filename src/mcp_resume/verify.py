@@ -39,7 +39,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
-from mcp_resume.model.http.client import Bounds
+from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.probe import TargetError
@@ -74,7 +74,7 @@ def run_verify(args) -> int:
         profile = None if args.profile == "auto" else Profile.parse(args.profile)
         if MAX_TIMEOUT < args.timeout < float("inf"):
             raise UsageError(f"--timeout must be at most {MAX_TIMEOUT:g} seconds, got {args.timeout:g}")
-        bounds = Bounds.from_timeout(args.timeout)
+        bounds = Timeouts.from_timeout(args.timeout)
         run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
         outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
         if getattr(args, "out", None) is not None and (problem := prepare_output_folder(Path(args.out))):

@@ -1,35 +1,27 @@
-"""What the explorer enumerates: the bounds of a run, and every action worth trying.
+"""How far an exploration of the spec goes: the bounds of a run, named bounds, ``within``.
 
 A ``Bounds`` limits how many sessions a state may hold, how many streams each
 session, how many events each stream and how many server requests each session,
 and optionally how many steps a state may lie from the initial state. A
 transition whose target breaks a bound is *pruned*: it is neither counted as a
 transition nor checked, and its target is not explored (TLC's state constraint).
-
-``candidate_actions`` lists, for one state, every client request with every
-meaningful header combination (each session of the state, live or ended, and an
-unknown, a malformed and an absent session id; each event of the state, own,
-foreign or expired relative to that session, and an unknown, a malformed and an
-absent event id) and every server and network action on the state's own streams,
-requests and sessions. The explorer keeps the ones ``spec.transitions.enabled``
-allows.
+Every explorer of the project (``model.explore``, the lifecycle diagrams, the
+agreement of the Z3 encoding with the spec) reads the same bounds the same way.
 """
 
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
 
-from mcp_resume.spec import actions as a
-from mcp_resume.spec.state import State
-
-from mcp_resume.spec.literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
-
-SERVER_STREAM_ACTIONS = (a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.EndStream, a.ExpireStream)
+from .state import State
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """Limits of one exploration; ``depth=None`` explores until no new state appears."""
+    """Limits of one exploration; ``depth=None`` explores until no new state appears.
+
+    Raises ``ValueError`` for a negative limit.
+    """
 
     sessions: int
     streams: int
@@ -82,7 +74,7 @@ def named_bound(name: str) -> Bounds:
 
 
 def within(state: State, bounds: Bounds) -> bool:
-    """True when ``state`` respects every entity bound (depth is the explorer's business)."""
+    """True when ``state`` respects every entity bound (depth is the walk's business)."""
     if len(state.sessions) > bounds.sessions:
         return False
     return (
@@ -98,25 +90,3 @@ def _most(owners) -> int:
     for owner in owners:
         counts[owner] = counts.get(owner, 0) + 1
     return max(counts.values(), default=0)
-
-
-def candidate_actions(state: State) -> list[a.Action]:
-    """Every action worth trying in ``state``, in a fixed order (client requests first).
-
-    Server and network actions are listed for every target; ``enabled`` decides.
-    """
-    sessions = [s.id for s in state.sessions]
-    events = [e.id for e in state.events]
-    requests = [r.id for r in state.requests]
-    actions: list[a.Action] = [a.Initialize()]
-    for session in sessions + list(SESSION_LITERALS):
-        actions.append(a.CallTool(session))
-        actions += [a.Reconnect(session, event) for event in events + list(EVENT_LITERALS)]
-        actions += [a.AnswerRequest(session, request) for request in requests + [UNKNOWN_REQUEST]]
-        actions.append(a.DeleteSession(session))
-    actions.append(a.RestartClient())
-    for stream in state.streams:
-        actions += [kind(stream.id) for kind in SERVER_STREAM_ACTIONS]
-    actions += [a.CancelRequest(request) for request in requests]
-    actions += [a.ExpireSession(session) for session in sessions]
-    return actions

@@ -1,0 +1,92 @@
+"""Every action worth trying in a state: the one list every explorer tries.
+
+``candidate_actions`` lists, for one state, every client request with every
+meaningful header combination (each session of the state, live or ended, and an
+unknown, a malformed and an absent session id; each event of the state, own,
+foreign or expired relative to that session, and an unknown, a malformed and an
+absent event id; each server request of the state and one never issued) and
+every server and network action on the state's own streams, requests and
+sessions. An explorer keeps the ones ``transitions.enabled`` allows.
+
+``acting_session`` says which session an action of that list acts on, so that an
+explorer working session by session (``model.explore.fast``) can take its
+per-session actions from this same list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import actions as a
+from .literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
+from .state import State
+
+
+@dataclass(frozen=True)
+class HeaderValues:
+    """The values tried beyond the state's own handles: session headers, event
+    headers and request ids that name nothing of the state."""
+
+    sessions: tuple[str | None, ...]
+    events: tuple[str | None, ...]
+    requests: tuple[str, ...]
+
+
+ANY_HEADERS = HeaderValues(SESSION_LITERALS, EVENT_LITERALS, (UNKNOWN_REQUEST,))
+"""What a client may send: every literal of ``literals`` (what the explorers try)."""
+
+ISSUED_HEADERS = HeaderValues((), (None,), ())
+"""Only what the state issued, and an absent event id (what the lifecycle diagrams
+try: the life of the ids a server gave out, not the refusals of ids it never did)."""
+
+SERVER_STREAM_ACTIONS = (a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.EndStream, a.ExpireStream)
+"""The server and network actions on one stream, in the order they are tried."""
+
+CLIENT_REQUESTS = (a.CallTool, a.Reconnect, a.AnswerRequest, a.DeleteSession)
+"""The actions that are requests of the client, carrying a session header."""
+
+
+def candidate_actions(state: State, headers: HeaderValues = ANY_HEADERS) -> list[a.Action]:
+    """Every action worth trying in ``state``, in a fixed order (client requests first).
+
+    For each session header (the state's sessions, then ``headers.sessions``):
+    ``call_tool``, ``reconnect`` with each event header (the state's events, then
+    ``headers.events``), ``answer_request`` with each request id (the state's,
+    then ``headers.requests``), ``delete_session``; then ``restart_client``; the
+    ``SERVER_STREAM_ACTIONS`` on each stream; ``cancel_request`` on each request;
+    ``expire_session`` on each session. Server and network actions are listed for
+    every target; ``enabled`` decides.
+    """
+    sessions = [s.id for s in state.sessions]
+    events = [e.id for e in state.events]
+    requests = [r.id for r in state.requests]
+    actions: list[a.Action] = [a.Initialize()]
+    events += headers.events
+    requests += headers.requests
+    for session in sessions + list(headers.sessions):
+        actions.append(a.CallTool(session))
+        actions += [a.Reconnect(session, event) for event in events]
+        actions += [a.AnswerRequest(session, request) for request in requests]
+        actions.append(a.DeleteSession(session))
+    actions.append(a.RestartClient())
+    for stream in state.streams:
+        actions += [kind(stream.id) for kind in SERVER_STREAM_ACTIONS]
+    actions += [a.CancelRequest(request.id) for request in state.requests]
+    actions += [a.ExpireSession(session) for session in sessions]
+    return actions
+
+
+def acting_session(state: State, action: a.Action) -> str | None:
+    """The session of ``state`` that ``action`` acts on: the session header of a
+    client request (which may name no session of the state), the owner of the
+    stream or request a server action targets, the session that expires; None for
+    ``initialize``, ``restart_client`` and a target the state does not hold."""
+    if isinstance(action, CLIENT_REQUESTS) or isinstance(action, a.ExpireSession):
+        return action.session
+    if isinstance(action, SERVER_STREAM_ACTIONS):
+        stream = state.stream(action.stream)
+        return stream.session if stream is not None else None
+    if isinstance(action, a.CancelRequest):
+        request = state.request(action.request)
+        return request.session if request is not None else None
+    return None
