@@ -29,7 +29,7 @@ import time
 from mcp_resume.model.harness.checker import Checker
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import DEFAULT_BOUND, KILL_BOUND, NAMED_BOUNDS, Bounds
+from mcp_resume.spec.space import DEFAULT_BOUND, KILL_BOUND, NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec import actions as a

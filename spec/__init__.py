@@ -4,16 +4,15 @@ Pure and deterministic, standard library only, no I/O. Modules:
 
 - ``state``: sessions, streams, events, server requests, the client's view;
 - ``actions``: what clients, the network and servers do;
-- ``headers``: classes of the two reconnect headers;
+- ``headers``: classes of the two reconnect headers, and the values that name nothing;
 - ``decision``: the decision table and its refinement against a state;
 - ``transitions``: the reference transition relation;
 - ``invariants``: the predicates every checker shares;
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
 - ``designs``: the faulty designs of DESIGN.md §5, as data (their rules and deviations);
-- ``literals``: header values that name nothing (unknown, malformed, absent);
-- ``bounds``, ``candidates``, ``walk``: what every explorer shares: the bounds of
-  a run, the actions worth trying in a state, the one breadth-first walk;
+- ``space``, ``walk``: what every explorer shares: the bounds of a run, the
+  actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
 """
 

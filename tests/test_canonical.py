@@ -2,7 +2,7 @@
 in anything an action could notice get two, and a form decodes back to a state of it."""
 
 from mcp_resume.model.explore.canonical import canonical_key, decode, session_form, session_naming
-from mcp_resume.spec.bounds import Bounds
+from mcp_resume.spec.space import Bounds
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.invariants import check_state

@@ -10,8 +10,8 @@ from mcp_resume.model.explore import server as product
 from mcp_resume.model.harness.checker import Checker
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import NAMED_BOUNDS, Bounds
-from mcp_resume.spec.candidates import candidate_actions
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
+from mcp_resume.spec.space import candidate_actions
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec.designs import NUMBERS, design as spec_design

@@ -8,8 +8,8 @@ from mcp_resume.model.explore import fast
 from mcp_resume.model.explore.canonical import canonical_key
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.explore.fast import SessionTable, explore_fast, moves
-from mcp_resume.spec.bounds import NAMED_BOUNDS, Bounds, within
-from mcp_resume.spec.candidates import candidate_actions
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds, within
+from mcp_resume.spec.space import candidate_actions
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.spec import invariants

@@ -3,7 +3,7 @@
 import json
 from dataclasses import dataclass
 
-from mcp_resume.spec.bounds import NAMED_BOUNDS
+from mcp_resume.spec.space import NAMED_BOUNDS
 from mcp_resume.model.harness.kill_matrix import (
     CAUGHT,
     CAUGHT_UNDER_MCP,

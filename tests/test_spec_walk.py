@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec.bounds import NAMED_BOUNDS, Bounds, named_bound, within
-from mcp_resume.spec.candidates import ANY_HEADERS, ISSUED_HEADERS, acting_session, candidate_actions
-from mcp_resume.spec.literals import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds, named_bound, within
+from mcp_resume.spec.space import ANY_HEADERS, ISSUED_HEADERS, acting_session, candidate_actions
+from mcp_resume.spec.headers import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, breadth_first, path_to

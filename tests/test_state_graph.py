@@ -5,7 +5,7 @@ import pydot
 import pytest
 
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import NAMED_BOUNDS, Bounds
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.explore.state_graph import (

@@ -6,7 +6,7 @@ import json
 import pytest
 
 from mcp_resume.model.explore import state_space
-from mcp_resume.spec.bounds import NAMED_BOUNDS
+from mcp_resume.spec.space import NAMED_BOUNDS
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import transitions
 from mcp_resume.spec.profiles import Profile

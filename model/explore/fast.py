@@ -30,7 +30,7 @@ on a witness state. The tests hold this explorer to ``explore_spec`` (same
 states, transitions, pruned transitions, depth, per-action and per-branch
 counts) and every step to ``spec.transitions.step`` on the decoded state.
 
-The actions on a session form are those of ``spec.candidates.candidate_actions``
+The actions on a session form are those of ``spec.space.candidate_actions``
 that act on it (``session_templates``), and the session-less requests those that
 name no session (``sessionless_templates``), so the two explorers try the same
 actions by construction.
@@ -49,8 +49,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec.bounds import Bounds
-from mcp_resume.spec.candidates import CLIENT_REQUESTS, acting_session, candidate_actions
+from mcp_resume.spec.space import Bounds
+from mcp_resume.spec.space import CLIENT_REQUESTS, acting_session, candidate_actions
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State

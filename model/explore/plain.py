@@ -17,8 +17,8 @@ from __future__ import annotations
 import time
 from typing import Callable
 
-from mcp_resume.spec.bounds import Bounds, within
-from mcp_resume.spec.candidates import candidate_actions
+from mcp_resume.spec.space import Bounds, within
+from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.invariants import Finding, check_state, check_transition
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State

@@ -8,7 +8,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace
 
 from mcp_resume.model.harness.coverage import Coverage
-from mcp_resume.spec.bounds import Bounds
+from mcp_resume.spec.space import Bounds
 
 
 @dataclass

@@ -36,8 +36,8 @@ import pickle
 import time
 from typing import Callable
 
-from mcp_resume.spec.bounds import Bounds, within
-from mcp_resume.spec.candidates import candidate_actions
+from mcp_resume.spec.space import Bounds, within
+from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import enabled

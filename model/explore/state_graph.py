@@ -34,7 +34,7 @@ from mcp_resume.spec.transitions import Transition, step
 from mcp_resume.model.servers.adapter import ServerUnderTest
 from mcp_resume.model.explore.canonical import canonical_key
 from mcp_resume.model.harness.checker import Checker
-from mcp_resume.spec.bounds import GRAPH_BOUND, NAMED_BOUNDS, Bounds
+from mcp_resume.spec.space import GRAPH_BOUND, NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec
 
 ACTION_COLOURS = {

@@ -1,7 +1,7 @@
 """The state-space manifest: for each named bound, what exploring the spec must find.
 
 ``state_space.json`` (next to this module) lists, per named bound of
-``spec.bounds.NAMED_BOUNDS`` and profile, the distinct states, transitions,
+``spec.space.NAMED_BOUNDS`` and profile, the distinct states, transitions,
 pruned transitions, depth, states per level, transitions per action kind and
 per decision branch, and the result (``holds``, or the rules broken). CI
 explores the bounds marked ``ci`` again and fails when any number differs, so
@@ -22,7 +22,7 @@ from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.spec.bounds import NAMED_BOUNDS
+from mcp_resume.spec.space import NAMED_BOUNDS
 
 MANIFEST_PATH = Path(__file__).with_name("state_space.json")
 MANIFEST_FORMAT = "mcp-resume-state-space/1"

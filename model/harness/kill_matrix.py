@@ -33,7 +33,7 @@ from mcp_resume.spec.trace import Trace
 
 from mcp_resume.model.harness.runs import ServerRun, confirm, run_server
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import Bounds, KILL_BOUND, named_bound
+from mcp_resume.spec.space import Bounds, KILL_BOUND, named_bound
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS
 

@@ -28,7 +28,7 @@ from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.harness.coverage import Coverage
-from mcp_resume.spec.literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
+from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
 MAX_SESSIONS = 3
 

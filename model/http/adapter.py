@@ -44,7 +44,7 @@ from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import Exchange, SseEvent
 from mcp_resume.model.harness.machine import MachineResult, machine_settings
-from mcp_resume.spec.literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
+from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
 HTTP_EXAMPLES = 15

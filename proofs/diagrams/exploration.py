@@ -1,7 +1,7 @@
 """A small bounded exploration of the spec's transition relation, for the lifecycles.
 
 Breadth-first from ``INITIAL_STATE`` through ``transitions.step`` (the walk of
-``spec.walk``), trying ``spec.candidates.candidate_actions`` on the handles the
+``spec.walk``), trying ``spec.space.candidate_actions`` on the handles the
 state already has (``ISSUED_HEADERS``: the life of the ids a server gave out,
 not the refusals of ids it never did), within ``LIFECYCLE_BOUNDS``. Used to draw
 lifecycles from the spec itself; ``model.explore`` owns the exhaustive explorer.
@@ -9,8 +9,8 @@ lifecycles from the spec itself; ``model.explore`` owns the exhaustive explorer.
 
 from __future__ import annotations
 
-from mcp_resume.spec.bounds import Bounds, within
-from mcp_resume.spec.candidates import ISSUED_HEADERS, candidate_actions
+from mcp_resume.spec.space import Bounds, within
+from mcp_resume.spec.space import ISSUED_HEADERS, candidate_actions
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.transitions import Transition, enabled, step

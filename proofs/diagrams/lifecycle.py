@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from mcp_resume.spec.bounds import Bounds
+from mcp_resume.spec.space import Bounds
 from mcp_resume.spec.state import SessionStatus, StreamStatus
 from mcp_resume.spec.transitions import Transition
 

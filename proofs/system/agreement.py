@@ -20,8 +20,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from mcp_resume.spec.actions import Action, ExpireSession, Reconnect, RestartClient, describe
-from mcp_resume.spec.bounds import Bounds, within
-from mcp_resume.spec.candidates import candidate_actions
+from mcp_resume.spec.space import Bounds, within
+from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
@@ -100,7 +100,7 @@ def check_initial_state() -> list[str]:
 
 
 def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profile.BOUNDARY, limit: int = 20) -> AgreementReport:
-    """Explore the spec within ``bounds`` (``spec.walk`` over ``spec.candidates.candidate_actions``,
+    """Explore the spec within ``bounds`` (``spec.walk`` over ``spec.space.candidate_actions``,
     states as their own keys) and check every step; keep the first ``limit`` problems.
 
     Raises ``NotModelled`` (from ``step``) for a sessionless profile.

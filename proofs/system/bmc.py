@@ -27,7 +27,7 @@ import z3
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.decision import BRANCH_RULE, Branch
-from mcp_resume.spec.literals import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
+from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import Failure, Trace

@@ -140,7 +140,7 @@ def design_stage(number: int, traces: Path) -> list[Line]:
     """Faulty design ``number`` explored beside the spec (``kill`` bound, boundary) to its first,
     shortest counterexample, saved as ``traces/design-N.json`` and confirmed by replay."""
     from mcp_resume.model.explore.server import explore_server
-    from mcp_resume.spec.bounds import KILL_BOUND, NAMED_BOUNDS
+    from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
     from mcp_resume.model.servers.inprocess import server_factory
 
     name = f"design-{number}"

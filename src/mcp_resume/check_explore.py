@@ -20,7 +20,7 @@ from typing import Callable
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.explore.fast import explore_fast
-from mcp_resume.spec.bounds import DEFAULT_BOUND, NAMED_BOUNDS
+from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
 from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile

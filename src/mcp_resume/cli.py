@@ -258,7 +258,7 @@ def _add_prove(commands) -> None:
 
 
 def _add_explore(commands) -> None:
-    from mcp_resume.spec.bounds import NAMED_BOUNDS
+    from mcp_resume.spec.space import NAMED_BOUNDS
 
     explore = commands.add_parser(
         "explore",

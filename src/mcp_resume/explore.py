@@ -41,7 +41,7 @@ from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import (
+from mcp_resume.spec.space import (
     DEFAULT_BOUND,
     GRAPH_BOUND,
     KILL_BOUND,

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.explore.server import explore_server
-from mcp_resume.spec.bounds import GRAPH_BOUND, KILL_BOUND, Bounds, named_bound
+from mcp_resume.spec.space import GRAPH_BOUND, KILL_BOUND, Bounds, named_bound
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.explore.state_graph import GraphData, add_counterexample, explore_graph, to_dot
 from mcp_resume.proofs.diagrams import graphviz

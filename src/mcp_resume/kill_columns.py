@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from mcp_resume.model.http.designs import verify_design_over_http
 from mcp_resume.model.harness.runs import confirm
-from mcp_resume.spec.bounds import Bounds
+from mcp_resume.spec.space import Bounds
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
