@@ -1,3 +1,66 @@
-"""Shared pytest set-up: ``pytester`` runs the test kit's plugin the way a user's suite does."""
+"""Shared pytest set-up.
+
+- ``pytester`` runs the test kit's plugin the way a user's suite does.
+- The expensive runs are session-scoped: each is made once per test session (once
+  per worker with ``-n``), on first use, and shared by every test that needs it:
+  ``prove_outcome(profile)`` (a whole ``mcp-resume prove`` of one profile),
+  ``machine_run(server, profile)`` (the Hypothesis machine against one in-process
+  server, its counterexample confirmed), ``design_over_http(number, profile)``
+  (``verify`` against a faulty design served over HTTP).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_resume.spec.profiles import Profile
 
 pytest_plugins = ["pytester"]
+
+
+def _profile(profile: Profile | str) -> Profile:
+    return profile if isinstance(profile, Profile) else Profile.parse(profile)
+
+
+class _Memo:
+    """``memo(*key)`` computes ``make(*key)`` once and returns the same value after."""
+
+    def __init__(self, make) -> None:
+        self.make = make
+        self.values: dict = {}
+
+    def __call__(self, *key):
+        if key not in self.values:
+            self.values[key] = self.make(*key)
+        return self.values[key]
+
+
+@pytest.fixture(scope="session")
+def prove_outcome(tmp_path_factory):
+    """``prove_outcome(profile) -> prove.ProfileOutcome``: proofs, bounded searches, replays
+    and the artifacts written to a folder of this session."""
+    from mcp_resume.prove import prove_profile
+
+    folder = tmp_path_factory.mktemp("prove")
+    memo = _Memo(lambda profile: prove_profile(profile, folder))
+    return lambda profile: memo(_profile(profile))
+
+
+@pytest.fixture(scope="session")
+def machine_run():
+    """``machine_run(server, profile) -> ServerRun`` with the default examples (``server``:
+    ``spec``, ``reference`` or ``design-N``)."""
+    from mcp_resume.model.harness.runs import run_server
+
+    memo = _Memo(lambda name, profile: run_server(name, profile))
+    return lambda name, profile: memo(name, _profile(profile))
+
+
+@pytest.fixture(scope="session")
+def design_over_http():
+    """``design_over_http(number, profile) -> (caught, rules)``: ``verify`` against design
+    ``number`` served over Streamable HTTP on 127.0.0.1."""
+    from mcp_resume.model.http.designs import verify_design_over_http
+
+    memo = _Memo(lambda number, profile: verify_design_over_http(number, profile))
+    return lambda number, profile: memo(number, _profile(profile))

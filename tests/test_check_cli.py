@@ -75,7 +75,7 @@ def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path):
     original = inprocess.server_factory
     try:
         inprocess.server_factory = lambda name: original("reference")  # the reference posing as design 1
-        lines = check.design_stage(1, tmp_path)
+        lines = check.design_stage(1, tmp_path, bound="small")
     finally:
         inprocess.server_factory = original
     assert [line.result for line in lines] == ["NOT caught"] and not lines[0].holds

@@ -7,7 +7,6 @@ boundary the way a real server did, and the Hypothesis machine must notice.
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.harness.runs import run_server
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
@@ -16,9 +15,9 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
 
-@pytest.fixture(scope="module")
-def boundary_runs():
-    return {n: run_server(f"design-{n}", Profile.BOUNDARY) for n in designs.NUMBERS}
+@pytest.fixture
+def boundary_runs(machine_run):
+    return {n: machine_run(f"design-{n}", Profile.BOUNDARY) for n in designs.NUMBERS}
 
 
 @pytest.mark.covers(
@@ -56,18 +55,18 @@ def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_server
 
 
 @pytest.mark.parametrize("number", designs.NUMBERS)
-def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(number):
-    run = run_server(f"design-{number}", Profile.MCP_2025_11_25)
+def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(machine_run, number):
+    run = machine_run(f"design-{number}", Profile.MCP_2025_11_25)
     assert run.caught == designs.design(number).caught(Profile.MCP_2025_11_25), run.result.counterexample and run.result.counterexample.explain()
     assert run.caught or run.result.holds, f"passed but vacuous: {run.result.coverage.explain()}"
 
 
-def test_design_11_passes_mcp_2025_11_25_without_any_finding():
-    run = run_server("design-11", Profile.MCP_2025_11_25)
+def test_design_11_passes_mcp_2025_11_25_without_any_finding(machine_run):
+    run = machine_run("design-11", Profile.MCP_2025_11_25)
     assert not run.caught and run.result.warnings == {}
 
 
-def test_the_reference_server_agrees_with_the_spec():
-    run = run_server("reference", Profile.BOUNDARY)
+def test_the_reference_server_agrees_with_the_spec(machine_run):
+    run = machine_run("reference", Profile.BOUNDARY)
     assert not run.caught, run.result.counterexample and run.result.counterexample.explain()
     assert run.result.holds, f"not vacuous: {run.result.coverage.explain()}"

@@ -13,7 +13,6 @@ from mcp_resume.proofs.report import REGENERATE
 from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.spec_hash import spec_hash
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
-from mcp_resume.prove import prove_profile
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
@@ -22,9 +21,9 @@ ADVICE = (f"the spec, the encoding or Z3 changed the proofs: regenerate with `{R
           "(from the repository root) and commit proofs/results/boundary/")
 
 
-@pytest.fixture(scope="module")
-def outcome(tmp_path_factory):
-    return prove_profile(Profile.BOUNDARY, tmp_path_factory.mktemp("prove"))
+@pytest.fixture
+def outcome(prove_outcome):
+    return prove_outcome(Profile.BOUNDARY)
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.system import bmc as ts_bmc
-from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design, bmc_designs
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
 from mcp_resume.proofs.system.designs import DESIGNS, design_for
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
@@ -30,9 +30,9 @@ def _replay_smt2(text: str) -> str:
         z3.reset_params()
 
 
-@pytest.fixture(scope="module")
-def boundary():
-    return {r.design: r for r in bmc_designs(Profile.BOUNDARY)}
+@pytest.fixture
+def boundary(prove_outcome):
+    return {r.design: r for r in prove_outcome(Profile.BOUNDARY).bmc}
 
 
 def test_every_design_is_modelled(boundary):
@@ -85,8 +85,8 @@ def test_the_spec_itself_has_no_violating_run(monkeypatch):
     assert [q.result for q in result.depths] == ["unsat"] * 5
 
 
-def test_under_mcp_2025_11_25_only_the_designs_breaking_its_musts_are_caught():
-    results = {r.design: r for r in bmc_designs(Profile.MCP_2025_11_25)}
+def test_under_mcp_2025_11_25_only_the_designs_breaking_its_musts_are_caught(prove_outcome):
+    results = {r.design: r for r in prove_outcome(Profile.MCP_2025_11_25).bmc}
     assert {n for n, r in results.items() if r.caught} == CAUGHT_UNDER_MCP
     for number in CAUGHT_UNDER_MCP:
         trace = results[number].trace

@@ -17,15 +17,14 @@ from mcp_resume.proofs.system.proofs import (
     _consecution,
     obligations,
     run_obligation,
-    run_proofs,
 )
 from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.spec.profiles import Profile
 
 
-@pytest.fixture(scope="module")
-def boundary():
-    return run_proofs(Profile.BOUNDARY)
+@pytest.fixture
+def boundary(prove_outcome):
+    return prove_outcome(Profile.BOUNDARY).proofs
 
 
 def test_every_invariant_holds_initially_and_is_kept_by_every_action(boundary):
@@ -126,8 +125,8 @@ def test_every_strengthening_named_is_an_invariant_that_is_itself_proven():
         assert {i.id for i in assumptions(invariant)} >= set(invariant.needs)
 
 
-def test_under_mcp_2025_11_25_exactly_the_rules_it_does_not_require_fail():
-    results = run_proofs(Profile.MCP_2025_11_25)
+def test_under_mcp_2025_11_25_exactly_the_rules_it_does_not_require_fail(prove_outcome):
+    results = prove_outcome(Profile.MCP_2025_11_25).proofs
     failing = sorted(r.query for r in results if r.holds is False)
     assert failing == [
         "consecution.no-duplicate-tool-call.step.reconnect",

@@ -13,7 +13,7 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.http.designs import verify_design_over_http, verify_server_over_http
+from mcp_resume.model.http.designs import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.http.adapter import run_http_machine
 from mcp_resume.model.http.client import Timeouts
@@ -45,20 +45,20 @@ def test_the_reference_server_over_http_passes_every_boundary_rule(reference_rep
 
 
 @pytest.mark.parametrize("number", designs.NUMBERS)
-def test_each_design_over_http_fails_a_rule_it_breaks(number):
-    caught, rules = verify_design_over_http(number, Profile.BOUNDARY)
+def test_each_design_over_http_fails_a_rule_it_breaks(design_over_http, number):
+    caught, rules = design_over_http(number, Profile.BOUNDARY)
     assert caught and set(rules) & designs.design(number).rules, (number, rules)
 
 
 @pytest.mark.covers("no-duplicate-tool-call", "replay-suffix")
-def test_off_by_one_replay_over_http_makes_a_client_that_follows_mcp_see_a_notification_twice():
-    caught, rules = verify_design_over_http(7, Profile.BOUNDARY)
+def test_off_by_one_replay_over_http_makes_a_client_that_follows_mcp_see_a_notification_twice(design_over_http):
+    caught, rules = design_over_http(7, Profile.BOUNDARY)
     assert caught and {"replay-suffix", "no-duplicate-tool-call"} <= set(rules), rules
 
 
 @pytest.mark.parametrize("number", [2, 9, 10, 11])
-def test_under_mcp_2025_11_25_only_designs_breaking_its_musts_fail(number):
-    caught, rules = verify_design_over_http(number, "mcp-2025-11-25")
+def test_under_mcp_2025_11_25_only_designs_breaking_its_musts_fail(design_over_http, number):
+    caught, rules = design_over_http(number, "mcp-2025-11-25")
     assert caught == designs.design(number).caught(Profile.MCP_2025_11_25), rules
 
 

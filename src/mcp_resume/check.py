@@ -51,6 +51,7 @@ from mcp_resume.model.harness.runs import confirm, design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -136,20 +137,19 @@ def machine_stage(name: str, profile: Profile, examples: int, traces: Path) -> l
     return [Line("hypothesis", name, True, f"agrees with the spec; every action and branch covered ({actions})")]
 
 
-def design_stage(number: int, traces: Path) -> list[Line]:
-    """Faulty design ``number`` explored beside the spec (``kill`` bound, boundary) to its first,
-    shortest counterexample, saved as ``traces/design-N.json`` and confirmed by replay."""
+def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Line]:
+    """Faulty design ``number`` explored beside the spec (the named ``bound``, boundary) to its
+    first, shortest counterexample, saved as ``traces/design-N.json`` and confirmed by replay."""
     from mcp_resume.model.explore.server import explore_server
-    from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
     from mcp_resume.model.servers.inprocess import server_factory
 
     name = f"design-{number}"
     factory = server_factory(name)
-    result = explore_server(factory, NAMED_BOUNDS[KILL_BOUND], Profile.BOUNDARY, stop_at_first=True)
+    result = explore_server(factory, NAMED_BOUNDS[bound], Profile.BOUNDARY, stop_at_first=True)
     found = result.first
     searched = f"{result.states:,} states, {result.seconds:.1f} s"
     if found is None:
-        return [Line("explorer", name, False, f"no rule broken within the {KILL_BOUND} bound ({searched})", "NOT caught")]
+        return [Line("explorer", name, False, f"no rule broken within the {bound} bound ({searched})", "NOT caught")]
     _write_trace(traces / f"{name}.json", found.trace)
     fails_again, holds_on_reference = confirm(found.trace, factory)
     confirmed = fails_again and holds_on_reference
