@@ -140,6 +140,7 @@ def test_session_lifecycle_is_the_specs(explored):
     assert all(label.endswith("[unknown-session]") for s, _, label in edges if s in ("expired", "deleted"))
 
 
+@pytest.mark.slow
 def test_the_default_bounds_see_every_abstract_edge(explored):
     deeper = explore(replace(LIFECYCLE_BOUNDS, depth=8))
     assert stream_edges(explored) == stream_edges(deeper)

@@ -42,6 +42,7 @@ def test_the_committed_docs_are_what_the_spec_generates(fresh):
                     f"with: {REGENERATE}", pytrace=False)
 
 
+@pytest.mark.slow
 @needs_dot
 def test_generation_is_byte_identical_across_runs_svg_included(fresh, tmp_path):
     out, _ = fresh
@@ -251,6 +252,7 @@ def test_every_rule_of_this_repository_is_covered_by_a_test(fresh):
     assert "Every rule is covered by at least one test." in (out / "README.md").read_text()
 
 
+@pytest.mark.slow
 def test_check_passes_on_a_fresh_set_and_fails_with_the_command_on_a_stale_one(fresh, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(ROOT)
     out, _ = fresh

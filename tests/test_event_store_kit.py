@@ -20,6 +20,8 @@ from mcp_resume.testing import (
     check_event_store,
 )
 
+pytestmark = pytest.mark.slow  # slow tier: the machine against correct and faulty EventStores, several sessions each
+
 SQLITE_EXAMPLES = 80
 
 

@@ -58,6 +58,7 @@ def test_the_trace_replays_fails_on_the_design_and_holds_on_the_reference(bounda
     assert confirm(boundary_results[number].first.trace, DESIGNS[number]) == (True, True)
 
 
+@pytest.mark.slow
 def test_design_11_is_caught_under_boundary_and_passes_mcp_2025_11_25_within_the_kill_bound():
     boundary = explore_server(DESIGNS[11], KILL, Profile.BOUNDARY)
     mcp = explore_server(DESIGNS[11], KILL, Profile.MCP_2025_11_25)

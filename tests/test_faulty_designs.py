@@ -14,8 +14,10 @@ from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
+pytestmark = pytest.mark.slow  # slow tier: the Hypothesis machine against every design under two profiles
 
-@pytest.fixture
+
+@pytest.fixture(scope="module")
 def boundary_runs(machine_run):
     return {n: machine_run(f"design-{n}", Profile.BOUNDARY) for n in designs.NUMBERS}
 

@@ -1,5 +1,7 @@
 """The z3-bmc and http-verify columns of the kill matrix run their real checkers."""
 
+import pytest
+
 from mcp_resume.kill_columns import HttpVerifyColumn, Z3BmcColumn, kill_columns
 from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED
@@ -22,6 +24,7 @@ def test_z3_bmc_passes_design_11_under_mcp_2025_11_25():
     assert Z3BmcColumn().run(11, Profile.MCP_2025_11_25).outcome == PASSED
 
 
+@pytest.mark.slow
 def test_http_verify_catches_design_11_under_boundary_and_passes_it_under_mcp_2025_11_25():
     caught = HttpVerifyColumn().run(11, Profile.BOUNDARY)
     assert caught.outcome == CAUGHT and caught.rule in spec_design(11).rules, caught.detail

@@ -3,6 +3,8 @@
 import json
 from dataclasses import dataclass
 
+import pytest
+
 from mcp_resume.spec.space import NAMED_BOUNDS
 from mcp_resume.model.harness.kill_matrix import (
     CAUGHT,
@@ -99,6 +101,7 @@ def test_cells_already_computed_are_reused():
     assert not matrix.holds and [(c.design, c.profile) for c in matrix.misses] == [(3, Profile.BOUNDARY)]
 
 
+@pytest.mark.slow
 def test_the_explorer_column_catches_design_11_under_boundary_and_passes_it_under_mcp():
     column = ExplorerColumn(NAMED_BOUNDS["kill"])
     caught = column.run(11, Profile.BOUNDARY)
@@ -108,6 +111,7 @@ def test_the_explorer_column_catches_design_11_under_boundary_and_passes_it_unde
     assert passed.outcome == PASSED and passed.as_expected
 
 
+@pytest.mark.slow
 def test_the_hypothesis_column_passes_design_11_under_mcp_without_being_vacuous():
     cell = HypothesisColumn().run(11, Profile.MCP_2025_11_25)
     assert cell.outcome == PASSED and cell.as_expected, cell.detail

@@ -32,6 +32,7 @@ def _run(actions, profile=Profile.BOUNDARY):
     return taken
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])
 def test_every_step_of_the_spec_satisfies_the_encoding(profile):
     report = check_agreement(BOUNDS, profile)

@@ -21,7 +21,7 @@ ADVICE = (f"the spec, the encoding or Z3 changed the proofs: regenerate with `{R
           "(from the repository root) and commit proofs/results/boundary/")
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def outcome(prove_outcome):
     return prove_outcome(Profile.BOUNDARY)
 

@@ -30,7 +30,7 @@ def _replay_smt2(text: str) -> str:
         z3.reset_params()
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def boundary(prove_outcome):
     return {r.design: r for r in prove_outcome(Profile.BOUNDARY).bmc}
 
@@ -85,6 +85,7 @@ def test_the_spec_itself_has_no_violating_run(monkeypatch):
     assert [q.result for q in result.depths] == ["unsat"] * 5
 
 
+@pytest.mark.slow
 def test_under_mcp_2025_11_25_only_the_designs_breaking_its_musts_are_caught(prove_outcome):
     results = {r.design: r for r in prove_outcome(Profile.MCP_2025_11_25).bmc}
     assert {n for n, r in results.items() if r.caught} == CAUGHT_UNDER_MCP

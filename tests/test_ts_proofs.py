@@ -22,7 +22,7 @@ from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.spec.profiles import Profile
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def boundary(prove_outcome):
     return prove_outcome(Profile.BOUNDARY).proofs
 

@@ -25,7 +25,7 @@ from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.trace import loads
 from mcp_resume.spec.verdicts import Verdict
 
-pytestmark = pytest.mark.timeout(240)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(240)]  # slow tier: verify against the reference and every design served over HTTP
 
 @pytest.fixture(scope="module")
 def reference_report():

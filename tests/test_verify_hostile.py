@@ -37,6 +37,7 @@ def test_hostile_answers_to_initialize_end_in_one_line_and_exit_3(reply, words, 
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_server_that_stops_answering_after_the_probe_gets_a_verdict_for_every_rule(tmp_path, capsys):
     path = tmp_path / "report.json"

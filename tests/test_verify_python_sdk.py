@@ -43,7 +43,7 @@ REQUIRED_RULES = (
 )
 TIMEOUT = "2"
 
-pytestmark = pytest.mark.timeout(180)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(180)]  # slow tier: the official Python SDK started for real and verified
 
 
 @pytest.fixture(scope="module")

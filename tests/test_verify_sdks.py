@@ -11,7 +11,7 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.spec.catalog import RULES
 
-pytestmark = pytest.mark.timeout(600)
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(600)]  # slow tier: the official SDKs started for real and verified, twice each
 
 
 def _twice(target: str, tmp_path) -> tuple[dict, dict]:
