@@ -125,6 +125,7 @@ def test_every_strengthening_named_is_an_invariant_that_is_itself_proven():
         assert {i.id for i in assumptions(invariant)} >= set(invariant.needs)
 
 
+@pytest.mark.slow  # a whole prove of mcp-2025-11-25, shared with the bounded searches' test
 def test_under_mcp_2025_11_25_exactly_the_rules_it_does_not_require_fail(prove_outcome):
     results = prove_outcome(Profile.MCP_2025_11_25).proofs
     failing = sorted(r.query for r in results if r.holds is False)
