@@ -1,6 +1,6 @@
 """``mcp-resume verify`` against known-good and known-faulty servers: the in-process
 reference server and the twelve faulty designs of DESIGN.md §5, served over real
-HTTP by the façade (``model.http_facade``) on 127.0.0.1."""
+HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """``mcp-resume verify`` against the official MCP Python SDK, started for real on 127.0.0.1.
 
 The verdicts asserted here are what the SDK (with an EventStore written to its
-interface, ``model.python_sdk_server``) was measured to do; a FAIL is a finding
+interface, ``model.targets.python_sdk_server``) was measured to do; a FAIL is a finding
 about the SDK, not about this checker.
 """
 

@@ -1,7 +1,7 @@
 """A live server over Streamable HTTP as a ``ServerUnderTest``, and the Hypothesis machine over it.
 
 ``HttpServerUnderTest(url)`` turns each of the spec's actions into real HTTP
-exchanges, so the checker (``model.checker``) judges a live server step by step
+exchanges, so the checker (``model.harness.checker``) judges a live server step by step
 and Hypothesis shrinks a failure to a minimal sequence of HTTP exchanges.
 
 What can be driven over HTTP, honestly scoped:

@@ -1,6 +1,6 @@
 """A bounded HTTP client for MCP Streamable HTTP, built on httpx and httpx-sse.
 
-Every request is one ``Exchange`` (``model.http_evidence``): the client never
+Every request is one ``Exchange`` (``model.http.evidence``): the client never
 raises for what a server does. Refused connections, silence, broken SSE, wrong
 content types, bodies that are not JSON and malformed ``Mcp-Session-Id``
 headers all come back as an exchange with ``error_kind`` and a one-line

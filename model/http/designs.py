@@ -1,7 +1,7 @@
 """The faulty designs of DESIGN.md §5 judged over HTTP, as a server author's CI would.
 
 ``verify_design_over_http(number, profile)`` serves design ``number`` behind the
-HTTP façade (``model.http_facade``) on 127.0.0.1, runs the whole of
+HTTP façade (``model.http.facade``) on 127.0.0.1, runs the whole of
 ``mcp-resume verify`` against it and returns whether some rule got FAIL, with
 those rules. Every design's fault is observable over HTTP under ``boundary``:
 

@@ -3,7 +3,7 @@
 A server under test applies one of the spec's actions at a time and reports what
 was observed, as a ``spec.transitions.Observation`` written in *its own* ids
 (session ids, stream keys, event ids, JSON-RPC request ids). The checker keeps an
-``IdMap`` between those ids and the spec's handles (``model.idmap``), so a server
+``IdMap`` between those ids and the spec's handles (``model.servers.idmap``), so a server
 is free to mint ids its own way.
 
 Actions name entities by the server's ids too: the checker translates the spec's

@@ -1,13 +1,13 @@
 """Targets ``mcp-resume`` can start itself, by name, each on 127.0.0.1.
 
-- ``python-sdk``: the official MCP Python SDK installed here (``model.python_sdk_server``);
+- ``python-sdk``: the official MCP Python SDK installed here (``model.targets.python_sdk_server``);
 - ``python-sdk@<version>``: that release of the SDK in a cached virtualenv of its
-  own (``model.sdk_venvs``), with the fixture server for its major version;
+  own (``model.targets.sdk_venvs``), with the fixture server for its major version;
 - ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
-  from npm, installed into a cache folder on first use (``model.typescript_sdk``);
+  from npm, installed into a cache folder on first use (``model.targets.typescript_sdk``);
 - ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
   server and the faulty designs of ``spec.designs`` behind the HTTP façade
-  (``model.http_facade``).
+  (``model.http.facade``).
 
 ``running_target(name)`` yields the MCP endpoint URL and stops what it started.
 It raises ``TargetStartError`` when the target does not start and

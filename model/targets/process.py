@@ -1,7 +1,7 @@
 """Start and stop real servers under test as subprocesses on 127.0.0.1.
 
 ``running_python_sdk()`` is the embedded target ``python-sdk``
-(``model.python_sdk_server``): it picks a free port, starts the server, waits
+(``model.targets.python_sdk_server``): it picks a free port, starts the server, waits
 (bounded) until it answers HTTP, yields the MCP endpoint URL and stops the
 process by its id afterwards, whatever happened in between.
 """
@@ -61,7 +61,7 @@ def running_server(
 
 @contextmanager
 def running_python_sdk(start_timeout: float = START_TIMEOUT_SECONDS) -> Iterator[str]:
-    """Run the official MCP Python SDK (``model.python_sdk_server``) on a free port
+    """Run the official MCP Python SDK (``model.targets.python_sdk_server``) on a free port
     of 127.0.0.1; yield its MCP endpoint URL (``http://127.0.0.1:PORT/mcp``)."""
     from mcp_resume.model.targets.python_sdk_server import MCP_PATH
 

@@ -1,6 +1,6 @@
 """Scenarios of the reconnect decision: drive a real server over Streamable HTTP, judge it against the spec.
 
-``model.verify_suite`` runs one scenario per rule (these, ``verify_pending`` and
+``model.verify.suite`` runs one scenario per rule (these, ``verify_pending`` and
 ``verify_lifecycle``), each in fresh sessions of its own, with its own client,
 so that scenarios never see each other's streams. Each scenario returns ``Check`` values;
 the expected statuses come from ``spec.decision.decide_class`` with the header

@@ -6,7 +6,7 @@
 Z3 for a run whose last step shows the client something that breaks a rule the profile makes a MUST: a step
 property of ``ts_invariants`` judged on the faulty server's observation, or a
 status the profile does not accept for the request's branch (the rule that
-judges the branch, as ``model.checker`` files it). The first depth with a model
+judges the branch, as ``model.harness.checker`` files it). The first depth with a model
 is the length of a shortest such run; every smaller depth was proven to have
 none (within the scope).
 

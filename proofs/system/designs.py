@@ -14,7 +14,7 @@ the server's tables, a little *hidden state* that the spec does not have:
 
 Until the first observable difference the faulty server and the spec agree on
 every entity, so the spec's state names the server's too; the first difference
-is what ``model.checker`` reports, and what bounded model checking looks for.
+is what ``model.harness.checker`` reports, and what bounded model checking looks for.
 
 Each design (its number, summary, rules and deviations) is defined once, as data,
 in ``spec.designs``; here each ``spec.designs.Deviation`` has its ``Variation``

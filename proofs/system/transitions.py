@@ -11,7 +11,7 @@ action (``step.A``), the observation (``step.O``) and the state after
 (``step.Y``). A client request's status is any the profile accepts (the
 reference's, or an alternative such as 409 for a connected stream); a status
 that is neither the reference's nor a success like it refuses the request and
-changes nothing (``model.checker`` judges servers the same way). With
+changes nothing (``model.harness.checker`` judges servers the same way). With
 ``Semantics(canonical=True)`` only the reference's status is allowed: that is
 the spec side of bounded model checking.
 

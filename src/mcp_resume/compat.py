@@ -1,7 +1,7 @@
 """``mcp-resume compat --out FILE``: the compatibility page of the official MCP SDKs.
 
 Starts each SDK target of ``TARGETS`` on 127.0.0.1 (each release in its own
-cached environment: ``model.sdk_venvs``, ``model.typescript_sdk``), verifies it
+cached environment: ``model.targets.sdk_venvs``, ``model.targets.typescript_sdk``), verifies it
 under ``boundary`` and under the MCP profile it negotiates, and writes one
 Markdown page: a verdict per rule and target, each FAIL and WARN with its
 one-line evidence. Exit 0 when the page was written (whatever the verdicts),

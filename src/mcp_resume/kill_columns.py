@@ -1,13 +1,13 @@
 """The columns of the kill matrix, composed here because they come from both ``model`` and ``proofs``.
 
-Four columns, each a ``model.kill_matrix.Column``:
+Four columns, each a ``model.harness.kill_matrix.Column``:
 
 - ``hypothesis`` and ``explorer`` (``model``);
 - ``z3-bmc``: the shortest violating run Z3 finds over the transition system
   with the design's changes (``proofs.ts_bmc``), decoded into a trace and
   confirmed by replaying it on the design's in-process server and the reference;
 - ``http-verify``: ``mcp-resume verify`` against the design served over real
-  Streamable HTTP on 127.0.0.1 (``model.design_http``); its evidence is the
+  Streamable HTTP on 127.0.0.1 (``model.http.designs``); its evidence is the
   exchanges themselves, so a caught cell counts as confirmed.
 """
 

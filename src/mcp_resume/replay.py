@@ -9,7 +9,7 @@ TRACE is either
 - a spec trace (``mcp-resume-trace/1``, a counterexample of ``mcp-resume check``):
   its actions are replayed side by side with the spec against the in-process
   server TARGET (``spec``, ``reference``, ``design-<n>``) or, over HTTP, against
-  a URL or an embedded target (``model.http_adapter``; client actions and the
+  a URL or an embedded target (``model.http.adapter``; client actions and the
   server actions that fixture tools can play).
 
 Prints what was expected and observed; exits 0 when the rule holds, 1 when it

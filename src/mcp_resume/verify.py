@@ -2,7 +2,7 @@
 
 TARGET is the ``http://`` URL of a running server's MCP endpoint or the name of
 an embedded target started here on 127.0.0.1 and stopped afterwards
-(``model.embedded``: ``python-sdk``, ``typescript-sdk``, ``reference``,
+(``model.targets.embedded``: ``python-sdk``, ``typescript-sdk``, ``reference``,
 ``design-<n>`` ...). Prints one row per catalog rule (rule, level, verdict,
 one-line evidence) and optionally writes the report as JSON (``--json``),
 JUnit XML (``--junit``, one test case per rule) and Markdown (``--markdown``).

@@ -56,7 +56,7 @@ def decision_page(model: DocsModel) -> str:
         "## Under the sessionless revision (mcp-2026-07-28)",
         sessionless_table(),
         "## Proof obligations",
-        "These Z3 queries (`mcp-resume check`, [proofs/decision/queries.py](../proofs/decision_queries.py)) hold "
+        "These Z3 queries (`mcp-resume check`, [proofs/decision/queries.py](../proofs/decision/queries.py)) hold "
         "the whole table to an independent encoding of the decision and the profiles; each rule's page lists the queries about "
         "its own branch.",
         bullets(wide),
@@ -151,8 +151,8 @@ def lifecycles_page(model: DocsModel) -> str:
     blocks = [
         "# Lifecycles of a stream and of a session",
         GENERATED + " Every edge is a transition of the spec (`step` in [spec/transitions.py](../spec/transitions.py)) "
-        "found by a bounded breadth-first exploration ([proofs/diagrams/exploration.py](../proofs/exploration.py)), "
-        "abstracted to the state of one stream or one session ([proofs/diagrams/lifecycle.py](../proofs/lifecycle.py)). "
+        "found by a bounded breadth-first exploration ([proofs/diagrams/exploration.py](../proofs/diagrams/exploration.py)), "
+        "abstracted to the state of one stream or one session ([proofs/diagrams/lifecycle.py](../proofs/diagrams/lifecycle.py)). "
         "A client request is labelled with the branch of the decision it took.",
     ]
     for name, heading in (("stream-lifecycle", "## Stream: status and connection"), ("session-lifecycle", "## Session")):

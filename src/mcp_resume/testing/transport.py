@@ -1,7 +1,7 @@
 """A server under test made of a user's ``EventStore`` and a transport played by the kit.
 
 ``EventStoreTransport`` is the in-process reference server
-(``model.reference_server``) with its event bookkeeping handed to the store, the
+(``model.servers.reference``) with its event bookkeeping handed to the store, the
 way the SDK's ``StreamableHTTPServerTransport`` hands it over: every event is
 stored with ``store_event`` under the SDK's stream key, priming events included,
 and every stream resumption is answered with what ``replay_events_after`` sends.
