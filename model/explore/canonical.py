@@ -55,8 +55,6 @@ SESSION_CODES = {SessionStatus.LIVE: 0, SessionStatus.EXPIRED: 1, SessionStatus.
 KIND_CODES = {StreamKind.POST: 0, StreamKind.GET: 1}
 STREAM_CODES = {StreamStatus.OPEN: 0, StreamStatus.ENDED: 1, StreamStatus.EXPIRED: 2}
 REQUEST_CODES = {RequestStatus.PENDING: 0, RequestStatus.ANSWERED: 1, RequestStatus.CANCELLED: 2}
-LIVE, EXPIRED, DELETED = 0, 1, 2
-OPEN, ENDED, STREAM_EXPIRED = 0, 1, 2
 
 _SESSIONS = {code: status for status, code in SESSION_CODES.items()}
 _KINDS = {code: kind for kind, code in KIND_CODES.items()}

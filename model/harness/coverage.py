@@ -52,10 +52,6 @@ class Coverage:
         if branch is not None:
             self.branches[branch.value] += times
 
-    def merge(self, other: "Coverage") -> None:
-        self.actions.update(other.actions)
-        self.branches.update(other.branches)
-
     @property
     def missing_actions(self) -> list[str]:
         return [kind for kind in REQUIRED_ACTIONS if not self.actions.get(kind)]

@@ -97,9 +97,6 @@ class State:
     cursor: Callable | None
     seen: Callable | None
 
-    def relations(self) -> dict[str, Callable]:
-        return {name: getattr(self, name) for name in STATE_RELATIONS if getattr(self, name) is not None}
-
 
 def state(L: Logic, tag: str, client: bool = True) -> State:
     """The state relations of frame ``tag`` (SMT names ``<tag>.<relation>``)."""
