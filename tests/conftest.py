@@ -18,6 +18,12 @@ from mcp_resume.spec.profiles import Profile
 pytest_plugins = ["pytester"]
 
 
+def pytest_collection_modifyitems(items) -> None:
+    """The slow tier first: with ``-n``, its long modules start at once and the short
+    ones fill the gaps at the end, so the workers finish together."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 def _profile(profile: Profile | str) -> Profile:
     return profile if isinstance(profile, Profile) else Profile.parse(profile)
 
