@@ -19,8 +19,8 @@ pytest_plugins = ["pytester"]
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """The slow tier first: with ``-n``, its long modules start at once and the short
-    ones fill the gaps at the end, so the workers finish together."""
+    """The slow tier first: with ``-n``, its long tests start at once and the short ones
+    fill the gaps at the end, so the workers finish together."""
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 

@@ -67,8 +67,17 @@ FAULTY = {
 
 @pytest.fixture(scope="module")
 def faulty_reports(tmp_path_factory):
+    """``faulty_reports[name]``: the kit's report on that faulty store, made on first use."""
     tmp = tmp_path_factory.mktemp("faulty")
-    return {name: check_event_store(make(tmp)) for name, (_, make) in FAULTY.items()}
+    made: dict = {}
+
+    class Reports:
+        def __getitem__(self, name: str):
+            if name not in made:
+                made[name] = check_event_store(FAULTY[name][1](tmp))
+            return made[name]
+
+    return Reports()
 
 
 @pytest.mark.covers("replay-suffix", "no-cross-session")

@@ -19,7 +19,14 @@ pytestmark = pytest.mark.slow  # slow tier: the Hypothesis machine against every
 
 @pytest.fixture(scope="module")
 def boundary_runs(machine_run):
-    return {n: machine_run(f"design-{n}", Profile.BOUNDARY) for n in designs.NUMBERS}
+    """``boundary_runs[n]``: design n's machine run under boundary, made on first use (so a
+    worker runs only the designs of its own tests)."""
+
+    class Runs:
+        def __getitem__(self, number: int):
+            return machine_run(f"design-{number}", Profile.BOUNDARY)
+
+    return Runs()
 
 
 @pytest.mark.covers(
