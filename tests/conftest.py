@@ -11,11 +11,19 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from mcp_resume.spec.profiles import Profile
 
 pytest_plugins = ["pytester"]
+
+
+def pytest_xdist_auto_num_workers(config) -> int:
+    """``-n auto``: two workers per core. Most of the slow tier waits on a server's answers
+    (bounded timeouts, idle periods), so a second worker per core uses the time it waits."""
+    return 2 * (os.cpu_count() or 1)
 
 
 def pytest_collection_modifyitems(items) -> None:
