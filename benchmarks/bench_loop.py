@@ -23,7 +23,7 @@ import tempfile
 import time
 from pathlib import Path
 
-STAGE_LINE = re.compile(r"^check: \[(\d+)/(\d+)\] (.+?): (.+?) \(([\d.]+) s;")
+STAGE_LINE = re.compile(r"^check: \[(\d+)/(\d+)\] (.+): ([^:]+?) \(([\d.]+) s;")
 
 
 def timed(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:
