@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 
 import pytest
@@ -32,23 +33,6 @@ def pytest_collection_modifyitems(items) -> None:
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
 
 
-def _profile(profile: Profile | str) -> Profile:
-    return profile if isinstance(profile, Profile) else Profile.parse(profile)
-
-
-class _Memo:
-    """``memo(*key)`` computes ``make(*key)`` once and returns the same value after."""
-
-    def __init__(self, make) -> None:
-        self.make = make
-        self.values: dict = {}
-
-    def __call__(self, *key):
-        if key not in self.values:
-            self.values[key] = self.make(*key)
-        return self.values[key]
-
-
 @pytest.fixture(scope="session")
 def prove_outcome(tmp_path_factory):
     """``prove_outcome(profile) -> prove.ProfileOutcome``: proofs, bounded searches, replays
@@ -56,8 +40,8 @@ def prove_outcome(tmp_path_factory):
     from mcp_resume.prove import prove_profile
 
     folder = tmp_path_factory.mktemp("prove")
-    memo = _Memo(lambda profile: prove_profile(profile, folder))
-    return lambda profile: memo(_profile(profile))
+    prove = functools.cache(lambda profile: prove_profile(profile, folder))
+    return lambda profile: prove(Profile.parse(profile))
 
 
 @pytest.fixture(scope="session")
@@ -66,8 +50,8 @@ def machine_run():
     ``spec``, ``reference`` or ``design-N``)."""
     from mcp_resume.model.harness.runs import run_server
 
-    memo = _Memo(lambda name, profile: run_server(name, profile))
-    return lambda name, profile: memo(name, _profile(profile))
+    run = functools.cache(run_server)
+    return lambda name, profile: run(name, Profile.parse(profile))
 
 
 @pytest.fixture(scope="session")
@@ -76,5 +60,5 @@ def design_over_http():
     ``number`` served over Streamable HTTP on 127.0.0.1."""
     from mcp_resume.model.http.designs import verify_design_over_http
 
-    memo = _Memo(lambda number, profile: verify_design_over_http(number, profile))
-    return lambda number, profile: memo(number, _profile(profile))
+    verify = functools.cache(verify_design_over_http)
+    return lambda number, profile: verify(number, Profile.parse(profile))

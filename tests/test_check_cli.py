@@ -69,15 +69,12 @@ def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_pa
     assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
 
 
-def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path):
-    from mcp_resume.model.servers import inprocess
+def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path, monkeypatch):
+    from mcp_resume.model.servers import faulty
+    from mcp_resume.model.servers.reference import ReferenceServer
 
-    original = inprocess.server_factory
-    try:
-        inprocess.server_factory = lambda name: original("reference")  # the reference posing as design 1
-        lines = check.design_stage(1, tmp_path, bound="small")
-    finally:
-        inprocess.server_factory = original
+    monkeypatch.setitem(faulty.DESIGNS, 1, ReferenceServer)  # the reference posing as design 1
+    lines = check.design_stage(1, tmp_path, bound="small")
     assert [line.result for line in lines] == ["NOT caught"] and not lines[0].holds
 
 

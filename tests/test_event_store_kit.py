@@ -69,13 +69,11 @@ FAULTY = {
 def faulty_reports(tmp_path_factory):
     """``faulty_reports[name]``: the kit's report on that faulty store, made on first use."""
     tmp = tmp_path_factory.mktemp("faulty")
-    made: dict = {}
 
     class Reports:
+        @functools.cache
         def __getitem__(self, name: str):
-            if name not in made:
-                made[name] = check_event_store(FAULTY[name][1](tmp))
-            return made[name]
+            return check_event_store(FAULTY[name][1](tmp))
 
     return Reports()
 

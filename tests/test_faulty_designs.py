@@ -17,18 +17,6 @@ from mcp_resume.spec.trace import loads
 pytestmark = pytest.mark.slow  # slow tier: the Hypothesis machine against every design under two profiles
 
 
-@pytest.fixture(scope="module")
-def boundary_runs(machine_run):
-    """``boundary_runs[n]``: design n's machine run under boundary, made on first use (so a
-    worker runs only the designs of its own tests)."""
-
-    class Runs:
-        def __getitem__(self, number: int):
-            return machine_run(f"design-{number}", Profile.BOUNDARY)
-
-    return Runs()
-
-
 @pytest.mark.covers(
     "replay-suffix",
     "no-cross-session",
@@ -42,15 +30,15 @@ def boundary_runs(machine_run):
     "server-request-ownership",
 )
 @pytest.mark.parametrize("number", designs.NUMBERS)
-def test_the_design_is_caught_under_boundary_by_the_rule_it_breaks(boundary_runs, number):
-    run = boundary_runs[number]
+def test_the_design_is_caught_under_boundary_by_the_rule_it_breaks(machine_run, number):
+    run = machine_run(f"design-{number}", Profile.BOUNDARY)
     assert run.caught, f"design {number} was not caught"
     assert run.rule in designs.design(number).rules, run.result.counterexample.explain()
 
 
 @pytest.mark.parametrize("number", designs.NUMBERS)
-def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_servers(boundary_runs, number, tmp_path):
-    trace = boundary_runs[number].result.trace
+def test_the_saved_trace_replays_fails_on_the_design_and_holds_on_correct_servers(machine_run, number, tmp_path):
+    trace = machine_run(f"design-{number}", Profile.BOUNDARY).result.trace
     path = tmp_path / "trace.json"
     path.write_text(trace.dumps())
     reloaded = loads(path.read_text())

@@ -25,7 +25,7 @@ import multiprocessing
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, Iterator, Protocol
 
 from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.profiles import Profile
@@ -259,73 +259,47 @@ def run_kill_matrix(
     progress: Callable[[str], None] | None = None,
     workers: int = 1,
 ) -> KillMatrix:
-    """Fill every cell; ``done`` holds cells already computed (e.g. by ``mcp-resume check``).
+    """Fill every cell; ``done`` holds cells already computed, which are not run again.
 
     With ``workers`` > 1 the cells run in that many processes (each run is
     deterministic, so the matrix is the same). ``progress`` is called with a
     description of each cell as it finishes.
     """
-    return KillMatrixRun(columns, designs, profiles, skip=set(done or {}), workers=workers).finish(done, progress)
+    started = time.perf_counter()
+    done = dict(done or {})
+    order = [(column, design, profile) for profile in profiles for design in designs for column in columns]
+    todo = [(c, d, p) for c, d, p in order if (c.name, d, p) not in done]
+    for cell in _run_cells(todo, workers):
+        done[(cell.checker, cell.design, cell.profile)] = cell
+        if progress and cell.outcome != UNAVAILABLE:
+            progress(f"{cell.checker} vs design-{cell.design} under {cell.profile.value}: {describe_cell(cell)}")
+    notes = {column.name: column_note(column) for column in columns}
+    matrix = KillMatrix([column.name for column in columns], notes)
+    matrix.cells = [done[(column.name, design, profile)] for column, design, profile in order]
+    matrix.seconds = time.perf_counter() - started
+    return matrix
 
 
-class KillMatrixRun:
-    """A kill matrix being filled: with ``workers`` > 1 its cells start running in
-    worker processes at once, so the caller can do other work meanwhile; ``finish``
-    collects them. Cells whose key is in ``skip`` are left to ``finish``'s ``done``."""
-
-    def __init__(self, columns: list[Column], designs: Iterable[int] = spec_designs.NUMBERS,
-                 profiles: Iterable[Profile] = KILL_PROFILES, skip: set = frozenset(), workers: int = 1) -> None:
-        self.started = time.perf_counter()
-        self.columns = columns
-        self.order = [(column, design, profile) for profile in profiles for design in designs for column in columns]
-        self.todo = [(c, d, p) for c, d, p in self.order if (c.name, d, p) not in skip and c.unavailable() is None]
-        self.pool = None
-        self.futures = []
-        if workers > 1 and len(self.todo) > 1:
-            context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
-            self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=context)
-            # the slowest cells (exhaustive explorations) first, so the workers end together
-            ranked = sorted(self.todo, key=lambda t: isinstance(t[0], ExplorerColumn) and not expected_caught(t[1], t[2]),
-                            reverse=True)
-            self.futures = [self.pool.submit(_run_cell, task) for task in ranked]
-
-    def finish(self, done: dict | None = None, progress: Callable[[str], None] | None = None) -> KillMatrix:
-        """Wait for every cell (or run them here, without workers) and return the matrix."""
-        done = dict(done or {})
-        notes = {column.name: column_note(column) for column in self.columns}
-        matrix = KillMatrix([column.name for column in self.columns], notes)
-        for column, design, profile in self.order:
-            if column.unavailable() is not None and (column.name, design, profile) not in done:
-                done[(column.name, design, profile)] = column.run(design, profile)
-        for cell in self._cells():
-            done[(cell.checker, cell.design, cell.profile)] = cell
-            if progress:
-                progress(f"{cell.checker} vs design-{cell.design} under {cell.profile.value}: {describe_cell(cell)}")
-        matrix.cells = [done[(column.name, design, profile)] for column, design, profile in self.order]
-        matrix.seconds = time.perf_counter() - self.started
-        return matrix
-
-    def __enter__(self) -> "KillMatrixRun":
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.close()
-
-    def close(self) -> None:
-        """Stop the workers without waiting for cells not started (safe to call twice)."""
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-
-    def _cells(self):
-        if self.pool is None:
-            for task in self.todo:
-                yield _run_cell(task)
-            return
+def _run_cells(todo: list[tuple[Column, int, Profile]], workers: int) -> Iterator[Cell]:
+    """Each task's cell, here or in ``workers`` processes (as they finish); an unavailable
+    column's cells are made here at once."""
+    runnable = [task for task in todo if task[0].unavailable() is None]
+    for task in todo:
+        if task[0].unavailable() is not None:
+            yield _run_cell(task)
+    if workers <= 1 or len(runnable) <= 1:
+        yield from map(_run_cell, runnable)
+        return
+    # the slowest cells (exhaustive explorations) first, so the workers end together
+    runnable.sort(key=lambda t: isinstance(t[0], ExplorerColumn) and not expected_caught(t[1], t[2]), reverse=True)
+    context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = [pool.submit(_run_cell, task) for task in runnable]
         try:
-            for future in as_completed(self.futures):
+            for future in as_completed(futures):
                 yield future.result()
         finally:
-            self.close()
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def _run_cell(task: tuple[Column, int, Profile]) -> Cell:

@@ -47,7 +47,7 @@ from rich.table import Table
 
 from mcp_resume import check_explore
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
-from mcp_resume.model.harness.runs import confirm, design_names, run_server
+from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import Profile
@@ -139,23 +139,19 @@ def machine_stage(name: str, profile: Profile, examples: int, traces: Path) -> l
 
 def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Line]:
     """Faulty design ``number`` explored beside the spec (the named ``bound``, boundary) to its
-    first, shortest counterexample, saved as ``traces/design-N.json`` and confirmed by replay."""
-    from mcp_resume.model.explore.server import explore_server
-    from mcp_resume.model.servers.inprocess import server_factory
+    first, shortest counterexample, as the kill matrix's explorer column does, saved as
+    ``traces/design-N.json`` and confirmed by replay."""
+    from mcp_resume.model.harness.kill_matrix import CAUGHT, ExplorerColumn
 
     name = f"design-{number}"
-    factory = server_factory(name)
-    result = explore_server(factory, NAMED_BOUNDS[bound], Profile.BOUNDARY, stop_at_first=True)
-    found = result.first
-    searched = f"{result.states:,} states, {result.seconds:.1f} s"
-    if found is None:
+    cell = ExplorerColumn(NAMED_BOUNDS[bound]).run(number, Profile.BOUNDARY)
+    searched = f"{cell.detail}, {cell.seconds:.1f} s"
+    if cell.outcome != CAUGHT:
         return [Line("explorer", name, False, f"no rule broken within the {bound} bound ({searched})", "NOT caught")]
-    _write_trace(traces / f"{name}.json", found.trace)
-    fails_again, holds_on_reference = confirm(found.trace, factory)
-    confirmed = fails_again and holds_on_reference
-    detail = (f"{found.rule}, {found.steps} steps (shortest), "
-              f"{'replay confirmed' if confirmed else 'REPLAY NOT CONFIRMED'} ({searched})")
-    return [Line("explorer", name, confirmed, detail, "caught")]
+    _write_trace(traces / f"{name}.json", cell.trace)
+    detail = (f"{cell.rule}, {cell.steps} steps (shortest), "
+              f"{'replay confirmed' if cell.confirmed else 'REPLAY NOT CONFIRMED'} ({searched})")
+    return [Line("explorer", name, cell.as_expected, detail, "caught")]
 
 
 def diagrams_stage(folder: Path) -> list[Line]:
@@ -213,7 +209,7 @@ def run_check(args) -> int:
     summary.lines += run_stages(work, workers, report.stage_done)
     if args.kill_matrix:
         report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
-        kill = check_explore.kill_matrix_stage([], out, args.examples, report.cell_done, workers=workers)
+        kill = check_explore.kill_matrix_stage(out, args.examples, report.cell_done, workers=workers)
         summary.lines += [Line(**line) for line in kill]
     _print(summary, out, Console())
     if args.json:

@@ -18,12 +18,10 @@ from pathlib import Path
 from typing import Callable
 
 from mcp_resume.model.explore import state_space
-from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, KillMatrixRun, cell_from_server_run
+from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix
 from mcp_resume.spec.designs import NUMBERS
-from mcp_resume.spec.profiles import Profile
 
 from .kill_columns import kill_columns
 
@@ -48,21 +46,15 @@ def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
 
 
 def kill_matrix_stage(
-    boundary_runs: list[ServerRun],
     out: Path,
     examples: int | None,
     progress: Callable[[str], None] | None = None,
     workers: int | None = None,
 ) -> list[dict]:
-    """Fill the kill matrix (reusing machine runs under boundary already made, if any) and summarise
-    each column; cells run in ``workers`` processes (default: the cores, at most 4)."""
-    done = {}
-    for run in boundary_runs:
-        cell = cell_from_server_run(run)
-        done[(cell.checker, cell.design, cell.profile)] = cell
-    pending = KillMatrixRun(kill_columns(examples), skip=set(done),
-                            workers=workers if workers is not None else min(4, os.cpu_count() or 1))
-    matrix = pending.finish(done, progress)
+    """Fill the kill matrix and summarise each column; cells run in ``workers`` processes
+    (default: the cores, at most 4)."""
+    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    matrix = run_kill_matrix(kill_columns(examples), progress=progress, workers=workers)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")
     (out / "kill-matrix.md").write_text(matrix.to_markdown())
