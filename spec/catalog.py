@@ -1,176 +1,350 @@
 """The rule catalog, as data.
 
-One ``Rule`` per id: its statement, its ``Level`` in every profile, the MCP rule
-ids it comes from (ids of ``shared/reference/mcp-transport-rules.md``: ``B`` =
-2025-03-26, ``C`` = 2025-06-18, ``D`` = 2025-11-25, ``F`` = 2026-07-28; ``§`` =
-a section of that file's open questions) and the invariants (``invariants.py``)
-that check it. The first fourteen ids are DESIGN.md §4's and never change.
+One ``Rule`` per id: its statement, one ``Grade`` per profile (the ``Level``, the
+ids it comes from and, where the text does not say it, the reason), optional
+per-case grades, and the invariants (``invariants.py``) that check it.
+
+Source ids are those of ``shared/reference/mcp-transport-rules.md`` (``B`` =
+2025-03-26, ``C`` = 2025-06-18, ``D`` = 2025-11-25, ``F`` = 2026-07-28; ``§3.x`` =
+an open question of that file, where MCP is silent) and ``decision-*`` for the
+boundary's own decision (DESIGN.md §2); ``sources.py`` describes each. The
+first fourteen ids are DESIGN.md §4's and never change.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
 
 from .profiles import Level, Profile
 
 MUST, SHOULD, MAY, NA = Level.MUST, Level.SHOULD, Level.MAY, Level.NOT_APPLICABLE
 
-_PROFILE_ORDER = (
+PROFILE_ORDER = (
     Profile.MCP_2025_03_26,
     Profile.MCP_2025_06_18,
     Profile.MCP_2025_11_25,
     Profile.BOUNDARY,
     Profile.MCP_2026_07_28,
 )
+"""The order of a rule's grades."""
+
+SILENT = "MCP is silent; boundary requires it"
+"""The reason of a grade the MCP text does not give (DESIGN.md §4)."""
+
+
+@dataclass(frozen=True)
+class Grade:
+    """A rule's level under one profile: ``sources`` are the ids it comes from,
+    ``reason`` says why when the text does not state the level itself."""
+
+    level: Level
+    sources: tuple[str, ...]
+    reason: str = ""
+
+    @property
+    def silent(self) -> bool:
+        """Whether the level rests on a place where MCP says nothing (a ``§3.x`` id)."""
+        return any(s.startswith("§") for s in self.sources)
 
 
 @dataclass(frozen=True)
 class Rule:
     id: str
     statement: str
-    levels: tuple[Level, ...]  # in the order of _PROFILE_ORDER
-    sources: tuple[str, ...]
+    grades: tuple[Grade, ...]  # in the order of PROFILE_ORDER
     invariants: tuple[str, ...]
     origin: str  # "design" (DESIGN.md §4) or "mcp" (an MCP-only rule)
+    cases: Mapping[str, tuple[Grade, ...]] = field(default_factory=dict)
 
-    def level(self, profile: Profile) -> Level:
-        return self.levels[_PROFILE_ORDER.index(profile)]
+    def grade(self, profile: Profile, case: str | None = None) -> Grade:
+        """The grade under ``profile``, the ``case``'s own when the rule has one for it."""
+        grades = self.cases.get(case, self.grades) if case is not None else self.grades
+        return grades[PROFILE_ORDER.index(profile)]
+
+    def level(self, profile: Profile, case: str | None = None) -> Level:
+        return self.grade(profile, case).level
+
+    @property
+    def levels(self) -> tuple[Level, ...]:
+        return tuple(g.level for g in self.grades)
+
+    @property
+    def sources(self) -> tuple[str, ...]:
+        """Every id any grade of the rule cites, cases included, first citation first."""
+        cited = [s for grades in (self.grades, *self.cases.values()) for g in grades for s in g.sources]
+        return tuple(dict.fromkeys(cited))
 
 
-def _rule(id, statement, levels, sources, invariants=None, origin="design"):
-    return Rule(id, statement, levels, tuple(sources), tuple(invariants or (id,)), origin)
+def _g(level: Level, *sources: str, why: str = "") -> Grade:
+    return Grade(level, sources, why)
 
+
+def _rule(id, statement, grades, invariants=None, origin="design", cases=None):
+    assert len(grades) == len(PROFILE_ORDER), id
+    frozen = MappingProxyType({name: tuple(g) for name, g in (cases or {}).items()})
+    return Rule(id, statement, tuple(grades), tuple(invariants or (id,)), origin, frozen)
+
+
+_NO_RESUMPTION = "2026-07-28 has no Last-Event-ID resumption (F10) and no sessions (F17)"
+_NO_SESSIONS = "2026-07-28 has no sessions: the server ignores Mcp-Session-Id (F17)"
+_NO_SERVER_REQUESTS = "2026-07-28 sends no server requests on streams (F7)"
+_SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless rules start with 2026-07-28"
+_KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
 
 RULES: tuple[Rule, ...] = (
     _rule(
         "replay-suffix",
         "Stream resumption replays exactly the events of the resumed stream after the cursor: "
         "no gap, no reorder, no duplicate, nothing at or before the cursor.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B24", "B25", "B27", "C22-C27", "D29", "D30", "D32"),
+        (
+            _g(MAY, "B25", why="replaying is optional (B25); B26's MUST NOT is about other streams (no-cross-session)"),
+            _g(MAY, "C22-C27", why="as B25: replaying is optional"),
+            _g(MAY, "D30", why="as B25: replaying is optional"),
+            _g(MUST, "D30", "decision-1"),
+            _g(NA, "F10", why=_NO_RESUMPTION),
+        ),
     ),
     _rule(
         "no-cross-session",
         "Nothing delivered under a session belongs to another session, and nothing replayed "
         "belongs to another stream.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B23", "B26", "C22-C27", "D27", "D28", "D30", "D50"),
+        (
+            _g(MUST, "B26", "B23"),
+            _g(MUST, "C22-C27"),
+            _g(MUST, "D30", "D27"),
+            _g(MUST, "D30", "D27"),
+            _g(NA, "F10", "F17", why=_NO_RESUMPTION),
+        ),
     ),
     _rule(
         "no-replay-on-session-resume",
         "Session resumption (a GET with the session id and no Last-Event-ID) replays no past event.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B25", "B26", "D30", "D31"),
+        (
+            _g(MUST, "B26", why="a GET without Last-Event-ID opens a new stream: a past event is another "
+                                "stream's, which B26 forbids replaying"),
+            _g(MUST, "C22-C27", why="as B26"),
+            _g(MUST, "D30", "D31", why="as B26; D31: resumption is a GET with Last-Event-ID"),
+            _g(MUST, "D30", "D31", "decision-2"),
+            _g(NA, "F10", "F17", why=_NO_RESUMPTION),
+        ),
     ),
     _rule(
         "no-reemit-on-stream-resume",
         "Stream resumption sends nothing but the replay suffix and the stream's own new events.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B21", "B26", "D24-D25", "D30"),
+        (
+            _g(MUST, "B21", "B26"),
+            _g(MUST, "C20-C21", "C22-C27"),
+            _g(MUST, "D24-D25", "D30"),
+            _g(MUST, "D24-D25", "D30", "decision-1"),
+            _g(NA, "F7", "F10", why=_NO_RESUMPTION),
+        ),
     ),
     _rule(
         "reemit-pending",
         "After a session resumption every server request then pending is re-emitted on the new "
         "stream (same JSON-RPC id) or cancelled; none is stranded.",
-        (NA, NA, NA, MUST, NA),
-        ("B12", "B39", "D47", "§3.7"),
+        (
+            _g(MAY, "§3.7", "B39", why=SILENT + ": a server may re-emit, cancel (B39) or leave the request pending"),
+            _g(MAY, "§3.7", "C42", why=SILENT + ": a server may re-emit, cancel (C42) or leave the request pending"),
+            _g(MAY, "§3.7", "D51", why=SILENT + ": a server may re-emit, cancel (D51) or leave the request pending"),
+            _g(MUST, "§3.7", "decision-2", "decision-pending"),
+            _g(NA, "F7", "F20", why=_NO_SERVER_REQUESTS),
+        ),
     ),
     _rule(
         "reemit-keeps-pending",
         "Re-emission leaves a server request pending; only an answer or a cancellation resolves it.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B12", "B39", "D15", "§3.7"),
+        (
+            _g(SHOULD, "§3.7", "B12", why=SILENT + "; B12: a dropped connection is no cancellation"),
+            _g(SHOULD, "§3.7", "C12", why=SILENT + "; C12: a dropped connection is no cancellation"),
+            _g(SHOULD, "§3.7", "D15", why=SILENT + "; D15: a dropped connection is no cancellation"),
+            _g(MUST, "§3.7", "D15", "decision-pending"),
+            _g(NA, "F7", "F11", why=_NO_SERVER_REQUESTS),
+        ),
     ),
     _rule(
         "reject-orphan-event-id",
         "A Last-Event-ID without a session id is rejected with 400 and creates nothing.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B23", "B32", "D27", "D37-D41"),
+        (
+            _g(SHOULD, "B32", why="a request without a session id gets 400 from a server that requires sessions"),
+            _g(SHOULD, "C28-C36", why="as B32"),
+            _g(SHOULD, "D37-D41", why="as B32"),
+            _g(MUST, "D37-D41", "decision-4"),
+            _g(NA, "F17", why="2026-07-28 answers GET with 405 (sessionless-get-405)"),
+        ),
     ),
     _rule(
         "reject-foreign-event-id",
         "A Last-Event-ID not valid for the live session named (malformed, unknown, another "
         "session's, an expired stream's) is rejected with a 4xx other than 404 and changes nothing.",
-        (MAY, MAY, MAY, MUST, NA),
-        ("B26", "D30", "§3.2"),
+        (
+            _g(MAY, "§3.2", "B15", why=SILENT + " (#1939); read literally, B15 allows only an SSE stream or 405"),
+            _g(MAY, "§3.2", "C13-C19", why=SILENT + " (#1939); read literally, C15 allows only an SSE stream or 405"),
+            _g(MAY, "§3.2", "D16-D22", why=SILENT + " (#1939); read literally, D18 allows only an SSE stream or 405"),
+            _g(MUST, "§3.2", "decision-3"),
+            _g(NA, "F17", why="2026-07-28 answers GET with 405 and ignores Last-Event-ID (F17)"),
+        ),
     ),
     _rule(
         "unknown-session-404",
         "A well-formed session id that names no live session gets 404, and nothing is replayed.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B33", "B34", "C28-C36", "D37-D41", "§3.8"),
+        (
+            _g(MUST, "B33", why="for a session the server ended"),
+            _g(MUST, "C28-C36", why="as B33"),
+            _g(MUST, "D37-D41", why="as B33"),
+            _g(MUST, "D37-D41", "decision-guards"),
+            _g(NA, "F14", "F17", why=_NO_SESSIONS + "; 404 means an unknown method (F14)"),
+        ),
+        cases={
+            "never-issued": (
+                _g(SHOULD, "§3.8", "B33", why=SILENT + ": B33 covers sessions the server ended, not ids it never issued"),
+                _g(SHOULD, "§3.8", "C28-C36", why=SILENT + ": as B33, ended sessions only"),
+                _g(SHOULD, "§3.8", "D37-D41", why=SILENT + ": as B33, ended sessions only"),
+                _g(MUST, "§3.8", "decision-guards"),
+                _g(NA, "F14", "F17", why=_NO_SESSIONS + "; 404 means an unknown method (F14)"),
+            ),
+        },
     ),
     _rule(
         "session-identity-stable",
         "Resumption of either kind never changes the session's identity nor resets its state; "
         "a live session keeps answering.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B31", "B33", "D33", "D37-D41"),
+        (
+            _g(MUST, "B7", "B15", "B31", why="a live session's request gets an SSE stream or JSON (B7), its GET an "
+                                             "SSE stream or 405 (B15); the client keeps its id (B31)"),
+            _g(MUST, "C7", "C13-C19", "C28-C36", why="as B7, B15, B31"),
+            _g(MUST, "D3-D7", "D16-D22", "D37-D41", why="as B7, B15, B31"),
+            _g(MUST, "D3-D7", "D16-D22", "D37-D41", "decision-1", "decision-2"),
+            _g(NA, "F17", why=_NO_SESSIONS),
+        ),
     ),
     _rule(
         "expiry-independent",
         "Stream expiry never ends the session; session end invalidates every event id of it.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B10", "B23", "B33", "D13", "D27"),
+        (
+            _g(SHOULD, "§3.8", "B23", "B33", why=SILENT + "; B33 lets a server end a session at any time"),
+            _g(SHOULD, "§3.8", "C22-C27", "C28-C36", why=SILENT + "; as B33"),
+            _g(SHOULD, "§3.8", "D13", "D27", "D37-D41", why=SILENT + "; D13: session expiry may end streams, not "
+                                                          "the other way round"),
+            _g(MUST, "D13", "D27", "decision-expiry"),
+            _g(NA, "F17", why=_NO_SESSIONS),
+        ),
     ),
     _rule(
         "event-id-unique",
         "Event ids are unique across the session's streams, and each resolves to exactly one "
         "(session, stream, position).",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B23", "C22-C27", "D27", "D28"),
+        (
+            _g(MUST, "B23"),
+            _g(MUST, "C22-C27"),
+            _g(MUST, "D27", "D28", why="D27 makes ids unique (MUST); D28 says they should name their stream"),
+            _g(MUST, "D27", "D28", "decision-1"),
+            _g(NA, "F10", why=_NO_RESUMPTION),
+        ),
     ),
     _rule(
         "server-request-ownership",
         "Every server request delivered under a session is one that session issued.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B23", "B26", "B41", "D27", "§3.7"),
+        (
+            _g(MUST, "B26", "B41", why="no replay from another session's stream (B26); request ids mean something "
+                                       "only in their session (B41)"),
+            _g(MUST, "C22-C27", "C42", why="as B26, B41"),
+            _g(MUST, "D30", "D51", why="as B26, B41"),
+            _g(MUST, "D30", "D51"),
+            _g(NA, "F7", why=_NO_SERVER_REQUESTS),
+        ),
     ),
     _rule(
         "no-duplicate-tool-call",
         "End to end: with a client that follows MCP, no tools/call runs twice.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B12", "B34", "D15", "§3.8"),
+        (
+            _g(SHOULD, "§3.8", "B33", "B34", why=SILENT + ": a 404 ends the session (B33) and the client starts "
+                                                  "over, re-sending the call (B34)"),
+            _g(SHOULD, "§3.8", "C28-C36", why=SILENT + ": as B33, B34"),
+            _g(SHOULD, "§3.8", "D37-D41", why=SILENT + ": as B33, B34"),
+            _g(MUST, "§3.8", "D37-D41", "decision-client"),
+            _g(NA, "F21", why="2026-07-28: a broken stream loses the call and the client re-issues it (F21)"),
+        ),
         invariants=(),
+    ),
+    _rule(
+        "no-broadcast",
+        "A server message is sent on one connected stream at a time: a pending server request on an "
+        "open connection is not re-emitted on another stream.",
+        (
+            _g(MUST, "B21"),
+            _g(MUST, "C20-C21"),
+            _g(MUST, "D24-D25"),
+            _g(MUST, "D24-D25", "decision-2"),
+            _g(NA, "F7", why=_NO_SERVER_REQUESTS),
+        ),
     ),
     _rule(
         "missing-session-400",
         "A server that requires sessions answers a request without Mcp-Session-Id (other than "
         "initialize) with 400.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B32", "D37-D41"),
+        (
+            _g(SHOULD, "B32"),
+            _g(SHOULD, "C28-C36"),
+            _g(SHOULD, "D37-D41"),
+            _g(MUST, "D37-D41", "decision-5"),
+            _g(NA, "F17", why=_NO_SESSIONS),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
     _rule(
         "malformed-session-400",
         "A session id outside 0x21-0x7E names no session; boundary answers 400, MCP accepts 400 or 404.",
-        (SHOULD, SHOULD, SHOULD, MUST, NA),
-        ("B30", "D34-D35"),
+        (
+            _g(SHOULD, "§3.8", "B30", why=SILENT + ": such an id was never issued (B30)"),
+            _g(SHOULD, "§3.8", "C28-C36", why=SILENT + ": as B30"),
+            _g(SHOULD, "§3.8", "D34-D35", why=SILENT + ": as B30"),
+            _g(MUST, "D34-D35", "decision-guards"),
+            _g(NA, "F17", why=_NO_SESSIONS),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
     _rule(
         "new-session-on-initialize",
         "An initialize request without a session id gets 200 and a new session id.",
-        (MAY, MAY, MAY, MUST, NA),
-        ("B28", "B31", "D33"),
+        (
+            _g(MAY, "B28"),
+            _g(MAY, "C28-C36"),
+            _g(MAY, "D33"),
+            _g(MUST, "D33", "decision-5"),
+            _g(NA, "F17", why="2026-07-28 never mints a session id (F17)"),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
     _rule(
         "session-delete",
         "DELETE with a live session id ends it (2xx) or is refused with 405; afterwards the id gets 404.",
-        (MAY, MAY, MAY, MAY, NA),
-        ("B33", "B35", "B36", "D37-D41"),
+        (
+            _g(MAY, "B35", "B36", why="the success status is not given; 405 is allowed (B36); the 404 afterwards "
+                                      "is unknown-session-404's (B33)"),
+            _g(MAY, "C28-C36", why="as B35, B36"),
+            _g(MAY, "D37-D41", why="as B35, B36"),
+            _g(MAY, "D37-D41", why=_KEEPS_D),
+            _g(NA, "F17", why="2026-07-28 answers DELETE with 405 (sessionless-get-405)"),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
     _rule(
         "sessionless-get-405",
         "A server of the sessionless revision answers GET and DELETE with 405.",
-        (NA, NA, NA, NA, SHOULD),
-        ("F1", "F17"),
+        (
+            _g(NA, "B15", why=_SESSION_ERA),
+            _g(NA, "C13-C19", why=_SESSION_ERA),
+            _g(NA, "D16-D22", why=_SESSION_ERA),
+            _g(NA, "D16-D22", why=_SESSION_ERA),
+            _g(SHOULD, "F17", "F1"),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
@@ -178,16 +352,26 @@ RULES: tuple[Rule, ...] = (
         "sessionless-ignores-headers",
         "A server of the sessionless revision ignores Mcp-Session-Id and Last-Event-ID and never "
         "mints a session id.",
-        (NA, NA, NA, NA, SHOULD),
-        ("F10", "F17"),
+        (
+            _g(NA, "B28", why=_SESSION_ERA),
+            _g(NA, "C28-C36", why=_SESSION_ERA),
+            _g(NA, "D33", why=_SESSION_ERA),
+            _g(NA, "D33", why=_SESSION_ERA),
+            _g(SHOULD, "F17", "F10"),
+        ),
         invariants=("status",),
         origin="mcp",
     ),
     _rule(
         "priming-event",
         "A POST SSE stream starts with an event carrying an id and empty data.",
-        (NA, NA, SHOULD, SHOULD, NA),
-        ("D8", "§3.6"),
+        (
+            _g(NA, "D8", why="priming is new in 2025-11-25 (D8)"),
+            _g(NA, "D8", why="priming is new in 2025-11-25 (D8)"),
+            _g(SHOULD, "D8", "§3.6", why="the specification says SHOULD; SEP-1699 said MUST (§3.6)"),
+            _g(SHOULD, "D8", "§3.6", why=_KEEPS_D),
+            _g(NA, "F10", why=_NO_RESUMPTION),
+        ),
         invariants=(),
         origin="mcp",
     ),
@@ -201,6 +385,17 @@ AGREEMENT = "agreement"
 """Pseudo rule of a finding where a server under test and the spec disagree on
 something no catalog rule names (e.g. an event delivered on a dropped connection)."""
 
+_REFERENCE_ONLY = "no MCP rule names the difference: the reference's answer is the boundary's choice"
+
+AGREEMENT_GRADES: tuple[Grade, ...] = (
+    _g(SHOULD, "decision-reference", why=_REFERENCE_ONLY),
+    _g(SHOULD, "decision-reference", why=_REFERENCE_ONLY),
+    _g(SHOULD, "decision-reference", why=_REFERENCE_ONLY),
+    _g(MUST, "decision-reference"),
+    _g(SHOULD, "decision-reference", why=_REFERENCE_ONLY),
+)
+"""``agreement``'s grade per profile (in ``PROFILE_ORDER``): MUST only under boundary."""
+
 
 def rule(rule_id: str) -> Rule:
     """The rule called ``rule_id``; ``KeyError`` naming the known ids otherwise."""
@@ -210,8 +405,16 @@ def rule(rule_id: str) -> Rule:
         raise KeyError(f"unknown rule {rule_id!r}; known rules: {', '.join(RULES_BY_ID)}") from None
 
 
-def level(rule_id: str, profile: Profile) -> Level:
-    """The level of ``rule_id`` under ``profile``; ``agreement`` is always MUST."""
+def grade(rule_id: str, profile: Profile, case: str | None = None) -> Grade:
+    """The grade of ``rule_id`` under ``profile`` (``case``'s own when the rule has one);
+    ``KeyError`` for an unknown rule."""
     if rule_id == AGREEMENT:
-        return Level.MUST
-    return rule(rule_id).level(profile)
+        return AGREEMENT_GRADES[PROFILE_ORDER.index(profile)]
+    return rule(rule_id).grade(profile, case)
+
+
+def level(rule_id: str, profile: Profile, case: str | None = None) -> Level:
+    """The level of ``rule_id`` under ``profile``, of its ``case`` when the rule has one
+    (e.g. ``unknown-session-404``, case ``"never-issued"``: SHOULD under MCP, B33 covers
+    ended sessions only); ``agreement`` is MUST under boundary only."""
+    return grade(rule_id, profile, case).level

@@ -1,10 +1,12 @@
 """Where the catalog's MCP rule ids come from: revision, section and gist.
 
 The catalog (``catalog.py``) cites rule ids of the project's notes on the MCP
-transport rules (``B24``, ``D28``, a range such as ``D37-D41``, or ``§3.7`` for an
-open question of those notes). The letter names the revision; this table gives
-each cited id its section of that revision's text and a one-line gist, in this
-project's words. Data only, used by the generated documentation.
+transport rules (``B25``, ``D28``, a range such as ``D37-D41``, or ``§3.7`` for an
+open question of those notes, where MCP is silent) and ids of the boundary's own
+decision (``decision-3``: DESIGN.md §2). The letter names the revision; this
+table gives each cited id its section and a one-line gist, in this project's
+words, with the RFC 2119 keyword of the text where it has one. Data only, used
+by the generated documentation and the catalog's tests.
 """
 
 from __future__ import annotations
@@ -41,6 +43,9 @@ REVISIONS: dict[str, Revision] = {
 OPEN_QUESTION_PREFIX = "§"
 """Ids such as ``§3.7`` name an open question of the notes, not a rule of MCP."""
 
+DECISION_PREFIX = "decision-"
+"""Ids such as ``decision-3`` name a part of the boundary's decision (DESIGN.md §2)."""
+
 
 @dataclass(frozen=True)
 class Source:
@@ -50,73 +55,126 @@ class Source:
 
     @property
     def revision(self) -> Revision | None:
-        """The revision of an MCP rule id; ``None`` for an open question (``§3.x``)."""
-        return REVISIONS.get(self.id[:1])
+        """The revision of an MCP rule id; ``None`` for an open question or a decision id."""
+        return None if self.is_decision else REVISIONS.get(self.id[:1])
 
     @property
     def is_open_question(self) -> bool:
         return self.id.startswith(OPEN_QUESTION_PREFIX)
 
+    @property
+    def is_decision(self) -> bool:
+        return self.id.startswith(DECISION_PREFIX)
+
+    @property
+    def kind(self) -> str:
+        """Where the id comes from, in words: a revision's name, an open question, or the decision."""
+        if self.is_decision:
+            return "the boundary's decision (DESIGN.md §2)"
+        if self.is_open_question:
+            return "open question of the notes (MCP is silent)"
+        return self.revision.name
+
 
 _SEND = "Sending Messages to the Server"
+_LISTEN = "Listening for Messages from the Server"
 _MULTI = "Multiple Connections"
 _RESUME = "Resumability and Redelivery"
 _SESSION = "Session Management"
+_F_RECEIVE = "§3 Receiving Messages"
+_DECISION = "DESIGN.md §2, The decision on reconnect"
 
 _TABLE: tuple[tuple[str, str, str], ...] = (
-    ("B10", _SEND, "a POST response stream stays open until every response is sent, unless the session expires"),
+    ("B7", _SEND, "a POST that holds a request is answered with an SSE stream or one JSON object (MUST)"),
     ("B12", _SEND, "a dropped connection is no cancellation (the client cancels with notifications/cancelled); "
                    "a server may make streams resumable"),
-    ("B21", _MULTI, "each server message travels on exactly one stream; nothing is broadcast"),
-    ("B23", _RESUME, "event ids, where used, are unique across every stream of the session"),
-    ("B24", _RESUME, "to resume after a broken connection, the client sends a GET with Last-Event-ID set to the "
-                     "last id it received"),
+    ("B15", _LISTEN, "a GET is answered with an SSE stream or with 405 (MUST)"),
+    ("B21", _MULTI, "each server message travels on exactly one connected stream; nothing is broadcast (MUST)"),
+    ("B23", _RESUME, "event ids, where used, are unique across every stream of the session (MUST)"),
     ("B25", _RESUME, "the server may then replay what followed that id on the broken stream, and carry that "
-                     "stream on"),
-    ("B26", _RESUME, "the server must not replay anything meant for another stream"),
-    ("B27", _RESUME, "an event id works as a cursor within its stream (non-normative)"),
-    ("B28", _SESSION, "a server may hand out a session id in the Mcp-Session-Id header of its initialize response"),
-    ("B30", _SESSION, "a session id is made of visible ASCII only, 0x21 to 0x7E"),
-    ("B31", _SESSION, "once given a session id, the client sends it on every later request"),
-    ("B32", _SESSION, "a server that needs sessions answers 400 to a request without one, initialize excepted"),
-    ("B33", _SESSION, "a server may end a session at any time, and must then answer that id with 404"),
-    ("B34", _SESSION, "a client that gets 404 for its session id starts over with initialize"),
-    ("B35", _SESSION, "a client that is done with a session ends it with HTTP DELETE"),
-    ("B36", _SESSION, "a server may refuse DELETE with 405; the success status is not specified"),
-    ("B39", "Lifecycle: Timeouts", "the sender of a request times out and then sends notifications/cancelled"),
-    ("B41", "Basic: Requests", "a requester never reuses a request id within one session"),
+                     "stream on (MAY)"),
+    ("B26", _RESUME, "the server must not replay anything meant for another stream (MUST NOT)"),
+    ("B28", _SESSION, "a server may hand out a session id in the Mcp-Session-Id header of its initialize response "
+                      "(MAY)"),
+    ("B30", _SESSION, "a session id is made of visible ASCII only, 0x21 to 0x7E (MUST)"),
+    ("B31", _SESSION, "once given a session id, the client sends it on every later request (MUST)"),
+    ("B32", _SESSION, "a server that needs sessions answers 400 to a request without one, initialize excepted "
+                      "(SHOULD)"),
+    ("B33", _SESSION, "a server may end a session at any time, and must then answer that id with 404 (MAY / MUST)"),
+    ("B34", _SESSION, "a client that gets 404 for its session id starts over with initialize (MUST)"),
+    ("B35", _SESSION, "a client that is done with a session ends it with HTTP DELETE (SHOULD)"),
+    ("B36", _SESSION, "a server may refuse DELETE with 405; the success status is not specified (MAY)"),
+    ("B39", "Lifecycle: Timeouts", "the sender of a request times out and then sends notifications/cancelled "
+                                   "(SHOULD)"),
+    ("B41", "Basic: Requests", "a requester never reuses a request id within one session (MUST NOT)"),
+    ("C7", "§2.1 " + _SEND, "as B7: a request gets an SSE stream or one JSON object"),
+    ("C12", "§2.1 " + _SEND, "as B12: a disconnection is no cancellation"),
+    ("C13-C19", "§2.2 " + _LISTEN, "as B13-B19: a GET gets an SSE stream or 405; no response on it unless resuming"),
+    ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("C22-C27", "§2.4 " + _RESUME, "the 2025-03-26 resumability rules (B22-B27), unchanged"),
     ("C28-C36", "§2.5 " + _SESSION, "the 2025-03-26 session rules (B28-B36), unchanged"),
+    ("C42", "Lifecycle; Basic: Requests", "as B38, B39, B41: timeouts end in notifications/cancelled, request ids "
+                                          "unique in the session"),
+    ("D3-D7", "§2.1 " + _SEND, "as C3-C7: one POST per message; a request gets an SSE stream or one JSON object"),
     ("D8", "§2.1 " + _SEND, "new: a POST SSE stream opens with an event that has an id and empty data (priming), "
-                            "so the client has a cursor before anything else arrives"),
-    ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10)"),
+                            "so the client has a cursor before anything else arrives (SHOULD)"),
+    ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10) (MAY)"),
     ("D15", "§2.1 " + _SEND, "as B12: a disconnection is no cancellation"),
+    ("D16-D22", "§2.2 " + _LISTEN, "as C13-C19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("D24-D25", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
-    ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams"),
-    ("D28", "§2.4 " + _RESUME, "new: an event id carries enough to find the stream it came from"),
-    ("D29", "§2.4 " + _RESUME, "after any disconnection, the client resumes with a GET and Last-Event-ID"),
-    ("D30", "§2.4 " + _RESUME, "as B25-B26: a replay comes from the broken stream only"),
-    ("D31", "§2.4 " + _RESUME, "resumption is always a GET, whether the stream began with a POST or a GET"),
-    ("D32", "§2.4 " + _RESUME, "as B27: an event id is a cursor within its stream (non-normative)"),
-    ("D33", "§2.5 " + _SESSION, "as B28; the header is spelled MCP-Session-Id (header names ignore case)"),
+    ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams (MUST)"),
+    ("D28", "§2.4 " + _RESUME, "new: an event id carries enough to find the stream it came from (SHOULD)"),
+    ("D30", "§2.4 " + _RESUME, "as B25-B26: a server may replay, and a replay comes from the broken stream only "
+                               "(MAY / MUST NOT)"),
+    ("D31", "§2.4 " + _RESUME, "resumption is always a GET with Last-Event-ID, whether the stream began with a "
+                               "POST or a GET"),
+    ("D33", "§2.5 " + _SESSION, "as B28; the header is spelled MCP-Session-Id (header names ignore case) (MAY)"),
     ("D34-D35", "§2.5 " + _SESSION, "as B29-B30: session ids are secure and use 0x21 to 0x7E"),
     ("D37-D41", "§2.5 " + _SESSION, "as B31-B36: resend the id, 400 without it, 404 once ended, initialize "
                                     "again after a 404, DELETE, 405"),
-    ("D47", "Utilities: Tasks", "experimental tasks: clients expect task messages on any SSE stream, the GET "
-                                "stream included"),
-    ("D50", "Security Best Practices: Session Hijacking", "a session id authenticates nothing; bind what is stored "
-            "to the user and session, since a resumable stream can carry a payload into another client's stream"),
+    ("D51", "Lifecycle; Basic: Requests", "as C42: timeouts end in notifications/cancelled, request ids unique in "
+                                          "the session"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),
-    ("F10", "§3 Receiving Messages", "resuming SSE streams with Last-Event-ID is not supported"),
+    ("F7", _F_RECEIVE, "no server request travels on any stream: sampling, elicitation and roots become "
+                       "inputRequests of an InputRequiredResult (MUST NOT)"),
+    ("F10", _F_RECEIVE, "resuming SSE streams with Last-Event-ID is not supported"),
+    ("F11", "§5 Cancellation", "closing a request's SSE stream cancels that request"),
+    ("F14", "§6.1 Protocol Version Header", "an unknown method gets 404: a 404 no longer means the session is gone"),
     ("F17", "§7.1 Earlier Streamable HTTP Revisions", "a server of this revision answers GET and DELETE with 405, "
-                                                      "ignores Mcp-Session-Id and Last-Event-ID, mints no session id"),
-    ("§3.2", "Last-Event-ID that cannot be resumed", "what to answer to a Last-Event-ID that cannot be resumed (unknown, expired, another "
-                              "session's): no revision says (modelcontextprotocol#1939)"),
-    ("§3.6", "Priming events and old clients", "priming is a MUST in SEP-1699 but a SHOULD in the specification, and clients older "
-                              "than 2025-11-25 may trip over its empty data"),
-    ("§3.7", "Pending server requests when their stream dies", "no revision says what becomes of a pending server request when the stream that "
-                              "carried it dies"),
-    ("§3.8", "Session vs stream: 404 and re-initialization", "what a 404 and a new initialize do to the old session's streams and event ids"),
+                                                      "ignores Mcp-Session-Id and Last-Event-ID, mints no session id "
+                                                      "(SHOULD)"),
+    ("F20", "Patterns: MRTR", "input the server needs comes back in a retry with a new JSON-RPC id"),
+    ("F21", "Changelog", "a broken response stream loses the in-flight request; the client re-issues it with a new "
+                         "id"),
+    ("§3.2", "Last-Event-ID that cannot be resumed", "what to answer to a Last-Event-ID that cannot be resumed "
+             "(unknown, expired, another session's): no revision says (modelcontextprotocol#1939)"),
+    ("§3.6", "Priming events and old clients", "priming is a MUST in SEP-1699 but a SHOULD in the specification, "
+             "and clients older than 2025-11-25 may trip over its empty data"),
+    ("§3.7", "Pending server requests when their stream dies", "no revision says what becomes of a pending server "
+             "request when the stream that carried it dies"),
+    ("§3.8", "Session vs stream: 404 and re-initialization", "what a 404 and a new initialize do to the old "
+             "session's streams and event ids; B33's 404 covers only sessions the server ended, not ids it never "
+             "issued"),
+    ("decision-guards", _DECISION, "an id that is malformed gets 400, a well-formed one naming no live session "
+                                   "404, whatever Last-Event-ID says"),
+    ("decision-1", _DECISION, "branch 1, stream resumption: replay exactly the stream's events after the id, then "
+                              "continue it; send nothing else"),
+    ("decision-2", _DECISION, "branch 2, session resumption: a fresh stream, no replay; pending requests whose "
+                              "carrying stream has no open connection are re-emitted or cancelled, none on an open "
+                              "one sent again"),
+    ("decision-3", _DECISION, "branch 3: an event id not valid for the live session gets a 4xx other than 404, "
+                              "distinct from the missing-session error; nothing replayed"),
+    ("decision-4", _DECISION, "branch 4: an event id without a session id gets 400 and creates nothing"),
+    ("decision-5", _DECISION, "branch 5: initialize without a session id makes a new session; anything else "
+                              "without one gets 400"),
+    ("decision-pending", _DECISION, "re-emission resolves nothing: a request stays pending until answered or "
+                                    "cancelled, and its new stream carries it"),
+    ("decision-expiry", _DECISION, "a stream may expire while its session lives; a session's end ends its streams "
+                                   "and event ids"),
+    ("decision-client", _DECISION, "the client model: it answers server requests, re-initializes after a 404 and "
+                                   "may re-send a tools/call whose result it never saw"),
+    ("decision-reference", _DECISION, "the reference's answer to every request: the spec's own, where no rule of "
+                                      "the catalog names the difference"),
 )
 
 SOURCES: dict[str, Source] = {sid: Source(sid, section, gist) for sid, section, gist in _TABLE}

@@ -30,14 +30,24 @@ SEVERITY_ORDER = (Verdict.FAIL, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.SKIP
 """From worst to best: the verdict of a rule checked several times is the worst one."""
 
 
-def verdict_for_broken(rule_id: str, profile: Profile) -> Verdict:
-    """The verdict when ``rule_id`` was seen broken under ``profile``."""
-    rule_level = level(rule_id, profile)
-    if rule_level is Level.MUST:
-        return Verdict.FAIL
-    if rule_level is Level.SHOULD:
-        return Verdict.WARN
-    return Verdict.PASS
+BROKEN_VERDICT: dict[Level, Verdict] = {
+    Level.MUST: Verdict.FAIL,
+    Level.SHOULD: Verdict.WARN,
+    Level.MAY: Verdict.PASS,
+    Level.NOT_APPLICABLE: Verdict.PASS,
+}
+"""The verdict of a broken rule, by its level under the chosen profile."""
+
+
+def verdict_for_broken(rule_id: str, profile: Profile, case: str | None = None) -> Verdict:
+    """The verdict when ``rule_id`` was seen broken under ``profile``, in ``case`` when the
+    finding names one (``catalog.level``); ``KeyError`` for an unknown rule."""
+    return BROKEN_VERDICT[level(rule_id, profile, case)]
+
+
+def verdict_for_finding(finding, profile: Profile) -> Verdict:
+    """The verdict of one finding (anything with ``rule`` and, optionally, ``case``)."""
+    return verdict_for_broken(finding.rule, profile, getattr(finding, "case", None))
 
 
 def worst(verdicts) -> Verdict:
