@@ -44,9 +44,18 @@ class Grade:
     reason: str = ""
 
     @property
+    def explanation(self) -> str:
+        """``reason``, or where the level is stated: the MCP text or the boundary's decision."""
+        if self.reason:
+            return self.reason
+        if any(s.startswith("decision-") for s in self.sources):
+            return "set by the boundary's decision (DESIGN.md §2)"
+        return "the text says so"
+
+    @property
     def silent(self) -> bool:
-        """Whether the level rests on a place where MCP says nothing (a ``§3.x`` id)."""
-        return any(s.startswith("§") for s in self.sources)
+        """Whether the level rests on a place where MCP says nothing (its reason says so)."""
+        return self.reason.startswith(SILENT)
 
 
 @dataclass(frozen=True)

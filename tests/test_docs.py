@@ -101,7 +101,7 @@ def test_the_profile_comparison_shows_what_changes(fresh):
     text = (out / "profiles.md").read_text()
     assert "### mcp-2025-03-26 → mcp-2025-06-18\n\nNo rule changes level." in text
     boundary = text.split("### mcp-2025-11-25 → boundary", 1)[1].split("###", 1)[0]
-    assert "[`reemit-pending`](rules/reemit-pending.md) | n/a | MUST" in boundary
+    assert "[`reemit-pending`](rules/reemit-pending.md) | MAY | MUST" in boundary
     assert "[`reject-foreign-event-id`](rules/reject-foreign-event-id.md) | MAY | MUST" in boundary
 
 
@@ -110,7 +110,7 @@ def test_every_source_the_catalog_cites_has_a_revision_section_and_gist():
     assert cited <= set(SOURCES)
     for source in SOURCES.values():
         assert source.section and source.gist
-        assert source.is_open_question or source.revision is not None
+        assert source.is_open_question or source.is_decision or source.revision is not None
 
 
 # -- the static scan of covers markers --------------------------------------------------

@@ -81,6 +81,12 @@ SESSIONS = ("sessions",)
 STREAMS = ("sessions", "event-ids", "get")
 PENDING = ("sessions", "get", "server-request-tool")
 
+async def _no_broadcast_not_driven(d: Driver, ctx) -> list:
+    """Placeholder until a scenario holds a POST connection open across a second GET (MCP B21)."""
+    raise NotObservable("verify does not drive no-broadcast over HTTP yet: it needs the connection carrying a "
+                        "server request held open while a GET with the session id alone is read")
+
+
 SCENARIOS: dict[str, Scenario] = {
     s.rule: s
     for s in (
@@ -98,6 +104,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("event-id-unique", event_id_unique, ("sessions", "event-ids")),
         Scenario("server-request-ownership", server_request_ownership, PENDING),
         Scenario("no-duplicate-tool-call", no_duplicate_tool_call, STREAMS),
+        Scenario("no-broadcast", _no_broadcast_not_driven, PENDING),
         Scenario("missing-session-400", missing_session_400, SESSIONS),
         Scenario("malformed-session-400", malformed_session_400, SESSIONS),
         Scenario("new-session-on-initialize", new_session_on_initialize, ()),

@@ -10,11 +10,11 @@ from mcp_resume.spec.sources import source
 from .collect import KIT_RULES, DocsModel, branches_judged_by, checks_of
 from .markdown import bullets, code, link, page, table
 from .obligations import rules_judging_branches
-from .pages_spec import GENERATED, PROFILES, rule_link
+from .pages_spec import GENERATED, PROFILES, grades_table, rule_link
 
 REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
 SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
-ORIGIN = {"design": "one of the fourteen invariants of the design", "mcp": "an MCP rule the catalog adds to the fourteen invariants"}
+ORIGIN = {"design": "one of the invariants of the design (DESIGN.md §4)", "mcp": "an MCP rule the catalog adds to the invariants of the design"}
 
 PAGES = (
     ("decision.md", "The decision", "how a server answers a request: the five branches and the 400/404 guards, "
@@ -66,8 +66,10 @@ def rule_page(model: DocsModel, rule: Rule) -> str:
         f"{link('MCP sources', '../sources.md')} · {link('The decision', '../decision.md')}",
         f"Origin: {ORIGIN[rule.origin]}. {GENERATED}",
         "## Level per profile",
-        table([p.value for p in PROFILES], [[rule.level(p).value for p in PROFILES]]),
-        "## Where it comes from in MCP",
+        "Each level with the ids it comes from (see the table below) and, where the text does not state it, why.",
+        grades_table(rule.grades),
+        _cases(rule),
+        "## Where it comes from",
         _sources(rule),
         "## What checks it",
         bullets(_checkers(model, rule)),
@@ -80,12 +82,18 @@ def rule_page(model: DocsModel, rule: Rule) -> str:
     )
 
 
+def _cases(rule: Rule) -> str:
+    blocks = []
+    for case, grades in rule.cases.items():
+        blocks += [f"### Case `{case}`", "A finding in this case is judged by these levels instead.", grades_table(grades)]
+    return "\n\n".join(blocks)
+
+
 def _sources(rule: Rule) -> str:
     rows = []
     for source_id in rule.sources:
         entry = source(source_id)
-        revision = entry.revision.name if entry.revision else "open question of the notes"
-        rows.append((code(entry.id), revision, entry.section, entry.gist))
+        rows.append((code(entry.id), entry.kind, entry.section, entry.gist))
     return table(["id", "revision", "section", "what it says"], rows)
 
 

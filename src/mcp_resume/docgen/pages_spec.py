@@ -7,7 +7,7 @@ from itertools import product
 from mcp_resume.proofs.diagrams.decision_flow import describe_statuses
 from mcp_resume.proofs.diagrams.model import Diagram
 from mcp_resume.proofs.diagrams.render import to_mermaid
-from mcp_resume.spec.catalog import RULES
+from mcp_resume.spec.catalog import AGREEMENT, AGREEMENT_GRADES, PROFILE_ORDER, RULES, Grade
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import PROFILE_NOTES, SESSION_ERA, Profile
@@ -181,6 +181,14 @@ def profiles_page(model: DocsModel) -> str:
         "## Every rule in every profile",
         table(["rule", *[p.value for p in PROFILES]],
               [(rule_link(r.id), *[r.level(p).value for p in PROFILES]) for r in model.rules]),
+        "## Case levels",
+        "A finding may name a case whose level differs from its rule's (`spec.catalog.Rule.cases`).",
+        table(["rule", "case", *[p.value for p in PROFILES]],
+              [(rule_link(r.id), code(case), *[r.level(p, case).value for p in PROFILES])
+               for r in model.rules for case in r.cases]),
+        f"## `{AGREEMENT}`",
+        "A difference between a server and the spec that no rule of the catalog names.",
+        grades_table(AGREEMENT_GRADES),
         "## What changes from one profile to the next",
     ]
     for before, after in zip(PROFILES, PROFILES[1:]):
@@ -189,6 +197,13 @@ def profiles_page(model: DocsModel) -> str:
         blocks.append(f"### {before.value} → {after.value}")
         blocks.append(table(["rule", before.value, after.value], changed) if changed else "No rule changes level.")
     return page(*blocks)
+
+
+def grades_table(grades: tuple[Grade, ...]) -> str:
+    """One row per profile: the level, the ids it comes from, the reason."""
+    rows = [(code(p.value), g.level.value, ", ".join(code(s) for s in g.sources), g.explanation)
+            for p, g in zip(PROFILE_ORDER, grades)]
+    return table(["profile", "level", "from", "why"], rows)
 
 
 # -- sources -----------------------------------------------------------------------
@@ -202,8 +217,7 @@ def sources_page(model: DocsModel) -> str:
     revisions = [(r.letter, r.name, code(r.profile.value) if r.profile else "none", code(r.page)) for r in REVISIONS.values()]
     rows = []
     for source in SOURCES.values():
-        revision = source.revision.name if source.revision else "open question of the project's notes"
-        rows.append((code(source.id), revision, source.section, source.gist,
+        rows.append((code(source.id), source.kind, source.section, source.gist,
                      ", ".join(rule_link(r) for r in cited_by.get(source.id, []))))
     return page(
         "# MCP sources of the rule catalog",
