@@ -276,7 +276,6 @@ RULES: tuple[Rule, ...] = (
             _g(MUST, "§3.8", "D37-D41", "decision-client"),
             _g(NA, "F21", why="2026-07-28: a broken stream loses the call and the client re-issues it (F21)"),
         ),
-        invariants=(),
     ),
     _rule(
         "no-broadcast",

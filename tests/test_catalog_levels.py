@@ -18,6 +18,11 @@ from types import SimpleNamespace
 import pytest
 
 from mcp_resume.docgen.collect import DocsModel
+from mcp_resume.spec import actions as a
+from mcp_resume.spec import invariants as inv
+from mcp_resume.spec.decision import NEVER_ISSUED
+from mcp_resume.spec.state import INITIAL_STATE
+from mcp_resume.spec.transitions import Delivered, step
 from mcp_resume.docgen.pages_rules import rule_page
 from mcp_resume.docgen.pages_spec import profiles_page
 from mcp_resume.spec import catalog
@@ -333,6 +338,47 @@ def test_a_finding_is_judged_with_its_case():
 
 def replace_rule(finding, rule_id):
     return SimpleNamespace(**{**vars(finding), "rule": rule_id})
+
+
+def _run(*actions, profile=Profile.BOUNDARY):
+    state = INITIAL_STATE
+    for action in actions:
+        state = step(state, action, profile).after
+    return state
+
+
+def _answered(transition, **changes):
+    return replace(transition, observation=replace(transition.observation, **changes))
+
+
+def test_the_decision_names_the_case_the_catalog_grades():
+    assert NEVER_ISSUED in RULES_BY_ID["unknown-session-404"].cases
+
+
+@pytest.mark.covers("unknown-session-404")
+@pytest.mark.parametrize("profile", PROFILE_ORDER[:4], ids=lambda p: p.value)
+def test_a_200_to_a_never_issued_session_id_warns_under_mcp_and_to_an_ended_one_fails(profile):
+    live = _run(a.Initialize(), profile=profile)
+    never = _answered(step(live, a.Reconnect("S2", None), profile), status=200)
+    ended_state = _run(a.Initialize(), a.DeleteSession("S1"), profile=profile)
+    ended = _answered(step(ended_state, a.Reconnect("S1", None), profile), status=200)
+    [never_finding] = inv.check_transition(never)
+    [ended_finding] = inv.check_transition(ended)
+    assert (never_finding.rule, never_finding.case, ended_finding.rule) == ("unknown-session-404", NEVER_ISSUED, "unknown-session-404")
+    assert verdict_for_finding(never_finding, profile) is (Verdict.FAIL if profile is Profile.BOUNDARY else Verdict.WARN)
+    assert verdict_for_finding(ended_finding, profile) is Verdict.FAIL
+
+
+@pytest.mark.covers("no-broadcast")
+@pytest.mark.parametrize("profile", PROFILE_ORDER[:4], ids=lambda p: p.value)
+def test_a_request_sent_again_while_its_stream_is_connected_fails_every_session_era_profile(profile):
+    state = _run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), profile=profile)
+    resumed = step(state, a.Reconnect("S1", None), profile)
+    assert not [f for f in inv.check_transition(resumed) if f.rule == "no-broadcast"]
+    request = state.requests[0]
+    again = _answered(resumed, events=(Delivered("E9", request.id, resumed.observation.stream),))
+    broadcast = [f for f in inv.check_transition(again) if f.rule == "no-broadcast"]
+    assert broadcast and verdict_for_finding(broadcast[0], profile) is Verdict.FAIL
 
 
 # -- the levels agree with the MCP text ----------------------------------------------

@@ -81,10 +81,9 @@ SESSIONS = ("sessions",)
 STREAMS = ("sessions", "event-ids", "get")
 PENDING = ("sessions", "get", "server-request-tool")
 
-async def _no_broadcast_not_driven(d: Driver, ctx) -> list:
-    """Placeholder until a scenario holds a POST connection open across a second GET (MCP B21)."""
-    raise NotObservable("verify does not drive no-broadcast over HTTP yet: it needs the connection carrying a "
-                        "server request held open while a GET with the session id alone is read")
+async def _no_broadcast_not_driven(d: Driver, ctx) -> list[Check]:
+    """Interim: the over-HTTP scenario of ``no-broadcast`` (MCP B21) is not written yet."""
+    raise NotObservable("no-broadcast is not driven over HTTP yet (a pending request on a connection the client still reads)")
 
 
 SCENARIOS: dict[str, Scenario] = {
@@ -104,7 +103,6 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("event-id-unique", event_id_unique, ("sessions", "event-ids")),
         Scenario("server-request-ownership", server_request_ownership, PENDING),
         Scenario("no-duplicate-tool-call", no_duplicate_tool_call, STREAMS),
-        Scenario("no-broadcast", _no_broadcast_not_driven, PENDING),
         Scenario("missing-session-400", missing_session_400, SESSIONS),
         Scenario("malformed-session-400", malformed_session_400, SESSIONS),
         Scenario("new-session-on-initialize", new_session_on_initialize, ()),
@@ -112,9 +110,11 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("priming-event", priming_event, ("sse",)),
+        Scenario("no-broadcast", _no_broadcast_not_driven, PENDING),
     )
 }
 """One scenario per catalog rule id."""
+
 
 assert set(SCENARIOS) == {r.id for r in RULES}, "every catalog rule needs a scenario"
 
