@@ -302,6 +302,7 @@ def test_a_case_the_rule_does_not_name_falls_back_to_the_rule_level():
 @pytest.mark.parametrize("profile", list(AGREEMENT_LEVELS))
 def test_agreement_with_the_reference_is_a_must_under_boundary_only(profile):
     assert level(AGREEMENT, Profile.parse(profile)).name == AGREEMENT_LEVELS[profile]
+    assert catalog.grade(AGREEMENT, Profile.parse(profile)).sources == ("decision-reference",)
     assert verdict_for_broken(AGREEMENT, Profile.parse(profile)).value == BROKEN[AGREEMENT_LEVELS[profile]]
 
 
