@@ -107,9 +107,24 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D50", "Security Best Practices: Session Hijacking", "a session id authenticates nothing; bind what is stored "
             "to the user and session, since a resumable stream can carry a payload into another client's stream"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),
+    ("F3", "§2 Sending Messages", "each message is a new POST carrying one request or notification; the client "
+                                  "sends no JSON-RPC responses"),
+    ("F6", "§3 Receiving Messages", "the response stream may carry notifications before the final response, each "
+                                    "about the request that opened it"),
+    ("F7", "§3 Receiving Messages", "no request of the server's own on this or any stream: input requests travel "
+                                    "inside an InputRequiredResult"),
+    ("F8", "§3 Receiving Messages", "the final response should end the stream"),
     ("F10", "§3 Receiving Messages", "resuming SSE streams with Last-Event-ID is not supported"),
+    ("F11", "§5 Cancellation", "closing a response stream cancels its request: the server should stop and "
+                               "must send nothing more about it"),
     ("F17", "§7.1 Earlier Streamable HTTP Revisions", "a server of this revision answers GET and DELETE with 405, "
                                                       "ignores Mcp-Session-Id and Last-Event-ID, mints no session id"),
+    ("F19", "Base protocol: requests", "a request id never equals that of another request the sender still "
+                                       "awaits an answer to, with or without a session"),
+    ("F20", "Patterns: multi-round-trip requests", "a server may answer InputRequiredResult; the client retries "
+            "with inputResponses and the echoed requestState under a new JSON-RPC id"),
+    ("F21", "Changelog", "a broken response stream loses its request; the client sends it again as a new request "
+                         "with a new id"),
     ("§3.2", "Last-Event-ID that cannot be resumed", "what to answer to a Last-Event-ID that cannot be resumed (unknown, expired, another "
                               "session's): no revision says (modelcontextprotocol#1939)"),
     ("§3.6", "Priming events and old clients", "priming is a MUST in SEP-1699 but a SHOULD in the specification, and clients older "
