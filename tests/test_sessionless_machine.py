@@ -137,6 +137,8 @@ def test_a_retry_answered_under_the_id_it_retries_is_a_finding():
     assert "retry Q2 under the id of Q1" in findings[0].message
     right = Observation(messages=(Message("Q2", "Q2", MessageKind.RESULT),), closed=("Q2",))
     assert check_observation(retried, s.SendResult("Q2"), right) == []
+    at_once = Observation(200, call="Q2", messages=(Message("Q2", "Q1", MessageKind.RESULT),))
+    assert rules_of(check_observation(ASKED, s.RetryWithInput("Q1", "Q2"), at_once)) == {"sessionless-input-required-retry"}
 
 
 @pytest.mark.covers("sessionless-request-scope")
@@ -168,6 +170,11 @@ def test_a_minted_session_id_or_a_legacy_header_honoured_is_a_finding():
     refused = Observation(404)
     assert rules_of(check_observation(OPEN, s.SendRequest("Q3", "S1"), refused)) == {"sessionless-ignores-headers"}
     assert rules_of(check_observation(OPEN, s.SendRequest("Q3"), refused)) == {AGREEMENT}
+    replayed = Observation(200, call="Q3", messages=(Message("Q3", "Q1", MessageKind.NOTIFICATION),))
+    assert rules_of(check_observation(OPEN, s.SendRequest("Q3", None, "E1"), replayed)) == {
+        "sessionless-ignores-headers", "sessionless-request-scope"}
+    own = Observation(200, call="Q3", messages=(Message("Q3", "Q3", MessageKind.NOTIFICATION),))
+    assert "sessionless-ignores-headers" not in rules_of(check_observation(OPEN, s.SendRequest("Q3", "S1"), own))
 
 
 def test_a_difference_no_rule_names_is_filed_under_agreement():
