@@ -235,10 +235,10 @@ def test_a_2025_client_keeps_its_session_and_resumption_while_a_2026_client_gets
     assert modern.apply(s.LegacyGet(session, event)).observed == Observation(405)
     assert modern.apply(s.LegacyGet(session)).observed == Observation(405)
     assert modern.apply(s.LegacyDelete(session)).observed == Observation(405)
-    resumed = legacy.apply(a.Reconnect("S1", "E1"))
-    assert resumed.observed.status == 200 and [d.event for d in resumed.observed.events] == ["E2"]
     again = legacy.apply(a.Reconnect("S1", None))
     assert again.observed.status == 200 and [d.request for d in again.observed.events] == ["R1"]
+    resumed = legacy.apply(a.Reconnect("S1", "E1"))
+    assert resumed.observed.status == 200 and [d.event for d in resumed.observed.events] == ["E2"]
     assert not legacy.reports[-1].findings and modern.diverged is None
 
 
