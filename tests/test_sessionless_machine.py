@@ -211,8 +211,9 @@ def test_each_faulty_server_is_caught_under_the_rule_it_breaks(rule_id):
 def test_a_broken_should_stops_a_strict_run_only():
     actions = (s.SendRequest("Q1"),)
     assert replay(actions, FAULTY["sessionless-ignores-headers"](), fail_on=frozenset())[0].findings
-    with pytest.raises(SessionlessCounterexample):
+    with pytest.raises(SessionlessCounterexample) as caught:
         replay(actions, FAULTY["sessionless-ignores-headers"](), fail_on=STRICT)
+    assert "1. send_request(id=Q1, session=-, last_event_id=-)" in str(caught.value)
 
 
 # -- one endpoint, both eras --------------------------------------------------------------------
