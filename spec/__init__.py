@@ -14,6 +14,8 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``space``, ``walk``: what every explorer shares: the bounds of a run, the
   actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
+- ``sessionless``, ``sessionless_checks``: the 2026-07-28 revision's own state
+  machine (no session, POST only) and the checks of what its servers send.
 """
 
 from .actions import ACTION_TYPES, Action, action_from_json, action_to_json, describe

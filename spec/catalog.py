@@ -383,6 +383,38 @@ RULES: tuple[Rule, ...] = (
         invariants=(),
         origin="mcp",
     ),
+    _rule(
+        "sessionless-request-scope",
+        "A response stream carries only messages about its own request, while that request is open: "
+        "notifications, then one final response.",
+        (NA, NA, NA, NA, MUST),
+        ("F3", "F6", "F8"),
+        origin="mcp",
+    ),
+    _rule(
+        "sessionless-no-server-requests",
+        "A server of the sessionless revision sends no request of its own on any stream; sampling, "
+        "elicitation and roots travel inside an InputRequiredResult.",
+        (NA, NA, NA, NA, MUST),
+        ("F7", "F20"),
+        origin="mcp",
+    ),
+    _rule(
+        "sessionless-close-cancels",
+        "Closing a request's response stream cancels that request: the server sends nothing more about it, "
+        "on any stream.",
+        (NA, NA, NA, NA, MUST),
+        ("F11", "F21"),
+        origin="mcp",
+    ),
+    _rule(
+        "sessionless-input-required-retry",
+        "The client's retry with inputResponses is a new request under a new JSON-RPC id; the server answers "
+        "it under that id, never under the id of the request it retries.",
+        (NA, NA, NA, NA, MUST),
+        ("F19", "F20"),
+        origin="mcp",
+    ),
 )
 
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

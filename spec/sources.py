@@ -135,6 +135,13 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D51", "Lifecycle; Basic: Requests", "as C42: timeouts end in notifications/cancelled, request ids unique in "
                                           "the session"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),
+    ("F3", "§2 Sending Messages", "each message is a new POST carrying one request or notification; the client "
+                                  "sends no JSON-RPC responses"),
+    ("F6", "§3 Receiving Messages", "the response stream may carry notifications before the final response, each "
+                                    "about the request that opened it"),
+    ("F8", "§3 Receiving Messages", "the final response should end the stream"),
+    ("F19", "Base protocol: requests", "a request id never equals that of another request the sender still "
+                                       "awaits an answer to, with or without a session"),
     ("F7", _F_RECEIVE, "no server request travels on any stream: sampling, elicitation and roots become "
                        "inputRequests of an InputRequiredResult (MUST NOT)"),
     ("F10", _F_RECEIVE, "resuming SSE streams with Last-Event-ID is not supported"),

@@ -5,8 +5,8 @@
 server or network action can happen at all; client actions are always enabled,
 whatever their headers say.
 
-Only the session-era profiles are modelled here; the decision alone covers
-``mcp-2026-07-28`` (``decision.decide_class``).
+Only the session-era profiles are modelled here; ``mcp-2026-07-28`` has its own
+state machine, with its own actions (``sessionless``).
 """
 
 from __future__ import annotations
@@ -147,7 +147,7 @@ def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> T
     server or network action is not ``enabled``.
     """
     if profile not in SESSION_ERA:
-        raise NotModelled(f"the state machine is not modelled for {profile.value}; only its decision is")
+        raise NotModelled(f"{profile.value} has no sessions: its state machine is spec.sessionless, with its own actions")
     if not enabled(state, action):
         raise ValueError(f"action {action} is not enabled in this state")
     handler = _HANDLERS[type(action)]

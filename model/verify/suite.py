@@ -77,6 +77,22 @@ PROFILE_OF_REVISION: dict[str, Profile] = {
 }
 """``--profile auto``: the profile of each MCP revision a server may negotiate."""
 
+IN_PROCESS_ONLY = (
+    "sessionless-request-scope",
+    "sessionless-no-server-requests",
+    "sessionless-close-cancels",
+    "sessionless-input-required-retry",
+)
+"""Rules of the 2026-07-28 state machine (``spec/sessionless.py``) checked in process only."""
+
+
+async def _in_process_only(d: Driver, ctx: Context) -> list[Check]:
+    raise NotObservable(
+        "checked in process against the 2026-07-28 state machine (spec/sessionless.py) only; over HTTP it "
+        "needs a fixture tool that streams progress and answers InputRequiredResult"
+    )
+
+
 SESSIONS = ("sessions",)
 STREAMS = ("sessions", "event-ids", "get")
 PENDING = ("sessions", "get", "server-request-tool")
@@ -111,6 +127,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("priming-event", priming_event, ("sse",)),
         Scenario("no-broadcast", _no_broadcast_not_driven, PENDING),
+        *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }
 """One scenario per catalog rule id."""
