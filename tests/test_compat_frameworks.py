@@ -56,7 +56,8 @@ def test_a_framework_is_installed_into_its_own_cache_folder(tmp_path, monkeypatc
 
 
 def test_the_install_script_runs_before_mcp_resume_is_installed():
-    done = subprocess.run([sys.executable, "-I", str(ROOT / "model/targets/frameworks.py"), "--install", "no-such"],
+    base = getattr(sys, "_base_executable", sys.executable)  # outside the venv: no mcp_resume to import
+    done = subprocess.run([base, "-s", str(ROOT / "model/targets/frameworks.py"), "--install", "no-such"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "unknown framework target 'no-such'" in done.stderr
 
