@@ -107,7 +107,7 @@ NOTES: dict[str, tuple[Note, ...]] = {
         Note(tuple(r for r in _NO_EVENT_IDS if r != "no-reemit-on-stream-resume"),
              "mcp-lite answers POST requests on SSE streams whose events carry no id; only the session's GET stream "
              "has ids ('<n>#_GET_stream', from InMemorySessionAdapter.appendEvent), and verify never got that stream "
-             "(see no-replay-on-session-resume). Read in the source, not yet observed: appendEvent buffers every "
+             "(see no-replay-on-session-resume). Read in the source (the last point also seen by hand): appendEvent buffers every "
              "notification of the session, also those written to a POST stream, so a GET resumed from any cursor "
              "re-delivers progress notifications already delivered on POST streams; every session numbers its ids "
              "from 1 with the same stream name, and the replay looks the cursor up in the presenting session, so "
@@ -119,7 +119,7 @@ NOTES: dict[str, tuple[Note, ...]] = {
              "every GET was answered 400 'Protocol version mismatch': handleGet accepts MCP-Protocol-Version "
              "2025-06-18 only (hard-coded) or no header at all. verify sent 2025-11-25 where the session had "
              "negotiated 2025-03-26, which is verify's error; but a client sending the negotiated 2025-03-26 gets "
-             "the same 400, so mcp-lite's GET stream refuses the revision mcp-lite itself negotiated (it answers "
+             "the same 400 (seen by hand; without the header the GET gets its stream), so mcp-lite's GET stream refuses the revision mcp-lite itself negotiated (it answers "
              "an initialize asking for an unsupported revision with its oldest, 2025-03-26, not its newest). From "
              "the source: a server request (sendClientRequest) is written to its call's POST stream or the GET "
              "stream and never buffered, so one whose connection dropped is never re-emitted",
@@ -127,9 +127,9 @@ NOTES: dict[str, tuple[Note, ...]] = {
         Note(("unknown-session-404", "session-identity-stable", "priming-event"),
              "every POST after initialize was refused 400 with a JSON body 'Protocol version mismatch' because verify "
              "sent MCP-Protocol-Version 2025-11-25 and not the negotiated 2025-03-26; with the right header mcp-lite "
-             "answers tools/list on an SSE stream. Read in the source, not yet observed: handlePost never checks "
-             "that a presented Mcp-Session-Id was issued (an unknown id is served, 200) and handleDelete answers 200 "
-             "to any id, so unknown-session-404 would FAIL",
+             "answers tools/list on an SSE stream. Read in the source and seen by hand: handlePost never checks "
+             "that a presented Mcp-Session-Id was issued (tools/list with a never-issued id is answered 200) and "
+             "handleDelete answers 200 to any id, so unknown-session-404 is broken",
              "mcp-lite dist/index.js StreamableHttpTransport.validateProtocolHeader, handlePost, handleDelete",
              verify_mistake=True),
     ),
