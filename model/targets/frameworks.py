@@ -31,9 +31,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 try:
-    from mcp_resume.model.targets.typescript_sdk import NODE_HINT, ToolMissingError, _start_error, cache_root
+    from mcp_resume.model.targets.typescript_sdk import NODE_HINT, ToolMissingError, cache_root
 except ImportError:  # run as a script, before mcp_resume is installed
-    from typescript_sdk import NODE_HINT, ToolMissingError, _start_error, cache_root
+    from typescript_sdk import NODE_HINT, ToolMissingError, cache_root
 
 INSTALL_TIMEOUT_SECONDS = 900.0
 FIXTURES = Path(__file__).with_name("framework_fixtures")
@@ -206,6 +206,14 @@ def running_framework(target: str) -> Iterator[str]:
         raise ToolMissing(str(error)) from None
     with running_server(argv, f"http://{HOST}:{port}{fw.path}", name=fw.label) as url:
         yield url
+
+
+def _start_error(message: str) -> Exception:
+    try:
+        from mcp_resume.model.targets.process import TargetStartError
+    except ImportError:  # run as a script: no package
+        return RuntimeError(message)
+    return TargetStartError(message)
 
 
 def main(argv: list[str]) -> int:

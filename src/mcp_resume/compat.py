@@ -22,7 +22,7 @@ from pathlib import Path
 
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, running_target
-from mcp_resume.model.targets.framework_notes import NOTES, Note, note_for
+from mcp_resume.model.targets.framework_notes import Note, note_for
 from mcp_resume.model.targets.frameworks import FRAMEWORKS, framework
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
@@ -180,5 +180,3 @@ def _error(message: str, code: int) -> int:
     print(f"mcp-resume compat: error: {message}", file=sys.stderr)
     return code
 
-
-__all__ = ["NOTES", "TARGETS", "page", "run_compat", "verify_target"]
