@@ -71,6 +71,9 @@ def test_every_note_names_a_catalog_rule_and_a_source_file():
         assert len(covered) == len(set(covered)), f"{target}: a rule is explained twice"
         for note in notes:
             assert note.text and note.source, (target, note.rules)
+    assert {r for n in framework_notes.COMMON_NOTES for r in n.rules} <= rule_ids
+    assert framework_notes.note_for("tmcp", "no-broadcast") is framework_notes.COMMON_NOTES[0]
+    assert framework_notes.note_for("tmcp", "no-such-rule") is None
 
 
 def _report(target: str, profile: Profile, verdicts: dict[str, Verdict]) -> Report:

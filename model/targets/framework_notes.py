@@ -4,7 +4,8 @@
 a ``Note`` covers the rules it names, says what the framework does and why,
 and names the file of the pinned package where it does it. A note with
 ``verify_mistake`` explains a verdict that is verify's own error, not the
-framework's fault. ``note_for(target, rule)`` is the note covering ``rule``, or None.
+framework's fault; ``COMMON_NOTES`` hold for every target. ``note_for(target, rule)``
+is the note covering ``rule``, or None.
 """
 
 from __future__ import annotations
@@ -136,6 +137,15 @@ NOTES: dict[str, tuple[Note, ...]] = {
 }
 
 
+COMMON_NOTES: tuple[Note, ...] = (
+    Note(("no-broadcast",),
+         "verify does not drive no-broadcast (MCP B21) over HTTP yet: no framework is judged on it",
+         "model/verify/suite.py", verify_mistake=True),
+)
+"""Notes that hold for every framework target; a target's own note of the same rule wins."""
+
+
 def note_for(target: str, rule: str) -> Note | None:
-    """The note of ``target`` that covers ``rule``, or None."""
-    return next((n for n in NOTES.get(target, ()) if rule in n.rules), None)
+    """The note of ``target`` that covers ``rule``, else the common note that does, else None."""
+    notes = NOTES.get(target, ()) + COMMON_NOTES
+    return next((n for n in notes if rule in n.rules), None)
