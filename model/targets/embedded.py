@@ -5,6 +5,8 @@
   own (``model.targets.sdk_venvs``), with the fixture server for its major version;
 - ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
   from npm, installed into a cache folder on first use (``model.targets.typescript_sdk``);
+- ``fastmcp-python``, ``fastmcp-typescript``, ``tmcp``, ``mcp-lite``: third-party frameworks,
+  each pinned and installed into a cache folder on first use (``model.targets.frameworks``);
 - ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
   server and the faulty designs of ``spec.designs`` behind the HTTP façade
   (``model.http.facade``).
@@ -21,9 +23,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from mcp_resume.spec import designs
+from mcp_resume.model.targets.frameworks import BY_TARGET, framework
 from mcp_resume.model.targets.process import TargetStartError, running_python_sdk
 
-EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, reference, "
+EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, "
+                 f"{', '.join(BY_TARGET)}, reference, "
                  f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}")
 _VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
 
@@ -35,6 +39,8 @@ class ToolMissing(RuntimeError):
 def is_embedded(name: str) -> bool:
     """True when ``name`` names a target ``running_target`` can start."""
     if name in ("python-sdk", "typescript-sdk", "reference", "spec") or _VERSIONED.match(name):
+        return True
+    if framework(name) is not None:
         return True
     return designs.target_number(name) is not None
 
@@ -50,6 +56,11 @@ def running_target(name: str) -> Iterator[str]:
         from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION, running_typescript_sdk
 
         with running_typescript_sdk(versioned.group(2) if versioned else DEFAULT_VERSION) as url:
+            yield url
+    elif framework(name) is not None:
+        from mcp_resume.model.targets.frameworks import running_framework
+
+        with running_framework(name) as url:
             yield url
     elif versioned:
         from mcp_resume.model.targets.sdk_venvs import running_python_sdk_release

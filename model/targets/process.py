@@ -92,8 +92,8 @@ def _wait_until_answers(process: subprocess.Popen, url: str, name: str, timeout:
             if process.poll() is not None:
                 raise TargetStartError(f"{name} exited with code {process.returncode} before answering{_tail(stderr)}")
             try:
-                client.get(url, headers={"accept": "text/event-stream"})
-                return
+                with client.stream("GET", url, headers={"accept": "text/event-stream"}):
+                    return  # any status line counts: a server may hold a GET stream open
             except httpx.HTTPError:
                 time.sleep(0.1)
     raise TargetStartError(f"{name} did not answer at {url} within {timeout:g} s{_tail(stderr)}")
