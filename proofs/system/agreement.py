@@ -12,6 +12,9 @@ step a small breadth-first exploration of ``spec.transitions.step`` reaches:
 
 A failure names the conjunct or invariant and the step, so a disagreement points
 at the line of the encoding (or of the spec) to read.
+
+``agreement_both_ways`` adds the converse (``converse``): every successor the
+formulas allow from a reached state is a step the spec takes.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, S
 from mcp_resume.spec.transitions import Observation, Transition, enabled, step
 from mcp_resume.spec.walk import breadth_first
 
+from mcp_resume.proofs.system.converse import ConverseReport, check_converse, state_values
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, PyLogic
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
@@ -36,9 +40,45 @@ from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params,
 SPARE = {SESSION: "S?", STREAM: "T?", EVENT: "E?", REQUEST: "R?"}
 """One element per sort that the state never issues: what an unknown id names."""
 
-AGREEMENT_BOUNDS = Bounds(sessions=2, streams=2, events=3, requests=1, depth=5)
+AGREEMENT_BOUNDS = Bounds(sessions=2, streams=2, events=3, requests=2, depth=5)
 """Where ``check_agreement`` looks: every step within 5 of the initial state, with
-up to two sessions, each holding up to two streams (the spec's ``Bounds``)."""
+up to two sessions, each holding up to two streams and two server requests (the
+spec's ``Bounds``)."""
+
+PROVE_BOUNDS = Bounds(sessions=2, streams=2, events=2, requests=2, depth=4)
+"""Where ``mcp-resume prove`` checks agreement both ways: every spec step within 4
+of the initial state (a second server request takes 4 steps), and the converse
+from every state within ``PROVE_CONVERSE_DEPTH``, whose successors reach depth 4."""
+
+PROVE_CONVERSE_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class AgreementFigures:
+    """Both directions of one agreement run, as ``results.json`` and ``REPORT.md`` carry them."""
+
+    bounds: Bounds
+    converse_depth: int
+    forward: "AgreementReport"
+    converse: ConverseReport
+
+    @property
+    def agrees(self) -> bool:
+        return self.forward.agrees and self.converse.agrees
+
+    def to_json(self) -> dict:
+        return {
+            "bounds": f"{self.bounds.describe()}; converse from the states within depth {self.converse_depth}",
+            "spec_to_formulas": {"transitions": self.forward.transitions, "states": self.forward.states,
+                                 "problems": list(self.forward.problems)},
+            "formulas_to_spec": {"states": self.converse.states, "successors": self.converse.successors,
+                                 "problems": list(self.converse.problems)},
+        }
+
+    def describe(self) -> str:
+        return (f"agreement: {self.forward.transitions} spec steps satisfy the formulas "
+                f"({len(self.forward.problems)} disagreements); from {self.converse.states} states the formulas "
+                f"allow only the spec's {self.converse.successors} steps ({len(self.converse.problems)} disagreements)")
 
 
 @dataclass
@@ -51,6 +91,8 @@ class AgreementReport:
     problems: list[str] = field(default_factory=list)
     actions: Counter = field(default_factory=Counter)
     branches: Counter = field(default_factory=Counter)
+    reached: list[State] = field(default_factory=list, repr=False)
+    depths: dict = field(default_factory=dict, repr=False)
 
     @property
     def agrees(self) -> bool:
@@ -67,8 +109,8 @@ def structure(before: State, action: Action, observed, after: State) -> PyLogic:
         REQUEST: [r.id for r in after.requests] + [SPARE[REQUEST]],
     }
     values: dict[str, object] = {}
-    values.update(_state_values("pre", before))
-    values.update(_state_values("post", after))
+    values.update(state_values("pre", before))
+    values.update(state_values("post", after))
     values.update(_rigid_values(after))
     values.update(_param_values("step", before, action, after))
     values.update(_observation_values("obs", observed))
@@ -124,31 +166,30 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
 
     walk = breadth_first(INITIAL_STATE, INITIAL_STATE, successors, bounds.depth)
     report.states = len(walk.parents)
+    report.reached = list(walk.parents)
+    for key in walk.parents:
+        report.depths[key] = _walk_depth(walk.parents, key)
     return report
 
 
+def _walk_depth(parents: dict, key) -> int:
+    depth = 0
+    while parents[key] is not None:
+        key, depth = parents[key][0], depth + 1
+    return depth
+
+
+def agreement_both_ways(bounds: Bounds = PROVE_BOUNDS, profile: Profile = Profile.BOUNDARY,
+                        converse_depth: int | None = PROVE_CONVERSE_DEPTH, limit: int = 20) -> AgreementFigures:
+    """``check_agreement`` within ``bounds``, then ``check_converse`` from every state it
+    reached within ``converse_depth`` steps (all of them for ``None``)."""
+    forward = check_agreement(bounds, profile, limit)
+    depth = bounds.depth if converse_depth is None else converse_depth
+    near = [s for s in forward.reached if depth is None or forward.depths[s] <= depth]
+    return AgreementFigures(bounds, depth, forward, check_converse(near, profile, limit))
+
+
 # -- the structure's parts ---------------------------------------------------------------
-
-
-def _state_values(tag: str, s: State) -> dict[str, object]:
-    live = {x.id for x in s.sessions if x.status is SessionStatus.LIVE}
-    cursors, seen = set(), set()
-    for entry in s.client:
-        cursors |= {(entry.session, stream, event) for stream, event in entry.cursors}
-        seen |= {(entry.session, request) for request in entry.seen}
-    return {
-        f"{tag}.s_issued": {x.id for x in s.sessions},
-        f"{tag}.s_live": live,
-        f"{tag}.t_issued": {t.id for t in s.streams},
-        f"{tag}.t_open": {t.id for t in s.streams if t.status is StreamStatus.OPEN},
-        f"{tag}.t_expired": {t.id for t in s.streams if t.status is StreamStatus.EXPIRED},
-        f"{tag}.t_connected": {t.id for t in s.streams if t.connected},
-        f"{tag}.e_issued": {e.id for e in s.events},
-        f"{tag}.r_issued": {r.id for r in s.requests},
-        f"{tag}.r_pending": {r.id for r in s.requests if r.status is RequestStatus.PENDING},
-        f"{tag}.cursor": cursors,
-        f"{tag}.seen": seen,
-    }
 
 
 def _rigid_values(s: State) -> dict[str, object]:

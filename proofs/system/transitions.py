@@ -127,6 +127,38 @@ def transition(step: Step, kind: ActionKind, semantics: Semantics) -> list[Conju
     return parts
 
 
+@dataclass(frozen=True)
+class Footprint:
+    """What action ``kind`` can change, read off its effect without solving:
+    ``framed`` the state relations it keeps as they were; ``delivers`` whether it
+    may deliver events; ``client`` whether it is an HTTP request with a status."""
+
+    kind: ActionKind
+    framed: frozenset[str]
+    delivers: bool
+    client: bool
+
+
+def footprint(step: Step, kind: ActionKind, semantics: Semantics) -> Footprint:
+    """The ``Footprint`` of ``kind`` in ``step``'s symbols (``proofs.system.vacuity``
+    uses it to decide, structurally, which properties an action cannot touch)."""
+    effect = _EFFECTS[kind](step, semantics)
+    client_memory = kind is not ActionKind.RESTART_CLIENT and effect.receiver is None
+    framed = set()
+    for name in STATE_RELATIONS:
+        if name == "e_issued" and effect.events is not None:
+            continue
+        if name == "cursor":
+            keeps = client_memory
+        elif name == "seen":
+            keeps = client_memory and effect.forget is None
+        else:
+            keeps = name not in effect.updates
+        if keeps:
+            framed.add(name)
+    return Footprint(kind, frozenset(framed), effect.delivered is not None, kind in CLIENT_REQUESTS)
+
+
 # -- the generic parts ---------------------------------------------------------------
 
 
