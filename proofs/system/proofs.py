@@ -167,6 +167,7 @@ class Encoding:
         return self._applicability[obligation.id]
 
 
+NO_QUERY = "none (not applicable: no query asked)"
 STEP_INITIATION = "structural: a step property constrains steps, and the initial state has taken none"
 
 
@@ -228,7 +229,7 @@ def _not_applicable_result(encoding: Encoding, obligation: Obligation, reason: s
         rule=invariant.rule if invariant else None, action=obligation.action.value if obligation.action else None,
         profile=encoding.profile.value, description=obligation.description, expected=obligation.expected,
         result=None, verdict=Verdict.NOT_APPLICABLE, core=(), counterexample=None, reason_unknown=None,
-        fragment="-", rlimit=rlimit, rlimit_used=0, random_seed=random_seed, z3_version=z3.get_version_string(),
+        fragment=NO_QUERY, rlimit=rlimit, rlimit_used=0, random_seed=random_seed, z3_version=z3.get_version_string(),
         applicability=reason, of=obligation.of,
     )
 
