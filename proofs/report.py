@@ -297,7 +297,10 @@ RULE_NOTES: dict[str, str] = {
     "no-cross-session": "state invariant on the client's cursors and step property on every delivery",
     "no-replay-on-session-resume": "step property",
     "no-reemit-on-stream-resume": "step property",
-    "reemit-pending": "step property (boundary only: the MCP revisions let a session resumption re-emit nothing)",
+    "no-broadcast": "state invariant (a request has at most one carrying stream, of its session) and step property "
+                    "(a request is sent anew only while no open connection of another stream carries it, MCP B21)",
+    "reemit-pending": "step property: every pending request whose carrier has no open connection is re-emitted or "
+                      "cancelled (boundary only: the MCP revisions also let a session resumption leave it pending)",
     "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
                             "resumption resolves nothing, and only an answer or a cancellation ends a pending request",
     "reject-orphan-event-id": "step property: 400, nothing delivered, state unchanged",

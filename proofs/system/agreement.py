@@ -22,13 +22,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.actions import Action, ExpireSession, Reconnect, RestartClient, describe
+from mcp_resume.spec.actions import Action, EvictEvent, ExpireSession, Reconnect, RestartClient, describe
 from mcp_resume.spec.space import Bounds, within
 from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
-from mcp_resume.spec.transitions import Observation, Transition, enabled, step
+from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, step
 from mcp_resume.spec.walk import breadth_first
 
 from mcp_resume.proofs.system.converse import ConverseReport, check_converse, state_values
@@ -69,14 +69,16 @@ class AgreementFigures:
     def to_json(self) -> dict:
         return {
             "bounds": f"{self.bounds.describe()}; converse from the states within depth {self.converse_depth}",
-            "spec_to_formulas": {"transitions": self.forward.transitions, "states": self.forward.states,
+            "spec_to_formulas": {"transitions": self.forward.transitions, "alternatives": self.forward.alternatives,
+                                 "states": self.forward.states,
                                  "problems": list(self.forward.problems)},
             "formulas_to_spec": {"states": self.converse.states, "successors": self.converse.successors,
                                  "problems": list(self.converse.problems)},
         }
 
     def describe(self) -> str:
-        return (f"agreement: {self.forward.transitions} spec steps satisfy the formulas "
+        return (f"agreement: {self.forward.transitions} spec steps and {self.forward.alternatives} alternatives "
+                f"satisfy the formulas "
                 f"({len(self.forward.problems)} disagreements); from {self.converse.states} states the formulas "
                 f"allow only the spec's {self.converse.successors} steps ({len(self.converse.problems)} disagreements)")
 
@@ -87,6 +89,7 @@ class AgreementReport:
     they took, and every disagreement found."""
 
     transitions: int = 0
+    alternatives: int = 0
     states: int = 0
     problems: list[str] = field(default_factory=list)
     actions: Counter = field(default_factory=Counter)
@@ -117,15 +120,18 @@ def structure(before: State, action: Action, observed, after: State) -> PyLogic:
     return PyLogic(domain, values)
 
 
-def check_step(transition_: Transition, profile: Profile) -> list[str]:
-    """Every conjunct, invariant and step property that the spec's step violates."""
+def check_step(transition_: Transition, profile: Profile, canonical: bool = True) -> list[str]:
+    """Every conjunct, invariant and step property that the spec's step violates
+    (``canonical=False`` for an alternative of ``spec.transitions.alternatives``:
+    then only the formulas of any accepted behaviour are read)."""
     L = structure(transition_.before, transition_.action, transition_.observation, transition_.after)
     R, X, Y = rigid(L), state(L, "pre"), state(L, "post")
     the_step = Step(L, R, X, params(L, "step"), observation(L, "obs"), Y)
     kind = ActionKind(transition_.action.kind)
     where = describe(transition_.action)
     problems = [f"{where}: {c.name} does not hold" for c in axioms(L, R) if not c.formula]
-    problems += [f"{where}: {c.name} does not hold" for c in transition(the_step, kind, Semantics(profile, canonical=True)) if not c.formula]
+    if canonical:
+        problems += [f"{where}: {c.name} does not hold" for c in transition(the_step, kind, Semantics(profile, canonical=True)) if not c.formula]
     problems += [f"{where}: {c.name} (any accepted status) does not hold" for c in transition(the_step, kind, Semantics(profile)) if not c.formula]
     for invariant in INDUCTIVE:
         for label, frame in (("before", X), ("after", Y)):
@@ -162,6 +168,11 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
                 report.branches[taken.outcome.branch.value] += 1
             if len(report.problems) < limit:
                 report.problems += check_step(taken, profile)[: limit - len(report.problems)]
+            for variant in alternatives(current, action, profile)[1:]:
+                report.alternatives += 1
+                if len(report.problems) < limit:
+                    found = [f"(alternative) {p}" for p in check_step(variant, profile, canonical=False)]
+                    report.problems += found[: limit - len(report.problems)]
             yield action, taken.after, taken.after
 
     walk = breadth_first(INITIAL_STATE, INITIAL_STATE, successors, bounds.depth)
@@ -198,9 +209,10 @@ def _rigid_values(s: State) -> dict[str, object]:
         "owner": {**{t.id: t.session for t in s.streams}, SPARE[STREAM]: SPARE[SESSION]},
         "stream_of": {**{e.id: e.stream for e in s.events}, SPARE[EVENT]: SPARE[STREAM]},
         "r_session": {**{r.id: r.session for r in s.requests}, SPARE[REQUEST]: SPARE[SESSION]},
-        "r_stream": {**{r.id: r.stream for r in s.requests}, SPARE[REQUEST]: SPARE[STREAM]},
+        "r_stream": {**{r.id: r.origin for r in s.requests}, SPARE[REQUEST]: SPARE[STREAM]},
         "t_get": {t.id for t in s.streams if t.kind is StreamKind.GET},
         "carries": {(e.id, e.request) for e in s.events if e.request is not None},
+        "cancels": {(e.id, e.cancels) for e in s.events if e.cancels is not None},
         "lt": {(a, b) for i, a in enumerate(order) for b in order[i + 1:]},
     }
 
@@ -233,9 +245,27 @@ def _param_values(tag: str, before: State, action: Action, after: State) -> dict
         f"{tag}.new_stream": new(after.streams, before.streams) or SPARE[STREAM],
         f"{tag}.new_event": new_events[0].id if len(new_events) == 1 else SPARE[EVENT],
         f"{tag}.new_request": new(after.requests, before.requests) or SPARE[REQUEST],
-        f"{tag}.reemit": {e.request: e.id for e in new_events if e.request is not None},
-        f"{tag}.reemit_on": isinstance(action, Reconnect),
+        f"{tag}.reemit": {e.request or e.cancels: e.id for e in new_events if e.request or e.cancels},
+        f"{tag}.cancel": {e.cancels for e in new_events if e.cancels is not None},
+        f"{tag}.leave": _left(before, action, after),
+        f"{tag}.target_event": _evicted_now(before, action, after),
     }
+
+
+def _left(before: State, action: Action, after: State) -> set[str]:
+    """The requests a session resumption left pending: pending, not connected, neither re-emitted nor cancelled."""
+    if not isinstance(action, Reconnect) or len(after.streams) == len(before.streams):
+        return set()  # not a session resumption that opened its stream
+    dealt = {e.request or e.cancels for e in after.events if before.event(e.id) is None}
+    return {r.id for r in before.requests if r.status is RequestStatus.PENDING and r.session == action.session
+            and not before.stream(r.stream).connected and r.id not in dealt}
+
+
+def _evicted_now(before: State, action: Action, after: State) -> str:
+    if not isinstance(action, EvictEvent):
+        return SPARE[EVENT]
+    stream = before.stream(action.stream)
+    return before.events_of(stream.id)[stream.evicted].id
 
 
 def _observation_values(tag: str, observed) -> dict[str, object]:

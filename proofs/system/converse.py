@@ -309,8 +309,10 @@ def state_values(tag: str, s: State) -> dict[str, object]:
         f"{tag}.t_expired": {t.id for t in s.streams if t.status is StreamStatus.EXPIRED},
         f"{tag}.t_connected": {t.id for t in s.streams if t.connected},
         f"{tag}.e_issued": {e.id for e in s.events},
+        f"{tag}.e_evicted": {e.id for t in s.streams for e in s.events_of(t.id)[: t.evicted]},
         f"{tag}.r_issued": {r.id for r in s.requests},
         f"{tag}.r_pending": {r.id for r in s.requests if r.status is RequestStatus.PENDING},
+        f"{tag}.r_carrier": {(r.id, r.stream) for r in s.requests},
         f"{tag}.cursor": cursors,
         f"{tag}.seen": seen,
     }
