@@ -50,9 +50,22 @@ def test_every_step_of_the_spec_satisfies_the_encoding(profile):
 
 
 def test_session_resumption_with_re_emission_is_among_the_steps_checked():
-    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), Reconnect("S1", None)])
+    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), DropConnection("T1"), Reconnect("S1", None)])
     assert taken[-1].observation.events and taken[-1].observation.events[0].request == "R1"
     assert check_step(taken[-1], Profile.BOUNDARY) == []
+    cancelled = transitions.alternatives(taken[-1].before, taken[-1].action, Profile.BOUNDARY)[1]
+    assert cancelled.observation.events[0].cancels == "R1"
+    assert check_step(cancelled, Profile.BOUNDARY, canonical=False) == []
+
+
+def test_a_resumption_that_broadcasts_a_connected_request_breaks_no_broadcast():
+    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), Reconnect("S1", None)])
+    assert taken[-1].observation.events == ()  # T1 still carries R1 on an open connection (B21)
+    assert check_step(taken[-1], Profile.BOUNDARY) == []
+    old = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), DropConnection("T1"), Reconnect("S1", None)])[-1]
+    broadcast = replace(old, before=taken[-1].before)  # main's old spec: re-emitted while T1 is connected
+    problems = check_step(broadcast, Profile.BOUNDARY)
+    assert any("no-broadcast.step" in p for p in problems), problems
 
 
 def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):

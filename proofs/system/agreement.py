@@ -247,9 +247,16 @@ def _param_values(tag: str, before: State, action: Action, after: State) -> dict
         f"{tag}.new_request": new(after.requests, before.requests) or SPARE[REQUEST],
         f"{tag}.reemit": {e.request or e.cancels: e.id for e in new_events if e.request or e.cancels},
         f"{tag}.cancel": {e.cancels for e in new_events if e.cancels is not None},
+        f"{tag}.stranded": _stranded(before, after),
         f"{tag}.leave": _left(before, action, after),
         f"{tag}.target_event": _evicted_now(before, action, after),
     }
+
+
+def _stranded(before: State, after: State) -> set[str]:
+    """Every request element no open connection carries before the step (the spare one too)."""
+    connected = {r.id for r in before.requests if before.stream(r.stream).connected}
+    return {r.id for r in after.requests if r.id not in connected} | {SPARE[REQUEST]}
 
 
 def _left(before: State, action: Action, after: State) -> set[str]:

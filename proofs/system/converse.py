@@ -93,7 +93,8 @@ class Converse:
         self._shown = {name: {str(x): (rel(x), L.not_(rel(x))) for x in L.elements[sort]}
                        for name, rel, sort in (("delivered", self.O.delivered, EVENT), ("closed", self.O.closed, STREAM))}
         self.solver = new_solver(L.ctx, relevancy=GROUND_RELEVANCY)
-        self.solver.add(axioms(L, self.R)[-1].formula, *by_kind, self._send_order(), self._minted_in_order(self.Y))
+        facts = [c.formula for c in axioms(L, self.R) if not c.name.startswith("axiom.lt-")]  # lt: the send order
+        self.solver.add(*facts, *by_kind, self._send_order(), self._minted_in_order(self.Y))
         self._literals = [z3.Bool(f"converse.{i}", L.ctx) for i in range(200)]
 
     def _atoms_of(self, frame) -> dict[str, dict[tuple, tuple]]:

@@ -330,8 +330,14 @@ def owed(step: Step, r):
     """``r`` is a request a session resumption under ``step.A.sh`` must deal with: pending,
     of that session, and carried by a stream with no open connection (MCP B21)."""
     L, R, X, A = step.L, step.R, step.X, step.A
-    carried_live = L.exists((STREAM,), lambda t: L.and_(X.r_carrier(r, t), X.t_connected(t)))
-    return L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh), L.not_(carried_live))
+    return L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh), A.stranded(r))
+
+
+def stranded_definition(step: Step) -> Conjunct:
+    """``A.stranded(r)``: no open connection carries ``r`` in the state before."""
+    L, X, A = step.L, step.X, step.A
+    connected = lambda r: L.exists((STREAM,), lambda t: L.and_(X.r_carrier(r, t), X.t_connected(t)))
+    return Conjunct("def.stranded", L.forall((REQUEST,), lambda r: L.iff(A.stranded(r), L.not_(connected(r)))))
 
 
 def _reconnect(step: Step, semantics: Semantics) -> _Effect:
@@ -350,6 +356,7 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     re = A.reemit
 
     conjuncts = [
+        stranded_definition(step),
         Conjunct("tr.reconnect.fresh-get-stream", L.implies(session_resume, L.and_(
             L.not_(X.t_issued(A.new_stream)), L.eq(R.owner(A.new_stream), A.sh), R.t_get(A.new_stream)))),
     ]

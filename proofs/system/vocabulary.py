@@ -170,6 +170,9 @@ class Params:
     resumption. A session resumption's choice per request it must deal with
     (``spec.transitions.Pending``): ``cancel(r)`` cancels it, ``leave(r)`` leaves
     it pending (the MCP revisions only, rules §3.7), neither re-emits it.
+    ``stranded(r)``: no open connection carries ``r`` before the step (defined by
+    the reconnect formula; a relation, so that no formula quantifies a stream
+    under a session and the sort graph stays acyclic).
     """
 
     tag: str
@@ -189,6 +192,7 @@ class Params:
     new_event: object
     new_request: object
     reemit: Callable
+    stranded: Callable
     cancel: Callable
     leave: Callable
 
@@ -212,6 +216,7 @@ def params(L: Logic, tag: str) -> Params:
         new_event=L.constant(f"{tag}.new_event", EVENT),
         new_request=L.constant(f"{tag}.new_request", REQUEST),
         reemit=L.function(f"{tag}.reemit", (REQUEST,), EVENT),
+        stranded=L.relation(f"{tag}.stranded", (REQUEST,)),
         cancel=L.relation(f"{tag}.cancel", (REQUEST,)),
         leave=L.relation(f"{tag}.leave", (REQUEST,)),
     )
