@@ -46,7 +46,7 @@ from mcp_resume.proofs.system.fragment import Classifier
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP, STEP_PROPERTIES, Invariant, assumptions
 from mcp_resume.proofs.system.logic import EVENT, SORTS, Conjunct, Z3Logic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
-from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
+from mcp_resume.proofs.system.transitions import Footprint, Semantics, Step, axioms, footprint, initial, transition
 from mcp_resume.proofs.system.vacuity import antecedent, not_applicable
 from mcp_resume.proofs.system.vocabulary import METHOD_OF, ActionKind, observation, params, rigid, state
 
@@ -147,6 +147,8 @@ class Encoding:
         self.meter = Meter(L.ctx)
         self._goals: dict[str, object] = {}
         self._applicability: dict[str, str | None] = {}
+        self._footprints: dict[ActionKind, Footprint] = {}
+        self._antecedents: dict[str, object] = {}
         self.semantics = semantics
         self.classifier = Classifier(set(L.sort(s).name() for s in SORTS))
 
@@ -159,6 +161,17 @@ class Encoding:
                 self._goals[invariant.id] = invariant.formula(self.L, self.R, self.Y)
         return self._goals[invariant.id]
 
+
+    def footprint(self, kind: ActionKind) -> Footprint:
+        if kind not in self._footprints:
+            self._footprints[kind] = footprint(self.step, kind, self.semantics)
+        return self._footprints[kind]
+
+    def antecedent(self, invariant: Invariant):
+        """The antecedent of ``invariant``'s goal (``vacuity.antecedent``), made once."""
+        if invariant.id not in self._antecedents:
+            self._antecedents[invariant.id] = antecedent(self.goal(invariant))
+        return self._antecedents[invariant.id]
 
     def not_applicable(self, obligation: Obligation) -> str | None:
         """Why ``obligation`` cannot apply (structurally), or ``None`` when it can."""
@@ -179,14 +192,15 @@ def _not_applicable(e: Encoding, obligation: Obligation) -> str | None:
         return e.not_applicable(_consecution(invariant, obligation.action))
     if obligation.kind != CONSECUTION:
         return None
-    structural = not_applicable(e.step, obligation.action, e.semantics, e.goal(invariant), invariant.kind != STEP)
+    structural = not_applicable(e.step, e.footprint(obligation.action), e.goal(invariant), e.antecedent(invariant),
+                                invariant.kind != STEP)
     return structural or _not_applicable_by_query(e, invariant, obligation.action)
 
 
 def _not_applicable_by_query(e: Encoding, invariant: Invariant, kind: ActionKind) -> str | None:
     """The action's transition formula alone (no axiom, no invariant) never meets the
     antecedent: the action cannot touch the property, whatever the state before."""
-    trigger = Conjunct("antecedent", antecedent(e.goal(invariant)))
+    trigger = Conjunct("antecedent", e.antecedent(invariant))
     solved = solve(e.transitions[kind] + [trigger], meter=e.meter, rlimit=DEFAULT_RLIMIT, random_seed=DEFAULT_SEED)
     if solved.result is not SatResult.UNSAT:
         return None
@@ -386,7 +400,7 @@ def _consecution(invariant: Invariant, kind: ActionKind) -> Obligation:
 
 def _vacuity(invariant: Invariant, kind: ActionKind) -> Obligation:
     def build(e: Encoding) -> list[Conjunct]:
-        return e.axioms + e.hypotheses + e.transitions[kind] + [Conjunct("antecedent", antecedent(e.goal(invariant)))]
+        return e.axioms + e.hypotheses + e.transitions[kind] + [Conjunct("antecedent", e.antecedent(invariant))]
 
     of = f"{CONSECUTION}.{invariant.id}.{kind.value}"
     return Obligation(f"{VACUITY}.{invariant.id}.{kind.value}", VACUITY, invariant, kind, SatResult.SAT,

@@ -348,9 +348,12 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     client = _Client(step, ActionKind.RECONNECT, semantics, _reconnect_alternatives(step))
     stream_resume = client.go(Branch.STREAM_RESUMPTION)
     session_resume = client.go(Branch.SESSION_RESUMPTION)
-    dealt = lambda r: L.and_(session_resume, owed(step, r), L.not_(A.leave(r)))
-    reemitted = lambda r: L.and_(dealt(r), L.not_(A.cancel(r)))
-    cancelled = lambda r: L.and_(dealt(r), A.cancel(r))
+    no_choice = lambda r: L.false()
+    cancel = no_choice if semantics.canonical else A.cancel
+    leave = no_choice if semantics.canonical or semantics.profile is Profile.BOUNDARY else A.leave
+    dealt = lambda r: L.and_(session_resume, owed(step, r), L.not_(leave(r)))
+    reemitted = lambda r: L.and_(dealt(r), L.not_(cancel(r)))
+    cancelled = lambda r: L.and_(dealt(r), cancel(r))
     new = lambda e: L.and_(Y.e_issued(e), L.not_(X.e_issued(e)))
     opened = lambda t: L.and_(session_resume, L.eq(t, A.new_stream))
     re = A.reemit
@@ -360,15 +363,12 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
         Conjunct("tr.reconnect.fresh-get-stream", L.implies(session_resume, L.and_(
             L.not_(X.t_issued(A.new_stream)), L.eq(R.owner(A.new_stream), A.sh), R.t_get(A.new_stream)))),
     ]
-    if semantics.profile is Profile.BOUNDARY or semantics.canonical:
-        conjuncts.append(Conjunct("tr.reconnect.leave-none", L.forall((REQUEST,), lambda r: L.not_(A.leave(r)))))
-    if semantics.canonical:
-        conjuncts.append(Conjunct("tr.reconnect.cancel-none", L.forall((REQUEST,), lambda r: L.not_(A.cancel(r)))))
 
     def sent_for(r):
         e = re(r)
         nothing = lambda rel: L.forall((REQUEST,), lambda x: L.not_(rel(e, x)))
-        what = L.ite(A.cancel(r), L.and_(R.cancels(e, r), nothing(R.carries)), L.and_(R.carries(e, r), nothing(R.cancels)))
+        reemit = L.and_(R.carries(e, r), nothing(R.cancels))
+        what = reemit if cancel is no_choice else L.ite(cancel(r), L.and_(R.cancels(e, r), nothing(R.carries)), reemit)
         return L.and_(L.not_(X.e_issued(e)), Y.e_issued(e), L.eq(R.stream_of(e), A.new_stream), what,
                       L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), R.lt(x, e))))
 

@@ -25,8 +25,8 @@ import itertools
 
 import z3
 
-from mcp_resume.proofs.system.transitions import Footprint, Step, footprint, Semantics
-from mcp_resume.proofs.system.vocabulary import STATE_RELATIONS, ActionKind
+from mcp_resume.proofs.system.transitions import Footprint, Step
+from mcp_resume.proofs.system.vocabulary import STATE_RELATIONS
 
 _fresh = itertools.count()
 
@@ -73,11 +73,13 @@ def restricted(step: Step, print_: Footprint, formula: z3.BoolRef) -> z3.BoolRef
     return z3.simplify(result)
 
 
-def not_applicable(step: Step, kind: ActionKind, semantics: Semantics, goal: z3.BoolRef, state_invariant: bool) -> str | None:
-    """Why ``kind`` cannot touch the property whose (un-negated) goal is ``goal``, or
-    ``None`` when it can; decided structurally, from the footprint alone."""
-    print_ = footprint(step, kind, semantics)
-    if z3.is_false(restricted(step, print_, antecedent(goal))):
+def not_applicable(step: Step, print_: Footprint, goal: z3.BoolRef, trigger: z3.BoolRef,
+                   state_invariant: bool) -> str | None:
+    """Why the action of footprint ``print_`` cannot touch the property whose
+    (un-negated) goal is ``goal`` and antecedent ``trigger``, or ``None`` when it can;
+    decided structurally, from the footprint alone."""
+    kind = print_.kind
+    if z3.is_false(restricted(step, print_, trigger)):
         return f"structural: no {kind.value} step meets its antecedent (kind, frames and delivery of the action)"
     if state_invariant and not _reads_post(step, restricted(step, print_, goal)):
         return f"structural: {kind.value} frames every relation it reads"
