@@ -161,3 +161,10 @@ def test_a_formula_more_permissive_than_the_spec_is_caught_by_the_converse_only(
     report = check_converse([ended[-1].after])
     assert len(report.problems) == 1
     assert "the formulas allow emit_event(target_stream=T1)" in report.problems[0], report.problems
+
+
+@pytest.mark.slow  # the converse from all of the ~180 states within depth 4: about 20 s
+def test_the_converse_holds_from_every_state_within_depth_4():
+    figures = ts_agreement.agreement_both_ways(ts_agreement.PROVE_BOUNDS, Profile.BOUNDARY, converse_depth=None)
+    assert figures.agrees, figures.converse.problems
+    assert figures.converse.states == figures.forward.states > 150
