@@ -37,7 +37,7 @@ from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, Verdict
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, Replay, bmc_designs
 from mcp_resume.proofs.system.agreement import AgreementFigures, agreement_both_ways
 from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, required, run_proofs, tally
@@ -227,12 +227,14 @@ COMMITTED = "proofs/results/boundary"
 def covered_rules() -> dict[str, tuple[str, ...]]:
     """Catalog rule id -> the obligations of the ``boundary`` proof that state it
     (initiation and consecution of each invariant of that rule), without solving."""
-    from mcp_resume.proofs.system.proofs import obligations
+    from mcp_resume.proofs.system.invariants import STEP
+    from mcp_resume.proofs.system.proofs import INITIATION, obligations
 
     covered: dict[str, list[str]] = {}
     for obligation in obligations():
         rule = obligation.invariant.rule if obligation.invariant is not None else None
-        if rule is not None:
+        step_initiation = obligation.kind == INITIATION and obligation.invariant.kind == STEP
+        if rule is not None and obligation.kind != VACUITY and not step_initiation:
             covered.setdefault(rule, []).append(obligation.id)
     return {rule: tuple(sorted(ids)) for rule, ids in sorted(covered.items())}
 
@@ -240,8 +242,8 @@ def covered_rules() -> dict[str, tuple[str, ...]]:
 def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
     """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now (no diagram, so no ``dot``).
 
-    One row per catalog rule with the obligations that state it and how many
-    hold, then the faulty designs bounded model checking refutes, with the depth
+    One row per catalog rule with the obligations that state it, how many are
+    proven (applicable, not vacuous) and how many are not applicable, then the faulty designs bounded model checking refutes, with the depth
     of each shortest run. Deterministic (fixed seed and rlimit). Takes about as
     long as ``mcp-resume prove`` without writing its artifacts.
     """
@@ -256,16 +258,17 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
         f"counterexamples to induction in [{COMMITTED}/REPORT.md](../../{COMMITTED}/REPORT.md),",
         "written by `mcp-resume prove --out proofs/results`).",
         "",
-        "| rule | obligations | hold |",
-        "|---|---|---|",
+        "| rule | obligations | proven | not applicable |",
+        "|---|---|---|---|",
     ]
     by_rule: dict[str, list[ProofResult]] = {}
     for result in proofs:
-        if result.rule is not None and required(result):
+        if result.rule is not None and required(result) and result.kind != VACUITY:
             by_rule.setdefault(result.rule, []).append(result)
     for rule, results in sorted(by_rule.items()):
-        held = sum(1 for r in results if r.holds)
-        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {held} of {len(results)} |")
+        proven = sum(1 for r in results if r.proven)
+        skipped = sum(1 for r in results if r.verdict is Verdict.NOT_APPLICABLE)
+        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {skipped} |")
     lines += ["", "## Faulty designs refuted by bounded model checking", "", "| design | caught | depth | rule |", "|---|---|---|---|"]
     for result in bmc:
         lines.append(f"| {result.design} | {'yes' if result.caught else 'no'} | {result.depth or '-'} | {result.rule or '-'} |")
