@@ -26,7 +26,8 @@ from mcp_resume.spec.actions import Action, EvictEvent, ExpireSession, Reconnect
 from mcp_resume.spec.space import Bounds, within
 from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, step
 from mcp_resume.spec.walk import breadth_first
@@ -123,7 +124,8 @@ def structure(before: State, action: Action, observed, after: State) -> PyLogic:
 def check_step(transition_: Transition, profile: Profile, canonical: bool = True) -> list[str]:
     """Every conjunct, invariant and step property that the spec's step violates
     (``canonical=False`` for an alternative of ``spec.transitions.alternatives``:
-    then only the formulas of any accepted behaviour are read)."""
+    then only the formulas of any accepted behaviour are read, and only the step
+    properties of the rules ``profile`` makes a MUST)."""
     L = structure(transition_.before, transition_.action, transition_.observation, transition_.after)
     R, X, Y = rigid(L), state(L, "pre"), state(L, "post")
     the_step = Step(L, R, X, params(L, "step"), observation(L, "obs"), Y)
@@ -137,7 +139,8 @@ def check_step(transition_: Transition, profile: Profile, canonical: bool = True
         for label, frame in (("before", X), ("after", Y)):
             if not invariant.formula(L, R, frame):
                 problems.append(f"{where}: invariant {invariant.id} does not hold {label}")
-    problems += [f"{where}: step property {p.id} does not hold" for p in STEP_PROPERTIES if not p.formula(the_step, profile)]
+    properties = STEP_PROPERTIES if canonical else [p for p in STEP_PROPERTIES if level(p.rule, profile) is Level.MUST]
+    problems += [f"{where}: step property {p.id} does not hold" for p in properties if not p.formula(the_step, profile)]
     return problems
 
 
