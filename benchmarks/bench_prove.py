@@ -1,7 +1,9 @@
 """Time the transition-system proofs: ``python benchmarks/bench_prove.py [--profile P] [--all]``.
 
 Prints the wall time of building the encoding, of every proof query (initiation,
-consecution, inductive-alone, enabled) and of every faulty design's bounded
+consecution, inductive-alone, enabled, vacuity; a not-applicable obligation is
+decided without solving, or with one query on the action alone), of the agreement
+check both ways, and of every faulty design's bounded
 search (one query per design: depths 1, 2, ... on one solver), then the time of
 a whole ``mcp-resume prove`` run (proofs, searches, trace replays, artifacts
 written to a temporary folder). Targets on a 2-core machine: every query under
@@ -18,7 +20,8 @@ from pathlib import Path
 
 from mcp_resume.proofs.system.bmc import DEFAULT_SCOPE, SpecUnrolling, bmc_design
 from mcp_resume.proofs.system.designs import DESIGNS
-from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
+from mcp_resume.proofs.system.agreement import agreement_both_ways
+from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation, tally
 from mcp_resume.prove import prove_profile
 from mcp_resume.spec.profiles import Profile
 
@@ -37,10 +40,12 @@ def main() -> None:
     profile = Profile.parse(args.profile)
 
     build, encoding = _timed(lambda: Encoding(profile))
-    rows = []
+    rows, results = [], []
     for obligation in obligations():
         seconds, result = _timed(lambda: run_obligation(encoding, obligation))
-        rows.append((obligation.id, result.result, result.rlimit_used, seconds))
+        results.append(result)
+        rows.append((obligation.id, str(result.result or result.verdict), result.rlimit_used, seconds))
+    agreement_seconds, figures = _timed(lambda: agreement_both_ways(profile=profile))
     unrolling_started = time.perf_counter()
     spec = SpecUnrolling(profile, DEFAULT_SCOPE)
     for number in DESIGNS:
@@ -50,11 +55,13 @@ def main() -> None:
 
     shown = rows if args.all else sorted(rows, key=lambda r: -r[3])[:15]
     width = max(len(r[0]) for r in shown)
-    print(f"{'query':<{width}}  {'result':<8}  {'rlimit used':>11}  {'ms':>8}")
+    print(f"{'query':<{width}}  {'result':<14}  {'rlimit used':>11}  {'ms':>8}")
     for query, result, used, seconds in shown:
-        print(f"{query:<{width}}  {result:<8}  {used if used is not None else '-':>11}  {seconds * 1000:8.1f}")
+        print(f"{query:<{width}}  {result:<14}  {used if used is not None else '-':>11}  {seconds * 1000:8.1f}")
     proofs = [r for r in rows if not r[0].startswith("bmc.")]
     print(f"\nencoding built in {build * 1000:.0f} ms")
+    print(f"obligations: {tally(results).describe()}")
+    print(f"{figures.describe()}: {agreement_seconds:.2f} s")
     print(f"proof queries: {len(proofs)}, {sum(r[3] for r in proofs):.2f} s in all, slowest {max(r[3] for r in proofs) * 1000:.0f} ms")
     print(f"bounded searches: {len(DESIGNS)}, {bmc_total:.2f} s in all (unrolling included), "
           f"slowest {max(r[3] for r in rows if r[0].startswith('bmc.')) * 1000:.0f} ms")

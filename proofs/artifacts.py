@@ -26,6 +26,7 @@ results files can be compared by meaning (``differences``).
 from __future__ import annotations
 
 import json
+from dataclasses import asdict
 from pathlib import Path
 
 from mcp_resume.spec.profiles import Profile
@@ -34,7 +35,7 @@ from mcp_resume.proofs.decision.queries import QueryResult
 from mcp_resume.proofs.report import decision_report, system_report
 from mcp_resume.proofs.spec_hash import spec_hash
 from mcp_resume.proofs.system.bmc import BmcResult, Replay
-from mcp_resume.proofs.system.proofs import ProofResult, required
+from mcp_resume.proofs.system.proofs import ProofResult, required, tally
 
 DECISION_RESULTS, DECISION_REPORT = "decision.json", "DECISION.md"
 RESULTS, REPORT = "results.json", "REPORT.md"
@@ -64,13 +65,19 @@ def decision_results(results: list[QueryResult], spec_digest: str | None = None)
 
 
 def system_results(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResult],
-                   spec_digest: str | None = None) -> dict:
+                   spec_digest: str | None = None, agreement: dict | None = None) -> dict:
     """One profile's results as a JSON-ready dict: ``{profile, spec_hash, z3_version,
     random_seed, rlimit, queries}``.
 
     A proof obligation is ``{id, kind, invariant, rule, action, description,
-    expected, result, verdict, required, unsat_core, reason_unknown, fragment}``
-    (``expected`` and ``verdict`` are ``null`` for an informative query); a design's
+    expected, result, verdict, required, applicability, vacuous, of, unsat_core,
+    reason_unknown, fragment}`` (``expected`` and ``verdict`` are ``null`` for an
+    informative query; ``result`` is ``null`` and ``verdict`` ``"not applicable"``
+    when no query was asked, ``applicability`` saying why; ``vacuous`` whether a
+    consecution's vacuity query answered unsat, ``null`` when none answered; ``of``
+    the consecution a vacuity query is about); ``tally`` counts the required
+    obligations (``proofs.system.proofs.tally``) and ``agreement`` holds the figures
+    of ``check_agreement`` both ways when given; a design's
     bounded search ``{id, kind: "bmc", design, summary, expected: "sat", result,
     verdict, caught, depth, max_depth, depths, rule, scope, fragment, trace}``
     (``depths`` the answer at each depth tried, ``trace`` the trace file's path
@@ -79,8 +86,9 @@ def system_results(profile: Profile, proofs: list[ProofResult], bmc: list[BmcRes
     first = proofs[0] if proofs else None
     queries = [{
         "id": r.query, "kind": r.kind, "invariant": r.invariant, "rule": r.rule, "action": r.action,
-        "description": r.description, "expected": _value(r.expected), "result": r.result.value,
-        "verdict": _value(r.verdict), "required": required(r), "unsat_core": list(r.core),
+        "description": r.description, "expected": _value(r.expected), "result": _value(r.result),
+        "verdict": _value(r.verdict), "required": required(r), "applicability": r.applicability,
+        "vacuous": r.vacuous, "of": r.of, "unsat_core": list(r.core),
         "reason_unknown": r.reason_unknown, "fragment": r.fragment,
     } for r in proofs]
     queries += [{
@@ -96,6 +104,8 @@ def system_results(profile: Profile, proofs: list[ProofResult], bmc: list[BmcRes
         "z3_version": first.z3_version if first else None,
         "random_seed": first.random_seed if first else None,
         "rlimit": first.rlimit if first else None,
+        "tally": asdict(tally(proofs)),
+        "agreement": agreement,
         "queries": queries,
     }
 
@@ -151,11 +161,13 @@ def write_decision_artifacts(results: list[QueryResult], out_dir: Path, smt2: bo
 
 
 def write_prove_artifacts(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResult],
-                          replays: dict[int, Replay], out_dir: Path, smt2: bool = False) -> list[Path]:
+                          replays: dict[int, Replay], out_dir: Path, smt2: bool = False,
+                          agreement: dict | None = None) -> list[Path]:
     """Write one profile's ``results.json``, its traces, ``REPORT.md`` and, with
     ``smt2``, ``smt2/<query>.smt2`` into ``out_dir`` (created if needed).
 
-    ``replays`` maps a design number to how its trace replayed. An earlier run's
+    ``replays`` maps a design number to how its trace replayed; ``agreement`` the
+    figures of the agreement check both ways (``AgreementFigures.to_json``). An earlier run's
     files of the same queries that this run does not write (the trace of a design
     no longer caught, SMT-LIB2 files when not asked for) are removed, nothing else.
     Returns the paths written in that order. Raises ``ValueError`` when two queries share an id or
@@ -164,16 +176,17 @@ def write_prove_artifacts(profile: Profile, proofs: list[ProofResult], bmc: list
     folder cannot be written.
     """
     _unique([r.query for r in proofs] + [b.query for b in bmc])
-    problems = _smt2_texts([(r.query, r.smt2) for r in proofs] + [(b.query, b.smt2) for b in bmc]) if smt2 else []
+    solved = [(r.query, r.smt2) for r in proofs if r.result is not None]
+    problems = _smt2_texts(solved + [(b.query, b.smt2) for b in bmc]) if smt2 else []
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    written = [_write(out_dir / RESULTS, _json(system_results(profile, proofs, bmc)))]
+    written = [_write(out_dir / RESULTS, _json(system_results(profile, proofs, bmc, agreement=agreement)))]
     for design in bmc:
         if design.trace is not None:
             (out_dir / TRACES_FOLDER).mkdir(exist_ok=True)
             written.append(_write(out_dir / TRACES_FOLDER / f"design-{design.design}.json", design.trace.dumps()))
     _remove(out_dir / TRACES_FOLDER, [f"design-{b.design}.json" for b in bmc if b.trace is None])
-    written.append(_write(out_dir / REPORT, system_report(profile, proofs, bmc, replays, RESULTS)))
+    written.append(_write(out_dir / REPORT, system_report(profile, proofs, bmc, replays, RESULTS, agreement)))
     if not smt2:
         _remove(out_dir / SMT2_FOLDER, [f"{r.query}.smt2" for r in proofs] + [f"{b.query}.smt2" for b in bmc])
     return written + _write_smt2(out_dir, problems)

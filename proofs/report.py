@@ -12,10 +12,10 @@ from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.decision.queries import QueryResult
-from mcp_resume.proofs.solving import SatResult
+from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.system.bmc import BmcResult, Replay
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, STRENGTHENING_INVARIANTS
-from mcp_resume.proofs.system.proofs import ALONE, CONSECUTION, ENABLED, INITIATION, ProofResult, required
+from mcp_resume.proofs.system.proofs import ALONE, CONSECUTION, ENABLED, INITIATION, VACUITY, ProofResult, required, tally
 from mcp_resume.proofs.system.vocabulary import ActionKind
 
 REGENERATE = "mcp-resume prove --out proofs/results"
@@ -72,11 +72,12 @@ def _cell(text: str) -> str:
 
 
 def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResult], replays: dict[int, Replay],
-                  results_name: str = "results.json") -> str:
+                  results_name: str = "results.json", agreement: dict | None = None) -> str:
     """``REPORT.md`` of one profile: summary, the obligation matrix, what each guarantee
     rests on, the strengthening, non-vacuity, the bounded runs of the faulty designs.
     No resource counts, times or hashes (those change without the results changing);
-    ``results_name`` is the results file it points to."""
+    ``results_name`` is the results file it points to; ``agreement`` the figures of
+    the agreement check both ways (``AgreementFigures.to_json``), when run."""
     first = proofs[0] if proofs else None
     failing = [r for r in proofs if r.holds is False and required(r)]
     waived = [r for r in proofs if r.holds is False and not required(r)]
@@ -88,8 +89,7 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
         "many-sorted EPR), and finds a shortest run for every faulty design of model/servers/faulty.py by bounded",
         f"model checking. Regenerate with `{REGENERATE}`.",
         "",
-        f"- obligations required by `{profile.value}` that hold: "
-        f"{sum(1 for r in proofs if r.holds and required(r))} of {sum(1 for r in proofs if required(r))}",
+        f"- required obligations of `{profile.value}`: {tally(proofs).describe()}",
         f"- faulty designs caught: {sum(1 for b in bmc if b.caught)} of {len(bmc)}; traces confirmed by replay: "
         f"{sum(1 for b in bmc if b.design in replays and replays[b.design].confirmed)}",
         f"- every query, its result, unsat core and fragment: `{results_name}` (with the spec's sha256)",
@@ -103,6 +103,8 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
     lines += _rests_on(proofs)
     lines += _strengthening(proofs)
     lines += _enabled(proofs)
+    lines += _applicability(proofs)
+    lines += _agreement(agreement)
     if waived:
         lines += _waived(profile, waived)
     lines += _bmc(profile, bmc, replays)
@@ -115,8 +117,10 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
     kinds = list(ActionKind)
     lines = [
         "", "## Initiation and consecution, per action", "",
-        "`yes`: unsat as expected (the invariant holds); `NO`: a counterexample to induction (below); "
-        "`no (not required)`: the profile does not make the rule a MUST.", "",
+        "`yes`: unsat as expected (the invariant holds) and its vacuity query found a step that meets its "
+        "antecedent; `n/a`: not applicable, no query asked (the action cannot touch it; see below); "
+        "`vacuous`: proven only because no step meets its antecedent; `NO`: a counterexample to induction "
+        "(below); `no (not required)`: the profile does not make the rule a MUST.", "",
         "Actions: " + ", ".join(f"{i + 1} `{k.value}`" for i, k in enumerate(kinds)), "",
         "| invariant | rule | kind | initiation | " + " | ".join(str(i + 1) for i in range(len(kinds))) + " |",
         "|---|---|---|---|" + "---|" * len(kinds),
@@ -131,6 +135,10 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
 def _mark(result: ProofResult | None) -> str:
     if result is None:
         return "-"
+    if result.verdict is Verdict.NOT_APPLICABLE:
+        return "n/a"
+    if result.vacuous:
+        return "**vacuous**"
     if result.holds:
         return "yes"
     return "no (not required)" if not required(result) else "**NO**"
@@ -199,11 +207,54 @@ def _strengthening(proofs: list[ProofResult]) -> list[str]:
 
 
 def _enabled(proofs: list[ProofResult]) -> list[str]:
-    lines = ["", "## Non-vacuity", "",
+    lines = ["", "## Every action can happen", "",
              "Every action can happen from some state satisfying the inductive invariant (sat), and both "
-             "resumptions can succeed and deliver something, so no consecution proof above holds vacuously.", "",
+             "resumptions can succeed and deliver something.", "",
              "| query | result | holds |", "|---|---|---|"]
     lines += [f"| `{r.query}` | {r.result.value} | {'yes' if r.holds else '**NO**'} |" for r in proofs if r.kind == ENABLED]
+    return lines
+
+
+def _applicability(proofs: list[ProofResult]) -> list[str]:
+    vacuity = [r for r in proofs if r.kind == VACUITY and r.verdict is not Verdict.NOT_APPLICABLE]
+    skipped = [r for r in proofs if r.kind in (INITIATION, CONSECUTION) and r.verdict is Verdict.NOT_APPLICABLE]
+    how: dict[str, int] = {}
+    for r in skipped:
+        key = r.applicability.split(":")[0]
+        how[key] = how.get(key, 0) + 1
+    vacuous = [r.of for r in vacuity if r.result is SatResult.UNSAT]
+    lines = ["", "## Applicability and vacuity", "",
+             "The antecedent of a property is what must hold for it to say anything (the guards of its "
+             "implications, `proofs/system/vacuity.py`). An obligation is *not applicable* when the action "
+             "cannot meet it: decided structurally (the action's kind, the relations it frames, whether it "
+             "delivers; no solver) or, failing that, by a query on the action's transition formula alone (no "
+             "axiom, no invariant: unsat). Not applicable is never counted as proven. Every applicable "
+             "consecution has a vacuity query: its antecedent together with the axioms, the whole inductive "
+             "invariant and the action (sat expected); unsat would make the consecution *vacuous*, and "
+             "`prove` fails.", "",
+             f"- not applicable: {len(skipped)} ("
+             + ", ".join(f"{n} {k}" for k, n in sorted(how.items())) + ")",
+             f"- vacuity queries: {len(vacuity)}, witnessed {sum(1 for r in vacuity if r.result is SatResult.SAT)}, "
+             f"vacuous {len(vacuous)}, unknown {sum(1 for r in vacuity if r.result is SatResult.UNKNOWN)}"]
+    if vacuous:
+        lines.append("- **vacuous:** " + ", ".join(f"`{q}`" for q in vacuous))
+    lines += ["", "| not applicable | why |", "|---|---|"]
+    lines += [f"| `{r.query}` | {_cell(r.applicability or '')} |" for r in skipped]
+    return lines
+
+
+def _agreement(figures: dict | None) -> list[str]:
+    if figures is None:
+        return []
+    forward, converse = figures["spec_to_formulas"], figures["formulas_to_spec"]
+    lines = ["", "## Agreement of the encoding with `spec.transitions`, both ways", "",
+             f"Within {figures['bounds']}:", "",
+             f"- every spec step satisfies the formulas: {forward['transitions']} steps from {forward['states']} "
+             f"states checked, {len(forward['problems'])} disagreements",
+             f"- every successor the formulas allow (reference statuses, finite scope) is a step the spec takes: "
+             f"{converse['states']} states, {converse['successors']} spec successors matched, "
+             f"{len(converse['problems'])} disagreements"]
+    lines += [f"  - {_cell(p)}" for p in forward["problems"] + converse["problems"]]
     return lines
 
 
@@ -246,7 +297,10 @@ RULE_NOTES: dict[str, str] = {
     "no-cross-session": "state invariant on the client's cursors and step property on every delivery",
     "no-replay-on-session-resume": "step property",
     "no-reemit-on-stream-resume": "step property",
-    "reemit-pending": "step property (boundary only: the MCP revisions let a session resumption re-emit nothing)",
+    "no-broadcast": "state invariant (a request has at most one carrying stream, of its session) and step property "
+                    "(a request is sent anew only while no open connection of another stream carries it, MCP B21)",
+    "reemit-pending": "step property: every pending request whose carrier has no open connection is re-emitted or "
+                      "cancelled (boundary only: the MCP revisions also let a session resumption leave it pending)",
     "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
                             "resumption resolves nothing, and only an answer or a cancellation ends a pending request",
     "reject-orphan-event-id": "step property: 400, nothing delivered, state unchanged",

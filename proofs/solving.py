@@ -64,11 +64,14 @@ class Verdict(str, Enum):
     """What an answer says about an obligation with an expected answer: ``PROVEN``
     when it is the expected one, ``REFUTED`` when it is the other definite answer
     (a counterexample for an expected ``unsat``, no witness for an expected ``sat``),
-    ``UNKNOWN`` when Z3 ran out of its resource limit."""
+    ``UNKNOWN`` when Z3 ran out of its resource limit. ``NOT_APPLICABLE``: no
+    query was asked, the obligation cannot apply (``proofs.system.vacuity``); never
+    a proof."""
 
     PROVEN = "proven"
     REFUTED = "refuted"
     UNKNOWN = "unknown"
+    NOT_APPLICABLE = "not applicable"
 
     def __str__(self) -> str:
         return self.value

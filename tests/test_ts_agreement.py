@@ -1,6 +1,7 @@
-"""The Z3 encoding and the executable spec agree: every step the spec takes satisfies
-its action's transition formula, and every state the invariants. A change to either
-side shows up as a disagreement naming the conjunct."""
+"""The Z3 encoding and the executable spec agree both ways: every step the spec takes
+satisfies its action's transition formula, and every state the invariants; and every
+successor the formulas allow from a reached state is a step the spec takes. A change
+to either side shows up as a disagreement naming the conjunct or the step."""
 
 from dataclasses import replace
 
@@ -14,7 +15,11 @@ from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import PyLogic
 from mcp_resume.proofs.system.vocabulary import ActionKind, rigid, state
 from mcp_resume.spec import transitions
-from mcp_resume.spec.actions import CallTool, EmitEvent, Initialize, IssueServerRequest, Reconnect, RestartClient
+from mcp_resume.proofs.system.converse import check_converse
+from mcp_resume.proofs.system.logic import Conjunct
+from mcp_resume.spec.actions import (
+    CallTool, DropConnection, EmitEvent, EndStream, Initialize, IssueServerRequest, Reconnect, RestartClient,
+)
 from mcp_resume.spec.invariants import check_state
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession
@@ -45,9 +50,22 @@ def test_every_step_of_the_spec_satisfies_the_encoding(profile):
 
 
 def test_session_resumption_with_re_emission_is_among_the_steps_checked():
-    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), Reconnect("S1", None)])
+    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), DropConnection("T1"), Reconnect("S1", None)])
     assert taken[-1].observation.events and taken[-1].observation.events[0].request == "R1"
     assert check_step(taken[-1], Profile.BOUNDARY) == []
+    cancelled = transitions.alternatives(taken[-1].before, taken[-1].action, Profile.BOUNDARY)[1]
+    assert cancelled.observation.events[0].cancels == "R1"
+    assert check_step(cancelled, Profile.BOUNDARY, canonical=False) == []
+
+
+def test_a_resumption_that_broadcasts_a_connected_request_breaks_no_broadcast():
+    taken = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), Reconnect("S1", None)])
+    assert taken[-1].observation.events == ()  # T1 still carries R1 on an open connection (B21)
+    assert check_step(taken[-1], Profile.BOUNDARY) == []
+    old = _run([Initialize(), CallTool("S1"), IssueServerRequest("T1"), DropConnection("T1"), Reconnect("S1", None)])[-1]
+    broadcast = replace(old, before=taken[-1].before)  # main's old spec: re-emitted while T1 is connected
+    problems = check_step(broadcast, Profile.BOUNDARY)
+    assert any("no-broadcast.step" in p for p in problems), problems
 
 
 def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):
@@ -98,3 +116,55 @@ def test_a_structure_interprets_every_symbol_the_formulas_use():
     assert isinstance(L, PyLogic)
     assert L.values["obs.delivered"] == {"E1"} and L.values["step.new_event"] == "E1"
     assert L.values["owner"]["T1"] == "S1" and ("S1", "T1", "E1") in L.values["post.cursor"]
+
+
+# -- the converse: every successor the formulas allow is a step the spec takes -----------
+
+
+def _state_after(actions):
+    return _run(actions)[-1].after
+
+
+def test_from_every_state_within_the_prove_bound_the_formulas_allow_only_the_specs_steps(prove_outcome):
+    figures = prove_outcome(Profile.BOUNDARY).agreement
+    assert figures.agrees, figures.forward.problems + figures.converse.problems
+    bounds = figures.bounds
+    assert (bounds.sessions, bounds.streams, bounds.requests) >= (2, 2, 2)
+    reached = figures.forward.reached
+    assert max(len(s.requests) for s in reached) == 2 and max(len(s.sessions) for s in reached) == 2
+    assert max(len(s.streams) for s in reached) >= 2
+    assert figures.converse.states >= 30 and figures.converse.successors > 1000
+    assert figures.forward.transitions > 1000
+
+
+def test_a_resumption_re_emitting_two_pending_requests_is_the_only_successor_the_formulas_allow():
+    dropped = _state_after([Initialize(), CallTool("S1"), IssueServerRequest("T1"), IssueServerRequest("T1"),
+                            DropConnection("T1")])
+    assert [r.id for r in dropped.requests] == ["R1", "R2"]
+    report = check_converse([dropped])
+    assert report.agrees, report.problems
+    assert report.states == 1 and report.successors > 30
+
+
+def test_a_formula_more_permissive_than_the_spec_is_caught_by_the_converse_only(monkeypatch):
+    emit = ts_transitions._EFFECTS[ActionKind.EMIT_EVENT]
+
+    def on_any_issued_stream(the_step, semantics):  # an encoding bug: emitting on an ended stream
+        effect = emit(the_step, semantics)
+        L, X, t = the_step.L, the_step.X, the_step.A.target_stream
+        effect.conjuncts[0] = Conjunct("tr.emit_event.enabled", L.and_(X.t_issued(t), X.s_live(the_step.R.owner(t))))
+        return effect
+
+    monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.EMIT_EVENT, on_any_issued_stream)
+    ended = _run([Initialize(), CallTool("S1"), EndStream("T1")])
+    assert all(check_step(t, Profile.BOUNDARY) == [] for t in ended)  # the spec's own steps still satisfy it
+    report = check_converse([ended[-1].after])
+    assert len(report.problems) == 1
+    assert "the formulas allow emit_event(target_stream=T1)" in report.problems[0], report.problems
+
+
+@pytest.mark.slow  # the converse from all of the ~180 states within depth 4: about 20 s
+def test_the_converse_holds_from_every_state_within_depth_4():
+    figures = ts_agreement.agreement_both_ways(ts_agreement.PROVE_BOUNDS, Profile.BOUNDARY, converse_depth=None)
+    assert figures.agrees, figures.converse.problems
+    assert figures.converse.states == figures.forward.states > 150

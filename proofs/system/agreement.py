@@ -12,6 +12,9 @@ step a small breadth-first exploration of ``spec.transitions.step`` reaches:
 
 A failure names the conjunct or invariant and the step, so a disagreement points
 at the line of the encoding (or of the spec) to read.
+
+``agreement_both_ways`` adds the converse (``converse``): every successor the
+formulas allow from a reached state is a step the spec takes.
 """
 
 from __future__ import annotations
@@ -19,15 +22,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.actions import Action, ExpireSession, Reconnect, RestartClient, describe
+from mcp_resume.spec.actions import Action, EvictEvent, ExpireSession, Reconnect, RestartClient, describe
 from mcp_resume.spec.space import Bounds, within
 from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
-from mcp_resume.spec.transitions import Observation, Transition, enabled, step
+from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, step
 from mcp_resume.spec.walk import breadth_first
 
+from mcp_resume.proofs.system.converse import ConverseReport, check_converse, state_values
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, PyLogic
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
@@ -36,9 +41,47 @@ from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params,
 SPARE = {SESSION: "S?", STREAM: "T?", EVENT: "E?", REQUEST: "R?"}
 """One element per sort that the state never issues: what an unknown id names."""
 
-AGREEMENT_BOUNDS = Bounds(sessions=2, streams=2, events=3, requests=1, depth=5)
+AGREEMENT_BOUNDS = Bounds(sessions=2, streams=2, events=3, requests=2, depth=5)
 """Where ``check_agreement`` looks: every step within 5 of the initial state, with
-up to two sessions, each holding up to two streams (the spec's ``Bounds``)."""
+up to two sessions, each holding up to two streams and two server requests (the
+spec's ``Bounds``)."""
+
+PROVE_BOUNDS = Bounds(sessions=2, streams=2, events=2, requests=2, depth=4)
+"""Where ``mcp-resume prove`` checks agreement both ways: every spec step within 4
+of the initial state (a second server request takes 4 steps), and the converse
+from every state within ``PROVE_CONVERSE_DEPTH``, whose successors reach depth 4."""
+
+PROVE_CONVERSE_DEPTH = 3
+
+
+@dataclass(frozen=True)
+class AgreementFigures:
+    """Both directions of one agreement run, as ``results.json`` and ``REPORT.md`` carry them."""
+
+    bounds: Bounds
+    converse_depth: int
+    forward: "AgreementReport"
+    converse: ConverseReport
+
+    @property
+    def agrees(self) -> bool:
+        return self.forward.agrees and self.converse.agrees
+
+    def to_json(self) -> dict:
+        return {
+            "bounds": f"{self.bounds.describe()}; converse from the states within depth {self.converse_depth}",
+            "spec_to_formulas": {"transitions": self.forward.transitions, "alternatives": self.forward.alternatives,
+                                 "states": self.forward.states,
+                                 "problems": list(self.forward.problems)},
+            "formulas_to_spec": {"states": self.converse.states, "successors": self.converse.successors,
+                                 "problems": list(self.converse.problems)},
+        }
+
+    def describe(self) -> str:
+        return (f"agreement: {self.forward.transitions} spec steps and {self.forward.alternatives} alternatives "
+                f"satisfy the formulas "
+                f"({len(self.forward.problems)} disagreements); from {self.converse.states} states the formulas "
+                f"allow only the spec's {self.converse.successors} steps ({len(self.converse.problems)} disagreements)")
 
 
 @dataclass
@@ -47,10 +90,13 @@ class AgreementReport:
     they took, and every disagreement found."""
 
     transitions: int = 0
+    alternatives: int = 0
     states: int = 0
     problems: list[str] = field(default_factory=list)
     actions: Counter = field(default_factory=Counter)
     branches: Counter = field(default_factory=Counter)
+    reached: list[State] = field(default_factory=list, repr=False)
+    depths: dict = field(default_factory=dict, repr=False)
 
     @property
     def agrees(self) -> bool:
@@ -67,29 +113,34 @@ def structure(before: State, action: Action, observed, after: State) -> PyLogic:
         REQUEST: [r.id for r in after.requests] + [SPARE[REQUEST]],
     }
     values: dict[str, object] = {}
-    values.update(_state_values("pre", before))
-    values.update(_state_values("post", after))
+    values.update(state_values("pre", before))
+    values.update(state_values("post", after))
     values.update(_rigid_values(after))
     values.update(_param_values("step", before, action, after))
     values.update(_observation_values("obs", observed))
     return PyLogic(domain, values)
 
 
-def check_step(transition_: Transition, profile: Profile) -> list[str]:
-    """Every conjunct, invariant and step property that the spec's step violates."""
+def check_step(transition_: Transition, profile: Profile, canonical: bool = True) -> list[str]:
+    """Every conjunct, invariant and step property that the spec's step violates
+    (``canonical=False`` for an alternative of ``spec.transitions.alternatives``:
+    then only the formulas of any accepted behaviour are read, and only the step
+    properties of the rules ``profile`` makes a MUST)."""
     L = structure(transition_.before, transition_.action, transition_.observation, transition_.after)
     R, X, Y = rigid(L), state(L, "pre"), state(L, "post")
     the_step = Step(L, R, X, params(L, "step"), observation(L, "obs"), Y)
     kind = ActionKind(transition_.action.kind)
     where = describe(transition_.action)
     problems = [f"{where}: {c.name} does not hold" for c in axioms(L, R) if not c.formula]
-    problems += [f"{where}: {c.name} does not hold" for c in transition(the_step, kind, Semantics(profile, canonical=True)) if not c.formula]
+    if canonical:
+        problems += [f"{where}: {c.name} does not hold" for c in transition(the_step, kind, Semantics(profile, canonical=True)) if not c.formula]
     problems += [f"{where}: {c.name} (any accepted status) does not hold" for c in transition(the_step, kind, Semantics(profile)) if not c.formula]
     for invariant in INDUCTIVE:
         for label, frame in (("before", X), ("after", Y)):
             if not invariant.formula(L, R, frame):
                 problems.append(f"{where}: invariant {invariant.id} does not hold {label}")
-    problems += [f"{where}: step property {p.id} does not hold" for p in STEP_PROPERTIES if not p.formula(the_step, profile)]
+    properties = STEP_PROPERTIES if canonical else [p for p in STEP_PROPERTIES if level(p.rule, profile) is Level.MUST]
+    problems += [f"{where}: step property {p.id} does not hold" for p in properties if not p.formula(the_step, profile)]
     return problems
 
 
@@ -120,35 +171,39 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
                 report.branches[taken.outcome.branch.value] += 1
             if len(report.problems) < limit:
                 report.problems += check_step(taken, profile)[: limit - len(report.problems)]
+            for variant in alternatives(current, action, profile)[1:]:
+                report.alternatives += 1
+                if len(report.problems) < limit:
+                    found = [f"(alternative) {p}" for p in check_step(variant, profile, canonical=False)]
+                    report.problems += found[: limit - len(report.problems)]
             yield action, taken.after, taken.after
 
     walk = breadth_first(INITIAL_STATE, INITIAL_STATE, successors, bounds.depth)
     report.states = len(walk.parents)
+    report.reached = list(walk.parents)
+    for key in walk.parents:
+        report.depths[key] = _walk_depth(walk.parents, key)
     return report
 
 
+def _walk_depth(parents: dict, key) -> int:
+    depth = 0
+    while parents[key] is not None:
+        key, depth = parents[key][0], depth + 1
+    return depth
+
+
+def agreement_both_ways(bounds: Bounds = PROVE_BOUNDS, profile: Profile = Profile.BOUNDARY,
+                        converse_depth: int | None = PROVE_CONVERSE_DEPTH, limit: int = 20) -> AgreementFigures:
+    """``check_agreement`` within ``bounds``, then ``check_converse`` from every state it
+    reached within ``converse_depth`` steps (all of them for ``None``)."""
+    forward = check_agreement(bounds, profile, limit)
+    depth = bounds.depth if converse_depth is None else converse_depth
+    near = [s for s in forward.reached if depth is None or forward.depths[s] <= depth]
+    return AgreementFigures(bounds, depth, forward, check_converse(near, profile, limit))
+
+
 # -- the structure's parts ---------------------------------------------------------------
-
-
-def _state_values(tag: str, s: State) -> dict[str, object]:
-    live = {x.id for x in s.sessions if x.status is SessionStatus.LIVE}
-    cursors, seen = set(), set()
-    for entry in s.client:
-        cursors |= {(entry.session, stream, event) for stream, event in entry.cursors}
-        seen |= {(entry.session, request) for request in entry.seen}
-    return {
-        f"{tag}.s_issued": {x.id for x in s.sessions},
-        f"{tag}.s_live": live,
-        f"{tag}.t_issued": {t.id for t in s.streams},
-        f"{tag}.t_open": {t.id for t in s.streams if t.status is StreamStatus.OPEN},
-        f"{tag}.t_expired": {t.id for t in s.streams if t.status is StreamStatus.EXPIRED},
-        f"{tag}.t_connected": {t.id for t in s.streams if t.connected},
-        f"{tag}.e_issued": {e.id for e in s.events},
-        f"{tag}.r_issued": {r.id for r in s.requests},
-        f"{tag}.r_pending": {r.id for r in s.requests if r.status is RequestStatus.PENDING},
-        f"{tag}.cursor": cursors,
-        f"{tag}.seen": seen,
-    }
 
 
 def _rigid_values(s: State) -> dict[str, object]:
@@ -157,9 +212,10 @@ def _rigid_values(s: State) -> dict[str, object]:
         "owner": {**{t.id: t.session for t in s.streams}, SPARE[STREAM]: SPARE[SESSION]},
         "stream_of": {**{e.id: e.stream for e in s.events}, SPARE[EVENT]: SPARE[STREAM]},
         "r_session": {**{r.id: r.session for r in s.requests}, SPARE[REQUEST]: SPARE[SESSION]},
-        "r_stream": {**{r.id: r.stream for r in s.requests}, SPARE[REQUEST]: SPARE[STREAM]},
+        "r_stream": {**{r.id: r.origin for r in s.requests}, SPARE[REQUEST]: SPARE[STREAM]},
         "t_get": {t.id for t in s.streams if t.kind is StreamKind.GET},
         "carries": {(e.id, e.request) for e in s.events if e.request is not None},
+        "cancels": {(e.id, e.cancels) for e in s.events if e.cancels is not None},
         "lt": {(a, b) for i, a in enumerate(order) for b in order[i + 1:]},
     }
 
@@ -192,9 +248,34 @@ def _param_values(tag: str, before: State, action: Action, after: State) -> dict
         f"{tag}.new_stream": new(after.streams, before.streams) or SPARE[STREAM],
         f"{tag}.new_event": new_events[0].id if len(new_events) == 1 else SPARE[EVENT],
         f"{tag}.new_request": new(after.requests, before.requests) or SPARE[REQUEST],
-        f"{tag}.reemit": {e.request: e.id for e in new_events if e.request is not None},
-        f"{tag}.reemit_on": isinstance(action, Reconnect),
+        f"{tag}.reemit": {e.request or e.cancels: e.id for e in new_events if e.request or e.cancels},
+        f"{tag}.cancel": {e.cancels for e in new_events if e.cancels is not None},
+        f"{tag}.stranded": _stranded(before, after),
+        f"{tag}.leave": _left(before, action, after),
+        f"{tag}.target_event": _evicted_now(before, action, after),
     }
+
+
+def _stranded(before: State, after: State) -> set[str]:
+    """Every request element no open connection carries before the step (the spare one too)."""
+    connected = {r.id for r in before.requests if before.stream(r.stream).connected}
+    return {r.id for r in after.requests if r.id not in connected} | {SPARE[REQUEST]}
+
+
+def _left(before: State, action: Action, after: State) -> set[str]:
+    """The requests a session resumption left pending: pending, not connected, neither re-emitted nor cancelled."""
+    if not isinstance(action, Reconnect) or len(after.streams) == len(before.streams):
+        return set()  # not a session resumption that opened its stream
+    dealt = {e.request or e.cancels for e in after.events if before.event(e.id) is None}
+    return {r.id for r in before.requests if r.status is RequestStatus.PENDING and r.session == action.session
+            and not before.stream(r.stream).connected and r.id not in dealt}
+
+
+def _evicted_now(before: State, action: Action, after: State) -> str:
+    if not isinstance(action, EvictEvent):
+        return SPARE[EVENT]
+    stream = before.stream(action.stream)
+    return before.events_of(stream.id)[stream.evicted].id
 
 
 def _observation_values(tag: str, observed) -> dict[str, object]:

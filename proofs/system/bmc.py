@@ -58,7 +58,7 @@ MALFORMED = {SESSION: MALFORMED_SESSION, EVENT: MALFORMED_EVENT}
 
 CHECK_ORDER: tuple[str, ...] = (
     "no-cross-session.step", "server-request-ownership.step", "replay-suffix.step",
-    "no-reemit-on-stream-resume.step", "no-replay-on-session-resume.step", "reemit-pending.step",
+    "no-reemit-on-stream-resume.step", "no-replay-on-session-resume.step", "no-broadcast.step", "reemit-pending.step",
     "reemit-keeps-pending.step", "session-identity-stable.step", "expiry-independent.step", "status",
     "reject-orphan-event-id.step", "reject-foreign-event-id.step", "unknown-session-404.step",
     "no-duplicate-tool-call.step", "event-id-unique.step",
@@ -506,6 +506,8 @@ def _action(view: ModelView, A, handles: dict[str, str]) -> a.Action:
         ActionKind.DELETE_SESSION: lambda: a.DeleteSession(session),
         ActionKind.DROP_CONNECTION: lambda: a.DropConnection(name(A.target_stream, STREAM)),
         ActionKind.RESTART_CLIENT: lambda: a.RestartClient(),
+        ActionKind.CLOSE_CONNECTION: lambda: a.CloseConnection(name(A.target_stream, STREAM)),
+        ActionKind.EVICT_EVENT: lambda: a.EvictEvent(name(A.target_stream, STREAM)),
         ActionKind.EMIT_EVENT: lambda: a.EmitEvent(name(A.target_stream, STREAM)),
         ActionKind.ISSUE_SERVER_REQUEST: lambda: a.IssueServerRequest(name(A.target_stream, STREAM)),
         ActionKind.CANCEL_REQUEST: lambda: a.CancelRequest(name(A.target_request, REQUEST)),
@@ -534,7 +536,7 @@ def _pair(view: ModelView, A, kind: ActionKind, before, after, handles: dict[str
         return
     element_of = {handle: element for element, handle in handles.items()}
     for event in new_events:
-        request = next(r for r in view.elements[REQUEST] if str(r) == element_of[event.request])
+        request = next(r for r in view.elements[REQUEST] if str(r) == element_of[event.request or event.cancels])
         handles[key(A.reemit(request))] = event.id
 
 

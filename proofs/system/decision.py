@@ -53,7 +53,8 @@ def event_class(L: Logic, X: State, R: Rigid, A: Params):
               L.ite(L.not_(X.e_issued(A.eh)), L.enum(EventClass.UNKNOWN),
                     L.ite(L.not_(own), L.enum(EventClass.FOREIGN),
                           L.ite(X.t_expired(R.stream_of(A.eh)), L.enum(EventClass.EXPIRED),
-                                L.enum(EventClass.RETAINED))))),
+                                L.ite(X.e_evicted(A.eh), L.enum(EventClass.EVICTED),
+                                      L.enum(EventClass.RETAINED)))))),
     )
 
 

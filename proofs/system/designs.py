@@ -35,6 +35,7 @@ from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Conjunct, Logic
+from mcp_resume.proofs.system.transitions import owed
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, ActionKind, Observation, Params, Rigid, State
 
 
@@ -185,10 +186,10 @@ def _foreign_retained(d: DesignStep):
 
 def _drained_pending(d: DesignStep, r):
     """``REEMIT_DRAINS_PENDING``: the server's pending table: requests issued and still pending in the spec,
-    minus those of a session whose resumption emptied it."""
+    minus those a resumption of their session re-emitted (the ones no open connection carried)."""
     L, R, X, Y, A = d.L, d.R, d.X, d.Y, d.A
     kept = L.or_(d.H["pending"](r), L.and_(L.not_(X.r_issued(r)), Y.r_issued(r)))
-    drained = L.and_(d.reconnect(Branch.SESSION_RESUMPTION), L.eq(R.r_session(r), A.sh))
+    drained = L.and_(d.reconnect(Branch.SESSION_RESUMPTION), owed(d, r))
     return L.and_(kept, Y.r_pending(r), L.not_(drained))
 
 

@@ -34,7 +34,7 @@ from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Logic
-from mcp_resume.proofs.system.transitions import Step
+from mcp_resume.proofs.system.transitions import Step, owed
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, STATE_RELATIONS, ActionKind, Rigid, State
 
 STATE, STRENGTHENING, STEP = "state", "strengthening", "step"
@@ -73,8 +73,19 @@ def _issued_on_own_stream(L: Logic, R: Rigid, X: State):
 
 
 def _carried_by_own_events(L: Logic, R: Rigid, X: State):
-    return L.forall((EVENT, REQUEST), lambda e, r: L.implies(L.and_(X.e_issued(e), R.carries(e, r)), L.and_(
+    names = lambda e, r: L.or_(R.carries(e, r), R.cancels(e, r))
+    return L.forall((EVENT, REQUEST), lambda e, r: L.implies(L.and_(X.e_issued(e), names(e, r)), L.and_(
         X.r_issued(r), L.eq(R.r_session(r), R.owner(R.stream_of(e))))))
+
+
+def _carrier_own(L: Logic, R: Rigid, X: State):
+    return L.forall((REQUEST, STREAM), lambda r, t: L.implies(X.r_carrier(r, t), L.and_(
+        X.r_issued(r), X.t_issued(t), L.eq(R.owner(t), R.r_session(r)))))
+
+
+def _carrier_one(L: Logic, R: Rigid, X: State):
+    return L.forall((REQUEST, STREAM, STREAM), lambda r, t, u: L.implies(
+        L.and_(X.r_carrier(r, t), X.r_carrier(r, u)), L.eq(t, u)))
 
 
 def _held_by_own_session(L: Logic, R: Rigid, X: State):
@@ -96,7 +107,11 @@ STATE_INVARIANTS: tuple[Invariant, ...] = (
     Invariant("server-request-ownership.issued", "server-request-ownership", STATE,
               "every server request was first sent on an issued stream of its own session", _issued_on_own_stream),
     Invariant("server-request-ownership.carried", "server-request-ownership", STATE,
-              "every event that carries a server request is an event of that request's session", _carried_by_own_events),
+              "every event that carries or cancels a server request is an event of that request's session",
+              _carried_by_own_events),
+    Invariant("no-broadcast.carrier", "no-broadcast", STATE,
+              "a server request has at most one carrying stream, an issued stream of its own session",
+              (lambda L, R, X: L.and_(_carrier_own(L, R, X), _carrier_one(L, R, X)))),
     Invariant("server-request-ownership.held", "server-request-ownership", STATE,
               "every server request the client holds under a session was issued by that session", _held_by_own_session,
               ("server-request-ownership.carried", "wf.pending-issued")),
@@ -117,6 +132,8 @@ STRENGTHENING_INVARIANTS: tuple[Invariant, ...] = (
               (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_expired(t), X.t_issued(t))))),
     Invariant("wf.connected-open", None, STRENGTHENING, "a stream with a connection is open",
               (lambda L, R, X: L.forall((STREAM,), lambda t: L.implies(X.t_connected(t), X.t_open(t))))),
+    Invariant("wf.evicted-issued", None, STRENGTHENING, "an evicted event was issued",
+              (lambda L, R, X: L.forall((EVENT,), lambda e: L.implies(X.e_evicted(e), X.e_issued(e))))),
     Invariant("wf.pending-issued", None, STRENGTHENING, "a pending server request was issued",
               (lambda L, R, X: L.forall((REQUEST,), lambda r: L.implies(X.r_pending(r), X.r_issued(r))))),
 )
@@ -155,20 +172,21 @@ def unchanged(L: Logic, X: State, Y: State):
     return L.and_(*parts)
 
 
-def _pending_of_session(step: Step):
-    L, R, X, A = step.L, step.R, step.X, step.A
-    return lambda r: L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh))
-
-
 def _reemitted_before(step: Step):
-    """Some event sent before this step carries ``r`` on another stream than its first."""
+    """``r`` is carried by another stream than its first: a resumption re-emitted it."""
     L, R, X = step.L, step.R, step.X
-    return lambda r: L.exists((EVENT,), lambda e: L.and_(X.e_issued(e), R.carries(e, r), L.not_(L.eq(R.stream_of(e), R.r_stream(r)))))
+    return lambda r: L.exists((STREAM,), lambda t: L.and_(X.r_carrier(r, t), L.not_(L.eq(t, R.r_stream(r)))))
 
 
-def _carried_by_delivery(step: Step):
+def _dealt_by_delivery(step: Step):
+    """Some delivered event re-emits or cancels ``r``."""
     L, R, O = step.L, step.R, step.O
-    return lambda r: L.exists((EVENT,), lambda e: L.and_(O.delivered(e), R.carries(e, r)))
+    return lambda r: L.exists((EVENT,), lambda e: L.and_(O.delivered(e), L.or_(R.carries(e, r), R.cancels(e, r))))
+
+
+def _cancelled_by_delivery(step: Step):
+    L, R, O = step.L, step.R, step.O
+    return lambda r: L.exists((EVENT,), lambda e: L.and_(O.delivered(e), R.cancels(e, r)))
 
 
 def _ok(step: Step):
@@ -213,12 +231,22 @@ def no_reemit_on_stream_resume(step: Step, profile: Profile):
 
 def _reemits(step: Step, profile: Profile, earlier: bool):
     L = step.L
-    pending, before, carried = _pending_of_session(step), _reemitted_before(step), _carried_by_delivery(step)
+    before, dealt = _reemitted_before(step), _dealt_by_delivery(step)
     which = (lambda r: before(r)) if earlier else (lambda r: L.not_(before(r)))
     return L.implies(
         L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
-        L.forall((REQUEST,), lambda r: L.implies(L.and_(pending(r), which(r)), carried(r))),
+        L.forall((REQUEST,), lambda r: L.implies(L.and_(owed(step, r), which(r)), dealt(r))),
     )
+
+
+def no_broadcast(step: Step, profile: Profile):
+    """A server request sent anew (not a replay) only while no open connection of
+    another stream carries it (MCP B21)."""
+    L, R, X, O = step.L, step.R, step.X, step.O
+    return L.forall((EVENT, REQUEST, STREAM), lambda e, r, t: L.implies(
+        L.and_(O.delivered(e), L.not_(X.e_issued(e)), R.carries(e, r), X.r_issued(r), X.r_pending(r),
+               X.r_carrier(r, t), X.t_connected(t)),
+        L.eq(R.stream_of(e), t)))
 
 
 def reemit_pending(step: Step, profile: Profile):
@@ -227,12 +255,14 @@ def reemit_pending(step: Step, profile: Profile):
 
 def reemit_keeps_pending(step: Step, profile: Profile):
     L, X, A, Y = step.L, step.X, step.A, step.Y
+    cancelled = _cancelled_by_delivery(step)
     resolved_only_by_answer_or_cancel = L.forall((REQUEST,), lambda r: L.implies(
-        L.and_(X.r_pending(r), L.not_(Y.r_pending(r))),
-        L.and_(_is(step, ActionKind.ANSWER_REQUEST, ActionKind.CANCEL_REQUEST), L.eq(A.target_request, r))))
+        L.and_(X.r_pending(r), L.not_(Y.r_pending(r))), L.or_(
+            L.and_(_is(step, ActionKind.ANSWER_REQUEST, ActionKind.CANCEL_REQUEST), L.eq(A.target_request, r)),
+            L.and_(_is(step, ActionKind.RECONNECT), cancelled(r)))))
     resumption_resolves_nothing = L.implies(
         L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
-        L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), Y.r_pending(r))))
+        L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), L.or_(Y.r_pending(r), cancelled(r)))))
     return L.and_(_reemits(step, profile, earlier=True), resumption_resolves_nothing, resolved_only_by_answer_or_cancel)
 
 
@@ -266,7 +296,7 @@ def session_identity_stable(step: Step, profile: Profile):
     kept = L.and_(
         Y.s_live(A.sh),
         L.forall((STREAM,), lambda t: L.implies(L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh)), L.and_(Y.t_issued(t), L.iff(X.t_expired(t), Y.t_expired(t))))),
-        L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), Y.r_pending(r))),
+        L.forall((REQUEST,), lambda r: L.implies(Y.r_pending(r), X.r_pending(r))),
     )
     never_forgotten = L.forall((SESSION,), lambda s: L.implies(X.s_issued(s), Y.s_issued(s)))
     ended_only_on_purpose = L.forall((SESSION,), lambda s: L.implies(L.and_(X.s_live(s), L.not_(Y.s_live(s))), L.or_(
@@ -290,7 +320,7 @@ def event_id_resolves(step: Step, profile: Profile):
 def server_request_ownership(step: Step, profile: Profile):
     L, R, A, O, Y = step.L, step.R, step.A, step.O, step.Y
     return L.implies(_names_session(step), L.forall((EVENT, REQUEST), lambda e, r: L.implies(
-        L.and_(O.delivered(e), R.carries(e, r)),
+        L.and_(O.delivered(e), L.or_(R.carries(e, r), R.cancels(e, r))),
         L.and_(Y.r_issued(r), L.not_(A.sh_malformed), L.eq(R.r_session(r), A.sh)))))
 
 
@@ -313,12 +343,16 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "a session resumption answered 200 delivers no event sent before", no_replay_on_session_resume),
     Invariant("no-reemit-on-stream-resume.step", "no-reemit-on-stream-resume", STEP,
               "a stream resumption answered 200 delivers only events sent before (no re-emission)", no_reemit_on_stream_resume),
+    Invariant("no-broadcast.step", "no-broadcast", STEP,
+              "a server request is sent anew only while no open connection of another stream carries it",
+              no_broadcast),
     Invariant("reemit-pending.step", "reemit-pending", STEP,
-              "a session resumption answered 200 delivers every server request of the session then pending",
-              reemit_pending),
+              "a session resumption answered 200 re-emits or cancels every pending server request of the session "
+              "whose carrying stream has no open connection", reemit_pending),
     Invariant("reemit-keeps-pending.step", "reemit-keeps-pending", STEP,
-              "a request re-emitted before is re-emitted again while pending; session resumption resolves "
-              "nothing; only an answer or a cancellation ends a pending request", reemit_keeps_pending),
+              "a request re-emitted before is re-emitted or cancelled again while pending and not connected; "
+              "a session resumption ends only the requests it cancels; only an answer, a cancellation or a "
+              "resumption's cancel event ends a pending request", reemit_keeps_pending),
     Invariant("reject-orphan-event-id.step", "reject-orphan-event-id", STEP,
               "an event id without a session id gets 400, delivers nothing and changes nothing", reject_orphan_event_id),
     Invariant("reject-foreign-event-id.step", "reject-foreign-event-id", STEP,

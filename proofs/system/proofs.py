@@ -12,8 +12,17 @@ For one session-era profile:
   assuming only itself? Informative: when not, the model is a counterexample to
   induction and the consecution cores show the strengthening it needs;
 - ``enabled.<action>`` (and the two resumptions with something delivered):
-  some state satisfying the invariant lets the action happen (sat expected),
-  so no consecution proof holds vacuously.
+  some state satisfying the invariant lets the action happen (sat expected);
+- ``vacuity.<invariant>.<action>``: per applicable consecution, its antecedent
+  (``vacuity.antecedent``) is satisfiable after the action from some state
+  satisfying the whole inductive invariant (sat expected). Unsat means the
+  consecution is *vacuous*: it proves nothing about any step.
+
+An obligation the action cannot touch (``vacuity.not_applicable``, decided
+structurally from the action's footprint) is not solved and is reported as
+``not applicable``, never as proven; so are the initiations of the step
+properties (a step property constrains steps, and the initial state has taken
+none).
 
 The sort graph of every query is checked for cycles (``fragment``): the
 unbounded queries are all in many-sorted EPR.
@@ -37,10 +46,11 @@ from mcp_resume.proofs.system.fragment import Classifier
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP, STEP_PROPERTIES, Invariant, assumptions
 from mcp_resume.proofs.system.logic import EVENT, SORTS, Conjunct, Z3Logic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
-from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
+from mcp_resume.proofs.system.transitions import Footprint, Semantics, Step, axioms, footprint, initial, transition
+from mcp_resume.proofs.system.vacuity import antecedent, not_applicable
 from mcp_resume.proofs.system.vocabulary import METHOD_OF, ActionKind, observation, params, rigid, state
 
-INITIATION, CONSECUTION, ALONE, ENABLED = "initiation", "consecution", "inductive-alone", "enabled"
+INITIATION, CONSECUTION, ALONE, ENABLED, VACUITY = "initiation", "consecution", "inductive-alone", "enabled", "vacuity"
 
 
 @dataclass(frozen=True)
@@ -54,6 +64,8 @@ class Obligation:
     expected: SatResult | None
     description: str
     build: Callable[["Encoding"], list[Conjunct]]
+    of: str | None = None
+    """For a vacuity query: the consecution it is about."""
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,11 @@ class ProofResult:
     """The outcome of one obligation.
 
     ``verdict`` is ``PROVEN`` when ``result`` is ``expected`` (``None`` for an
-    informative query), ``holds`` the same as a bool (``None`` when informative);
+    informative query), ``NOT_APPLICABLE`` (and ``result`` ``None``, no query
+    asked) when the obligation cannot apply, the reason in ``applicability``;
+    ``holds`` is ``False`` only for ``REFUTED`` or ``UNKNOWN`` (``None`` when
+    informative); ``vacuous`` is set on a consecution once its vacuity query
+    answered (``True``: unsat, it proves nothing), else ``None``;
     ``core`` the conjunct names an unsat answer used; ``counterexample`` the
     rendered model of a sat answer (a counterexample to induction for
     consecution, the witness for ``enabled``); ``fragment`` the decidable
@@ -77,7 +93,7 @@ class ProofResult:
     profile: str
     description: str
     expected: SatResult | None
-    result: SatResult
+    result: SatResult | None
     verdict: Verdict | None
     core: tuple[str, ...]
     counterexample: str | None
@@ -88,10 +104,18 @@ class ProofResult:
     random_seed: int
     z3_version: str
     smt2: str | None = field(default=None, repr=False)
+    applicability: str | None = None
+    vacuous: bool | None = None
+    of: str | None = None
 
     @property
     def holds(self) -> bool | None:
-        return None if self.verdict is None else self.verdict is Verdict.PROVEN
+        return None if self.verdict is None else self.verdict in (Verdict.PROVEN, Verdict.NOT_APPLICABLE)
+
+    @property
+    def proven(self) -> bool:
+        """Proven, applicable, and not shown vacuous."""
+        return self.verdict is Verdict.PROVEN and not self.vacuous
 
 
 class Encoding:
@@ -122,6 +146,10 @@ class Encoding:
         self.hypotheses = list(self.hypothesis.values())
         self.meter = Meter(L.ctx)
         self._goals: dict[str, object] = {}
+        self._applicability: dict[str, str | None] = {}
+        self._footprints: dict[ActionKind, Footprint] = {}
+        self._antecedents: dict[str, object] = {}
+        self.semantics = semantics
         self.classifier = Classifier(set(L.sort(s).name() for s in SORTS))
 
     def goal(self, invariant: Invariant):
@@ -134,14 +162,62 @@ class Encoding:
         return self._goals[invariant.id]
 
 
+    def footprint(self, kind: ActionKind) -> Footprint:
+        if kind not in self._footprints:
+            self._footprints[kind] = footprint(self.step, kind, self.semantics)
+        return self._footprints[kind]
+
+    def antecedent(self, invariant: Invariant):
+        """The antecedent of ``invariant``'s goal (``vacuity.antecedent``), made once."""
+        if invariant.id not in self._antecedents:
+            self._antecedents[invariant.id] = antecedent(self.goal(invariant))
+        return self._antecedents[invariant.id]
+
+    def not_applicable(self, obligation: Obligation) -> str | None:
+        """Why ``obligation`` cannot apply (structurally), or ``None`` when it can."""
+        if obligation.id not in self._applicability:
+            self._applicability[obligation.id] = _not_applicable(self, obligation)
+        return self._applicability[obligation.id]
+
+
+NO_QUERY = "none (not applicable: no query asked)"
+STEP_INITIATION = "structural: a step property constrains steps, and the initial state has taken none"
+
+
+def _not_applicable(e: Encoding, obligation: Obligation) -> str | None:
+    invariant = obligation.invariant
+    if obligation.kind == INITIATION and invariant.kind == STEP:
+        return STEP_INITIATION
+    if obligation.kind == VACUITY:
+        return e.not_applicable(_consecution(invariant, obligation.action))
+    if obligation.kind != CONSECUTION:
+        return None
+    structural = not_applicable(e.step, e.footprint(obligation.action), e.goal(invariant), e.antecedent(invariant),
+                                invariant.kind != STEP)
+    return structural or _not_applicable_by_query(e, invariant, obligation.action)
+
+
+def _not_applicable_by_query(e: Encoding, invariant: Invariant, kind: ActionKind) -> str | None:
+    """The action's transition formula alone (no axiom, no invariant) never meets the
+    antecedent: the action cannot touch the property, whatever the state before."""
+    trigger = Conjunct("antecedent", e.antecedent(invariant))
+    solved = solve(e.transitions[kind] + [trigger], meter=e.meter, rlimit=DEFAULT_RLIMIT, random_seed=DEFAULT_SEED)
+    if solved.result is not SatResult.UNSAT:
+        return None
+    used = ", ".join(n for n in solved.core if n != "antecedent") or "nothing"
+    return f"query: the {kind.value} transition formula alone never meets its antecedent (unsat core: {used})"
+
+
 def obligations(invariants: Iterable[Invariant] = INDUCTIVE, properties: Iterable[Invariant] = STEP_PROPERTIES) -> list[Obligation]:
-    """Every obligation, in report order."""
+    """Every obligation, in report order: initiations, enabled witnesses,
+    inductive-alone, consecutions, then one vacuity query per consecution."""
     invariants, properties = tuple(invariants), tuple(properties)
     result = [_initiation(i) for i in invariants + properties]
     result += [_enabled(k) for k in ActionKind]
     result += [_enabled_branch(Branch.STREAM_RESUMPTION), _enabled_branch(Branch.SESSION_RESUMPTION)]
     result += [_alone(i) for i in invariants]
     result += [_consecution(i, k) for i in invariants + properties for k in ActionKind]
+    result += [_vacuity(i, k) for i in invariants + properties for k in ActionKind]
     return result
 
 
@@ -151,9 +227,25 @@ def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEF
     (``solving.solve``); ``smt2`` keeps the problem's SMT-LIB2 text, printed after
     the check (so later queries of the same encoding may answer otherwise than
     without it: ``run_proofs`` prints only once all are solved)."""
+    reason = encoding.not_applicable(obligation)
+    if reason is not None:
+        return _not_applicable_result(encoding, obligation, reason, rlimit, random_seed)
     conjuncts = obligation.build(encoding)
     result = _result(encoding, obligation, conjuncts, rlimit, random_seed)
     return replace(result, smt2=_smt2(encoding, obligation, conjuncts, rlimit, random_seed)) if smt2 else result
+
+
+def _not_applicable_result(encoding: Encoding, obligation: Obligation, reason: str, rlimit: int,
+                           random_seed: int) -> ProofResult:
+    invariant = obligation.invariant
+    return ProofResult(
+        query=obligation.id, kind=obligation.kind, invariant=invariant.id if invariant else None,
+        rule=invariant.rule if invariant else None, action=obligation.action.value if obligation.action else None,
+        profile=encoding.profile.value, description=obligation.description, expected=obligation.expected,
+        result=None, verdict=Verdict.NOT_APPLICABLE, core=(), counterexample=None, reason_unknown=None,
+        fragment=NO_QUERY, rlimit=rlimit, rlimit_used=0, random_seed=random_seed, z3_version=z3.get_version_string(),
+        applicability=reason, of=obligation.of,
+    )
 
 
 def _result(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct], rlimit: int,
@@ -161,7 +253,7 @@ def _result(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct
     solved = solve(conjuncts, meter=encoding.meter, rlimit=rlimit, random_seed=random_seed)
     fragment = encoding.classifier.classify([c.formula for c in conjuncts]).describe()
     counterexample = None
-    if solved.model is not None:
+    if solved.model is not None and obligation.kind != VACUITY:
         counterexample = _render(encoding, solved.model, obligation)
     invariant = obligation.invariant
     return ProofResult(
@@ -183,6 +275,7 @@ def _result(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct
         rlimit_used=solved.rlimit_used,
         random_seed=random_seed,
         z3_version=z3.get_version_string(),
+        of=obligation.of,
     )
 
 
@@ -208,12 +301,61 @@ def run_proofs(profile: Profile = Profile.BOUNDARY, rlimit: int = DEFAULT_RLIMIT
     for obligation in obligations():
         if progress:
             progress(obligation.id)
+        reason = encoding.not_applicable(obligation)
+        if reason is not None:
+            solved.append((obligation, None, _not_applicable_result(encoding, obligation, reason, rlimit, random_seed)))
+            continue
         conjuncts = obligation.build(encoding)
         solved.append((obligation, conjuncts, _result(encoding, obligation, conjuncts, rlimit, random_seed)))
-    if not smt2:
-        return [result for _, _, result in solved]
-    return [replace(result, smt2=_smt2(encoding, obligation, conjuncts, rlimit, random_seed))
-            for obligation, conjuncts, result in solved]
+    if smt2:
+        solved = [(o, c, r if c is None else replace(r, smt2=_smt2(encoding, o, c, rlimit, random_seed)))
+                  for o, c, r in solved]
+    return _mark_vacuous([result for _, _, result in solved])
+
+
+def _mark_vacuous(results: list[ProofResult]) -> list[ProofResult]:
+    """Set ``vacuous`` on each consecution whose vacuity query answered."""
+    answered = {r.of: r.result for r in results if r.kind == VACUITY and r.result in (SatResult.SAT, SatResult.UNSAT)}
+    return [replace(r, vacuous=answered[r.query] is SatResult.UNSAT) if r.query in answered else r for r in results]
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The required obligations of one run, counted: ``proven`` (applicable, proven,
+    and not vacuous; vacuity queries not counted), ``not_applicable``, ``vacuous``
+    (consecutions whose vacuity query is unsat), ``refuted``, ``unknown`` (resource
+    limit, never a proof), ``witnessed`` (vacuity queries answered sat) of ``vacuity``."""
+
+    required: int
+    proven: int
+    not_applicable: int
+    vacuous: int
+    refuted: int
+    unknown: int
+    vacuity: int
+    witnessed: int
+
+    def describe(self) -> str:
+        return (f"{self.proven} proven, {self.not_applicable} not applicable, {self.vacuous} vacuous, "
+                f"{self.refuted} refuted, {self.unknown} unknown of {self.required} required obligations; "
+                f"{self.witnessed} of {self.vacuity} vacuity queries witnessed")
+
+
+def tally(results: list[ProofResult]) -> Tally:
+    """Count the required obligations of ``results`` (``required``)."""
+    held = [r for r in results if required(r)]
+    main = [r for r in held if r.kind != VACUITY]
+    vacuity = [r for r in held if r.kind == VACUITY and r.verdict is not Verdict.NOT_APPLICABLE]
+    return Tally(
+        required=len(main),
+        proven=sum(1 for r in main if r.proven),
+        not_applicable=sum(1 for r in main if r.verdict is Verdict.NOT_APPLICABLE),
+        vacuous=sum(1 for r in main if r.vacuous),
+        refuted=sum(1 for r in main if r.verdict is Verdict.REFUTED),
+        unknown=sum(1 for r in main if r.verdict is Verdict.UNKNOWN),
+        vacuity=len(vacuity),
+        witnessed=sum(1 for r in vacuity if r.verdict is Verdict.PROVEN),
+    )
 
 
 def required(result: ProofResult) -> bool:
@@ -238,12 +380,9 @@ def _goal(encoding: Encoding, invariant: Invariant) -> Conjunct:
 
 def _initiation(invariant: Invariant) -> Obligation:
     def build(e: Encoding) -> list[Conjunct]:
-        if invariant.kind == STEP:
-            flag = e.L.boolean(f"monitor.{invariant.id}")
-            return [Conjunct("init.monitor", e.L.not_(flag)), Conjunct("goal", flag)]
         return e.axioms + e.initial + [Conjunct("goal", e.L.not_(invariant.formula(e.L, e.R, e.X)))]
 
-    what = ("no step has been taken, so the monitor of this step property has seen no violation"
+    what = ("a step property: the initial state has taken no step, so it has nothing to say"
             if invariant.kind == STEP else "the initial state satisfies it")
     return Obligation(f"{INITIATION}.{invariant.id}", INITIATION, invariant, None, SatResult.UNSAT,
                       f"{invariant.id}: {what}", build)
@@ -257,6 +396,16 @@ def _consecution(invariant: Invariant, kind: ActionKind) -> Obligation:
     what = "the step satisfies it" if invariant.kind == STEP else "it holds again afterwards"
     return Obligation(f"{CONSECUTION}.{invariant.id}.{kind.value}", CONSECUTION, invariant, kind, SatResult.UNSAT,
                       f"{invariant.id}: from any state satisfying it and its strengthening, after {kind.value} {what}", build)
+
+
+def _vacuity(invariant: Invariant, kind: ActionKind) -> Obligation:
+    def build(e: Encoding) -> list[Conjunct]:
+        return e.axioms + e.hypotheses + e.transitions[kind] + [Conjunct("antecedent", e.antecedent(invariant))]
+
+    of = f"{CONSECUTION}.{invariant.id}.{kind.value}"
+    return Obligation(f"{VACUITY}.{invariant.id}.{kind.value}", VACUITY, invariant, kind, SatResult.SAT,
+                      f"{invariant.id}: some {kind.value} step from a state satisfying the inductive invariant meets "
+                      "its antecedent (unsat: the consecution is vacuous)", build, of)
 
 
 def _alone(invariant: Invariant) -> Obligation:

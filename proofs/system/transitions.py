@@ -75,12 +75,15 @@ class Semantics:
 
 def axioms(L: Logic, R: Rigid) -> list[Conjunct]:
     """Facts about the rigid attributes: events are strictly totally ordered
-    (the order they were sent in); an event carries at most one server request."""
+    (the order they were sent in); an event carries at most one server request, or
+    cancels at most one, never both."""
     return [
         Conjunct("axiom.lt-irreflexive", L.forall((EVENT,), lambda x: L.not_(R.lt(x, x)))),
         Conjunct("axiom.lt-transitive", L.forall((EVENT, EVENT, EVENT), lambda x, y, z: L.implies(L.and_(R.lt(x, y), R.lt(y, z)), R.lt(x, z)))),
         Conjunct("axiom.lt-total", L.forall((EVENT, EVENT), lambda x, y: L.or_(L.eq(x, y), R.lt(x, y), R.lt(y, x)))),
         Conjunct("axiom.carries-one", L.forall((EVENT, REQUEST, REQUEST), lambda e, r1, r2: L.implies(L.and_(R.carries(e, r1), R.carries(e, r2)), L.eq(r1, r2)))),
+        Conjunct("axiom.cancels-one", L.forall((EVENT, REQUEST, REQUEST), lambda e, r1, r2: L.implies(L.and_(R.cancels(e, r1), R.cancels(e, r2)), L.eq(r1, r2)))),
+        Conjunct("axiom.cancel-carries-nothing", L.forall((EVENT, REQUEST, REQUEST), lambda e, r1, r2: L.not_(L.and_(R.cancels(e, r1), R.carries(e, r2))))),
     ]
 
 
@@ -105,6 +108,7 @@ class _Effect:
     headers: tuple[bool, bool] = (False, False)  # (session header used, event header used)
     events: list[Conjunct] | None = None  # e_issued given by conjuncts instead of an update
     status: list[Conjunct] = field(default_factory=list)
+    closed: Callable | None = None  # connections closed besides those the step leaves unconnected
 
 
 def transition(step: Step, kind: ActionKind, semantics: Semantics) -> list[Conjunct]:
@@ -117,14 +121,47 @@ def transition(step: Step, kind: ActionKind, semantics: Semantics) -> list[Conju
     unused = ([] if session_used else [A.sh_present, A.sh_malformed]) + ([] if event_used else [A.eh_present, A.eh_malformed])
     if unused:
         parts.append(Conjunct(f"{name}.no-headers", L.and_(*(L.not_(b) for b in unused))))
-    if kind not in (ActionKind.RECONNECT,):
-        parts.append(Conjunct(f"{name}.reemit-off", L.not_(A.reemit_on)))
     parts += class_definitions(L, step.X, step.R, A)
     parts += effect.status or [Conjunct(f"{name}.status", L.eq(step.O.status, L.int_(0)))]
     parts += effect.conjuncts
     parts += _updates(step, kind, effect)
     parts += _observation(step, kind, effect)
     return parts
+
+
+@dataclass(frozen=True)
+class Footprint:
+    """What action ``kind`` can change, read off its effect without solving:
+    ``framed`` the state relations it keeps as they were; ``delivers`` whether it
+    may deliver events; ``client`` whether it is an HTTP request with a status;
+    ``supersedes`` whether it may close a connection it leaves connected (a stream
+    resumption of a connected stream)."""
+
+    kind: ActionKind
+    framed: frozenset[str]
+    delivers: bool
+    client: bool
+    supersedes: bool = False
+
+
+def footprint(step: Step, kind: ActionKind, semantics: Semantics) -> Footprint:
+    """The ``Footprint`` of ``kind`` in ``step``'s symbols (``proofs.system.vacuity``
+    uses it to decide, structurally, which properties an action cannot touch)."""
+    effect = _EFFECTS[kind](step, semantics)
+    client_memory = kind is not ActionKind.RESTART_CLIENT and effect.receiver is None
+    framed = set()
+    for name in STATE_RELATIONS:
+        if name == "e_issued" and effect.events is not None:
+            continue
+        if name == "cursor":
+            keeps = client_memory
+        elif name == "seen":
+            keeps = client_memory and effect.forget is None
+        else:
+            keeps = name not in effect.updates
+        if keeps:
+            framed.add(name)
+    return Footprint(kind, frozenset(framed), effect.delivered is not None, kind in CLIENT_REQUESTS, effect.closed is not None)
 
 
 # -- the generic parts ---------------------------------------------------------------
@@ -184,12 +221,14 @@ def _observation(step: Step, kind: ActionKind, effect: _Effect) -> list[Conjunct
     the last event, the connections closed."""
     L, R, X, Y, O = step.L, step.R, step.X, step.Y, step.O
     delivered = effect.delivered or (lambda e: L.false())
+    superseded = effect.closed or (lambda t: L.false())
     return [
         Conjunct(f"tr.{kind.value}.delivered", L.forall((EVENT,), lambda e: L.iff(O.delivered(e), delivered(e)))),
         Conjunct("tr.obs.requests", L.forall((REQUEST,), lambda r: L.iff(O.requests(r), L.exists((EVENT,), lambda e: L.and_(O.delivered(e), R.carries(e, r)))))),
         Conjunct("tr.obs.any", L.iff(O.any, L.exists((EVENT,), lambda e: O.delivered(e)))),
         Conjunct("tr.obs.last", L.implies(O.any, L.and_(O.delivered(O.last), L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(L.eq(e, O.last), R.lt(e, O.last))))))),
-        Conjunct("tr.obs.closed", L.forall((STREAM,), lambda t: L.iff(O.closed(t), L.and_(X.t_connected(t), L.not_(Y.t_connected(t)))))),
+        Conjunct(f"tr.{kind.value}.closed", L.forall((STREAM,), lambda t: L.iff(O.closed(t), L.or_(
+            L.and_(X.t_connected(t), L.not_(Y.t_connected(t))), superseded(t))))),
     ]
 
 
@@ -287,6 +326,20 @@ def status_allowed(step: Step, kind: ActionKind, profile: Profile, code):
     return step.L.or_(allowed, extra(step)(request, code)) if extra else allowed
 
 
+def owed(step: Step, r):
+    """``r`` is a request a session resumption under ``step.A.sh`` must deal with: pending,
+    of that session, and carried by a stream with no open connection (MCP B21)."""
+    L, R, X, A = step.L, step.R, step.X, step.A
+    return L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh), A.stranded(r))
+
+
+def stranded_definition(step: Step) -> Conjunct:
+    """``A.stranded(r)``: no open connection carries ``r`` in the state before."""
+    L, X, A = step.L, step.X, step.A
+    connected = lambda r: L.exists((STREAM,), lambda t: L.and_(X.r_carrier(r, t), X.t_connected(t)))
+    return Conjunct("def.stranded", L.forall((REQUEST,), lambda r: L.iff(A.stranded(r), L.not_(connected(r)))))
+
+
 def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     L, R, X, Y, A = step.L, step.R, step.X, step.Y, step.A
     resumed = R.stream_of(A.eh)
@@ -295,49 +348,60 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     client = _Client(step, ActionKind.RECONNECT, semantics, _reconnect_alternatives(step))
     stream_resume = client.go(Branch.STREAM_RESUMPTION)
     session_resume = client.go(Branch.SESSION_RESUMPTION)
-    reemits = L.and_(session_resume, A.reemit_on)
-    pending = lambda r: L.and_(X.r_issued(r), X.r_pending(r), L.eq(R.r_session(r), A.sh))
+    no_choice = lambda r: L.false()
+    cancel = no_choice if semantics.canonical else A.cancel
+    leave = no_choice if semantics.canonical or semantics.profile is Profile.BOUNDARY else A.leave
+    dealt = lambda r: L.and_(session_resume, owed(step, r), L.not_(leave(r)))
+    reemitted = lambda r: L.and_(dealt(r), L.not_(cancel(r)))
+    cancelled = lambda r: L.and_(dealt(r), cancel(r))
     new = lambda e: L.and_(Y.e_issued(e), L.not_(X.e_issued(e)))
     opened = lambda t: L.and_(session_resume, L.eq(t, A.new_stream))
     re = A.reemit
 
     conjuncts = [
+        stranded_definition(step),
         Conjunct("tr.reconnect.fresh-get-stream", L.implies(session_resume, L.and_(
             L.not_(X.t_issued(A.new_stream)), L.eq(R.owner(A.new_stream), A.sh), R.t_get(A.new_stream)))),
     ]
-    if semantics.profile is Profile.BOUNDARY or semantics.canonical:
-        conjuncts.append(Conjunct("tr.reconnect.reemit-required", A.reemit_on))
-    def reemitted(r):
-        e = re(r)
-        return L.and_(
-            L.not_(X.e_issued(e)), Y.e_issued(e), L.eq(R.stream_of(e), A.new_stream), R.carries(e, r),
-            L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), R.lt(x, e))),
-        )
 
-    def only_reemissions(e):
-        carried_pending = L.forall((REQUEST,), lambda r: L.implies(R.carries(e, r), L.and_(pending(r), L.eq(e, re(r)))))
-        return L.and_(reemits, L.eq(R.stream_of(e), A.new_stream), carried_pending)
+    def sent_for(r):
+        e = re(r)
+        nothing = lambda rel: L.forall((REQUEST,), lambda x: L.not_(rel(e, x)))
+        reemit = L.and_(R.carries(e, r), nothing(R.cancels))
+        what = reemit if cancel is no_choice else L.ite(cancel(r), L.and_(R.cancels(e, r), nothing(R.carries)), reemit)
+        return L.and_(L.not_(X.e_issued(e)), Y.e_issued(e), L.eq(R.stream_of(e), A.new_stream), what,
+                      L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), R.lt(x, e))))
+
+    def only_dealings(e):
+        carried = L.forall((REQUEST,), lambda r: L.implies(R.carries(e, r), L.and_(reemitted(r), L.eq(e, re(r)))))
+        cancelling = L.forall((REQUEST,), lambda r: L.implies(R.cancels(e, r), L.and_(cancelled(r), L.eq(e, re(r)))))
+        return L.and_(session_resume, L.eq(R.stream_of(e), A.new_stream), carried, cancelling)
 
     events = [
         Conjunct("tr.reconnect.events-kept", L.forall((EVENT,), lambda e: L.implies(X.e_issued(e), Y.e_issued(e)))),
-        Conjunct("tr.reconnect.reemit-events", L.forall((REQUEST,), lambda r: L.implies(L.and_(reemits, pending(r)), reemitted(r)))),
-        Conjunct("tr.reconnect.new-events", L.forall((EVENT,), lambda e: L.implies(new(e), only_reemissions(e)))),
+        Conjunct("tr.reconnect.dealing-events", L.forall((REQUEST,), lambda r: L.implies(dealt(r), sent_for(r)))),
+        Conjunct("tr.reconnect.new-events", L.forall((EVENT,), lambda e: L.implies(new(e), only_dealings(e)))),
     ]
     if L.finite:
-        exact = lambda e: L.exists((REQUEST,), lambda r: L.and_(pending(r), R.carries(e, r)))
-        events.append(Conjunct("tr.reconnect.reemit-exact", L.forall((EVENT,), lambda e: L.implies(new(e), exact(e)))))
+        exact = lambda e: L.exists((REQUEST,), lambda r: L.and_(dealt(r), L.eq(e, re(r))))
+        events.append(Conjunct("tr.reconnect.dealing-exact", L.forall((EVENT,), lambda e: L.implies(new(e), exact(e)))))
+    moved = lambda r, t: L.ite(reemitted(r), L.eq(t, A.new_stream), X.r_carrier(r, t))
     return _Effect(
         updates={
             "t_issued": lambda t: L.or_(X.t_issued(t), opened(t)),
             "t_open": lambda t: L.or_(X.t_open(t), opened(t)),
             "t_connected": lambda t: L.ite(L.and_(stream_resume, L.eq(t, resumed)), X.t_open(t), L.or_(X.t_connected(t), opened(t))),
+            "r_pending": lambda r: L.and_(X.r_pending(r), L.not_(cancelled(r))),
+            "r_carrier": moved,
         },
         conjuncts=conjuncts,
         events=events,
         delivered=lambda e: L.or_(L.and_(stream_resume, after_cursor(e)), new(e)),
         receiver=A.sh,
+        forget=lambda s, r: L.and_(L.eq(s, A.sh), cancelled(r)),
         headers=(True, True),
         status=client.status,
+        closed=lambda t: L.and_(stream_resume, L.eq(t, resumed), X.t_connected(t)),
     )
 
 
@@ -393,6 +457,29 @@ def _drop_connection(step: Step, semantics: Semantics) -> _Effect:
     )
 
 
+def _close_connection(step: Step, semantics: Semantics) -> _Effect:
+    """The server closes a connection (SEP-1699, with ``retry``): only in a live
+    session; the stream stays open for the client to resume."""
+    L, R, X, t = step.L, step.R, step.X, step.A.target_stream
+    return _Effect(
+        updates={"t_connected": lambda u: L.and_(X.t_connected(u), L.not_(L.eq(u, t)))},
+        conjuncts=[Conjunct("tr.close_connection.enabled", L.and_(X.t_issued(t), X.t_connected(t), X.s_live(R.owner(t))))],
+    )
+
+
+def _evict_event(step: Step, semantics: Semantics) -> _Effect:
+    """A ring buffer discards the oldest retained event of the target stream."""
+    L, R, X, A = step.L, step.R, step.X, step.A
+    t, e = A.target_stream, A.target_event
+    kept = lambda x: L.and_(X.e_issued(x), L.eq(R.stream_of(x), t), L.not_(X.e_evicted(x)))
+    oldest = L.and_(kept(e), L.forall((EVENT,), lambda x: L.implies(kept(x), L.not_(R.lt(x, e)))))
+    retained = L.and_(X.t_issued(t), L.not_(X.t_expired(t)), X.s_live(R.owner(t)))
+    return _Effect(
+        updates={"e_evicted": lambda x: L.or_(X.e_evicted(x), L.eq(x, e))},
+        conjuncts=[Conjunct("tr.evict_event.enabled", L.and_(retained, oldest))],
+    )
+
+
 def _send(step: Step, kind: ActionKind, request) -> _Effect:
     """A server sends one event on the target stream, carrying ``request`` or nothing."""
     L, R, X, A = step.L, step.R, step.X, step.A
@@ -401,6 +488,7 @@ def _send(step: Step, kind: ActionKind, request) -> _Effect:
     fresh = L.and_(
         L.not_(X.e_issued(e)), L.eq(R.stream_of(e), t),
         L.forall((REQUEST,), lambda r: L.iff(R.carries(e, r), carried(r))),
+        L.forall((REQUEST,), lambda r: L.not_(R.cancels(e, r))),
         L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), R.lt(x, e))),
     )
     return _Effect(
@@ -424,6 +512,7 @@ def _issue_server_request(step: Step, semantics: Semantics) -> _Effect:
     effect = _send(step, ActionKind.ISSUE_SERVER_REQUEST, r)
     effect.updates["r_issued"] = lambda x: L.or_(X.r_issued(x), L.eq(x, r))
     effect.updates["r_pending"] = lambda x: L.or_(X.r_pending(x), L.eq(x, r))
+    effect.updates["r_carrier"] = lambda x, u: L.or_(X.r_carrier(x, u), L.and_(L.eq(x, r), L.eq(u, t)))
     effect.conjuncts.append(Conjunct("tr.issue_server_request.fresh-request", L.and_(
         L.not_(X.r_issued(r)), L.eq(R.r_session(r), R.owner(t)), L.eq(R.r_stream(r), t))))
     return effect
@@ -477,6 +566,8 @@ _EFFECTS: dict[ActionKind, Callable[[Step, Semantics], _Effect]] = {
     ActionKind.DELETE_SESSION: _delete_session,
     ActionKind.DROP_CONNECTION: _drop_connection,
     ActionKind.RESTART_CLIENT: _restart_client,
+    ActionKind.CLOSE_CONNECTION: _close_connection,
+    ActionKind.EVICT_EVENT: _evict_event,
     ActionKind.EMIT_EVENT: _emit_event,
     ActionKind.ISSUE_SERVER_REQUEST: _issue_server_request,
     ActionKind.CANCEL_REQUEST: _cancel_request,

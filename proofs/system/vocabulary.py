@@ -32,7 +32,7 @@ from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Logi
 
 
 class ActionKind(str, Enum):
-    """The spec's thirteen actions (``spec.actions.ACTION_TYPES``), by kind."""
+    """The spec's fifteen actions (``spec.actions.ACTION_TYPES``), by kind."""
 
     INITIALIZE = "initialize"
     CALL_TOOL = "call_tool"
@@ -41,6 +41,8 @@ class ActionKind(str, Enum):
     DELETE_SESSION = "delete_session"
     DROP_CONNECTION = "drop_connection"
     RESTART_CLIENT = "restart_client"
+    CLOSE_CONNECTION = "close_connection"
+    EVICT_EVENT = "evict_event"
     EMIT_EVENT = "emit_event"
     ISSUE_SERVER_REQUEST = "issue_server_request"
     CANCEL_REQUEST = "cancel_request"
@@ -69,14 +71,19 @@ STATE_RELATIONS: dict[str, tuple[str, ...]] = {
     "t_expired": (STREAM,),
     "t_connected": (STREAM,),
     "e_issued": (EVENT,),
+    "e_evicted": (EVENT,),
     "r_issued": (REQUEST,),
     "r_pending": (REQUEST,),
+    "r_carrier": (REQUEST, STREAM),
     "cursor": (SESSION, STREAM, EVENT),
     "seen": (SESSION, REQUEST),
 }
 """Mutable relations. A stream is open, ended (issued, neither open nor expired)
-or expired; ``cursor(s, t, e)``: the client holds ``e`` as its last event id of
-stream ``t`` under session ``s``; ``seen(s, r)``: it holds server request ``r``."""
+or expired; ``e_evicted(e)``: a ring buffer discarded ``e`` (DESIGN.md §2);
+``r_carrier(r, t)``: ``t`` is the stream that carries ``r`` (where it was issued,
+or last re-emitted: ``ServerRequest.stream``); ``cursor(s, t, e)``: the client
+holds ``e`` as its last event id of stream ``t`` under session ``s``;
+``seen(s, r)``: it holds server request ``r``."""
 
 CLIENT_RELATIONS = ("cursor", "seen")
 """The client's memory: no server observation depends on it."""
@@ -92,8 +99,10 @@ class State:
     t_expired: Callable
     t_connected: Callable
     e_issued: Callable
+    e_evicted: Callable
     r_issued: Callable
     r_pending: Callable
+    r_carrier: Callable
     cursor: Callable | None
     seen: Callable | None
 
@@ -116,6 +125,7 @@ RIGID_FUNCTIONS: dict[str, tuple[tuple[str, ...], str]] = {
 RIGID_RELATIONS: dict[str, tuple[str, ...]] = {
     "t_get": (STREAM,),
     "carries": (EVENT, REQUEST),
+    "cancels": (EVENT, REQUEST),
     "lt": (EVENT, EVENT),
 }
 
@@ -124,7 +134,8 @@ RIGID_RELATIONS: dict[str, tuple[str, ...]] = {
 class Rigid:
     """Attributes fixed when an entity is minted: ``owner(t)`` the stream's session,
     ``t_get(t)`` a standalone GET stream (else a POST stream), ``stream_of(e)``,
-    ``carries(e, r)``, ``lt(e1, e2)`` (e1 was sent before e2; stream order is this
+    ``carries(e, r)``, ``cancels(e, r)`` (``e`` is a ``notifications/cancelled`` of
+    ``r``), ``lt(e1, e2)`` (e1 was sent before e2; stream order is this
     order restricted to one stream), ``r_session(r)``, ``r_stream(r)`` (where the
     request was first sent)."""
 
@@ -134,6 +145,7 @@ class Rigid:
     r_stream: Callable
     t_get: Callable
     carries: Callable
+    cancels: Callable
     lt: Callable
 
 
@@ -152,10 +164,15 @@ class Params:
     issued is an unknown id), the same for ``Last-Event-ID`` with ``eh``. Targets
     of server and network actions: ``target_stream``, ``target_request``,
     ``target_session``; ``target_request`` is also the request an answer names.
-    Minted elements: ``new_session``, ``new_stream``, ``new_event``,
-    ``new_request``, and ``reemit(r)``, the event that re-emits request ``r``.
-    ``reemit_on``: the step re-emits (the MCP revisions also allow a session
-    resumption that does not, rules §3.7).
+    ``target_event``: the event a ring buffer evicts. Minted elements:
+    ``new_session``, ``new_stream``, ``new_event``, ``new_request``, and
+    ``reemit(r)``, the event that re-emits or cancels request ``r`` on a session
+    resumption. A session resumption's choice per request it must deal with
+    (``spec.transitions.Pending``): ``cancel(r)`` cancels it, ``leave(r)`` leaves
+    it pending (the MCP revisions only, rules §3.7), neither re-emits it.
+    ``stranded(r)``: no open connection carries ``r`` before the step (defined by
+    the reconnect formula; a relation, so that no formula quantifies a stream
+    under a session and the sort graph stays acyclic).
     """
 
     tag: str
@@ -169,12 +186,15 @@ class Params:
     target_stream: object
     target_request: object
     target_session: object
+    target_event: object
     new_session: object
     new_stream: object
     new_event: object
     new_request: object
     reemit: Callable
-    reemit_on: object
+    stranded: Callable
+    cancel: Callable
+    leave: Callable
 
 
 def params(L: Logic, tag: str) -> Params:
@@ -190,12 +210,15 @@ def params(L: Logic, tag: str) -> Params:
         target_stream=L.constant(f"{tag}.target_stream", STREAM),
         target_request=L.constant(f"{tag}.target_request", REQUEST),
         target_session=L.constant(f"{tag}.target_session", SESSION),
+        target_event=L.constant(f"{tag}.target_event", EVENT),
         new_session=L.constant(f"{tag}.new_session", SESSION),
         new_stream=L.constant(f"{tag}.new_stream", STREAM),
         new_event=L.constant(f"{tag}.new_event", EVENT),
         new_request=L.constant(f"{tag}.new_request", REQUEST),
         reemit=L.function(f"{tag}.reemit", (REQUEST,), EVENT),
-        reemit_on=L.boolean(f"{tag}.reemit_on"),
+        stranded=L.relation(f"{tag}.stranded", (REQUEST,)),
+        cancel=L.relation(f"{tag}.cancel", (REQUEST,)),
+        leave=L.relation(f"{tag}.leave", (REQUEST,)),
     )
 
 

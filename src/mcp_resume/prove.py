@@ -2,8 +2,12 @@
 
 For each profile asked for (default ``boundary``):
 
-1. every proof obligation of ``proofs.ts_proofs`` (initiation and consecution of
-   every invariant per action, inductiveness alone, non-vacuity);
+1. every proof obligation of ``proofs.system.proofs`` (initiation and consecution
+   of every invariant per action, inductiveness alone, every action enabled),
+   an obligation the action cannot touch reported as not applicable, and one
+   vacuity query per applicable consecution;
+1b. the agreement of the encoding with ``spec.transitions`` both ways
+   (``proofs.system.agreement.agreement_both_ways``, within ``PROVE_BOUNDS``);
 2. bounded model checking of every faulty design (``proofs.ts_bmc``), each
    shortest trace replayed here against the design's in-process server (must
    raise a counterexample), the spec and the reference server (must pass);
@@ -11,8 +15,10 @@ For each profile asked for (default ``boundary``):
    fragment), the traces ``traces/design-<n>.json``, ``REPORT.md`` and, with
    ``--smt2``, one ``smt2/<query>.smt2`` per query (``proofs.artifacts``).
 
-Exit code 0 when every obligation the profile requires holds, every design is
-caught under ``boundary`` and every trace replays as it must; 1 otherwise;
+Exit code 0 when every obligation the profile requires holds, none is vacuous,
+the encoding agrees with the spec both ways, every design is caught under
+``boundary`` and every trace replays as it must; 1 otherwise (an unknown answer,
+Z3's resource limit, is never a proof);
 2 for a profile whose state machine is not modelled.
 """
 
@@ -21,7 +27,7 @@ from __future__ import annotations
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from rich.console import Console
@@ -31,9 +37,10 @@ from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, Verdict
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, Replay, bmc_designs
-from mcp_resume.proofs.system.proofs import ProofResult, required, run_proofs
+from mcp_resume.proofs.system.agreement import AgreementFigures, agreement_both_ways
+from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, required, run_proofs, tally
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 from mcp_resume.spec.trace import Trace, loads
@@ -51,6 +58,7 @@ class ProfileOutcome:
     bmc: list[BmcResult]
     replays: dict[int, Replay]
     seconds: float
+    agreement: AgreementFigures | None = None
     problems: list[str] = field(default_factory=list)
 
     @property
@@ -58,13 +66,15 @@ class ProfileOutcome:
         return not self.problems
 
     def summary(self) -> dict:
-        held = [r for r in self.proofs if required(r)]
+        held = [r for r in self.proofs if required(r) and r.kind != VACUITY]
         return {
             "profile": self.profile.value,
             "folder": str(self.folder),
             "holds": self.holds,
             "obligations_required": len(held),
             "obligations_holding": sum(1 for r in held if r.holds),
+            "tally": asdict(tally(self.proofs)),
+            "agreement": self.agreement.to_json() if self.agreement else None,
             "designs_caught": sorted(b.design for b in self.bmc if b.caught),
             "designs": {str(b.design): {"caught": b.caught, "depth": b.depth, "rule": b.rule,
                                         "replay_confirmed": b.design in self.replays and self.replays[b.design].confirmed}
@@ -83,11 +93,14 @@ def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, ran
     """
     started = time.perf_counter()
     proofs = run_proofs(profile, rlimit, random_seed, progress, smt2=smt2)
+    if progress:
+        progress("agreement both ways")
+    agreement = agreement_both_ways(profile=profile)
     bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress, smt2=smt2)
     replays = {b.design: replay_trace(b.trace, b.design) for b in bmc if b.trace is not None}
     folder = Path(out) / profile.value
-    write_prove_artifacts(profile, proofs, bmc, replays, folder, smt2=smt2)
-    outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started)
+    write_prove_artifacts(profile, proofs, bmc, replays, folder, smt2=smt2, agreement=agreement.to_json())
+    outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started, agreement)
     outcome.problems = _problems(outcome)
     return outcome
 
@@ -117,7 +130,19 @@ def _problems(outcome: ProfileOutcome) -> list[str]:
 
 
 def _proof_problems(outcome: ProfileOutcome) -> list[str]:
-    return [f"{r.query}: {r.result.value}, expected {r.expected.value}" for r in outcome.proofs if required(r) and not r.holds]
+    problems = []
+    for r in outcome.proofs:
+        if not required(r) or r.holds:
+            continue
+        if r.kind == VACUITY and r.result is SatResult.UNSAT:
+            problems.append(f"{r.of} is vacuous: no step from a state the invariants allow meets its antecedent")
+        else:
+            problems.append(f"{r.query}: {r.result.value}, expected {r.expected.value}")
+    agreement = outcome.agreement
+    if agreement is not None:
+        problems += [f"agreement (spec -> formulas): {p}" for p in agreement.forward.problems]
+        problems += [f"agreement (formulas -> spec): {p}" for p in agreement.converse.problems]
+    return problems
 
 
 def _design_problems(outcome: ProfileOutcome) -> list[str]:
@@ -137,8 +162,8 @@ def prove_stage(folder: Path) -> list[tuple[str, bool, str]]:
     """The ``boundary`` run as ``(item, holds, detail)`` lines for ``mcp-resume check``."""
     outcome = prove_profile(Profile.BOUNDARY, folder)
     summary = outcome.summary()
-    detail = (f"{summary['obligations_holding']} of {summary['obligations_required']} obligations hold "
-              f"(initiation and consecution per action, any number of entities)")
+    detail = (f"{tally(outcome.proofs).describe()} (initiation and consecution per action, any number of "
+              f"entities); {outcome.agreement.describe()}")
     caught = f"{len(summary['designs_caught'])} of {len(outcome.bmc)} designs refuted by a shortest run, replays confirmed"
     design_problems = _design_problems(outcome)
     if design_problems:
@@ -178,6 +203,9 @@ def _print(outcome: ProfileOutcome) -> None:
     print(f"{outcome.profile.value}: {summary['obligations_holding']} of {summary['obligations_required']} "
           f"required obligations hold; {len(summary['designs_caught'])} of {len(outcome.bmc)} faulty designs "
           f"refuted; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
+    print(f"  obligations: {tally(outcome.proofs).describe()}")
+    if outcome.agreement is not None:
+        print(f"  {outcome.agreement.describe()}")
     for b in outcome.bmc:
         replayed = outcome.replays.get(b.design)
         state = (f"caught at depth {b.depth} ({b.rule}), replay {'confirmed' if replayed and replayed.confirmed else 'NOT CONFIRMED'}"
@@ -199,12 +227,14 @@ COMMITTED = "proofs/results/boundary"
 def covered_rules() -> dict[str, tuple[str, ...]]:
     """Catalog rule id -> the obligations of the ``boundary`` proof that state it
     (initiation and consecution of each invariant of that rule), without solving."""
-    from mcp_resume.proofs.system.proofs import obligations
+    from mcp_resume.proofs.system.invariants import STEP
+    from mcp_resume.proofs.system.proofs import INITIATION, obligations
 
     covered: dict[str, list[str]] = {}
     for obligation in obligations():
         rule = obligation.invariant.rule if obligation.invariant is not None else None
-        if rule is not None:
+        step_initiation = obligation.kind == INITIATION and obligation.invariant.kind == STEP
+        if rule is not None and obligation.kind != VACUITY and not step_initiation:
             covered.setdefault(rule, []).append(obligation.id)
     return {rule: tuple(sorted(ids)) for rule, ids in sorted(covered.items())}
 
@@ -212,8 +242,8 @@ def covered_rules() -> dict[str, tuple[str, ...]]:
 def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
     """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now (no diagram, so no ``dot``).
 
-    One row per catalog rule with the obligations that state it and how many
-    hold, then the faulty designs bounded model checking refutes, with the depth
+    One row per catalog rule with the obligations that state it, how many are
+    proven (applicable, not vacuous) and how many are not applicable, then the faulty designs bounded model checking refutes, with the depth
     of each shortest run. Deterministic (fixed seed and rlimit). Takes about as
     long as ``mcp-resume prove`` without writing its artifacts.
     """
@@ -228,16 +258,17 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
         f"counterexamples to induction in [{COMMITTED}/REPORT.md](../../{COMMITTED}/REPORT.md),",
         "written by `mcp-resume prove --out proofs/results`).",
         "",
-        "| rule | obligations | hold |",
-        "|---|---|---|",
+        "| rule | obligations | proven | not applicable |",
+        "|---|---|---|---|",
     ]
     by_rule: dict[str, list[ProofResult]] = {}
     for result in proofs:
-        if result.rule is not None and required(result):
+        if result.rule is not None and required(result) and result.kind != VACUITY:
             by_rule.setdefault(result.rule, []).append(result)
     for rule, results in sorted(by_rule.items()):
-        held = sum(1 for r in results if r.holds)
-        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {held} of {len(results)} |")
+        proven = sum(1 for r in results if r.proven)
+        skipped = sum(1 for r in results if r.verdict is Verdict.NOT_APPLICABLE)
+        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {skipped} |")
     lines += ["", "## Faulty designs refuted by bounded model checking", "", "| design | caught | depth | rule |", "|---|---|---|---|"]
     for result in bmc:
         lines.append(f"| {result.design} | {'yes' if result.caught else 'no'} | {result.depth or '-'} | {result.rule or '-'} |")
