@@ -9,6 +9,8 @@ names, summaries and rules are ``spec.designs``'s, which alone defines the desig
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mcp_resume.spec.designs import DESIGNS as SPECS
 from mcp_resume.spec.designs import Deviation, Design
 from mcp_resume.spec.transitions import Delivered, Observation
@@ -16,17 +18,13 @@ from mcp_resume.spec.transitions import Delivered, Observation
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
 
 
-class PerSessionCursor(ReferenceServer):
-    """``Deviation.PER_SESSION_CURSOR``: the replay cursor kept per session: the
-    session log is every retained stream's events in send order."""
+class SessionLogReplay(ReferenceServer):
+    """``Deviation.SESSION_LOG_REPLAY``: the replay of a stream resumption is the
+    session log after the cursor: every retained stream's events in send order."""
 
     def __init__(self) -> None:
         super().__init__()
         self._sequence: dict[str, int] = {}  # event id -> position in its session's log
-
-    def resume_session(self, session: str) -> Observation:
-        stream = self.open_stream(session, "get")
-        return Observation(200, stream=stream.key)
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         log = [event for s in self.streams.values() if s.session == session and s.retained for event in s.events]
@@ -43,6 +41,16 @@ class PerSessionCursor(ReferenceServer):
         observation = super().send(stream, request)
         self._sequence[observation.event] = len(self._sequence)
         return observation
+
+
+class PerSessionCursor(SessionLogReplay):
+    """``Deviation.PER_SESSION_CURSOR``: the replay cursor kept per session: a
+    session resumption counts as caught up, and a stream resumption replays the
+    session log (``SessionLogReplay``)."""
+
+    def resume_session(self, session: str) -> Observation:
+        stream = self.open_stream(session, "get")
+        return Observation(200, stream=stream.key)
 
 
 class GlobalEventLog(ReferenceServer):
@@ -187,6 +195,74 @@ class SharedGetStreamKey(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in after))
 
 
+class ResumedStreamMisrouted(ReferenceServer):
+    """``Deviation.RESUMED_STREAM_MISROUTED``: a stream resumed by its event id is
+    filed under the wrong key; what it sends later is stored, never delivered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.misrouted: set[str] = set()  # streams whose connection sits under an event id's key
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        if observation.status == 200 and self.streams[observation.stream].connected:
+            self.misrouted.add(observation.stream)
+        return observation
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        observation = super().send(stream, request)
+        return replace(observation, events=()) if stream.key in self.misrouted else observation
+
+    def disconnect(self, stream: StreamRecord) -> None:
+        super().disconnect(stream)
+        self.misrouted.discard(stream.key)
+
+
+class OrphanEventIdMintsSession(ReferenceServer):
+    """``Deviation.ORPHAN_EVENT_ID_MINTS_SESSION``: an orphan ``Last-Event-ID`` gets a
+    new session and a new GET stream of it."""
+
+    def on_reconnect(self, action):
+        if action.session is not None or action.last_event_id is None:
+            return super().on_reconnect(action)
+        session = self.on_initialize(None).session
+        stream = self.open_stream(session, "get")
+        return Observation(200, session=session, stream=stream.key)
+
+
+class GetStreamStoresSession(ReferenceServer):
+    """``Deviation.GET_STREAM_STORES_SESSION``: each GET stream's store records every
+    event of its session sent while it is retained; resuming it replays that store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.get_logs: dict[str, list[tuple[str, str | None]]] = {}  # GET stream key -> its store
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        observation = super().send(stream, request)
+        for key, log in self.get_logs.items():
+            if self.streams[key].session == stream.session and self.streams[key].retained:
+                log.append((observation.event, request))
+        return observation
+
+    def open_stream(self, session: str, kind: str) -> StreamRecord:
+        stream = super().open_stream(session, kind)
+        if kind == "get":
+            self.get_logs[stream.key] = []
+        return stream
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        stream = self.find_stream(last_event_id)
+        if stream is None or stream.key not in self.get_logs:
+            return super().resume_stream(session, last_event_id)
+        if stream.session != session or not stream.retained:
+            return Observation(400)
+        log = self.get_logs[stream.key]
+        ids = [event_id for event_id, _ in log]
+        self.reattach(stream)
+        return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in log[ids.index(last_event_id) + 1 :]))
+
+
 BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.PER_SESSION_CURSOR: PerSessionCursor,
     Deviation.GLOBAL_EVENT_LOG: GlobalEventLog,
@@ -199,6 +275,10 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.ENDED_SESSION_EVENTS_REPLAY: EndedSessionEventsReplay,
     Deviation.FOREIGN_EVENT_ID_STATUS: ForeignEventIdStatus,
     Deviation.SHARED_GET_STREAM_KEY: SharedGetStreamKey,
+    Deviation.SESSION_LOG_REPLAY: SessionLogReplay,
+    Deviation.RESUMED_STREAM_MISROUTED: ResumedStreamMisrouted,
+    Deviation.ORPHAN_EVENT_ID_MINTS_SESSION: OrphanEventIdMintsSession,
+    Deviation.GET_STREAM_STORES_SESSION: GetStreamStoresSession,
 }
 """The server class of each deviation."""
 
@@ -223,5 +303,6 @@ def server_for(design: Design) -> type[ReferenceServer]:
     return cls
 
 
-DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS}
+DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS
+                                              if all(d in BEHAVIOUR for d in design.deviations)}  # TEMP until spec-v2
 """Each design's server class, by number (a zero-argument factory of the server)."""
