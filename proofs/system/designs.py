@@ -262,6 +262,38 @@ def _get_events_after(d: DesignStep, e):
     return L.and_(X.e_issued(e), R.t_get(R.stream_of(e)), R.lt(A.eh, e))
 
 
+def _orphan_event_id(d: DesignStep):
+    """``ORPHAN_EVENT_ID_MINTS_SESSION``: a reconnect with ``Last-Event-ID`` and no session header."""
+    return d.L.and_(d.reconnect(), d.L.not_(d.A.sh_present), d.A.eh_present)
+
+
+def _get_stream_resumed(d: DesignStep):
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.R.t_get(d.R.stream_of(d.A.eh)))
+
+
+def _session_events_after(d: DesignStep, e):
+    """``GET_STREAM_STORES_SESSION``: every event of the session sent after the cursor, on any stream."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    return L.and_(X.e_issued(e), L.eq(R.owner(R.stream_of(e)), A.sh), R.lt(A.eh, e))
+
+
+def _sends(d: DesignStep):
+    L, A = d.L, d.A
+    return L.or_(L.eq(A.kind, L.enum(ActionKind.EMIT_EVENT)), L.eq(A.kind, L.enum(ActionKind.ISSUE_SERVER_REQUEST)))
+
+
+def _misrouted_send(d: DesignStep):
+    """``RESUMED_STREAM_MISROUTED``: a send on a stream whose resumed connection sits under the wrong key."""
+    return d.L.and_(_sends(d), d.H["misrouted"](d.A.target_stream))
+
+
+def _misrouted_after(d: DesignStep, t):
+    """Streams resumed by their event id whose new connection is still open."""
+    L, R = d.L, d.R
+    resumed = L.and_(d.reconnect(Branch.STREAM_RESUMPTION), L.eq(t, R.stream_of(d.A.eh)))
+    return L.and_(d.Y.t_connected(t), L.or_(d.H["misrouted"](t), resumed))
+
+
 def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
     """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
     return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
@@ -302,6 +334,15 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
     Deviation.FOREIGN_EVENT_ID_STATUS: _foreign_event_id_status,
     Deviation.SHARED_GET_STREAM_KEY: _fixed(Variation(
         (Override(_shared_get_log, None, _get_events_after),))),
+    Deviation.SESSION_LOG_REPLAY: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), _status(200), _session_log_suffix),))),
+    Deviation.RESUMED_STREAM_MISROUTED: _fixed(Variation(
+        (Override(_misrouted_send, None, _nothing),),
+        hidden={"misrouted": (STREAM,)}, updates={"misrouted": _misrouted_after})),
+    Deviation.ORPHAN_EVENT_ID_MINTS_SESSION: _fixed(Variation(
+        (Override(_orphan_event_id, _status(200), _nothing),))),
+    Deviation.GET_STREAM_STORES_SESSION: _fixed(Variation(
+        (Override(_get_stream_resumed, None, _session_events_after),))),
 }
 """The variation of each deviation, made from the design (for its parameters)."""
 
@@ -316,5 +357,6 @@ def design_for(design: spec_designs.Design) -> Design:
                   tuple(variation.extra for variation in variations if variation.extra is not None))
 
 
-DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS}
+DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS
+                              if all(d in VARIATIONS for d in design.deviations)}  # TEMP until spec-v2
 """Each design of ``spec.designs`` as a variation of the transition system, by number."""
