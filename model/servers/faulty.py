@@ -286,21 +286,33 @@ _ATTRIBUTES: dict[str, str] = {"status": "foreign_status"}
 """The class attribute each design parameter sets on its server."""
 
 
-def server_for(design: Design) -> type[ReferenceServer]:
+def server_for(design: Design, behaviour: dict | None = None, module: str = __name__) -> type[ReferenceServer]:
     """The server class of ``design``: its deviations' classes (the first one's
-    methods win), with the design's name and parameters as class attributes.
+    methods win) from ``behaviour`` (this module's ``BEHAVIOUR`` by default), with
+    the design's name and parameters as class attributes.
 
-    The class is registered in this module under ``Design<number>`` so that its
-    instances pickle (the explorer snapshots servers by pickling them).
+    The class is registered in ``module`` under ``Design<number>`` (a correct
+    variation: ``Variation<Slug>``) so that its instances pickle (the explorer
+    snapshots servers by pickling them).
     """
-    qualname = f"Design{design.number}"
-    namespace = {"name": design.name, "design": design, "__module__": __name__, "__qualname__": qualname,
-                 "__doc__": f"Design {design.number}: {design.summary}."}
+    import sys
+
+    behaviour = BEHAVIOUR if behaviour is None else behaviour
+    qualname = class_name(design)
+    namespace = {"name": design.name, "design": design, "__module__": module, "__qualname__": qualname,
+                 "__doc__": f"{design.target}: {design.summary}."}
     namespace.update({_ATTRIBUTES[key]: value for key, value in design.parameters})
-    bases = tuple(BEHAVIOUR[d] for d in design.deviations) or (ReferenceServer,)
+    bases = tuple(behaviour[d] for d in design.deviations) or (ReferenceServer,)
     cls = type(qualname, bases, namespace)
-    globals()[qualname] = cls
+    setattr(sys.modules[module], qualname, cls)
     return cls
+
+
+def class_name(design: Design) -> str:
+    """``Design13``, or ``VariationRingBuffer`` for the correct variation ``ring-buffer``."""
+    if design.correct:
+        return "Variation" + "".join(part.title() for part in design.slug.split("-"))
+    return f"Design{design.number}"
 
 
 DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS

@@ -5,8 +5,9 @@
   own (``model.targets.sdk_venvs``), with the fixture server for its major version;
 - ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
   from npm, installed into a cache folder on first use (``model.targets.typescript_sdk``);
-- ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
-  server and the faulty designs of ``spec.designs`` behind the HTTP façade
+- ``reference`` (alias ``spec``), ``design-<n>`` and ``variation-<slug>``: the
+  in-process reference server, the faulty designs and the correct variations of
+  ``spec.designs`` behind the HTTP façade
   (``model.http.facade``).
 
 ``running_target(name)`` yields the MCP endpoint URL and stops what it started.
@@ -24,7 +25,8 @@ from mcp_resume.spec import designs
 from mcp_resume.model.targets.process import TargetStartError, running_python_sdk
 
 EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, reference, "
-                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}")
+                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}, "
+                 + ", ".join(v.target for v in designs.VARIATIONS))
 _VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
 
 
@@ -36,7 +38,7 @@ def is_embedded(name: str) -> bool:
     """True when ``name`` names a target ``running_target`` can start."""
     if name in ("python-sdk", "typescript-sdk", "reference", "spec") or _VERSIONED.match(name):
         return True
-    return designs.target_number(name) is not None
+    return designs.by_target(name) is not None
 
 
 @contextmanager
