@@ -124,7 +124,7 @@ class Design:
     extras: tuple[Callable[[DesignStep], list], ...] = ()
 
     @property
-    def number(self) -> int:
+    def number(self) -> int | None:
         return self.spec.number
 
     @property
@@ -343,6 +343,8 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
         (Override(_orphan_event_id, _status(200), _nothing),))),
     Deviation.GET_STREAM_STORES_SESSION: _fixed(Variation(
         (Override(_get_stream_resumed, None, _session_events_after),))),
+    Deviation.RESERIALISED_REPLAY: _fixed(Variation(())),  # bytes on the wire only: the spec's observation
+    Deviation.JSON_POST_RESPONSES: _fixed(Variation(())),
 }
 """The variation of each deviation, made from the design (for its parameters)."""
 
@@ -360,3 +362,7 @@ def design_for(design: spec_designs.Design) -> Design:
 DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS
                               if all(d in VARIATIONS for d in design.deviations)}  # TEMP until spec-v2
 """Each design of ``spec.designs`` as a variation of the transition system, by number."""
+
+CORRECT: dict[str, Design] = {variation.target: design_for(variation) for variation in spec_designs.VARIATIONS
+                              if all(d in VARIATIONS for d in variation.deviations)}  # TEMP until spec-v2
+"""Each correct variation of ``spec.designs`` (``variation-<slug>``) as a variation of the transition system."""
