@@ -1,12 +1,13 @@
-"""The faulty designs as data (``spec/designs.py``): every server and Z3 variation is
-built from it, and the expectations it gives are the ones DESIGN.md §5 states."""
+"""The faulty designs and the correct variations as data (``spec/designs.py``): every
+server and Z3 variation is built from it, and the expectations it gives are the ones
+DESIGN.md §5 states."""
 
 import pickle
 
 import pytest
 
 from mcp_resume.model.harness.kill_matrix import CAUGHT_UNDER_MCP
-from mcp_resume.model.servers import faulty
+from mcp_resume.model.servers import faulty, variations as correct_servers
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.proofs.system import designs as variations
 from mcp_resume.spec import designs
@@ -15,19 +16,26 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_current_expectations_pinned():
-    """A wrong edit of the data shows here: these are DESIGN.md §5's twelve designs."""
-    assert designs.NUMBERS == tuple(range(1, 13))
+    """A wrong edit of the data shows here: these are DESIGN.md §5's eighteen designs."""
+    assert designs.NUMBERS == tuple(range(1, 19))
     assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 9, 12} == CAUGHT_UNDER_MCP
-    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 13))
+    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 19))
     assert designs.design(1).name == "design-1-per-session-cursor"
     assert designs.design(11).name == "design-11-foreign-event-id-empty-200"
     assert designs.design(3).rules == {"reemit-keeps-pending"}
+    assert designs.design(13).rules == {"no-broadcast"}
+    assert designs.design(14).rules == designs.design(18).rules == {"no-cross-session", "replay-suffix"}
+    assert designs.design(15).rules == designs.design(16).rules == {"replay-suffix"}
+    assert designs.design(17).rules == {"reject-orphan-event-id"}
+    assert [v.target for v in designs.VARIATIONS] == [
+        "variation-cancel", "variation-ring-buffer", "variation-reserialised", "variation-json-response"]
 
 
-@pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
+@pytest.mark.parametrize("design", designs.DESIGNS + designs.VARIATIONS, ids=lambda d: d.target)
 def test_each_design_is_well_formed(design):
-    assert design.rules and design.rules <= set(RULES_BY_ID)
-    assert design.deviations
+    assert design.rules <= set(RULES_BY_ID)
+    assert bool(design.rules) is (design.number is not None) is (not design.correct)
+    assert design.deviations and designs.by_target(design.target) is design
     assert design.slug and design.summary and "\n" not in design.summary
     wanted = {name for deviation in design.deviations for name in designs.PARAMETERS.get(deviation, ())}
     assert {name for name, _ in design.parameters} == wanted
@@ -35,7 +43,32 @@ def test_each_design_is_well_formed(design):
 
 
 def test_every_deviation_has_a_server_and_a_z3_variation():
-    assert set(faulty.BEHAVIOUR) == set(designs.Deviation) == set(variations.VARIATIONS)
+    assert set(faulty.BEHAVIOUR) | set(correct_servers.BEHAVIOUR) == set(designs.Deviation) == set(variations.VARIATIONS)
+    assert not set(faulty.BEHAVIOUR) & set(correct_servers.BEHAVIOUR)
+
+
+def test_a_correct_variation_is_never_caught_and_is_named_by_its_slug():
+    for variation in designs.VARIATIONS:
+        assert variation.correct and not any(variation.caught(p) for p in Profile)
+        assert variation.name == variation.target == f"variation-{variation.slug}"
+        assert designs.target_number(variation.target) is None
+    assert designs.variation("cancel").deviations == (designs.Deviation.CANCEL_ON_SESSION_RESUME,)
+    with pytest.raises(KeyError, match="variations are cancel, ring-buffer"):
+        designs.variation("nothing")
+
+
+@pytest.mark.parametrize("variation", designs.VARIATIONS, ids=lambda d: d.target)
+def test_the_variation_server_and_its_z3_variation_are_built_from_the_data(variation):
+    cls = correct_servers.VARIATIONS[variation.target]
+    assert server_factory(variation.target) is cls and cls.design is variation
+    server = cls()
+    assert server.name == variation.target
+    assert type(pickle.loads(pickle.dumps(server))) is cls
+    for deviation in variation.deviations:
+        assert isinstance(server, correct_servers.BEHAVIOUR[deviation])
+    assert variations.CORRECT[variation.target].spec is variation
+    wire_only = set(variation.deviations) <= designs.WIRE_ONLY
+    assert wire_only is (not variations.CORRECT[variation.target].overrides)
 
 
 @pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
@@ -66,8 +99,9 @@ def test_an_explicit_profile_set_overrides_the_derivation():
 
 def test_unknown_designs_are_named():
     with pytest.raises(KeyError, match="designs are 1, 2"):
-        designs.design(13)
-    assert designs.target_number("design-12") == 12
-    assert designs.target_number("design-13") is None and designs.target_number("design-1x") is None
-    with pytest.raises(ValueError, match="design-12"):
-        server_factory("design-13")
+        designs.design(19)
+    assert designs.target_number("design-18") == 18
+    assert designs.target_number("design-19") is None and designs.target_number("design-1x") is None
+    with pytest.raises(ValueError, match="design-18, variation-cancel"):
+        server_factory("design-19")
+    assert designs.numbers_text() == "1-18"
