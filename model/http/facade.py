@@ -28,7 +28,8 @@ answers each POST request with one ``application/json`` body (its stream has
 no connection, so a server request it sends waits for a GET stream).
 
 A GET with the session id alone is a session resumption (a new GET stream that
-stays open), a GET with ``Last-Event-ID`` a stream resumption; a client that
+stays open, with a priming event after what it re-emits), a GET with
+``Last-Event-ID`` a stream resumption; a client that
 closes a connection is a ``drop_connection``. The façade keeps at most
 ``retained_streams`` ended POST streams per session and expires older ones
 (``expire_stream``), as a server with bounded event storage does.
@@ -237,6 +238,8 @@ class FacadeApp:
         connection = self.attach(stream) if record is not None and record.connected else None
         minted = {"mcp-session-id": observed.session} if observed.session else {}
         replayed = {d.event for d in observed.events} if self.reserialise_replays and last_event_id else set()
+        if connection is not None and last_event_id is None:
+            self.emit(stream, None)  # priming event of the new GET stream (MCP D8): it too can be resumed
         await self.stream_out(connection, list(observed.events), receive, send, minted, replayed)
 
     async def delete(self, headers, send) -> None:
