@@ -201,9 +201,18 @@ class SharedGetStreamKey(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
 
+class ReemitOnOpenConnection(ReferenceServer):
+    """``Deviation.REEMIT_ON_OPEN_CONNECTION``: a session resumption re-emits every
+    pending request, also one whose carrying stream is still connected."""
+
+    def stranded(self, session: str) -> list[str]:
+        return list(self.sessions[session].pending)
+
+
 class ResumedStreamMisrouted(ReferenceServer):
-    """``Deviation.RESUMED_STREAM_MISROUTED``: a stream resumed by its event id is
-    filed under the wrong key; what it sends later is stored, never delivered."""
+    """``Deviation.RESUMED_STREAM_MISROUTED``: a stream resumption answers with the
+    cursor's event id as the resumed stream's key, and the new connection is filed
+    under it: what the stream sends later is stored, never delivered."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -211,9 +220,11 @@ class ResumedStreamMisrouted(ReferenceServer):
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         observation = super().resume_stream(session, last_event_id)
-        if observation.status == 200 and self.streams[observation.stream].connected:
+        if observation.status != 200:
+            return observation
+        if self.streams[observation.stream].connected:
             self.misrouted.add(observation.stream)
-        return observation
+        return replace(observation, stream=last_event_id)
 
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
         observation = super().send(stream, request)
@@ -222,6 +233,20 @@ class ResumedStreamMisrouted(ReferenceServer):
     def disconnect(self, stream: StreamRecord) -> None:
         super().disconnect(stream)
         self.misrouted.discard(stream.key)
+
+
+class RingBufferGap(ReferenceServer):
+    """``Deviation.RING_BUFFER_GAP``: a cursor the ring buffer evicted resumes its
+    stream with every event the buffer still holds (an empty buffer cannot place
+    the cursor, so that is still refused)."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        stream = self.find_stream(last_event_id)
+        kept = self.kept_events(stream) if stream is not None else []
+        if stream is None or stream.session != session or not kept or last_event_id in dict(kept):
+            return super().resume_stream(session, last_event_id)
+        self.reattach(stream)
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in kept))
 
 
 class OrphanEventIdMintsSession(ReferenceServer):
@@ -259,14 +284,15 @@ class GetStreamStoresSession(ReferenceServer):
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         stream = self.find_stream(last_event_id)
-        if stream is None or stream.key not in self.get_logs:
+        if stream is None or stream.key not in self.get_logs or stream.session != session:
             return super().resume_stream(session, last_event_id)
-        if stream.session != session or not stream.retained:
-            return Observation(400)
+        if last_event_id not in dict(self.kept_events(stream)):
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
         log = self.get_logs[stream.key]
         ids = [event_id for event_id, _ in log]
         self.reattach(stream)
-        return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in log[ids.index(last_event_id) + 1 :]))
+        after = log[ids.index(last_event_id) + 1 :]
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
 
 BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
@@ -281,7 +307,9 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.ENDED_SESSION_EVENTS_REPLAY: EndedSessionEventsReplay,
     Deviation.FOREIGN_EVENT_ID_STATUS: ForeignEventIdStatus,
     Deviation.SHARED_GET_STREAM_KEY: SharedGetStreamKey,
+    Deviation.REEMIT_ON_OPEN_CONNECTION: ReemitOnOpenConnection,
     Deviation.SESSION_LOG_REPLAY: SessionLogReplay,
+    Deviation.RING_BUFFER_GAP: RingBufferGap,
     Deviation.RESUMED_STREAM_MISROUTED: ResumedStreamMisrouted,
     Deviation.ORPHAN_EVENT_ID_MINTS_SESSION: OrphanEventIdMintsSession,
     Deviation.GET_STREAM_STORES_SESSION: GetStreamStoresSession,
@@ -321,6 +349,5 @@ def class_name(design: Design) -> str:
     return f"Design{design.number}"
 
 
-DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS
-                                              if all(d in BEHAVIOUR for d in design.deviations)}  # TEMP until spec-v2
+DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS}
 """Each design's server class, by number (a zero-argument factory of the server)."""

@@ -23,10 +23,11 @@ from mcp_resume.model.http.designs import verify_server_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.spec.space import Bounds
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
+from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
 from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
+from mcp_resume.proofs.system.designs import needs_encoding
 from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"
@@ -48,6 +49,9 @@ class Z3BmcColumn:
         return None
 
     def run(self, design: Row, profile: Profile) -> Cell:
+        missing = needs_encoding(entry(design))
+        if missing is not None:
+            return Cell(self.name, design, profile, UNAVAILABLE, detail=missing)
         started = time.perf_counter()
         result = bmc_design(design, profile, self.max_depth)
         if not result.caught:
