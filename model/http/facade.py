@@ -25,7 +25,9 @@ side of the conformance fixture tools (DESIGN.md §7) on it:
 A correct variation of ``spec.designs`` changes the wire: ``reserialise_replays``
 writes replayed events with another key order and whitespace, ``json_responses``
 answers each POST request with one ``application/json`` body (its stream has
-no connection, so a server request it sends waits for a GET stream).
+no connection, so a server request it sends waits for a GET stream), and
+``ring_capacity`` keeps that many events per stream (``evict_event`` beyond it).
+A request cancelled on a session resumption ends its tool call with an error result.
 
 A GET with the session id alone is a session resumption (a new GET stream that
 stays open, with a priming event after what it re-emits), a GET with
@@ -112,6 +114,7 @@ class FacadeApp:
         self.server = server
         self.reserialise_replays = bool(getattr(server, "reserialise_replays", False))
         self.json_responses = bool(getattr(server, "json_responses", False))
+        self.ring_capacity = int(getattr(server, "ring_capacity", 0))
         self.step_seconds = step_seconds
         self.retained_streams = retained_streams
         self.connections: dict[str, Connection] = {}
@@ -240,6 +243,7 @@ class FacadeApp:
         replayed = {d.event for d in observed.events} if self.reserialise_replays and last_event_id else set()
         if connection is not None and last_event_id is None:
             self.emit(stream, None)  # priming event of the new GET stream (MCP D8): it too can be resumed
+        self.keep_ring(stream)
         await self.stream_out(connection, list(observed.events), receive, send, minted, replayed)
 
     async def delete(self, headers, send) -> None:
@@ -316,6 +320,9 @@ class FacadeApp:
     def apply(self, action):
         self.log.append(a.describe(action))
         observed = self.server.apply(action)
+        for delivered in observed.events:
+            if delivered.cancels is not None:
+                self._cancelled(delivered.cancels)
         for delivered in observed.events if action.side != "client" else ():
             self._deliver(action, delivered)
         for stream in observed.closed:
@@ -324,6 +331,18 @@ class FacadeApp:
                 connection.closed = True
                 connection.queue.put_nowait(None)
         return observed
+
+    def _cancelled(self, request: str) -> None:
+        """The server cancelled ``request``: the tool call waiting for its answer ends (with an error result)."""
+        waiting = self.answers.pop(request, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    def keep_ring(self, stream: str | None) -> None:
+        """A ring buffer of ``ring_capacity`` events per stream: evict the oldest beyond it."""
+        record = self.server.streams.get(stream) if stream else None
+        while self.ring_capacity and record is not None and len(self.server.kept_events(record)) > self.ring_capacity:
+            self.apply(a.EvictEvent(stream))
 
     def _deliver(self, action, delivered) -> None:
         stream = getattr(action, "stream", None)
@@ -344,6 +363,7 @@ class FacadeApp:
         self.event_payloads[observed.event] = payload
         for delivered in observed.events:
             self._deliver(a.EmitEvent(stream), delivered)
+        self.keep_ring(stream)
 
     def issue(self, stream: str, method: str, params: dict) -> str:
         if not self.live(stream):
@@ -354,6 +374,7 @@ class FacadeApp:
         self.request_payloads[request] = {"jsonrpc": "2.0", "id": int(request), "method": method, "params": params}
         for delivered in observed.events:
             self._deliver(a.IssueServerRequest(stream), delivered)
+        self.keep_ring(stream)
         return request
 
     def end(self, stream: str, session: str) -> None:
@@ -423,6 +444,8 @@ class FacadeApp:
             if request in self.server.sessions[self.server.request_session[request]].pending:
                 self.apply(a.CancelRequest(request))
             return {"error": {"code": -32001, "message": f"no answer to {method} within {ANSWER_TIMEOUT_SECONDS:g} s"}}
+        if answer is None:  # cancelled on a session resumption (DESIGN.md §2 branch 2)
+            return {"result": {"content": [{"type": "text", "text": f"{method} was cancelled"}], "isError": True}}
         return _text(f"{method} answered: {json.dumps(answer.get('result'))[:60]}")
 
     def _spawn(self, coroutine) -> None:

@@ -238,7 +238,10 @@ class ResumedStreamMisrouted(ReferenceServer):
 class RingBufferGap(ReferenceServer):
     """``Deviation.RING_BUFFER_GAP``: a cursor the ring buffer evicted resumes its
     stream with every event the buffer still holds (an empty buffer cannot place
-    the cursor, so that is still refused)."""
+    the cursor, so that is still refused). Over HTTP the façade evicts beyond
+    ``ring_capacity`` events per stream."""
+
+    ring_capacity = 3
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         stream = self.find_stream(last_event_id)

@@ -54,7 +54,10 @@ class CancelPending(ReferenceServer):
 class RingBuffer(ReferenceServer):
     """``Deviation.RING_BUFFER_REJECTS``: each stream's replayable events sit in a
     ring buffer of their own (``rings``); eviction drops the oldest, and a cursor
-    the ring no longer holds is refused with 400 and the resumption error code."""
+    the ring no longer holds is refused with 400 and the resumption error code.
+    Over HTTP the façade evicts beyond ``ring_capacity`` events per stream."""
+
+    ring_capacity = 3
 
     def __init__(self) -> None:
         super().__init__()
