@@ -112,3 +112,57 @@ def test_unknown_designs_are_named():
     with pytest.raises(ValueError, match="design-18, variation-cancel"):
         server_factory("design-19")
     assert designs.numbers_text() == "1-18"
+
+
+# -- designs 13-18 and the correct variations, each on a short run of its own ---------------
+
+from mcp_resume.model.harness.checker import Counterexample, Checker, replay  # noqa: E402
+from mcp_resume.model.servers.reference import ReferenceServer  # noqa: E402
+from mcp_resume.spec import actions as a  # noqa: E402
+from mcp_resume.spec.trace import Trace  # noqa: E402
+
+_OPEN = [a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1")]
+RUNS = {
+    13: ([a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.Reconnect("S1", None)], "no-broadcast"),
+    14: (_OPEN + [a.CallTool("S1"), a.EmitEvent("T2"), a.DropConnection("T1"), a.Reconnect("S1", "E1")], "no-cross-session"),
+    15: (_OPEN + [a.DropConnection("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
+    16: (_OPEN + [a.EmitEvent("T1"), a.EmitEvent("T1"), a.EvictEvent("T1"), a.EvictEvent("T1"), a.Reconnect("S1", "E1")],
+         "replay-suffix"),
+    17: ([a.Reconnect(None, "unknown-event")], "reject-orphan-event-id"),
+    18: ([a.Initialize(), a.Reconnect("S1", None), a.EmitEvent("T1"), a.CallTool("S1"), a.EmitEvent("T2"),
+          a.DropConnection("T1"), a.Reconnect("S1", "E1")], "no-cross-session"),
+}
+
+
+@pytest.mark.parametrize("number", sorted(RUNS))
+def test_a_short_run_shows_each_new_design_under_its_rule_and_holds_on_the_reference(number):
+    actions, rule = RUNS[number]
+    trace = Trace(tuple(actions), Profile.BOUNDARY)
+    assert len(replay(trace, ReferenceServer())) == len(actions)
+    with pytest.raises(Counterexample) as caught:
+        replay(trace, faulty.DESIGNS[number]())
+    assert caught.value.trace.failure.rule == rule and caught.value.trace.failure.step == len(actions)
+    assert rule in designs.design(number).rules
+
+
+def test_the_cancel_variation_cancels_what_the_reference_re_emits_and_the_checker_accepts_it():
+    actions = [a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+               a.Reconnect("S1", None), a.Reconnect("S1", None)]
+    checker = Checker(server_factory("variation-cancel")())
+    reports = [checker.apply(action) for action in actions]
+    first, second = reports[4].observed, reports[5].observed
+    assert [d.cancels for d in first.events] == ["R1"] and not any(d.request for d in first.events)
+    assert not second.events  # cancelled: nothing pending is left to re-emit
+    assert not any(r.findings for r in reports)
+    on_reference = Checker(ReferenceServer())
+    reference = [on_reference.apply(action) for action in actions[:5]][-1].observed
+    assert [d.request for d in reference.events] == ["R1"]
+
+
+def test_the_ring_buffer_variation_refuses_an_evicted_cursor_as_branch_3():
+    actions = _OPEN + [a.EmitEvent("T1"), a.EvictEvent("T1"), a.Reconnect("S1", "E1"), a.Reconnect("S1", "E2")]
+    checker = Checker(server_factory("variation-ring-buffer")())
+    reports = [checker.apply(action) for action in actions]
+    evicted, kept = reports[-2].observed, reports[-1].observed
+    assert (evicted.status, evicted.events) == (400, ()) and evicted.error is not None
+    assert kept.status == 200 and not any(r.findings for r in reports)
