@@ -1,4 +1,4 @@
-"""The faulty designs of DESIGN.md §5, as data.
+"""The faulty designs of DESIGN.md §5 and its correct variations, as data.
 
 Each design is the correct server with one or more *deviations*: named changes
 (``Deviation``) with any parameters they take. This module is the one place
@@ -10,6 +10,12 @@ shows it, and the deviations it makes; the in-process servers
 A design must be caught under a profile when one of its rules is a MUST there
 (``Design.caught``, read from the catalog's levels); ``caught_under`` states the
 profiles explicitly where that derivation would be wrong.
+
+A *correct variation* (``VARIATIONS``) is a ``Design`` with no rules and no
+number: a server that departs from the reference in a way DESIGN.md §5 says a
+checker must not blame (cancelling instead of re-emitting, a ring buffer that
+rejects an evicted cursor, re-serialised replays, JSON answers to POST). Its
+target is ``variation-<slug>``.
 
 Adding a design: one ``Design`` entry below, and, for a new ``Deviation``, its
 behaviour in the server and in Z3.
@@ -57,6 +63,37 @@ class Deviation(str, Enum):
     SHARED_GET_STREAM_KEY = "shared-get-stream-key"
     """The standalone GET streams of all sessions share one stream key and one
     event buffer; a resumed GET stream replays every GET event after the cursor."""
+    REEMIT_ON_OPEN_CONNECTION = "reemit-on-open-connection"
+    """A session resumption re-emits every pending server request of the session,
+    also those whose carrying stream still has an open connection (broadcast)."""
+    SESSION_LOG_REPLAY = "session-log-replay"
+    """A stream resumption replays every later event of the session's retained
+    streams, in send order, whichever stream carried it."""
+    RESUMED_STREAM_MISROUTED = "resumed-stream-misrouted"
+    """The event store answers a stream resumption with an event id where the
+    stream id belongs, so the new connection is filed under the wrong key: the
+    stream's later events are stored but never delivered on it."""
+    RING_BUFFER_GAP = "ring-buffer-gap"
+    """A cursor naming an evicted event resumes its stream: the events the ring
+    buffer still holds are replayed, with a gap where the evicted ones were."""
+    ORPHAN_EVENT_ID_MINTS_SESSION = "orphan-event-id-mints-session"
+    """A reconnect with ``Last-Event-ID`` and no session header is answered 200
+    on a new GET stream of a newly minted session."""
+    GET_STREAM_STORES_SESSION = "get-stream-stores-session"
+    """The standalone GET stream's store records every event the session sends
+    while that stream is retained, on whatever stream; resuming it replays them."""
+    CANCEL_ON_SESSION_RESUME = "cancel-on-session-resume"
+    """Correct: a session resumption cancels (``notifications/cancelled`` on the
+    new stream) the pending requests it would re-emit, instead of re-emitting them."""
+    RING_BUFFER_REJECTS = "ring-buffer-rejects"
+    """Correct: each stream keeps its events in a ring buffer; a cursor naming an
+    evicted event is rejected with 400 and the resumption error code."""
+    RESERIALISED_REPLAY = "reserialised-replay"
+    """Correct: replayed messages are re-serialised on the wire (other key order,
+    other whitespace); the in-process server is the reference."""
+    JSON_POST_RESPONSES = "json-post-responses"
+    """Correct: a POST request is answered with one ``application/json`` body, not
+    an SSE stream (MCP B13); the in-process server is the reference."""
 
 
 PARAMETERS: dict[Deviation, tuple[str, ...]] = {
@@ -69,9 +106,10 @@ PARAMETERS: dict[Deviation, tuple[str, ...]] = {
 class Design:
     """One faulty design: its number in DESIGN.md §5, a short name (``slug``),
     a one-line summary, the catalog rules one of which must be the first broken
-    when it is caught, and the deviations it makes, with their parameters."""
+    when it is caught, and the deviations it makes, with their parameters.
+    A correct variation has no number and no rules."""
 
-    number: int
+    number: int | None
     slug: str
     summary: str
     rules: frozenset[str]
@@ -81,14 +119,19 @@ class Design:
     """The profiles under which it must be caught, when not derived from ``rules``."""
 
     @property
+    def correct(self) -> bool:
+        """A correct variation: no rule may be found broken on it."""
+        return not self.rules
+
+    @property
     def name(self) -> str:
-        """``design-<number>-<slug>``: the server's name in traces and reports."""
-        return f"design-{self.number}-{self.slug}"
+        """``design-<number>-<slug>`` (``variation-<slug>``): the server's name in traces and reports."""
+        return self.target if self.correct else f"design-{self.number}-{self.slug}"
 
     @property
     def target(self) -> str:
-        """``design-<number>``: how the CLI and the embedded targets name it."""
-        return f"design-{self.number}"
+        """``design-<number>`` (``variation-<slug>``): how the CLI and the embedded targets name it."""
+        return f"variation-{self.slug}" if self.correct else f"design-{self.number}"
 
     def parameter(self, name: str):
         """The value of parameter ``name``; ``KeyError`` when the design has none."""
@@ -101,6 +144,8 @@ class Design:
         """Whether every checker must catch it under ``profile``: one of its rules is a MUST there."""
         if self.caught_under is not None:
             return profile in self.caught_under
+        if self.correct:
+            return False
         return any(level(rule, profile) is Level.MUST for rule in self.rules)
 
 
@@ -160,7 +205,50 @@ DESIGNS: tuple[Design, ...] = (
             "one stream key shared by the standalone GET streams of all sessions",
             {"no-cross-session", "server-request-ownership"},
             [D.SHARED_GET_STREAM_KEY]),
+    _design(13, "broadcast-reemit",
+            "pending requests re-emitted on a new GET while their carrying stream is still connected",
+            {"no-broadcast"},
+            [D.REEMIT_ON_OPEN_CONNECTION]),
+    _design(14, "session-log-replay",
+            "stream resumption replays every later event of the session, from any stream",
+            {"no-cross-session", "replay-suffix"},
+            [D.SESSION_LOG_REPLAY]),
+    _design(15, "resumed-stream-misrouted",
+            "after a stream resumption the stream's later events are never delivered (the store hands "
+            "back an event id where the stream id belongs)",
+            {"replay-suffix"},
+            [D.RESUMED_STREAM_MISROUTED]),
+    _design(16, "ring-buffer-gap",
+            "ring buffer that replays what it still has after an evicted cursor, with a gap",
+            {"replay-suffix"},
+            [D.RING_BUFFER_GAP]),
+    _design(17, "orphan-event-id-mints-session",
+            "an orphan Last-Event-ID answered 200 with a newly minted session",
+            {"reject-orphan-event-id"},
+            [D.ORPHAN_EVENT_ID_MINTS_SESSION]),
+    _design(18, "get-stream-stores-session",
+            "the standalone GET stream stores every event of the session: resuming it re-delivers "
+            "messages already delivered on POST streams",
+            {"no-cross-session", "replay-suffix"},
+            [D.GET_STREAM_STORES_SESSION]),
 )
+
+
+def _variation(slug, summary, deviations) -> Design:
+    return Design(None, slug, summary, frozenset(), tuple(deviations))
+
+
+VARIATIONS: tuple[Design, ...] = (
+    _variation("cancel", "pending requests cancelled on session resumption instead of re-emitted",
+               [D.CANCEL_ON_SESSION_RESUME]),
+    _variation("ring-buffer", "a ring buffer per stream that rejects an evicted cursor with 400",
+               [D.RING_BUFFER_REJECTS]),
+    _variation("reserialised", "replayed messages re-serialised (other key order, other whitespace)",
+               [D.RESERIALISED_REPLAY]),
+    _variation("json-response", "POST requests answered with application/json instead of SSE",
+               [D.JSON_POST_RESPONSES]),
+)
+"""The correct variations of DESIGN.md §5: no checker may blame them."""
 
 del D
 
@@ -182,6 +270,25 @@ def caught_under(profile: Profile) -> frozenset[int]:
     return frozenset(d.number for d in DESIGNS if d.caught(profile))
 
 
+BY_TARGET: dict[str, Design] = {d.target: d for d in DESIGNS + VARIATIONS}
+
+WIRE_ONLY: frozenset[Deviation] = frozenset({Deviation.RESERIALISED_REPLAY, Deviation.JSON_POST_RESPONSES})
+"""Deviations that change only the bytes on the wire: in process, and in Z3, they are the reference."""
+
+
+def variation(slug: str) -> Design:
+    """The correct variation ``variation-<slug>``; ``KeyError`` naming the known ones otherwise."""
+    found = BY_TARGET.get(f"variation-{slug}")
+    if found is None:
+        raise KeyError(f"unknown variation {slug!r}; variations are {', '.join(v.slug for v in VARIATIONS)}")
+    return found
+
+
+def by_target(name: str) -> Design | None:
+    """The design or correct variation named ``name`` (``design-<n>``, ``variation-<slug>``), or ``None``."""
+    return BY_TARGET.get(name)
+
+
 def target_number(name: str) -> int | None:
     """The number ``n`` of a target named ``design-<n>``, or ``None`` when ``name`` names no design."""
     digits = name[7:] if name.startswith("design-") else ""
@@ -189,5 +296,5 @@ def target_number(name: str) -> int | None:
 
 
 def numbers_text() -> str:
-    """``1-12``: the design numbers for help texts."""
+    """``1-18``: the design numbers for help texts."""
     return f"{NUMBERS[0]}-{NUMBERS[-1]}" if NUMBERS == tuple(range(NUMBERS[0], NUMBERS[-1] + 1)) else ", ".join(map(str, NUMBERS))

@@ -1,12 +1,13 @@
-"""The faulty designs as data (``spec/designs.py``): every server and Z3 variation is
-built from it, and the expectations it gives are the ones DESIGN.md §5 states."""
+"""The faulty designs and the correct variations as data (``spec/designs.py``): every
+server and Z3 variation is built from it, and the expectations it gives are the ones
+DESIGN.md §5 states."""
 
 import pickle
 
 import pytest
 
 from mcp_resume.model.harness.kill_matrix import CAUGHT_UNDER_MCP
-from mcp_resume.model.servers import faulty
+from mcp_resume.model.servers import faulty, variations as correct_servers
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.proofs.system import designs as variations
 from mcp_resume.spec import designs
@@ -15,19 +16,26 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_current_expectations_pinned():
-    """A wrong edit of the data shows here: these are DESIGN.md §5's twelve designs."""
-    assert designs.NUMBERS == tuple(range(1, 13))
-    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12} == CAUGHT_UNDER_MCP
-    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 13))
+    """A wrong edit of the data shows here: these are DESIGN.md §5's eighteen designs."""
+    assert designs.NUMBERS == tuple(range(1, 19))
+    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18} == CAUGHT_UNDER_MCP
+    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 19))
     assert designs.design(1).name == "design-1-per-session-cursor"
     assert designs.design(11).name == "design-11-foreign-event-id-empty-200"
     assert designs.design(3).rules == {"reemit-keeps-pending"}
+    assert designs.design(13).rules == {"no-broadcast"}
+    assert designs.design(14).rules == designs.design(18).rules == {"no-cross-session", "replay-suffix"}
+    assert designs.design(15).rules == designs.design(16).rules == {"replay-suffix"}
+    assert designs.design(17).rules == {"reject-orphan-event-id"}
+    assert [v.target for v in designs.VARIATIONS] == [
+        "variation-cancel", "variation-ring-buffer", "variation-reserialised", "variation-json-response"]
 
 
-@pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
+@pytest.mark.parametrize("design", designs.DESIGNS + designs.VARIATIONS, ids=lambda d: d.target)
 def test_each_design_is_well_formed(design):
-    assert design.rules and design.rules <= set(RULES_BY_ID)
-    assert design.deviations
+    assert design.rules <= set(RULES_BY_ID)
+    assert bool(design.rules) is (design.number is not None) is (not design.correct)
+    assert design.deviations and designs.by_target(design.target) is design
     assert design.slug and design.summary and "\n" not in design.summary
     wanted = {name for deviation in design.deviations for name in designs.PARAMETERS.get(deviation, ())}
     assert {name for name, _ in design.parameters} == wanted
@@ -35,7 +43,38 @@ def test_each_design_is_well_formed(design):
 
 
 def test_every_deviation_has_a_server_and_a_z3_variation():
-    assert set(faulty.BEHAVIOUR) == set(designs.Deviation) == set(variations.VARIATIONS)
+    assert set(faulty.BEHAVIOUR) | set(correct_servers.BEHAVIOUR) == set(designs.Deviation)
+    assert set(variations.VARIATIONS) | set(variations.NEEDS_ENCODING) == set(designs.Deviation)
+    assert not set(faulty.BEHAVIOUR) & set(correct_servers.BEHAVIOUR)
+    assert not set(variations.VARIATIONS) & set(variations.NEEDS_ENCODING)
+    assert set(variations.DESIGNS) == {d.number for d in designs.DESIGNS if variations.needs_encoding(d) is None}
+
+
+def test_a_correct_variation_is_never_caught_and_is_named_by_its_slug():
+    for variation in designs.VARIATIONS:
+        assert variation.correct and not any(variation.caught(p) for p in Profile)
+        assert variation.name == variation.target == f"variation-{variation.slug}"
+        assert designs.target_number(variation.target) is None
+    assert designs.variation("cancel").deviations == (designs.Deviation.CANCEL_ON_SESSION_RESUME,)
+    with pytest.raises(KeyError, match="variations are cancel, ring-buffer"):
+        designs.variation("nothing")
+
+
+@pytest.mark.parametrize("variation", designs.VARIATIONS, ids=lambda d: d.target)
+def test_the_variation_server_and_its_z3_variation_are_built_from_the_data(variation):
+    cls = correct_servers.VARIATIONS[variation.target]
+    assert server_factory(variation.target) is cls and cls.design is variation
+    server = cls()
+    assert server.name == variation.target
+    assert type(pickle.loads(pickle.dumps(server))) is cls
+    for deviation in variation.deviations:
+        assert isinstance(server, correct_servers.BEHAVIOUR[deviation])
+    if variations.needs_encoding(variation) is None:
+        assert variations.CORRECT[variation.target].spec is variation
+        wire_only = set(variation.deviations) <= designs.WIRE_ONLY
+        assert wire_only is (not variations.CORRECT[variation.target].overrides)
+    else:
+        assert variation.target not in variations.CORRECT
 
 
 @pytest.mark.parametrize("design", designs.DESIGNS, ids=lambda d: d.target)
@@ -47,8 +86,9 @@ def test_the_server_and_the_variation_are_built_from_the_data(design):
     assert type(pickle.loads(pickle.dumps(server))) is cls
     for deviation in design.deviations:
         assert isinstance(server, faulty.BEHAVIOUR[deviation])
-    variation = variations.DESIGNS[design.number]
-    assert variation.spec is design and variation.summary == design.summary and variation.overrides
+    if variations.needs_encoding(design) is None:
+        variation = variations.DESIGNS[design.number]
+        assert variation.spec is design and variation.summary == design.summary and variation.overrides
 
 
 def test_a_parameter_reaches_the_server():
@@ -66,8 +106,63 @@ def test_an_explicit_profile_set_overrides_the_derivation():
 
 def test_unknown_designs_are_named():
     with pytest.raises(KeyError, match="designs are 1, 2"):
-        designs.design(13)
-    assert designs.target_number("design-12") == 12
-    assert designs.target_number("design-13") is None and designs.target_number("design-1x") is None
-    with pytest.raises(ValueError, match="design-12"):
-        server_factory("design-13")
+        designs.design(19)
+    assert designs.target_number("design-18") == 18
+    assert designs.target_number("design-19") is None and designs.target_number("design-1x") is None
+    with pytest.raises(ValueError, match="design-18, variation-cancel"):
+        server_factory("design-19")
+    assert designs.numbers_text() == "1-18"
+
+
+# -- designs 13-18 and the correct variations, each on a short run of its own ---------------
+
+from mcp_resume.model.harness.checker import Counterexample, Checker, replay  # noqa: E402
+from mcp_resume.model.servers.reference import ReferenceServer  # noqa: E402
+from mcp_resume.spec import actions as a  # noqa: E402
+from mcp_resume.spec.trace import Trace  # noqa: E402
+
+_OPEN = [a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1")]
+RUNS = {
+    13: ([a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.Reconnect("S1", None)], "no-broadcast"),
+    14: (_OPEN + [a.CallTool("S1"), a.EmitEvent("T2"), a.DropConnection("T1"), a.Reconnect("S1", "E1")], "no-cross-session"),
+    15: (_OPEN + [a.DropConnection("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
+    16: (_OPEN + [a.EmitEvent("T1"), a.EmitEvent("T1"), a.EvictEvent("T1"), a.EvictEvent("T1"), a.Reconnect("S1", "E1")],
+         "replay-suffix"),
+    17: ([a.Reconnect(None, "unknown-event")], "reject-orphan-event-id"),
+    18: ([a.Initialize(), a.Reconnect("S1", None), a.EmitEvent("T1"), a.CallTool("S1"), a.EmitEvent("T2"),
+          a.DropConnection("T1"), a.Reconnect("S1", "E1")], "no-cross-session"),
+}
+
+
+@pytest.mark.parametrize("number", sorted(RUNS))
+def test_a_short_run_shows_each_new_design_under_its_rule_and_holds_on_the_reference(number):
+    actions, rule = RUNS[number]
+    trace = Trace(tuple(actions), Profile.BOUNDARY)
+    assert len(replay(trace, ReferenceServer())) == len(actions)
+    with pytest.raises(Counterexample) as caught:
+        replay(trace, faulty.DESIGNS[number]())
+    assert caught.value.trace.failure.rule == rule and caught.value.trace.failure.step == len(actions)
+    assert rule in designs.design(number).rules
+
+
+def test_the_cancel_variation_cancels_what_the_reference_re_emits_and_the_checker_accepts_it():
+    actions = [a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+               a.Reconnect("S1", None), a.Reconnect("S1", None)]
+    checker = Checker(server_factory("variation-cancel")())
+    reports = [checker.apply(action) for action in actions]
+    first, second = reports[4].observed, reports[5].observed
+    assert [d.cancels for d in first.events] == ["R1"] and not any(d.request for d in first.events)
+    assert not second.events  # cancelled: nothing pending is left to re-emit
+    assert not any(r.findings for r in reports)
+    on_reference = Checker(ReferenceServer())
+    reference = [on_reference.apply(action) for action in actions[:5]][-1].observed
+    assert [d.request for d in reference.events] == ["R1"]
+
+
+def test_the_ring_buffer_variation_refuses_an_evicted_cursor_as_branch_3():
+    actions = _OPEN + [a.EmitEvent("T1"), a.EvictEvent("T1"), a.Reconnect("S1", "E1"), a.Reconnect("S1", "E2")]
+    checker = Checker(server_factory("variation-ring-buffer")())
+    reports = [checker.apply(action) for action in actions]
+    evicted, kept = reports[-2].observed, reports[-1].observed
+    assert (evicted.status, evicted.events) == (400, ()) and evicted.error is not None
+    assert kept.status == 200 and not any(r.findings for r in reports)

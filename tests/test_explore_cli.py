@@ -68,7 +68,7 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--bound", "huge"], "unknown bound"),
-    (["--design", "13"], "unknown design"),
+    (["--design", "19"], "unknown design"),
     (["--sessions", "-1"], "must be 0 or more"),
     (["--json", "/nonexistent/folder/out.json"], "is not an existing folder"),
 ])

@@ -67,3 +67,40 @@ def test_the_reference_server_agrees_with_the_spec(machine_run):
     run = machine_run("reference", Profile.BOUNDARY)
     assert not run.caught, run.result.counterexample and run.result.counterexample.explain()
     assert run.result.holds, f"not vacuous: {run.result.coverage.explain()}"
+
+
+# -- the correct variations of DESIGN.md §5: no checker may blame them ------------------------
+
+
+VARIATION_TARGETS = [variation.target for variation in designs.VARIATIONS]
+
+
+@pytest.mark.parametrize("target", VARIATION_TARGETS)
+def test_the_machine_blames_no_correct_variation(machine_run, target):
+    run = machine_run(target, Profile.BOUNDARY)
+    assert not run.caught, run.result.counterexample.explain()
+    assert run.result.holds, f"passed but vacuous: {run.result.coverage.explain()}"
+
+
+@pytest.mark.parametrize("target", VARIATION_TARGETS)
+def test_the_explorer_blames_no_correct_variation(target):
+    from mcp_resume.model.explore.server import explore_server
+    from mcp_resume.model.servers.inprocess import server_factory
+    from mcp_resume.spec.space import KILL_BOUND, named_bound
+
+    result = explore_server(server_factory(target), named_bound(KILL_BOUND), Profile.BOUNDARY)
+    assert result.first is None, result.first.trace.describe()
+    assert not result.vacuous, result.coverage.explain()
+
+
+@pytest.mark.parametrize("target", VARIATION_TARGETS)
+def test_z3_finds_no_run_that_blames_a_correct_variation(target):
+    from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
+    from mcp_resume.proofs.system.designs import needs_encoding
+
+    missing = needs_encoding(designs.by_target(target))
+    if missing:
+        pytest.skip(f"no Z3 variation yet: {missing}")
+    result = bmc_design(target, Profile.BOUNDARY)
+    assert not result.caught, result.trace.describe()
+    assert len(result.depths) == DEFAULT_MAX_DEPTH and all(q.result == "unsat" for q in result.depths)

@@ -12,14 +12,18 @@ from mcp_resume.model.harness.kill_matrix import (
     PASSED,
     UNAVAILABLE,
     VACUOUS,
+    ROWS,
     Cell,
     ExplorerColumn,
     HypothesisColumn,
     UnavailableColumn,
+    entry,
     expected_caught,
     run_kill_matrix,
 )
-from mcp_resume.spec.designs import NUMBERS, design as spec_design
+from mcp_resume.spec.designs import NUMBERS, VARIATIONS
+
+VARIATION_TARGETS = tuple(v.target for v in VARIATIONS)
 from mcp_resume.spec.profiles import Profile
 
 
@@ -34,7 +38,7 @@ class CatchesEverything:
         return None
 
     def run(self, design, profile):
-        return Cell(self.name, design, profile, CAUGHT, sorted(spec_design(design).rules)[0], 3, self.confirmed)
+        return Cell(self.name, design, profile, CAUGHT, sorted(entry(design).rules or {"agreement"})[0], 3, self.confirmed)
 
 
 @dataclass
@@ -48,13 +52,15 @@ class Oracle:
 
     def run(self, design, profile):
         if expected_caught(design, profile):
-            return Cell(self.name, design, profile, CAUGHT, sorted(spec_design(design).rules)[0], 3, True)
+            return Cell(self.name, design, profile, CAUGHT, sorted(entry(design).rules)[0], 3, True)
         return Cell(self.name, design, profile, PASSED)
 
 
 def test_what_each_cell_must_show():
+    assert ROWS == NUMBERS + VARIATION_TARGETS and len(NUMBERS) == 18
     assert all(expected_caught(n, Profile.BOUNDARY) for n in NUMBERS)
-    assert {n for n in NUMBERS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {1, 2, 4, 6, 9, 12}  # pinned
+    assert not any(expected_caught(v, p) for v in VARIATION_TARGETS for p in Profile)
+    assert {n for n in NUMBERS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {1, 2, 4, 6, 9, 12, 13, 14, 18}  # pinned
     assert not expected_caught(11, Profile.MCP_2025_11_25)
 
 
@@ -67,6 +73,8 @@ def test_a_cell_shows_what_it_must_only_when_caught_by_an_expected_rule_and_conf
     assert not Cell("x", 11, Profile.MCP_2025_11_25, VACUOUS).as_expected  # passed without exercising everything
     assert Cell("x", 11, Profile.MCP_2025_11_25, PASSED).as_expected
     assert Cell("x", 11, Profile.MCP_2025_11_25, UNAVAILABLE).as_expected  # does not count
+    assert not Cell("x", "variation-cancel", boundary, CAUGHT, "reemit-pending", 3, True).as_expected  # blamed
+    assert Cell("x", "variation-cancel", boundary, PASSED).as_expected
 
 
 def test_a_checker_that_catches_everything_fails_the_matrix_under_mcp():
@@ -74,7 +82,7 @@ def test_a_checker_that_catches_everything_fails_the_matrix_under_mcp():
     assert not matrix.holds
     assert {(c.design, c.profile) for c in matrix.misses} == {
         (n, Profile.MCP_2025_11_25) for n in NUMBERS if n not in CAUGHT_UNDER_MCP
-    }
+    } | {(v, p) for v in VARIATION_TARGETS for p in (Profile.BOUNDARY, Profile.MCP_2025_11_25)}
 
 
 def test_unconfirmed_counterexamples_fail_the_matrix():
@@ -87,11 +95,12 @@ def test_the_matrix_holds_with_an_oracle_and_unavailable_columns_do_not_count():
     assert matrix.holds
     assert all(c.outcome == UNAVAILABLE and c.detail == "not built yet" for c in matrix.cells if c.checker == "z3-bmc")
     data = json.loads(json.dumps(matrix.to_json()))
-    assert data["holds"] is True and len(data["cells"]) == 2 * 2 * len(NUMBERS)
+    assert data["holds"] is True and len(data["cells"]) == 2 * 2 * len(ROWS)
     assert data["columns"][1] == {"name": "z3-bmc", "note": "not available: not built yet"}
     text = matrix.to_markdown()
     assert "## boundary" in text and "## mcp-2025-11-25" in text and "not available" in text
-    assert text.count("\n| ") == 2 * (len(NUMBERS) + 1)
+    assert text.count("\n| ") == 2 * (len(ROWS) + 1)
+    assert "\n| 18 | caught |" in text and "\n| variation-cancel | passed |" in text
 
 
 def test_cells_already_computed_are_reused():

@@ -1,6 +1,6 @@
 """``mcp-resume verify`` against known-good and known-faulty servers: the in-process
-reference server and the twelve faulty designs of DESIGN.md §5, served over real
-HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
+reference server, the eighteen faulty designs and the four correct variations of
+DESIGN.md §5, served over real HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -48,6 +48,37 @@ def test_the_reference_server_over_http_passes_every_boundary_rule(reference_rep
 def test_each_design_over_http_fails_a_rule_it_breaks(design_over_http, number):
     caught, rules = design_over_http(number, Profile.BOUNDARY)
     assert caught and set(rules) & designs.design(number).rules, (number, rules)
+
+
+@pytest.mark.parametrize("variation", designs.VARIATIONS, ids=lambda v: v.target)
+def test_verify_blames_no_correct_variation(variation):
+    report = verify_server_over_http(variation.target, Profile.BOUNDARY)
+    failed = {v.rule: v.reason for v in report.verdicts if v.verdict is Verdict.FAIL}
+    assert not failed, failed
+
+
+@pytest.mark.timeout(60)
+def test_the_facade_writes_what_each_variation_changes_on_the_wire():
+    import httpx
+
+    init = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+            "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "test_tool_with_logging", "arguments": {}}}
+    accept = {"accept": "application/json, text/event-stream"}
+    with serving_design("variation-json-response") as url, httpx.Client(timeout=10) as client:
+        session = client.post(url, json=init, headers=accept).headers["mcp-session-id"]
+        answer = client.post(url, json=call, headers={**accept, "mcp-session-id": session})
+        assert answer.headers["content-type"] == "application/json" and answer.json()["id"] == 2
+    with serving_design("variation-reserialised") as url, httpx.Client(timeout=10) as client:
+        session = client.post(url, json=init, headers=accept).headers["mcp-session-id"]
+        first = client.post(url, json=call, headers={**accept, "mcp-session-id": session}).text
+        cursor = first.split("id: ")[1].split("\n")[0]
+        with client.stream("GET", url, headers={**accept, "mcp-session-id": session, "last-event-id": cursor}) as got:
+            replayed = "".join(got.iter_text())
+        live = [line for line in first.splitlines() if line.startswith("data: {")]
+        assert live and all(line not in replayed for line in live)  # other bytes ...
+        assert replayed.count("data: ") > len(live)  # ... over several data lines
+        assert '"id": 2' in replayed and '"method": "notifications/message"' in replayed
 
 
 @pytest.mark.covers("no-duplicate-tool-call", "replay-suffix")

@@ -1,4 +1,4 @@
-"""The kill matrix: every faulty design against every checker, under two profiles.
+"""The kill matrix: every faulty design and every correct variation against every checker, under two profiles.
 
 A check that cannot fail proves nothing. Each cell runs one checker (a
 *column*) against one faulty design of DESIGN.md §5 under one profile and says
@@ -6,10 +6,12 @@ whether the design was caught, by which rule, in how many steps, and whether
 the counterexample is confirmed (replayed from JSON: it fails on the design at
 the same step and holds on the reference server).
 
+A row is a design's number or a correct variation's target (``variation-<slug>``).
 What each cell must show (``expected_caught``): under ``boundary`` every design
 is caught; under ``mcp-2025-11-25`` exactly the designs that break a MUST of
 that revision itself (``CAUGHT_UNDER_MCP``, read from ``spec.designs``) are
-caught and the others pass, without being vacuous. A caught cell must name one
+caught and the others pass, without being vacuous; a correct variation passes
+under both (a checker that blames it is wrong). A caught cell must name one
 of the design's rules (``spec.designs``) and be confirmed. The matrix ``holds`` when every
 available cell shows what it must.
 
@@ -34,7 +36,7 @@ from mcp_resume.spec.trace import Trace
 from mcp_resume.model.harness.runs import ServerRun, confirm, run_server
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.spec.space import Bounds, KILL_BOUND, named_bound
-from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS
 
 KILL_PROFILES: tuple[Profile, ...] = (Profile.BOUNDARY, Profile.MCP_2025_11_25)
@@ -46,9 +48,31 @@ replay, history replayed on a new stream); the others break only what ``boundary
 CAUGHT, PASSED, VACUOUS, UNAVAILABLE, ERROR = "caught", "passed", "vacuous", "not available", "error"
 
 
-def expected_caught(design: int, profile: Profile) -> bool:
+Row = int | str
+"""A design's number, or a correct variation's target."""
+
+ROWS: tuple[Row, ...] = spec_designs.NUMBERS + tuple(v.target for v in spec_designs.VARIATIONS)
+"""Every row of the matrix: the faulty designs, then the correct variations."""
+
+
+def entry(row: Row) -> spec_designs.Design:
+    """The design or correct variation of ``row``; ``KeyError`` when there is none."""
+    if isinstance(row, int):
+        return spec_designs.design(row)
+    found = spec_designs.by_target(row)
+    if found is None:
+        raise KeyError(f"unknown kill-matrix row {row!r}")
+    return found
+
+
+def target(row: Row) -> str:
+    """The in-process server's name of ``row``: ``design-<n>`` or ``variation-<slug>``."""
+    return entry(row).target
+
+
+def expected_caught(design: Row, profile: Profile) -> bool:
     """Whether ``design`` must be caught under ``profile`` (see the module docstring)."""
-    return spec_designs.design(design).caught(profile)
+    return entry(design).caught(profile)
 
 
 @dataclass
@@ -56,7 +80,7 @@ class Cell:
     """One checker against one design under one profile."""
 
     checker: str
-    design: int
+    design: Row
     profile: Profile
     outcome: str
     rule: str | None = None
@@ -76,7 +100,7 @@ class Cell:
         if self.outcome == UNAVAILABLE:
             return True
         if self.outcome == CAUGHT:
-            return self.expected and bool(self.confirmed) and self.rule in spec_designs.design(self.design).rules
+            return self.expected and bool(self.confirmed) and self.rule in entry(self.design).rules
         if self.outcome == PASSED:
             return not self.expected
         return False
@@ -106,8 +130,8 @@ class Column(Protocol):
     def unavailable(self) -> str | None:
         """Why the checker cannot run here (``None`` when it can)."""
 
-    def run(self, design: int, profile: Profile) -> Cell:
-        """Run against design number ``design``; never raises on a finding."""
+    def run(self, design: Row, profile: Profile) -> Cell:
+        """Run against design number ``design`` (or a variation's target); never raises on a finding."""
 
 
 @dataclass
@@ -120,7 +144,7 @@ class UnavailableColumn:
     def unavailable(self) -> str | None:
         return self.reason
 
-    def run(self, design: int, profile: Profile) -> Cell:
+    def run(self, design: Row, profile: Profile) -> Cell:
         return Cell(self.name, design, profile, UNAVAILABLE, detail=self.reason)
 
 
@@ -134,13 +158,13 @@ class HypothesisColumn:
     def unavailable(self) -> str | None:
         return None
 
-    def run(self, design: int, profile: Profile) -> Cell:
-        return cell_from_server_run(run_server(f"design-{design}", profile, self.examples), self.name)
+    def run(self, design: Row, profile: Profile) -> Cell:
+        return cell_from_server_run(run_server(target(design), profile, self.examples), self.name, design)
 
 
-def cell_from_server_run(run: ServerRun, checker: str = "hypothesis") -> Cell:
+def cell_from_server_run(run: ServerRun, checker: str = "hypothesis", row: Row | None = None) -> Cell:
     """The cell a finished machine run fills (lets ``check`` reuse its own runs)."""
-    design = run.design
+    design = run.design if row is None else row
     assert design is not None, f"{run.server} is not a faulty design"
     result = run.result
     if run.caught:
@@ -162,8 +186,8 @@ class ExplorerColumn:
     def unavailable(self) -> str | None:
         return None
 
-    def run(self, design: int, profile: Profile) -> Cell:
-        factory = DESIGNS[design]
+    def run(self, design: Row, profile: Profile) -> Cell:
+        factory = server_factory(target(design))
         result = explore_server(factory, self.bounds, profile)
         counts = f"{result.states} states, {result.transitions} transitions"
         first = result.first
@@ -185,7 +209,7 @@ class KillMatrix:
     cells: list[Cell] = field(default_factory=list)
     seconds: float = 0.0
 
-    def cell(self, checker: str, design: int, profile: Profile) -> Cell:
+    def cell(self, checker: str, design: Row, profile: Profile) -> Cell:
         for cell in self.cells:
             if (cell.checker, cell.design, cell.profile) == (checker, design, profile):
                 return cell
@@ -214,7 +238,7 @@ class KillMatrix:
     def to_markdown(self) -> str:
         """One table per profile: a row per design, a column per checker."""
         lines = ["# Kill matrix", ""]
-        lines.append("Each faulty design of DESIGN.md §5 against each checker. A cell reads `caught: <rule>, "
+        lines.append("Each faulty design and each correct variation of DESIGN.md §5 against each checker. A cell reads `caught: <rule>, "
                      "<n> steps` (the first rule broken and the length of the counterexample, replayed from JSON: "
                      "it fails on the design and holds on the reference server), `passed` (nothing broken, "
                      "every action and branch exercised), `VACUOUS`, or `not available`. "
@@ -228,7 +252,7 @@ class KillMatrix:
             lines.append("")
             lines.append("| design | must be | " + " | ".join(self.columns) + " |")
             lines.append("|---|---|" + "---|" * len(self.columns))
-            for design in sorted({c.design for c in self.cells}):
+            for design in dict.fromkeys(c.design for c in self.cells):
                 row = [str(design), CAUGHT if expected_caught(design, profile) else PASSED]
                 for name in self.columns:
                     cell = self.cell(name, design, profile)
@@ -253,9 +277,9 @@ def describe_cell(cell: Cell) -> str:
 
 def run_kill_matrix(
     columns: list[Column],
-    designs: Iterable[int] = spec_designs.NUMBERS,
+    designs: Iterable[Row] = ROWS,
     profiles: Iterable[Profile] = KILL_PROFILES,
-    done: dict[tuple[str, int, Profile], Cell] | None = None,
+    done: dict[tuple[str, Row, Profile], Cell] | None = None,
     progress: Callable[[str], None] | None = None,
     workers: int = 1,
 ) -> KillMatrix:
@@ -272,7 +296,7 @@ def run_kill_matrix(
     for cell in _run_cells(todo, workers):
         done[(cell.checker, cell.design, cell.profile)] = cell
         if progress and cell.outcome != UNAVAILABLE:
-            progress(f"{cell.checker} vs design-{cell.design} under {cell.profile.value}: {describe_cell(cell)}")
+            progress(f"{cell.checker} vs {target(cell.design)} under {cell.profile.value}: {describe_cell(cell)}")
     notes = {column.name: column_note(column) for column in columns}
     matrix = KillMatrix([column.name for column in columns], notes)
     matrix.cells = [done[(column.name, design, profile)] for column, design, profile in order]
@@ -280,7 +304,7 @@ def run_kill_matrix(
     return matrix
 
 
-def _run_cells(todo: list[tuple[Column, int, Profile]], workers: int) -> Iterator[Cell]:
+def _run_cells(todo: list[tuple[Column, Row, Profile]], workers: int) -> Iterator[Cell]:
     """Each task's cell, here or in ``workers`` processes (as they finish); an unavailable
     column's cells are made here at once."""
     runnable = [task for task in todo if task[0].unavailable() is None]
@@ -302,7 +326,7 @@ def _run_cells(todo: list[tuple[Column, int, Profile]], workers: int) -> Iterato
             pool.shutdown(wait=False, cancel_futures=True)
 
 
-def _run_cell(task: tuple[Column, int, Profile]) -> Cell:
+def _run_cell(task: tuple[Column, Row, Profile]) -> Cell:
     column, design, profile = task
     return column.run(design, profile)
 

@@ -267,6 +267,12 @@ class _ResumptionMachine(RuleBasedStateMachine):
     def issue_server_request(self, data) -> None:
         self.run(a.IssueServerRequest(self.pick(data, [s.id for s in self.state.open_streams()])))
 
+    @precondition(lambda self: any(_evictable(self.state, s) for s in self.state.streams))
+    @rule(data=st.data())
+    def evict_event(self, data) -> None:
+        """A ring buffer discards a stream's oldest event (as often as the other server actions)."""
+        self.run(a.EvictEvent(self.pick(data, [s.id for s in self.state.streams if _evictable(self.state, s)])))
+
     @precondition(lambda self: self.state.live_sessions())
     @rule(data=st.data())
     def server_ends_something(self, data) -> None:

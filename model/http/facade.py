@@ -22,8 +22,16 @@ side of the conformance fixture tools (DESIGN.md §7) on it:
   connection (``drop_connection``), waits, sends one more notification and the
   response on the stream, to be read by stream resumption (SEP-1699).
 
+A correct variation of ``spec.designs`` changes the wire: ``reserialise_replays``
+writes replayed events with another key order and whitespace, ``json_responses``
+answers each POST request with one ``application/json`` body (its stream has
+no connection, so a server request it sends waits for a GET stream), and
+``ring_capacity`` keeps that many events per stream (``evict_event`` beyond it).
+A request cancelled on a session resumption ends its tool call with an error result.
+
 A GET with the session id alone is a session resumption (a new GET stream that
-stays open), a GET with ``Last-Event-ID`` a stream resumption; a client that
+stays open, with a priming event after what it re-emits), a GET with
+``Last-Event-ID`` a stream resumption; a client that
 closes a connection is a ``drop_connection``. The façade keeps at most
 ``retained_streams`` ended POST streams per session and expires older ones
 (``expire_stream``), as a server with bounded event storage does.
@@ -104,6 +112,9 @@ class FacadeApp:
         retained_streams: int = RETAINED_STREAMS,
     ) -> None:
         self.server = server
+        self.reserialise_replays = bool(getattr(server, "reserialise_replays", False))
+        self.json_responses = bool(getattr(server, "json_responses", False))
+        self.ring_capacity = int(getattr(server, "ring_capacity", 0))
         self.step_seconds = step_seconds
         self.retained_streams = retained_streams
         self.connections: dict[str, Connection] = {}
@@ -188,9 +199,35 @@ class FacadeApp:
             await _json_error(send, observed.status, message["id"], observed.error or -32600, _refusal(observed.status))
             return
         stream = observed.stream
+        if self.json_responses:
+            await self.answer_with_json(stream, session, message, receive, send)
+            return
         connection = self.attach(stream)
         self._spawn(self.serve_request(stream, session, message))
         await self.stream_out(connection, [], receive, send, {})
+
+    async def answer_with_json(self, stream, session, message, receive, send) -> None:
+        """The request's response as one JSON body once the work is done; a client that
+        goes away first gets nothing (the work goes on)."""
+        self.apply(a.DropConnection(stream))  # a JSON body is no SSE stream: nothing reaches the client on it
+        work = asyncio.ensure_future(self.serve_request(stream, session, message))
+        self.tasks.add(work)
+        work.add_done_callback(self.tasks.discard)
+        gone = asyncio.Event()
+        watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
+        waiter = asyncio.ensure_future(gone.wait())
+        try:
+            await asyncio.wait({work, waiter}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            watcher.cancel()
+            waiter.cancel()
+        if not work.done():
+            return
+        answer = work.result()
+        if answer is None:
+            await _json_error(send, 404, message["id"], -32600, "session ended while the request ran")
+        else:
+            await _json(send, 200, answer)
 
     async def get(self, headers, receive, send) -> None:
         session = headers.get("mcp-session-id")
@@ -202,7 +239,12 @@ class FacadeApp:
         stream = observed.stream
         record = self.server.streams.get(stream) if stream else None
         connection = self.attach(stream) if record is not None and record.connected else None
-        await self.stream_out(connection, list(observed.events), receive, send, {})
+        minted = {"mcp-session-id": observed.session} if observed.session else {}
+        replayed = {d.event for d in observed.events} if self.reserialise_replays and last_event_id else set()
+        if connection is not None and last_event_id is None:
+            self.emit(stream, None)  # priming event of the new GET stream (MCP D8): it too can be resumed
+        self.keep_ring(stream)
+        await self.stream_out(connection, list(observed.events), receive, send, minted, replayed)
 
     async def delete(self, headers, send) -> None:
         observed = self.apply(a.DeleteSession(headers.get("mcp-session-id")))
@@ -220,21 +262,19 @@ class FacadeApp:
         self.connections[stream] = connection
         return connection
 
-    async def stream_out(self, connection, first, receive, send, extra_headers) -> None:
-        """Write the SSE response: ``first`` events, then whatever reaches ``connection``
+    async def stream_out(self, connection, first, receive, send, extra_headers, reserialised=frozenset()) -> None:
+        """Write the SSE response: ``first`` events (those in ``reserialised`` written
+        with another key order and whitespace), then whatever reaches ``connection``
         until it closes or the client goes away (then the stream's connection drops)."""
-        await send(
-            {
-                "type": "http.response.start",
-                "status": 200,
-                "headers": [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")],
-            }
-        )
+        headers = [(b"content-type", b"text/event-stream"), (b"cache-control", b"no-cache")]
+        headers += [(k.encode(), v.encode()) for k, v in extra_headers.items()]
+        await send({"type": "http.response.start", "status": 200, "headers": headers})
         gone = asyncio.Event()
         watcher = asyncio.ensure_future(_watch_disconnect(receive, gone))
         try:
             for delivered in first:
-                await send({"type": "http.response.body", "body": self.frame(delivered), "more_body": True})
+                body = self.frame(delivered, delivered.event in reserialised)
+                await send({"type": "http.response.body", "body": body, "more_body": True})
             while connection is not None and not gone.is_set():
                 getter = asyncio.ensure_future(connection.queue.get())
                 waiter = asyncio.ensure_future(gone.wait())
@@ -260,21 +300,29 @@ class FacadeApp:
         if record is not None and record.connected:
             self.apply(a.DropConnection(connection.stream))
 
-    def frame(self, delivered) -> bytes:
+    def frame(self, delivered, reserialise: bool = False) -> bytes:
+        """One SSE event; ``reserialise``: the JSON in reversed key order, indented
+        over several ``data:`` lines (the same JSON-RPC value, other bytes)."""
         if delivered.cancels is not None:
             payload = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": int(delivered.cancels)}}
         elif delivered.request is not None:
             payload = self.request_payloads.get(delivered.request)
         else:
             payload = self.event_payloads.get(delivered.event)
-        data = "" if payload is None else json.dumps(payload)
-        return f"id: {delivered.event}\ndata: {data}\n\n".encode()
+        if payload is None:
+            return f"id: {delivered.event}\ndata: \n\n".encode()
+        text = json.dumps(_reversed_keys(payload), indent=2) if reserialise else json.dumps(payload)
+        data = "".join(f"data: {line}\n" for line in text.splitlines())
+        return f"id: {delivered.event}\n{data}\n".encode()
 
     # -- applying actions -------------------------------------------------------------------
 
     def apply(self, action):
         self.log.append(a.describe(action))
         observed = self.server.apply(action)
+        for delivered in observed.events:
+            if delivered.cancels is not None:
+                self._cancelled(delivered.cancels)
         for delivered in observed.events if action.side != "client" else ():
             self._deliver(action, delivered)
         for stream in observed.closed:
@@ -283,6 +331,18 @@ class FacadeApp:
                 connection.closed = True
                 connection.queue.put_nowait(None)
         return observed
+
+    def _cancelled(self, request: str) -> None:
+        """The server cancelled ``request``: the tool call waiting for its answer ends (with an error result)."""
+        waiting = self.answers.pop(request, None)
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    def keep_ring(self, stream: str | None) -> None:
+        """A ring buffer of ``ring_capacity`` events per stream: evict the oldest beyond it."""
+        record = self.server.streams.get(stream) if stream else None
+        while self.ring_capacity and record is not None and len(self.server.kept_events(record)) > self.ring_capacity:
+            self.apply(a.EvictEvent(stream))
 
     def _deliver(self, action, delivered) -> None:
         stream = getattr(action, "stream", None)
@@ -303,6 +363,7 @@ class FacadeApp:
         self.event_payloads[observed.event] = payload
         for delivered in observed.events:
             self._deliver(a.EmitEvent(stream), delivered)
+        self.keep_ring(stream)
 
     def issue(self, stream: str, method: str, params: dict) -> str:
         if not self.live(stream):
@@ -313,6 +374,7 @@ class FacadeApp:
         self.request_payloads[request] = {"jsonrpc": "2.0", "id": int(request), "method": method, "params": params}
         for delivered in observed.events:
             self._deliver(a.IssueServerRequest(stream), delivered)
+        self.keep_ring(stream)
         return request
 
     def end(self, stream: str, session: str) -> None:
@@ -330,15 +392,18 @@ class FacadeApp:
 
     # -- the server side of one request -----------------------------------------------------------
 
-    async def serve_request(self, stream: str, session: str, message: dict) -> None:
+    async def serve_request(self, stream: str, session: str, message: dict) -> dict | None:
+        """Work on one request; return its JSON-RPC response (``None`` when the stream was ended)."""
         rid = message["id"]
         try:
             self.emit(stream, None)  # priming event (MCP D8)
             result = await self.run_method(stream, message)
-            self.emit(stream, {"jsonrpc": "2.0", "id": rid, **result})
+            answer = {"jsonrpc": "2.0", "id": rid, **result}
+            self.emit(stream, answer)
             self.end(stream, session)
+            return answer
         except StreamGone:
-            pass
+            return None
 
     async def run_method(self, stream: str, message: dict) -> dict:
         method = message["method"]
@@ -379,6 +444,8 @@ class FacadeApp:
             if request in self.server.sessions[self.server.request_session[request]].pending:
                 self.apply(a.CancelRequest(request))
             return {"error": {"code": -32001, "message": f"no answer to {method} within {ANSWER_TIMEOUT_SECONDS:g} s"}}
+        if answer is None:  # cancelled on a session resumption (DESIGN.md §2 branch 2)
+            return {"result": {"content": [{"type": "text", "text": f"{method} was cancelled"}], "isError": True}}
         return _text(f"{method} answered: {json.dumps(answer.get('result'))[:60]}")
 
     def _spawn(self, coroutine) -> None:
@@ -419,7 +486,7 @@ def serving(app, *, host: str = HOST) -> Iterator[str]:
 
 @contextmanager
 def serving_design(name: str) -> Iterator[str]:
-    """Serve the in-process server ``name`` (``reference`` or ``design-<n>``) over HTTP."""
+    """Serve the in-process server ``name`` (``reference``, ``design-<n>`` or ``variation-<slug>``) over HTTP."""
     from mcp_resume.model.servers.inprocess import server_factory
 
     if name == "spec":
@@ -430,6 +497,15 @@ def serving_design(name: str) -> Iterator[str]:
 
 
 # -- helpers ---------------------------------------------------------------------------------------
+
+
+def _reversed_keys(value):
+    """``value`` with every object's keys in reverse order."""
+    if isinstance(value, dict):
+        return {key: _reversed_keys(value[key]) for key in reversed(list(value))}
+    if isinstance(value, list):
+        return [_reversed_keys(item) for item in value]
+    return value
 
 
 def _note(tool: str, step: int, token) -> dict:

@@ -9,6 +9,8 @@ names, summaries and rules are ``spec.designs``'s, which alone defines the desig
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from mcp_resume.spec.designs import DESIGNS as SPECS
 from mcp_resume.spec.designs import Deviation, Design
 from mcp_resume.spec.decision import RESUMPTION_ERROR_CODE
@@ -17,17 +19,13 @@ from mcp_resume.spec.transitions import Observation
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
 
 
-class PerSessionCursor(ReferenceServer):
-    """``Deviation.PER_SESSION_CURSOR``: the replay cursor kept per session: the
-    session log is every retained stream's events in send order."""
+class SessionLogReplay(ReferenceServer):
+    """``Deviation.SESSION_LOG_REPLAY``: the replay of a stream resumption is the
+    session log after the cursor: every retained stream's events in send order."""
 
     def __init__(self) -> None:
         super().__init__()
         self._sequence: dict[str, int] = {}  # event id -> position in its session's log
-
-    def resume_session(self, session: str) -> Observation:
-        stream = self.open_stream(session, "get")
-        return Observation(200, stream=stream.key)
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         log = [event for s in self.streams.values() if s.session == session and s.retained for event in self.kept_events(s)]
@@ -44,6 +42,16 @@ class PerSessionCursor(ReferenceServer):
         observation = super().send(stream, request)
         self._sequence[observation.event] = len(self._sequence)
         return observation
+
+
+class PerSessionCursor(SessionLogReplay):
+    """``Deviation.PER_SESSION_CURSOR``: the replay cursor kept per session: a
+    session resumption counts as caught up, and a stream resumption replays the
+    session log (``SessionLogReplay``)."""
+
+    def resume_session(self, session: str) -> Observation:
+        stream = self.open_stream(session, "get")
+        return Observation(200, stream=stream.key)
 
 
 class GlobalEventLog(ReferenceServer):
@@ -193,6 +201,103 @@ class SharedGetStreamKey(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
 
+class ReemitOnOpenConnection(ReferenceServer):
+    """``Deviation.REEMIT_ON_OPEN_CONNECTION``: a session resumption re-emits every
+    pending request, also one whose carrying stream is still connected."""
+
+    def stranded(self, session: str) -> list[str]:
+        return list(self.sessions[session].pending)
+
+
+class ResumedStreamMisrouted(ReferenceServer):
+    """``Deviation.RESUMED_STREAM_MISROUTED``: a stream resumption answers with the
+    cursor's event id as the resumed stream's key, and the new connection is filed
+    under it: what the stream sends later is stored, never delivered."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.misrouted: set[str] = set()  # streams whose connection sits under an event id's key
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        if observation.status != 200:
+            return observation
+        if self.streams[observation.stream].connected:
+            self.misrouted.add(observation.stream)
+        return replace(observation, stream=last_event_id)
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        observation = super().send(stream, request)
+        return replace(observation, events=()) if stream.key in self.misrouted else observation
+
+    def disconnect(self, stream: StreamRecord) -> None:
+        super().disconnect(stream)
+        self.misrouted.discard(stream.key)
+
+
+class RingBufferGap(ReferenceServer):
+    """``Deviation.RING_BUFFER_GAP``: a cursor the ring buffer evicted resumes its
+    stream with every event the buffer still holds (an empty buffer cannot place
+    the cursor, so that is still refused). Over HTTP the façade evicts beyond
+    ``ring_capacity`` events per stream."""
+
+    ring_capacity = 3
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        stream = self.find_stream(last_event_id)
+        kept = self.kept_events(stream) if stream is not None else []
+        if stream is None or stream.session != session or not kept or last_event_id in dict(kept):
+            return super().resume_stream(session, last_event_id)
+        self.reattach(stream)
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in kept))
+
+
+class OrphanEventIdMintsSession(ReferenceServer):
+    """``Deviation.ORPHAN_EVENT_ID_MINTS_SESSION``: an orphan ``Last-Event-ID`` gets a
+    new session and a new GET stream of it."""
+
+    def on_reconnect(self, action):
+        if action.session is not None or action.last_event_id is None:
+            return super().on_reconnect(action)
+        session = self.on_initialize(None).session
+        stream = self.open_stream(session, "get")
+        return Observation(200, session=session, stream=stream.key)
+
+
+class GetStreamStoresSession(ReferenceServer):
+    """``Deviation.GET_STREAM_STORES_SESSION``: each GET stream's store records every
+    event of its session sent while it is retained; resuming it replays that store."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.get_logs: dict[str, list[tuple[str, str | None]]] = {}  # GET stream key -> its store
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        observation = super().send(stream, request)
+        for key, log in self.get_logs.items():
+            if self.streams[key].session == stream.session and self.streams[key].retained:
+                log.append((observation.event, request))
+        return observation
+
+    def open_stream(self, session: str, kind: str) -> StreamRecord:
+        stream = super().open_stream(session, kind)
+        if kind == "get":
+            self.get_logs[stream.key] = []
+        return stream
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        stream = self.find_stream(last_event_id)
+        if stream is None or stream.key not in self.get_logs or stream.session != session:
+            return super().resume_stream(session, last_event_id)
+        if last_event_id not in dict(self.kept_events(stream)):
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
+        log = self.get_logs[stream.key]
+        ids = [event_id for event_id, _ in log]
+        self.reattach(stream)
+        after = log[ids.index(last_event_id) + 1 :]
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
+
+
 BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.PER_SESSION_CURSOR: PerSessionCursor,
     Deviation.GLOBAL_EVENT_LOG: GlobalEventLog,
@@ -205,6 +310,12 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.ENDED_SESSION_EVENTS_REPLAY: EndedSessionEventsReplay,
     Deviation.FOREIGN_EVENT_ID_STATUS: ForeignEventIdStatus,
     Deviation.SHARED_GET_STREAM_KEY: SharedGetStreamKey,
+    Deviation.REEMIT_ON_OPEN_CONNECTION: ReemitOnOpenConnection,
+    Deviation.SESSION_LOG_REPLAY: SessionLogReplay,
+    Deviation.RING_BUFFER_GAP: RingBufferGap,
+    Deviation.RESUMED_STREAM_MISROUTED: ResumedStreamMisrouted,
+    Deviation.ORPHAN_EVENT_ID_MINTS_SESSION: OrphanEventIdMintsSession,
+    Deviation.GET_STREAM_STORES_SESSION: GetStreamStoresSession,
 }
 """The server class of each deviation."""
 
@@ -212,21 +323,33 @@ _ATTRIBUTES: dict[str, str] = {"status": "foreign_status"}
 """The class attribute each design parameter sets on its server."""
 
 
-def server_for(design: Design) -> type[ReferenceServer]:
+def server_for(design: Design, behaviour: dict | None = None, module: str = __name__) -> type[ReferenceServer]:
     """The server class of ``design``: its deviations' classes (the first one's
-    methods win), with the design's name and parameters as class attributes.
+    methods win) from ``behaviour`` (this module's ``BEHAVIOUR`` by default), with
+    the design's name and parameters as class attributes.
 
-    The class is registered in this module under ``Design<number>`` so that its
-    instances pickle (the explorer snapshots servers by pickling them).
+    The class is registered in ``module`` under ``Design<number>`` (a correct
+    variation: ``Variation<Slug>``) so that its instances pickle (the explorer
+    snapshots servers by pickling them).
     """
-    qualname = f"Design{design.number}"
-    namespace = {"name": design.name, "design": design, "__module__": __name__, "__qualname__": qualname,
-                 "__doc__": f"Design {design.number}: {design.summary}."}
+    import sys
+
+    behaviour = BEHAVIOUR if behaviour is None else behaviour
+    qualname = class_name(design)
+    namespace = {"name": design.name, "design": design, "__module__": module, "__qualname__": qualname,
+                 "__doc__": f"{design.target}: {design.summary}."}
     namespace.update({_ATTRIBUTES[key]: value for key, value in design.parameters})
-    bases = tuple(BEHAVIOUR[d] for d in design.deviations) or (ReferenceServer,)
+    bases = tuple(behaviour[d] for d in design.deviations) or (ReferenceServer,)
     cls = type(qualname, bases, namespace)
-    globals()[qualname] = cls
+    setattr(sys.modules[module], qualname, cls)
     return cls
+
+
+def class_name(design: Design) -> str:
+    """``Design13``, or ``VariationRingBuffer`` for the correct variation ``ring-buffer``."""
+    if design.correct:
+        return "Variation" + "".join(part.title() for part in design.slug.split("-"))
+    return f"Design{design.number}"
 
 
 DESIGNS: dict[int, type[ReferenceServer]] = {design.number: server_for(design) for design in SPECS}

@@ -33,12 +33,14 @@ class SpecAdapter:
 def server_factory(name: str):
     """A zero-argument factory of the in-process server called ``name``.
 
-    ``name`` is ``spec``, ``reference`` or ``design-<n>`` (a design of ``spec.designs``).
+    ``name`` is ``spec``, ``reference``, ``design-<n>`` (a design of ``spec.designs``)
+    or ``variation-<slug>`` (a correct variation of ``spec.designs``).
     Raises ``ValueError`` naming the known servers otherwise.
     """
     from mcp_resume.spec import designs
     from mcp_resume.model.servers.faulty import DESIGNS
     from mcp_resume.model.servers.reference import ReferenceServer
+    from mcp_resume.model.servers.variations import VARIATIONS
 
     if name == "spec":
         return SpecAdapter
@@ -47,5 +49,7 @@ def server_factory(name: str):
     number = designs.target_number(name)
     if number is not None:
         return DESIGNS[number]
-    known = ", ".join(["spec", "reference"] + [d.target for d in designs.DESIGNS])
+    if name in VARIATIONS:
+        return VARIATIONS[name]
+    known = ", ".join(["spec", "reference"] + [d.target for d in designs.DESIGNS + designs.VARIATIONS])
     raise ValueError(f"unknown in-process server {name!r}; known: {known}")

@@ -7,8 +7,9 @@
   from npm, installed into a cache folder on first use (``model.targets.typescript_sdk``);
 - ``fastmcp-python``, ``fastmcp-typescript``, ``tmcp``, ``mcp-lite``: third-party frameworks,
   each pinned and installed into a cache folder on first use (``model.targets.frameworks``);
-- ``reference`` (alias ``spec``) and ``design-<n>``: the in-process reference
-  server and the faulty designs of ``spec.designs`` behind the HTTP façade
+- ``reference`` (alias ``spec``), ``design-<n>`` and ``variation-<slug>``: the
+  in-process reference server, the faulty designs and the correct variations of
+  ``spec.designs`` behind the HTTP façade
   (``model.http.facade``).
 
 ``running_target(name)`` yields the MCP endpoint URL and stops what it started.
@@ -28,7 +29,8 @@ from mcp_resume.model.targets.process import TargetStartError, running_python_sd
 
 EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, "
                  f"{', '.join(BY_TARGET)}, reference, "
-                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}")
+                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}, "
+                 + ", ".join(v.target for v in designs.VARIATIONS))
 _VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
 
 
@@ -42,7 +44,7 @@ def is_embedded(name: str) -> bool:
         return True
     if framework(name) is not None:
         return True
-    return designs.target_number(name) is not None
+    return designs.by_target(name) is not None
 
 
 @contextmanager

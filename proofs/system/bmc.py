@@ -38,7 +38,7 @@ from mcp_resume.proofs.solving import (
 )
 
 from mcp_resume.proofs.system.decision import Request
-from mcp_resume.proofs.system.designs import DESIGNS, Design, DesignStep, observation_of
+from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, Design, DesignStep, observation_of
 from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
@@ -142,12 +142,13 @@ class BmcResult:
         return {SatResult.SAT: Verdict.PROVEN, SatResult.UNSAT: Verdict.REFUTED}.get(self.result, Verdict.UNKNOWN)
 
 
-def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH,
+def bmc_design(number: int | str, profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH,
                rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
                scope: dict[str, int] | None = None, spec: "SpecUnrolling | None" = None,
                smt2: bool = False) -> BmcResult:
     """Search a shortest run, of at most ``max_depth`` steps, in which design ``number``
-    (DESIGN.md §5) shows a client something ``profile`` forbids.
+    (DESIGN.md §5) shows a client something ``profile`` forbids. ``number`` may also
+    be a correct variation's target (``variation-<slug>``), for which no run must exist.
 
     ``spec`` may be an unrolling shared by several designs (``bmc_designs``).
     Depths are tried in order on one incremental solver (``solving.new_solver``,
@@ -160,18 +161,21 @@ def bmc_design(number: int, profile: Profile = Profile.BOUNDARY, max_depth: int 
     return replace(result, smt2=text()) if smt2 else result
 
 
-def _search(number: int, profile: Profile, max_depth: int, rlimit: int, random_seed: int,
+def _search(number: int | str, profile: Profile, max_depth: int, rlimit: int, random_seed: int,
             scope: dict[str, int] | None, spec: "SpecUnrolling | None") -> tuple[BmcResult, Callable[[], str]]:
     """``bmc_design`` without its SMT-LIB2 text, and the function that prints it."""
-    if number not in DESIGNS:
-        raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, DESIGNS))}")
+    found_design = DESIGNS.get(number) if isinstance(number, int) else CORRECT.get(number)
+    if found_design is None:
+        raise KeyError(f"unknown design {number}; designs are {', '.join(map(str, DESIGNS))}, "
+                       f"variations {', '.join(CORRECT)}")
+    label = f"design-{number}" if isinstance(number, int) else number
     if max_depth < 1:
         raise ValueError(f"max_depth must be at least 1, got {max_depth}")
     check_rlimit(rlimit)
     spec = spec or SpecUnrolling(profile, scope or DEFAULT_SCOPE)
     if spec.profile is not profile:
         raise ValueError(f"the shared unrolling is for {spec.profile.value}, not {profile.value}")
-    unrolling = DesignUnrolling(spec, DESIGNS[number])
+    unrolling = DesignUnrolling(spec, found_design)
     L = spec.L
     solver = new_solver(L.ctx, rlimit, random_seed, relevancy=GROUND_RELEVANCY)
     script = Script()
@@ -196,10 +200,10 @@ def _search(number: int, profile: Profile, max_depth: int, rlimit: int, random_s
             break
         if answer is not SatResult.UNSAT:
             break
-    header = [f"mcp-resume bounded model checking: design {number} ({DESIGNS[number].summary})",
+    header = [f"mcp-resume bounded model checking: {label} ({found_design.summary})",
               f"profile: {profile.value}; scope {_scope_text(spec.scope)}; depths 1 to {len(depths)}, one check each:",
               "sat: a run of that many steps shows the fault; unsat: none does (within the scope)"]
-    common = dict(query=f"bmc.design-{number}", design=number, profile=profile, summary=DESIGNS[number].summary,
+    common = dict(query=f"bmc.{label}", design=number, profile=profile, summary=found_design.summary,
                   max_depth=max_depth, scope=dict(spec.scope), depths=tuple(depths),
                   fragment=Fragment(QUANTIFIER_FREE, (), arithmetic=True).describe(), rlimit=rlimit,
                   random_seed=random_seed, z3_version=z3.get_version_string())
@@ -210,9 +214,9 @@ def _search(number: int, profile: Profile, max_depth: int, rlimit: int, random_s
     view = ModelView(L, found)
     rule = unrolling.first_rule(view, depth)
     actions = decode_actions(spec, depth, view, profile)
-    message = (f"bounded model checking (Z3): design {number} breaks {rule} at step {depth}, "
+    message = (f"bounded model checking (Z3): {label} breaks {rule} at step {depth}, "
                f"the shortest such run within scope {_scope_text(spec.scope)}")
-    meta = {"design": number, "depth": depth, "scope": _scope_text(spec.scope), "query": f"bmc.design-{number}"}
+    meta = {"design": number, "depth": depth, "scope": _scope_text(spec.scope), "query": f"bmc.{label}"}
     trace = Trace(tuple(actions), profile, Failure(depth, rule, message), "z3", meta)
     return BmcResult(caught=True, depth=depth, trace=trace, rule=rule, run=unrolling.render(view, depth), **common), text
 
@@ -421,6 +425,7 @@ class DesignUnrolling:
         aux = {name: L.relation(f"u{i}.{name}", sorts) for name, sorts in self.design.aux.items()}
         server = DesignStep(L, self.R, spec.X, spec.A, spec.O, spec.Y, F, self.hidden[-1], H2, aux, self.profile)
         parts = [Conjunct(f"bmc.step-{i}.server", L.and_(*(c.formula for c in observation_of(self.design, server))))]
+        parts.append(Conjunct(f"bmc.step-{i}.spec-v2-agreement", self._spec_v2_agreement(server)))
         if self.profile is not Profile.BOUNDARY:
             parts.append(Conjunct(f"bmc.step-{i}.reference-variant", self._reference_variant(server)))
         self.hidden.append(H2)
@@ -434,6 +439,19 @@ class DesignUnrolling:
         for i in range(depth):
             made += [self.spec.conjuncts[i]] + self.server_conjuncts[i]
         return made
+
+    def _spec_v2_agreement(self, d: DesignStep):
+        """Keep to runs where these transition formulas and ``spec.transitions`` agree
+        (the formulas predate two of its rules): no session resumption while a pending
+        request of the session sits on a connected stream (the spec re-emits only
+        stranded requests, MCP B21), and no stream resumption of a connected stream
+        (the spec closes the old connection first). A design's fault shows without them."""
+        L, R, X = self.L, self.R, d.X
+        on_connection = L.exists((REQUEST,), lambda r: L.and_(d.pending_of_session(r), L.exists(
+            (EVENT,), lambda e: L.and_(X.e_issued(e), R.carries(e, r), X.t_connected(R.stream_of(e))))))
+        connected_resumed = X.t_connected(R.stream_of(d.A.eh))
+        return L.and_(L.not_(L.and_(d.reconnect(Branch.SESSION_RESUMPTION), on_connection)),
+                      L.not_(L.and_(d.reconnect(Branch.STREAM_RESUMPTION), connected_resumed)))
 
     def _reference_variant(self, d: DesignStep):
         """Under the MCP revisions a session resumption may also re-emit nothing, and the

@@ -20,7 +20,7 @@ from typing import Callable
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix
+from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix, target
 from mcp_resume.spec.designs import NUMBERS
 
 from .kill_columns import kill_columns
@@ -69,11 +69,11 @@ def _column_line(matrix: KillMatrix, name: str) -> dict:
     parts = []
     for profile in KILL_PROFILES:
         mine = [c for c in cells if c.profile is profile]
-        caught = sorted(c.design for c in mine if c.outcome == "caught")
+        caught = sorted(c.design for c in mine if c.outcome == "caught" and isinstance(c.design, int))
         parts.append(f"{profile.value}: caught {_designs(caught)}")
     misses = [c for c in cells if not c.as_expected]
     if misses:
-        wrong = ", ".join(f"design-{c.design}/{c.profile.value}: {c.outcome}" for c in misses)
+        wrong = ", ".join(f"{target(c.design)}/{c.profile.value}: {c.outcome}" for c in misses)
         return _line("kill matrix", name, False, "; ".join(parts) + f"; NOT AS EXPECTED: {wrong}", "wrong")
     return _line("kill matrix", name, True, "; ".join(parts) + "; every cell as expected", "as expected")
 
@@ -88,7 +88,7 @@ def _save_explorer_traces(matrix: KillMatrix, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     for cell in matrix.cells:
         if cell.checker == "explorer" and cell.trace is not None:
-            (folder / f"design-{cell.design}-{cell.profile.value}.json").write_text(cell.trace.dumps())
+            (folder / f"{target(cell.design)}-{cell.profile.value}.json").write_text(cell.trace.dumps())
 
 
 def _line(stage: str, item: str, holds: bool, detail: str, result: str = "") -> dict:

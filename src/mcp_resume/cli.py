@@ -147,7 +147,8 @@ def _add_verify(commands) -> None:
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
             "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
             "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
-            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-12."
+            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-18, "
+            "variation-cancel, variation-ring-buffer, variation-reserialised, variation-json-response."
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "

@@ -198,7 +198,7 @@ def print_kill_matrix(matrix: KillMatrix, console: Console) -> None:
         table.add_column("must be")
         for name in matrix.columns:
             table.add_column(name, overflow="fold")
-        for design in sorted({c.design for c in matrix.cells}):
+        for design in dict.fromkeys(c.design for c in matrix.cells):
             row = [str(design), "caught" if matrix.cell(matrix.columns[0], design, profile).expected else "passed"]
             for name in matrix.columns:
                 cell = matrix.cell(name, design, profile)

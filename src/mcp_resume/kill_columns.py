@@ -1,10 +1,13 @@
 """The columns of the kill matrix, composed here because they come from both ``model`` and ``proofs``.
 
+Each runs against a row of the matrix: a faulty design's number or a correct
+variation's target (``variation-<slug>``).
+
 Four columns, each a ``model.harness.kill_matrix.Column``:
 
 - ``hypothesis`` and ``explorer`` (``model``);
 - ``z3-bmc``: the shortest violating run Z3 finds over the transition system
-  with the design's changes (``proofs.ts_bmc``), decoded into a trace and
+  with the design's changes (``proofs.system.bmc``), decoded into a trace and
   confirmed by replaying it on the design's in-process server and the reference;
 - ``http-verify``: ``mcp-resume verify`` against the design served over real
   Streamable HTTP on 127.0.0.1 (``model.http.designs``); its evidence is the
@@ -16,14 +19,15 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mcp_resume.model.http.designs import verify_design_over_http
+from mcp_resume.model.http.designs import verify_server_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.spec.space import Bounds
-from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, Cell, Column, ExplorerColumn, HypothesisColumn
+from mcp_resume.model.servers.inprocess import server_factory
+from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
+from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
-from mcp_resume.spec import designs as spec_designs
+from mcp_resume.proofs.system.designs import needs_encoding
 from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"
@@ -44,13 +48,16 @@ class Z3BmcColumn:
     def unavailable(self) -> str | None:
         return None
 
-    def run(self, design: int, profile: Profile) -> Cell:
+    def run(self, design: Row, profile: Profile) -> Cell:
+        missing = needs_encoding(entry(design))
+        if missing is not None:
+            return Cell(self.name, design, profile, UNAVAILABLE, detail=missing)
         started = time.perf_counter()
         result = bmc_design(design, profile, self.max_depth)
         if not result.caught:
             return Cell(self.name, design, profile, PASSED, detail=f"no violating run up to depth {self.max_depth}",
                         seconds=time.perf_counter() - started)
-        fails_again, holds_on_reference = confirm(result.trace, DESIGNS[design])
+        fails_again, holds_on_reference = confirm(result.trace, server_factory(target(design)))
         return Cell(self.name, design, profile, CAUGHT, result.rule, result.depth, fails_again and holds_on_reference,
                     f"shortest run of depth {result.depth}", time.perf_counter() - started, result.trace)
 
@@ -65,13 +72,14 @@ class HttpVerifyColumn:
     def unavailable(self) -> str | None:
         return None
 
-    def run(self, design: int, profile: Profile) -> Cell:
+    def run(self, design: Row, profile: Profile) -> Cell:
         started = time.perf_counter()
-        caught, rules = verify_design_over_http(design, profile)
+        report = verify_server_over_http(target(design), profile)
+        rules = [v.rule for v in report.verdicts if v.verdict is Verdict.FAIL]
         seconds = time.perf_counter() - started
-        if not caught:
+        if not rules:
             return Cell(self.name, design, profile, PASSED, detail="no rule got FAIL", seconds=seconds)
-        expected = [rule for rule in rules if rule in spec_designs.design(design).rules]
+        expected = [rule for rule in rules if rule in entry(design).rules]
         rule = (expected or rules)[0]
         return Cell(self.name, design, profile, CAUGHT, rule, None, True, f"FAIL: {', '.join(rules)}", seconds)
 

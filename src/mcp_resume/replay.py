@@ -105,7 +105,7 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
 
     profile = Profile.parse(profile_name) if profile_name else trace.profile
     print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")
-    if target in IN_PROCESS or target.startswith("design-"):
+    if target in IN_PROCESS or target.startswith(("design-", "variation-")):
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         close = None
     else:
