@@ -97,7 +97,7 @@ class VariantApp:
         if method == "POST":
             body = await _read(receive)
         rpc = _parse(body)
-        refusal = await self.refuse(method, headers, rpc, send)
+        refusal = await self.refuse(method, headers, rpc, send, receive)
         if refusal:
             return
         scope, request = self.rewrite(scope, method, headers, rpc)
@@ -111,7 +111,7 @@ class VariantApp:
 
     # -- refusals before the façade ---------------------------------------------------
 
-    async def refuse(self, method, headers, rpc, send) -> bool:
+    async def refuse(self, method, headers, rpc, send, receive=None) -> bool:
         v = self.v
         session = headers.get("mcp-session-id")
         leid = headers.get("last-event-id")
@@ -135,10 +135,10 @@ class VariantApp:
             if v.unknown_session_status is not None:
                 return await self.unknown(send, method, rpc)
         if method == "GET":
-            return await self.refuse_get(send, session, leid)
+            return await self.refuse_get(send, session, leid, receive)
         return False
 
-    async def refuse_get(self, send, session, leid) -> bool:
+    async def refuse_get(self, send, session, leid, receive=None) -> bool:
         v = self.v
         if leid is not None and not is_well_formed(leid) and v.malformed_event_500:
             return await _answer(send, 500, b"internal error")
@@ -147,7 +147,9 @@ class VariantApp:
             return await _answer(send, 200, b": resumed\n\n", {"mcp-session-id": minted}, "text/event-stream")
         if leid is None and session is not None and self.live(session):
             if v.get_silent:
-                await asyncio.sleep(3600)
+                while receive is not None and (await receive())["type"] != "http.disconnect":
+                    pass
+                return True
             if v.get_status is not None:
                 return await _answer(send, v.get_status, b"not acceptable")
         if leid is not None and v.ring and not v.ring_gap and self.evicted(leid):
