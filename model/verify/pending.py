@@ -179,9 +179,9 @@ async def get_streams_across_sessions(d: Driver, ctx: Context) -> list[Check]:
 async def no_duplicate_tool_call(d: Driver, ctx: Context) -> list[Check]:
     """A client that follows MCP re-initializes after a 404 (B34) and may re-send a
     ``tools/call`` whose result it never saw: so while a call is unfinished, no
-    request naming its live session may get 404, and the call's result must
-    reach the client that resumes (B12, B34, D15). A notification delivered
-    twice is ``replay-suffix``'s, not this rule's."""
+    request naming its live session may get 404, and once its server request is
+    resolved the call does not run again (B12, B34, D15). A notification
+    delivered twice, or a result never delivered, is ``replay-suffix``'s."""
     checks: list[Check] = []
     session = await d.open_session("session S")
     history_tool = next((t for t in HISTORY_TOOLS if t in d.tools), None)
@@ -217,7 +217,7 @@ async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> 
         ),
         "stream resumption",
     )
-    return [_no_404(f"resuming the unfinished {tool} call", [rest]), _answered(f"{tool} across the drop", first.data_events + rest.data_events, rid)]
+    return [_no_404(f"resuming the unfinished {tool} call", [rest])]
 
 
 async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) -> list[Check]:
@@ -248,11 +248,9 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
         await d.client.get(label="session resumption after the response", session=session, idle=ctx.bounds.settle),
         "session resumption",
     )
-    delivered = call.data_events + resumed.data_events + rest.data_events + later.data_events
     new_requests = [e for e in rest.data_events + later.data_events if e.is_server_request]
     return [
         _no_404(f"requests of session S while {tool} was unfinished", sent),
-        _answered(f"{tool} after its {request.method} was {'cancelled' if cancelled else 'answered once'}", delivered, rid),
         Check(
             f"server requests after {tool}'s {request.method} was resolved",
             "none (the call does not run again)",
@@ -343,12 +341,6 @@ def _own_only(what: str, delivered, seen_by_a, request_a: SseEvent, request_b: S
         describe_events(foreign) if foreign else f"none of session A's ({len([e for e in delivered if not e.is_priming])} events)",
         not foreign,
     )
-
-
-def _answered(what: str, delivered: list[SseEvent], rid: Any) -> Check:
-    """The call's result reached the client (a client that never sees it may re-send the call)."""
-    responses = [e for e in delivered if e.is_response_to(rid)]
-    return Check(f"result of tools/call id={rid!r}: {what}", "delivered", describe_events(responses), bool(responses))
 
 
 def _no_404(what: str, exchanges: list[Exchange]) -> Check:

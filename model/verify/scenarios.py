@@ -46,6 +46,9 @@ from mcp_resume.model.verify.report import Check, status_check
 GET, POST_REQUEST, DELETE = Method.GET, Method.POST_REQUEST, Method.DELETE
 MALFORMED_VALUE = "not well formed"
 """A header value with spaces, outside 0x21-0x7E (MCP B30/D35)."""
+DROP_NOTICE_SECONDS = 0.2
+"""Pause between dropping a connection and the session resumption that must re-emit
+its request: a server learns of a drop from its transport a moment late (DESIGN §2)."""
 OVERSIZED_CHARS = 4096
 """Length of the well-formed but oversized header values sent (within common HTTP header limits)."""
 
@@ -362,6 +365,7 @@ async def reemit_pending(d: Driver, ctx: Context) -> list[Check]:
     session = await d.open_session("session S")
     tool, _, request = await d.tool_until_server_request(session, "session S: call a tool that sends a server request")
     rid = request.request_id
+    await asyncio.sleep(DROP_NOTICE_SECONDS)
     got = require(
         await d.client.get(
             label="GET with the session id alone after the drop",
