@@ -150,8 +150,9 @@ def test_a_server_without_sessions_gets_no_session_rule_failed(tmp_path):
     assert verdicts["new-session-on-initialize"] == "SKIP"
 
 
-def test_a_2026_07_28_server_is_spoken_to_in_its_own_request_shape(tmp_path):
-    code, report = full_run(Variant(era_2026=True), tmp_path)
+@pytest.mark.parametrize("options", [(), ("--profile", "mcp-2026-07-28")], ids=["auto", "forced"])
+def test_a_2026_07_28_server_is_spoken_to_in_its_own_request_shape(tmp_path, options):
+    code, report = full_run(Variant(era_2026=True), tmp_path, *options)
     verdicts = {v["rule"]: v for v in report["verdicts"]}
     assert code == 0 and report["profile"] == "mcp-2026-07-28"
     for rule in ("sessionless-get-405", "sessionless-ignores-headers"):
@@ -241,6 +242,18 @@ def test_one_stream_key_for_every_sessions_get_stream_fails_no_cross_session_ove
     with serving_design("design-12") as url:
         found = judged(url, "no-cross-session")
     assert found["no-cross-session"].verdict is FAIL, found["no-cross-session"].reason
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_verdicts_are_the_same_twice_in_a_row(tmp_path):
+    runs = []
+    for number in (1, 2):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        _, report = full_run(Variant(ring=3, reserialise=True), folder, "--profile", "boundary")
+        runs.append({v["rule"]: v["verdict"] for v in report["verdicts"]})
+    assert runs[0] == runs[1]
 
 
 # -- the report ---------------------------------------------------------------------------------------

@@ -59,6 +59,8 @@ class Variant:
     stream_ttl: float | None = None  # an ended POST stream expires after this many seconds
     session_ttl: float | None = None  # a session idle this many seconds ends
     broadcast: bool = False  # faulty: a session resumption also re-emits requests on open connections
+    # (without it, a request still on an open POST connection is never re-emitted, whatever
+    # the reference does: MCP B21)
     cancel_on_resume: bool = False  # session resumption cancels pending requests instead of re-emitting
     delay_reemit: float = 0.0  # re-emitted requests reach the new stream this many seconds late
 
@@ -261,6 +263,8 @@ class VariantApp:
                 state["first"] = False
                 await send({"type": "http.response.body", "body": _encode(event_id, data), "more_body": True})
         if request.kind == "session-get" and isinstance(message, dict) and "method" in message and "id" in message:
+            if str(message["id"]) in self.open_requests and not v.broadcast:
+                return  # still on an open connection: never sent twice (B21)
             if v.cancel_on_resume:
                 data = json.dumps(self.cancel(message))
             elif v.delay_reemit:
