@@ -140,14 +140,6 @@ RULES: tuple[Rule, ...] = (
         ("B21", "C20-C21"),
     ),
     _rule(
-        "no-broadcast",
-        "A server message is on one connected stream at a time: a pending server request on an "
-        "open connection is not re-emitted on another stream.",
-        (MUST, MUST, MUST, MUST, NA),
-        ("B21", "C20-C21"),
-        invariants=(),
-    ),
-    _rule(
         "missing-session-400",
         "A server that requires sessions answers a request without Mcp-Session-Id (other than "
         "initialize) with 400.",
