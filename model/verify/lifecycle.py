@@ -111,7 +111,7 @@ async def _stream_ttl_passes(d: Driver, ctx: Context) -> list[Check]:
     session = await d.open_session("session T")
     stream = await d.history(session, "session T: a stream that will expire")
     cursor = cursor_in_middle(stream.events) or _any_event_id(stream, required=False)
-    await asyncio.sleep(ctx.stream_ttl + ctx.bounds.settle)
+    await _wait_keeping_alive(d, ctx, session, ctx.stream_ttl + ctx.bounds.settle)
     checks = []
     if cursor is not None:
         what = f"GET with event id {cursor.id}, {ctx.stream_ttl:g} s after its stream ended (--stream-ttl)"
@@ -120,6 +120,18 @@ async def _stream_ttl_passes(d: Driver, ctx: Context) -> list[Check]:
     after = require(await d.client.request(session, "tools/list", label="session T after its stream expired"), "tools/list")
     checks.append(status_check("session T after its stream's time to live", after, ctx.expect(POST_REQUEST, SessionClass.LIVE, EventClass.ABSENT)))
     return checks
+
+
+async def _wait_keeping_alive(d: Driver, ctx: Context, session, seconds: float) -> None:
+    """Sleep ``seconds``; with ``--session-ttl``, ping the session often enough that
+    it does not expire meanwhile (only its stream is meant to)."""
+    step = ctx.session_ttl / 2 if ctx.session_ttl else seconds
+    left = seconds
+    while left > 0:
+        await asyncio.sleep(min(step, left))
+        left -= step
+        if left > 0:
+            await d.client.request(session, "ping", label="keep session T alive (--session-ttl)")
 
 
 async def _session_ttl_passes(d: Driver, ctx: Context) -> list[Check]:

@@ -157,7 +157,7 @@ async def _resume_from(
         "stream resumption",
     )
     retained = ctx.expect(GET, SessionClass.LIVE, EventClass.RETAINED)
-    evicted = ctx.expect(GET, SessionClass.LIVE, EventClass.EXPIRED)
+    evicted = ctx.expect(GET, SessionClass.LIVE, EventClass.EVICTED)
     refused = evictable and got.status in evicted.statuses - {200} and not got.data_events
     if refused:
         return [
@@ -449,11 +449,14 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
     if foreign is not None:
         variants.insert(0, ("another session's event id", foreign.id, EventClass.FOREIGN))
     checks: list[Check] = []
+    missing = require(await d.client.get(label="GET without a session id (the missing-session error)"), "GET")
     for name, value, event_class in variants:
         got = require(await d.client.get(label=f"session B presents {name}", session=b, last_event_id=value), name)
         what = f"GET with a live session and {name}"
         checks.append(status_check(what, got, ctx.expect(GET, SessionClass.LIVE, event_class)))
         checks.append(_nothing_delivered(what, got))
+        if got.status is not None and got.status >= 400 and missing.status == got.status:
+            checks.append(_distinct_from_missing(what, got, missing))
     after = require(await d.client.request(b, "tools/list", label="session B after the rejections"), "tools/list")
     checks.append(
         status_check(
@@ -463,6 +466,27 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
         )
     )
     return checks
+
+
+def _distinct_from_missing(what: str, got: Exchange, missing: Exchange) -> Check:
+    """Branch 3's refusal must be told apart from the missing-session error, by status
+    or by JSON-RPC error code (DESIGN §2 row 3): a client re-initializes on the latter."""
+    ours, theirs = _error_code(got), _error_code(missing)
+    return Check(
+        f"{what}: told apart from the missing-session error (HTTP {missing.status}, code {theirs})",
+        "another status or another JSON-RPC error code",
+        f"HTTP {got.status}, code {ours}",
+        ours != theirs,
+        "reject-foreign-event-id",
+    )
+
+
+def _error_code(exchange: Exchange) -> Any:
+    for message in exchange.messages:
+        error = message.get("error") if isinstance(message, dict) else None
+        if isinstance(error, dict):
+            return error.get("code")
+    return None
 
 
 async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:

@@ -154,7 +154,7 @@ class VariantApp:
                 return True
             if v.get_status is not None:
                 return await _answer(send, v.get_status, b"not acceptable")
-        if leid is not None and v.ring and not v.ring_gap and self.evicted(leid):
+        if leid is not None and v.ring and not v.ring_gap and session is not None and self.live(session) and self.evicted(leid):
             return await _error(send, 400, None, -32002, "that event is no longer retained")
         return False
 
@@ -177,7 +177,7 @@ class VariantApp:
             headers = {k: v for k, v in headers.items() if k not in ("mcp-session-id", "last-event-id")}
             if session is not None:
                 headers["mcp-session-id"] = session
-        if method == "GET" and leid is not None and self.v.ring_gap and self.evicted(leid):
+        if method == "GET" and leid is not None and self.v.ring_gap and session and self.live(session) and self.evicted(leid):
             headers["last-event-id"] = self.oldest_cursor(leid)
         kind = "other"
         if method == "POST" and isinstance(rpc, dict) and "id" in rpc and "method" in rpc:
