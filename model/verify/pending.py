@@ -13,8 +13,12 @@ B12/D15), and then reconnects in the ways DESIGN.md §2 distinguishes:
 - ``server_request_ownership``: two sessions with a pending request each; what
   one session receives on its session resumptions and on the resumption of its
   GET stream must be its own (B23, B26, B41);
-- ``no_duplicate_tool_call``: a client that follows MCP (resumes, answers once)
-  sees each call's notifications once and its response once (B12, D15).
+- ``no_duplicate_tool_call``: a client that follows MCP (resumes, answers once,
+  re-initializes after a 404) never has cause to send a call again: no 404 for
+  its live session while the call is unfinished (B12, B34, D15);
+- ``no_broadcast``: a request whose POST connection the client is still reading
+  is not re-emitted on a new GET stream (B21);
+- ``get_streams_across_sessions``: two sessions' GET streams stay apart (design 12).
 """
 
 from __future__ import annotations
