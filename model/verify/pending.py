@@ -38,7 +38,7 @@ from mcp_resume.model.verify.driver import (
     server_request_tools,
 )
 from mcp_resume.model.verify.report import Check
-from mcp_resume.model.verify.scenarios import Context, _reemits
+from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits
 
 
 async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
@@ -310,7 +310,9 @@ async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
 
 async def _session_resume(d: Driver, ctx: Context, session, rid: Any, label: str, *, wait: float | None = None) -> Exchange:
     """A GET with the session id alone, dropped as soon as ``rid`` is re-emitted
-    (or cancelled); otherwise read until quiet for ``wait`` seconds."""
+    (or cancelled); otherwise read until quiet for ``wait`` seconds. It starts
+    after a short pause, so that the server has seen the drop before it (DESIGN §2)."""
+    await asyncio.sleep(DROP_NOTICE_SECONDS)
     return require(
         await d.client.get(
             label=label,
