@@ -477,7 +477,6 @@ def _distinct_from_missing(what: str, got: Exchange, missing: Exchange) -> Check
         "another status or another JSON-RPC error code",
         f"HTTP {got.status}, code {ours}",
         ours != theirs,
-        "reject-foreign-event-id",
     )
 
 

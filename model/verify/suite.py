@@ -198,7 +198,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     profile = ctx.profile
     if scenario.rule in _rule_levels_na(profile):
         return skip(scenario.rule, profile, f"not applicable under {profile.value}")
-    later = _introduced_later(scenario.rule, ctx.caps.protocol_version)
+    later = _introduced_later(scenario.rule, ctx.caps.protocol_version) if profile is Profile.BOUNDARY else None
     if later:
         return skip(scenario.rule, profile, later)
     missing = _missing(scenario.needs, ctx.caps)
@@ -230,9 +230,9 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
 
 
 def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:
-    """Why an MCP rule does not apply to a server of an earlier revision than the
-    one that introduced it (e.g. priming events, 2025-11-25, for a 2025-03-26
-    server held to ``boundary``), else ``None``."""
+    """Under ``boundary`` (2025-11-25 plus the decision): why an MCP rule does not
+    apply to a server of a revision without it (e.g. priming events, 2025-11-25,
+    for a 2025-03-26 server), else ``None``."""
     rule = RULES_BY_ID[rule_id]
     revision = PROFILE_OF_REVISION.get(negotiated or "")
     if rule.origin != "mcp" or revision is None or rule.level(revision) is not Level.NOT_APPLICABLE:
