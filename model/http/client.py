@@ -46,7 +46,11 @@ from mcp_resume.model.http.evidence import (
 )
 
 PROTOCOL_VERSION = "2025-11-25"
-"""The MCP revision this client negotiates (D42-D45: sent as MCP-Protocol-Version after initialize)."""
+"""The MCP revision this client offers first (D42-D45: sent as MCP-Protocol-Version after initialize)."""
+SESSIONLESS_VERSION = "2026-07-28"
+"""The sessionless revision: every POST carries its version in a header and in ``_meta`` (F12),
+and ``Mcp-Method`` / ``Mcp-Name`` headers (F16)."""
+META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 
 ACCEPT_POST = "application/json, text/event-stream"  # MCP B4/D4
 ACCEPT_GET = "text/event-stream"  # MCP B14
@@ -241,6 +245,7 @@ class StreamableHttpClient:
     ) -> Exchange:
         """Send one request and read its answer within the bounds; never raises for
         what the server does. The exchange is appended to ``exchanges``."""
+        body = self._shaped(body)
         headers = self._headers(method, session, last_event_id, body)
         exchange = Exchange(label, method, self.url, request_headers=_kept(headers, REQUEST_HEADERS_KEPT))
         if body is not None:
@@ -264,9 +269,20 @@ class StreamableHttpClient:
             headers["mcp-session-id"] = session
         if last_event_id is not None:
             headers["last-event-id"] = last_event_id
-        if not (isinstance(body, dict) and body.get("method") == "initialize"):
+        if self.protocol_version == SESSIONLESS_VERSION:
+            headers.update(_sessionless_headers(method, body))
+        elif not (isinstance(body, dict) and body.get("method") == "initialize"):
             headers["mcp-protocol-version"] = self.protocol_version
         return headers
+
+    def _shaped(self, body: Any) -> Any:
+        """``body`` in the request shape of the revision spoken: under 2026-07-28 a
+        request or notification carries the version in ``params._meta`` (F12)."""
+        if self.protocol_version != SESSIONLESS_VERSION or not isinstance(body, dict) or "method" not in body:
+            return body
+        params = dict(body.get("params") or {})
+        params["_meta"] = {**(params.get("_meta") or {}), META_VERSION_KEY: self.protocol_version}
+        return {**body, "params": params}
 
     async def _run(self, exchange, method, headers, body, deadline, await_id, stop, idle) -> None:
         try:
@@ -305,7 +321,8 @@ class StreamableHttpClient:
 
     async def _read(self, exchange, response, deadline, await_id, stop, idle) -> None:
         session = exchange.session_header
-        if session is not None and not is_well_formed(session):
+        echoed = session is not None and session == exchange.request_headers.get("mcp-session-id")
+        if session is not None and not is_well_formed(session) and not echoed:
             exchange.fail(ErrorKind.SESSION_HEADER, f"server sent a malformed Mcp-Session-Id {session!r} (MCP B30)")
             return
         content_type = exchange.content_type
@@ -470,6 +487,19 @@ def _check_stream_end(exchange: Exchange, reader: _SseReader, await_id: Any) -> 
     if any(event.is_response_to(await_id) for event in exchange.events):
         return
     exchange.fail(ErrorKind.BROKEN_SSE, f"not an SSE stream: line {_snippet(reader.stray_line)!r} is no SSE field")
+
+
+def _sessionless_headers(method: str, body: Any) -> dict[str, str]:
+    """The request headers 2026-07-28 requires of a POST (F12, F16)."""
+    if method != "POST":
+        return {}
+    headers = {"mcp-protocol-version": SESSIONLESS_VERSION}
+    if isinstance(body, dict) and isinstance(body.get("method"), str):
+        headers["mcp-method"] = body["method"]
+        name = (body.get("params") or {}).get("name") if isinstance(body.get("params"), dict) else None
+        if body["method"] in ("tools/call", "resources/read", "prompts/get") and isinstance(name, str):
+            headers["mcp-name"] = name
+    return headers
 
 
 def _needs_stream_or_json(exchange: Exchange) -> bool:

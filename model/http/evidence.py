@@ -12,10 +12,14 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from mcp_resume.spec.headers import is_well_formed
+
 SUMMARY_CHARS = 80
 """Longest text kept of a body or of an event's data in a summary."""
 
-REQUEST_HEADERS_KEPT = ("accept", "content-type", "mcp-session-id", "last-event-id", "mcp-protocol-version")
+REQUEST_HEADERS_KEPT = (
+    "accept", "content-type", "mcp-session-id", "last-event-id", "mcp-protocol-version", "mcp-method", "mcp-name"
+)
 RESPONSE_HEADERS_KEPT = ("content-type", "mcp-session-id", "allow", "location")
 
 
@@ -130,6 +134,19 @@ class Exchange:
     @property
     def session_header(self) -> str | None:
         return self.response_headers.get("mcp-session-id")
+
+    @property
+    def echoes_malformed_session(self) -> bool:
+        """The answer carries back a malformed ``Mcp-Session-Id`` the request sent (MCP B30)."""
+        header = self.session_header
+        return header is not None and not is_well_formed(header)
+
+    def responds_to(self, request_id: Any) -> bool:
+        """A JSON-RPC result or error for ``request_id`` came back, on SSE or as a JSON body."""
+        return any(
+            isinstance(m, dict) and m.get("id") == request_id and "method" not in m and ("result" in m or "error" in m)
+            for m in self.messages
+        )
 
     @property
     def content_type(self) -> str:

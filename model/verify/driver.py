@@ -9,6 +9,7 @@ its name says), the driver raises ``Inconclusive`` with a one-line reason.
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from mcp_resume.model.http.client import StreamableHttpClient
@@ -57,7 +58,10 @@ class Driver:
         require(exchange, "initialize")
         if exchange.status != 200 or not _has_result(exchange):
             raise Inconclusive(f"{label}: initialize answered HTTP {exchange.status} without a result")
+        self.client.protocol_version = negotiated_version(exchange) or self.client.protocol_version
         session = exchange.session_header
+        if exchange.echoes_malformed_session:
+            raise Inconclusive(f"{label}: initialize answered a malformed Mcp-Session-Id {session!r} (MCP B30)")
         if session is not None:
             self._sessions.append(session)
         notified = await self.client.notify(session, "notifications/initialized", label=f"{label}: initialized")
@@ -72,12 +76,13 @@ class Driver:
         """A complete POST stream with as many events as the server offers: a
         history fixture tool when listed, else ``tools/list``."""
         tool = next((t for t in HISTORY_TOOLS if t in self.tools), None)
+        rid = self.client.next_id() if request_id is None else request_id
         if tool is None:
-            exchange = await self.client.request(session, "tools/list", label=label, request_id=request_id)
+            exchange = await self.client.request(session, "tools/list", label=label, request_id=rid)
         else:
-            exchange = await self.client.call_tool(session, tool, label=label, request_id=request_id)
+            exchange = await self.client.call_tool(session, tool, label=label, request_id=rid)
         require(exchange, label)
-        if exchange.end is not End.RESPONSE:
+        if exchange.end is not End.RESPONSE and not exchange.responds_to(rid):
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
         return exchange
 
@@ -149,6 +154,20 @@ def describe_events(events: list[SseEvent]) -> str:
     return ", ".join(f"{e.id or '-'} {e.summary()}" for e in events)
 
 
+def negotiated_version(exchange: Exchange) -> str | None:
+    """The ``protocolVersion`` an ``initialize`` answer returned, if any (D42-D45)."""
+    for message in exchange.messages:
+        result = message.get("result") if isinstance(message, dict) else None
+        if isinstance(result, dict) and isinstance(result.get("protocolVersion"), str):
+            return result["protocolVersion"]
+    return None
+
+
+def invented_event_id(kind: str = "unknown") -> str:
+    """A well-formed ``Last-Event-ID`` no server issued: sending it needs no cooperation (DESIGN §7)."""
+    return f"mcp-resume-{kind}-event-{secrets.token_hex(4)}"
+
+
 def _has_result(exchange: Exchange) -> bool:
     return any(isinstance(m, dict) and "result" in m for m in exchange.messages)
 
@@ -160,12 +179,19 @@ def _end(exchange: Exchange) -> str:
 class NotObservable(Exception):
     """The server does not offer what a scenario needs to observe its rule (it
     becomes a SKIP with this reason), e.g. it never re-emits, so whether
-    re-emission keeps a request pending cannot be seen."""
+    re-emission keeps a request pending cannot be seen. ``unlock`` names what
+    would let verify judge it (a key of ``scenarios.UNLOCKS``)."""
+
+    def __init__(self, reason: str, unlock: str | None = None):
+        super().__init__(reason)
+        self.unlock = unlock
 
 
 def reemit_wait(bounds) -> float:
     """How long a session resumption is read for re-emitted requests, in seconds:
-    three settle periods, at most the idle bound."""
+    three settle periods, at most the idle bound. It is also the grace period of
+    DESIGN §2: a server learns of a dropped connection a moment late, and a
+    re-emission that reaches the new stream within it counts."""
     return min(bounds.idle, 3 * bounds.settle)
 
 

@@ -102,7 +102,9 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None) -> str:
             f"fixture tools: {', '.join(caps.get('fixture_tools') or []) or 'none'}"
         )
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
-    lines += [f"- summary: {counts}", "", "| rule | level | verdict | evidence |", "|---|---|---|---|"]
+    lines.append(f"- summary: {counts}")
+    lines += [f"- to check {', '.join(f'`{r}`' for r in rules)}: {hint}" for hint, rules in report.unlocks()]
+    lines += ["", "| rule | level | verdict | evidence |", "|---|---|---|---|"]
     for v in report.verdicts:
         shown = f"**{v.verdict.value}**" if v.verdict in FINDINGS else v.verdict.value
         lines.append(f"| `{v.rule}` | {v.level.value} | {shown} | {_cell(v.reason)} |")

@@ -13,12 +13,17 @@ B12/D15), and then reconnects in the ways DESIGN.md §2 distinguishes:
 - ``server_request_ownership``: two sessions with a pending request each; what
   one session receives on its session resumptions and on the resumption of its
   GET stream must be its own (B23, B26, B41);
-- ``no_duplicate_tool_call``: a client that follows MCP (resumes, answers once)
-  sees each call's notifications once and its response once (B12, D15).
+- ``no_duplicate_tool_call``: a client that follows MCP (resumes, answers once,
+  re-initializes after a 404) never has cause to send a call again: no 404 for
+  its live session while the call is unfinished (B12, B34, D15);
+- ``no_broadcast``: a request whose POST connection the client is still reading
+  is not re-emitted on a new GET stream (B21);
+- ``get_streams_across_sessions``: two sessions' GET streams stay apart (design 12).
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
@@ -33,7 +38,7 @@ from mcp_resume.model.verify.driver import (
     server_request_tools,
 )
 from mcp_resume.model.verify.report import Check
-from mcp_resume.model.verify.scenarios import Context, _reemits
+from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits
 
 
 async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
@@ -45,6 +50,8 @@ async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
         _, _, request = await d.tool_until_server_request(session, f"session S: call {tool}", tool)
         rid = request.request_id
         first = await _session_resume(d, ctx, session, rid, "first session resumption")
+        if first.end is End.DROPPED and _cancelled(first.events[-1]):
+            continue  # the cancel alternative: the request is resolved, nothing stays pending
         if first.end is not End.DROPPED:
             await d.answer(session, request, f"answer {request.method} id={rid!r} (cleanup)")
             continue
@@ -71,8 +78,8 @@ async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
         )
     if not observable:
         raise NotObservable(
-            "the server never re-emitted a pending server request on session resumption (see reemit-pending): "
-            "whether re-emission keeps it pending cannot be observed"
+            "the server never re-emitted a pending server request on session resumption (it cancelled it, or see "
+            "reemit-pending): whether re-emission keeps it pending cannot be observed"
         )
     return checks
 
@@ -129,6 +136,13 @@ async def no_reemit_on_stream_resume(d: Driver, ctx: Context) -> list[Check]:
 async def server_request_ownership(d: Driver, ctx: Context) -> list[Check]:
     """Whatever session B receives is B's own: on its session resumptions and when
     it resumes its GET stream after session A's got more events (B23, B26, B41)."""
+    return await get_streams_across_sessions(d, ctx)
+
+
+async def get_streams_across_sessions(d: Driver, ctx: Context) -> list[Check]:
+    """Two sessions' GET streams, each carrying its own re-emitted request: B's
+    session resumption and the resumption of B's GET stream deliver nothing of A's
+    (a stream key shared by the GET streams of all sessions, design 12, fails)."""
     tool = server_request_tools(d.tools)[0]
     a = await d.open_session("session A")
     _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
@@ -167,18 +181,21 @@ async def server_request_ownership(d: Driver, ctx: Context) -> list[Check]:
 
 
 async def no_duplicate_tool_call(d: Driver, ctx: Context) -> list[Check]:
-    """A client that resumes after every drop and answers each server request once
-    sees every notification of a call once and its response once (B12, D15)."""
+    """A client that follows MCP re-initializes after a 404 (B34) and may re-send a
+    ``tools/call`` whose result it never saw: so while a call is unfinished, no
+    request naming its live session may get 404, and once its server request is
+    resolved the call does not run again (B12, B34, D15). A notification
+    delivered twice, or a result never delivered, is ``replay-suffix``'s."""
     checks: list[Check] = []
     session = await d.open_session("session S")
     history_tool = next((t for t in HISTORY_TOOLS if t in d.tools), None)
-    if history_tool is not None:
+    if history_tool is not None and ctx.caps.post_event_ids:
         checks += await _dropped_history_call(d, ctx, session, history_tool)
     tools = server_request_tools(d.tools)
     if tools:
         checks += await _answered_request_call(d, ctx, session, tools[0])
     if not checks:
-        raise NotObservable("the server lists no fixture tool with notifications or a server request")
+        raise NotObservable("the server lists no fixture tool with notifications or a server request", "history-tool")
     return checks
 
 
@@ -204,25 +221,25 @@ async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> 
         ),
         "stream resumption",
     )
-    delivered = first.data_events + rest.data_events
-    return [
-        _once(f"{tool} across the drop and the resumption", delivered, rid),
-        _no_repeats(f"notifications of {tool} across the drop and the resumption", delivered),
-    ]
+    return [_no_404(f"resuming the unfinished {tool} call", [rest])]
 
 
 async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) -> list[Check]:
     rid = d.client.next_id()
     _, call, request = await d.tool_until_server_request(session, f"call {tool}, drop at its server request", tool, request_id=rid)
     resumed = await _session_resume(d, ctx, session, request.request_id, "session resumption before answering")
-    answered = await d.answer(session, request, f"answer {request.method} id={request.request_id!r} once")
-    if answered.status != 202:
-        raise Inconclusive(f"the answer to {request.method} got HTTP {answered.status}")
+    cancelled = resumed.end is End.DROPPED and _cancelled(resumed.events[-1])
+    sent = [resumed]
+    if not cancelled:
+        answered = await d.answer(session, request, f"answer {request.method} id={request.request_id!r} once")
+        sent.append(answered)
+        if answered.status not in (202, 404):
+            raise Inconclusive(f"the answer to {request.method} got HTTP {answered.status}")
     if request.id is None:
         raise NotObservable(f"the {request.method} event carries no event id: the call's stream cannot be resumed")
     rest = require(
         await d.client.get(
-            label=f"resume the {tool} stream from {request.id} after answering",
+            label=f"resume the {tool} stream from {request.id} after {'the cancel' if cancelled else 'answering'}",
             session=session,
             last_event_id=request.id,
             stop=lambda e: e.is_response_to(rid),
@@ -230,20 +247,61 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
         ),
         "stream resumption",
     )
+    sent.append(rest)
     later = require(
         await d.client.get(label="session resumption after the response", session=session, idle=ctx.bounds.settle),
         "session resumption",
     )
-    delivered = call.data_events + resumed.data_events + rest.data_events + later.data_events
-    new_requests = [e for e in rest.data_events + later.data_events if e.is_server_request]
+    new_requests = [  # the same request delivered again is a replay's or re-emission's business
+        e for e in rest.data_events + later.data_events if e.is_server_request and e.request_id != request.request_id
+    ]
     return [
-        _once(f"{tool} after one answer to its {request.method}", delivered, rid),
+        _no_404(f"requests of session S while {tool} was unfinished", sent),
         Check(
-            f"server requests after {tool}'s {request.method} was answered",
+            f"server requests after {tool}'s {request.method} was resolved",
             "none (the call does not run again)",
             describe_events(new_requests) if new_requests else "none",
             not new_requests,
         ),
+    ]
+
+
+async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
+    """A pending server request whose connection the client is still reading is
+    not sent again on a new GET stream (MCP B21: one connected stream per message).
+    Judged only while that connection is demonstrably open (DESIGN §2)."""
+    tool = server_request_tools(d.tools)[0]
+    session = await d.open_session("session S")
+    rid = d.client.next_id()
+    arrived: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def watch(event: SseEvent) -> bool:
+        if event.is_server_request and not arrived.done():
+            arrived.set_result(event)
+        return False
+
+    reading = asyncio.ensure_future(
+        d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch, idle=3 * ctx.bounds.idle)
+    )
+    try:
+        request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
+    except asyncio.TimeoutError:
+        reading.cancel()
+        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s") from None
+    got = await _session_resume(d, ctx, session, request.request_id, "GET with the session id alone while the call's connection is open")
+    still_open = not reading.done()
+    await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
+    call = await reading
+    if not still_open:
+        raise NotObservable(f"the {tool} connection closed before the GET was answered ({call.end.value if call.end else 'no end'})")
+    sent_again = got.end is End.DROPPED and not _cancelled(got.events[-1])
+    return [
+        Check(
+            f"{request.method} id={request.request_id!r}, pending on a connection the client is reading",
+            "not re-emitted on the new GET stream",
+            f"re-emitted as event {got.events[-1].id or '-'}" if sent_again else "not re-emitted",
+            not sent_again,
+        )
     ]
 
 
@@ -252,7 +310,9 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
 
 async def _session_resume(d: Driver, ctx: Context, session, rid: Any, label: str, *, wait: float | None = None) -> Exchange:
     """A GET with the session id alone, dropped as soon as ``rid`` is re-emitted
-    (or cancelled); otherwise read until quiet for ``wait`` seconds."""
+    (or cancelled); otherwise read until quiet for ``wait`` seconds. It starts
+    after a short pause, so that the server has seen the drop before it (DESIGN §2)."""
+    await asyncio.sleep(DROP_NOTICE_SECONDS)
     return require(
         await d.client.get(
             label=label,
@@ -291,17 +351,8 @@ def _own_only(what: str, delivered, seen_by_a, request_a: SseEvent, request_b: S
     )
 
 
-def _once(what: str, delivered: list[SseEvent], rid: Any) -> Check:
-    responses = [e for e in delivered if e.is_response_to(rid)]
-    return Check(f"responses to tools/call id={rid!r}: {what}", "exactly one", describe_events(responses), len(responses) == 1)
-
-
-def _no_repeats(what: str, delivered: list[SseEvent]) -> Check:
-    seen, repeated = [], []
-    for event in delivered:
-        if event.message is None:
-            continue
-        if event.message in seen:
-            repeated.append(event)
-        seen.append(event.message)
-    return Check(what, "each once", describe_events(repeated) if repeated else "each once", not repeated)
+def _no_404(what: str, exchanges: list[Exchange]) -> Check:
+    """No 404 while the session lives and its call is unfinished (a client would re-initialize, B34)."""
+    refused = [e for e in exchanges if e.status == 404]
+    observed = ", ".join(e.label for e in refused) if refused else "no 404"
+    return Check(what, "no 404 (the session is live)", observed, not refused)

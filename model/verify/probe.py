@@ -1,8 +1,11 @@
 """The capability probe of ``mcp-resume verify``: what does the server offer?
 
-One throw-away session: ``initialize``, ``notifications/initialized``,
-``tools/list`` (do POST streams carry event ids, a priming event?), a GET with
-the session id alone (a standalone stream, or 405?), then DELETE. The scenarios
+One throw-away session: ``initialize`` (offering 2025-11-25; when that is
+refused, again in the request shape of 2026-07-28, rules §F: F12, F16),
+``notifications/initialized``, ``tools/list`` (do POST streams carry event ids,
+a priming event?), a GET with the session id alone (a standalone stream, or
+405? do its events carry ids?), then DELETE. Every request after
+``initialize`` carries the negotiated ``MCP-Protocol-Version``. The scenarios
 read the result to SKIP what the server does not offer (DESIGN.md §3).
 
 ``probe`` raises ``TargetError`` when the target is not reachable or does not
@@ -14,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from mcp_resume.model.http.client import SSE_TYPE, StreamableHttpClient
-from mcp_resume.model.http.evidence import End, Exchange
-from mcp_resume.model.verify.driver import FIXTURE_TOOLS
+from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, SSE_TYPE, StreamableHttpClient
+from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
+from mcp_resume.model.verify.driver import FIXTURE_TOOLS, negotiated_version
 
 
 class TargetError(Exception):
@@ -30,7 +33,8 @@ class Capabilities:
 
     - ``session_ids``: ``initialize`` was answered with an ``Mcp-Session-Id``;
     - ``post_stream``: ``"sse"`` or ``"json"``, how a POSTed request is answered;
-    - ``event_ids``: some POST stream event carried an SSE id;
+    - ``event_ids``: some SSE event carried an id, on a POST or on the GET stream;
+    - ``post_event_ids`` / ``get_event_ids``: where ids were seen;
     - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
     - ``get_status``: the status of a GET with the session id alone;
     - ``get_stream``: that GET opened an SSE stream;
@@ -43,6 +47,8 @@ class Capabilities:
     protocol_version: str | None = None
     post_stream: str | None = None
     event_ids: bool = False
+    post_event_ids: bool = False
+    get_event_ids: bool = False
     priming: bool = False
     get_status: int | None = None
     get_stream: bool = False
@@ -57,6 +63,8 @@ class Capabilities:
             "protocol_version": self.protocol_version,
             "post_stream": self.post_stream,
             "event_ids": self.event_ids,
+            "post_event_ids": self.post_event_ids,
+            "get_event_ids": self.get_event_ids,
             "priming": self.priming,
             "get_status": self.get_status,
             "get_stream": self.get_stream,
@@ -71,8 +79,17 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
     ``initialize`` does not succeed."""
     caps = Capabilities(exchanges=client.exchanges)
     init = await client.initialize("probe: initialize")
+    if init.ok and init.status is not None and 400 <= init.status < 500 and client.protocol_version != SESSIONLESS_VERSION:
+        client.protocol_version = SESSIONLESS_VERSION
+        retried = await client.initialize("probe: initialize in the request shape of 2026-07-28")
+        if retried.ok and retried.status == 200 and negotiated_version(retried) == SESSIONLESS_VERSION:
+            init = retried
+        else:
+            client.protocol_version = PROTOCOL_VERSION
     result = _initialize_result(client.url, init)
     caps.protocol_version = result.get("protocolVersion")
+    if isinstance(caps.protocol_version, str):
+        client.protocol_version = caps.protocol_version
     session = init.session_header
     caps.session_ids = session is not None
     _note_stream(caps, init)
@@ -85,8 +102,10 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         caps.fixture_tools = [t for t in FIXTURE_TOOLS if t in caps.tools]
     if session is not None:
         get = await client.get(label="probe: GET with the session id alone", session=session)
-        caps.get_status = get.status
+        caps.get_status = None if get.error_kind is ErrorKind.FIRST_BYTE else get.status
         caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
+        caps.get_event_ids = caps.get_stream and any(e.id is not None for e in get.events)
+        caps.event_ids = caps.event_ids or caps.get_event_ids
         deleted = await client.delete(session, label="probe: delete session")
         caps.delete_status = deleted.status
     return caps
@@ -116,7 +135,8 @@ def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
 def _note_stream(caps: Capabilities, exchange: Exchange) -> None:
     if exchange.content_type == SSE_TYPE:
         caps.post_stream = "sse"
-        caps.event_ids = caps.event_ids or any(e.id is not None for e in exchange.events)
+        caps.post_event_ids = caps.post_event_ids or any(e.id is not None for e in exchange.events)
+        caps.event_ids = caps.event_ids or caps.post_event_ids
     elif caps.post_stream is None and exchange.end is End.CLOSED:
         caps.post_stream = "json"
 

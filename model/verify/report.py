@@ -50,9 +50,11 @@ class RuleVerdict:
     level: Level
     checks: list[Check] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
+    unlock: str | None = None
+    """For a rule not judged: what would let verify judge it (one phrase)."""
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        item = {
             "rule": self.rule,
             "verdict": self.verdict.value,
             "level": self.level.value,
@@ -62,6 +64,9 @@ class RuleVerdict:
                 "exchanges": [e.to_json() for e in self.exchanges],
             },
         }
+        if self.unlock:
+            item["unlock"] = self.unlock
+        return item
 
 
 @dataclass
@@ -79,6 +84,14 @@ class Report:
     def failed(self) -> bool:
         return any(v.verdict is Verdict.FAIL for v in self.verdicts)
 
+    def unlocks(self) -> list[tuple[str, list[str]]]:
+        """``(what would unlock them, [rule ids])`` for the rules not judged, in catalog order."""
+        grouped: dict[str, list[str]] = {}
+        for verdict in self.verdicts:
+            if verdict.unlock and verdict.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE):
+                grouped.setdefault(verdict.unlock, []).append(verdict.rule)
+        return list(grouped.items())
+
     def summary(self) -> dict[str, int]:
         """How many rules got each verdict, worst first."""
         return {v.value: sum(1 for r in self.verdicts if r.verdict is v) for v in SEVERITY_ORDER}
@@ -94,6 +107,9 @@ class Report:
         }
         if self.note:
             item["note"] = self.note
+        unlocks = self.unlocks()
+        if unlocks:
+            item["unlock"] = [{"to_check": rules, "needs": hint} for hint, rules in unlocks]
         return item
 
 
@@ -115,13 +131,15 @@ def judge(rule: str, profile: Profile, checks: list[Check], exchanges: list[Exch
     if len(broken) > 1:
         reason += f" (+{len(broken) - 1} more)"
     if verdict is Verdict.PASS:
-        reason = f"broken but {rule_level.value} under {profile.value}: {reason}"
+        reason = f"not required ({rule_level.value} under {profile.value}): {reason}"
     return RuleVerdict(rule, verdict, reason, rule_level, checks, exchanges)
 
 
-def skip(rule: str, profile: Profile, reason: str, exchanges: list[Exchange] | None = None) -> RuleVerdict:
-    """SKIP: the server does not offer what the rule needs."""
-    return RuleVerdict(rule, Verdict.SKIP, reason, level(rule, profile), [], exchanges or [])
+def skip(
+    rule: str, profile: Profile, reason: str, exchanges: list[Exchange] | None = None, unlock: str | None = None
+) -> RuleVerdict:
+    """SKIP: the server does not offer what the rule needs; ``unlock`` says what would."""
+    return RuleVerdict(rule, Verdict.SKIP, reason, level(rule, profile), [], exchanges or [], unlock)
 
 
 def inconclusive(

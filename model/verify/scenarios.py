@@ -22,19 +22,21 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from mcp_resume.spec.decision import CONFLICT, ClassDecision, Method, decide_class
+from mcp_resume.spec.decision import CLIENT_ERRORS, CONFLICT, ClassDecision, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass, is_well_formed
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.verify.driver import (
     RECONNECTION_TOOL,
     SERVER_REQUEST_TOOLS,
     Driver,
     Inconclusive,
+    NotObservable,
     cursor_in_middle,
     describe_events,
+    invented_event_id,
     require,
     suffix_after,
 )
@@ -44,13 +46,19 @@ from mcp_resume.model.verify.report import Check, status_check
 GET, POST_REQUEST, DELETE = Method.GET, Method.POST_REQUEST, Method.DELETE
 MALFORMED_VALUE = "not well formed"
 """A header value with spaces, outside 0x21-0x7E (MCP B30/D35)."""
+DROP_NOTICE_SECONDS = 0.2
+"""Pause between dropping a connection and the session resumption that must re-emit
+its request: a server learns of a drop from its transport a moment late (DESIGN §2)."""
 OVERSIZED_CHARS = 4096
 """Length of the well-formed but oversized header values sent (within common HTTP header limits)."""
 
 NEEDS = {
-    "sessions": (lambda c: c.session_ids, "the server issued no Mcp-Session-Id: no session to resume (B28)"),
+    "sessions": (
+        lambda c: c.session_ids,
+        "the server issues no Mcp-Session-Id (B28 MAY): a session rule does not apply to a server without sessions",
+    ),
     "event-ids": (lambda c: c.event_ids, "the server's SSE events carry no event id: nothing to resume from (B22)"),
-    "get": (lambda c: c.get_stream, "the server offers no GET stream (GET answered HTTP {get_status}, B15)"),
+    "get": (lambda c: c.get_stream, "the server offers no GET stream (GET answered {get_answer}, B15)"),
     "sse": (lambda c: c.post_stream == "sse", "the server answers POSTed requests with JSON, not SSE"),
     "server-request-tool": (
         lambda c: any(t in c.fixture_tools for t in SERVER_REQUEST_TOOLS),
@@ -58,12 +66,28 @@ NEEDS = {
     ),
 }
 
+UNLOCKS = {
+    "sessions": "issue an Mcp-Session-Id on initialize (a server without sessions is judged on the others only)",
+    "event-ids": "SSE event ids on some stream (a priming event, D8, gives every POST stream one)",
+    "get": "a GET stream: answer a GET with the session id with text/event-stream",
+    "sse": "answer POSTed requests with text/event-stream",
+    "server-request-tool": "add the fixture tool test_elicitation (or test_sampling)",
+    "history-tool": "add the fixture tool test_tool_with_logging (or test_tool_with_progress)",
+    "ttl": "give --stream-ttl S and --session-ttl S (the server's expiry times)",
+}
+"""What would let verify judge the rules a missing need left unjudged (DESIGN §7)."""
+
 
 @dataclass
 class Context:
+    """What every scenario knows: the profile, the bounds, the probe's findings and
+    the server's expiry times in seconds (``--stream-ttl``, ``--session-ttl``; ``None`` = unknown)."""
+
     profile: Profile
     bounds: Timeouts
     caps: Capabilities
+    stream_ttl: float | None = None
+    session_ttl: float | None = None
 
     def expect(self, method: Method, session: SessionClass, event: EventClass) -> ClassDecision:
         """The spec's decision for these header classes under this profile."""
@@ -84,29 +108,69 @@ class Scenario:
 
 
 async def replay_suffix(d: Driver, ctx: Context) -> list[Check]:
-    """Stream resumption from a middle event id replays exactly the later events of
-    that stream (branch 1; MCP B25, D30). With ``test_reconnection``, also after a
-    connection the server closed itself (D9, D29)."""
+    """Stream resumption replays exactly the later events of that stream (branch
+    1; MCP B25, D30): from a middle, the oldest and the latest event id of a
+    complete POST stream (a ring buffer may refuse an evicted cursor, never
+    replay past a gap), of the GET stream wherever its events carry ids, and,
+    with ``test_reconnection``, after a connection the server closed (D9, D29)."""
     session = await d.open_session("session S")
-    history = await d.history(session, "session S: a complete stream")
-    checks = await _resume_from_middle(d, ctx, session, history.events, "the complete stream")
-    if RECONNECTION_TOOL in d.tools:
-        checks += await _resume_after_server_close(d, ctx, session)
+    checks: list[Check] = []
+    if ctx.caps.post_event_ids:
+        history = await d.history(session, "session S: a complete stream")
+        checks += await _resume_from_cursors(d, ctx, session, history.events, "the complete stream")
+        if RECONNECTION_TOOL in d.tools:
+            checks += await _resume_after_server_close(d, ctx, session)
+    if ctx.caps.get_event_ids:
+        checks += await get_stream_replay(d, ctx, session)
+    if not checks:
+        raise NotObservable("no stream with event ids to resume")
     return checks
 
 
-async def _resume_from_middle(d: Driver, ctx: Context, session, events: list[SseEvent], name: str) -> list[Check]:
+async def _resume_from_cursors(d: Driver, ctx: Context, session, events: list[SseEvent], name: str) -> list[Check]:
+    """The middle cursor, then the oldest and the latest: the latest must replay;
+    the others replay exactly or are refused as evicted (DESIGN §2, partial retention)."""
+    checks = await _resume_from_middle(d, ctx, session, events, name, evictable=True)
+    middle = cursor_in_middle(events)
+    with_later = [e for i, e in enumerate(events) if e.id is not None and any(not x.is_priming for x in events[i + 1 :])]
+    for cursor, evictable in ((with_later[0], True), (with_later[-1], False)) if with_later else ():
+        if cursor is not middle:
+            checks += await _resume_from(d, ctx, session, events, cursor, name, evictable=evictable)
+    return checks
+
+
+async def _resume_from_middle(
+    d: Driver, ctx: Context, session, events: list[SseEvent], name: str, *, evictable: bool = False
+) -> list[Check]:
     cursor = cursor_in_middle(events)
     if cursor is None:
         raise Inconclusive(f"{name} has no event id followed by a data event")
+    return await _resume_from(d, ctx, session, events, cursor, name, evictable=evictable)
+
+
+async def _resume_from(
+    d: Driver, ctx: Context, session, events: list[SseEvent], cursor: SseEvent, name: str, *, evictable: bool
+) -> list[Check]:
     expected = suffix_after(events, cursor)
     got = require(
         await d.client.get(label=f"resume {name} from {cursor.id}", session=session, last_event_id=cursor.id),
         "stream resumption",
     )
     retained = ctx.expect(GET, SessionClass.LIVE, EventClass.RETAINED)
+    evicted = ctx.expect(GET, SessionClass.LIVE, EventClass.EVICTED)
+    refused = evictable and got.status in evicted.statuses - {200} and not got.data_events
+    if refused:
+        return [
+            Check(
+                f"GET with the session and event id {cursor.id} of {name}",
+                "the exact replay, or a refusal that delivers nothing (an evicted cursor)",
+                f"HTTP {got.status}, nothing delivered",
+                True,
+                evicted.branch.value,
+            )
+        ]
     return [
-        status_check(f"GET with the session and an event id of {name}", got, retained),
+        status_check(f"GET with the session and event id {cursor.id} of {name}", got, retained),
         Check(
             f"replay of {name} after {cursor.id}",
             describe_events(expected),
@@ -114,6 +178,34 @@ async def _resume_from_middle(d: Driver, ctx: Context, session, events: list[Sse
             _same_events(expected, got.data_events),
         ),
     ]
+
+
+async def get_stream_replay(d: Driver, ctx: Context, session) -> list[Check]:
+    """Resuming the GET stream replays only the GET stream's events: nothing a
+    POST stream delivered meanwhile (B26, D30). Empty when its events carry no id."""
+    opened = require(await d.client.get(label="session S: open the GET stream", session=session), "session resumption")
+    cursor = next((e for e in reversed(opened.events) if e.id is not None), None)
+    if cursor is None:
+        return []
+    post = await d.history(session, "session S: a POST stream while the GET stream is away")
+    resumed = require(
+        await d.client.get(label=f"resume the GET stream from {cursor.id}", session=session, last_event_id=cursor.id),
+        "stream resumption",
+    )
+    foreign = _belonging_to(resumed.data_events, post.events + [_as_event(m) for m in post.messages], by_content=True)
+    return [
+        status_check(f"GET with the session and the GET stream's event id {cursor.id}", resumed, ctx.expect(GET, SessionClass.LIVE, EventClass.RETAINED)),
+        Check(
+            f"replay of the GET stream after {cursor.id}",
+            "only the GET stream's own events (nothing a POST stream delivered)",
+            describe_events(foreign) if foreign else f"none of the POST stream's ({len(resumed.data_events)} events)",
+            not foreign,
+        ),
+    ]
+
+
+def _as_event(message: dict) -> SseEvent:
+    return SseEvent(None, "message", "", None, message)
 
 
 async def _resume_after_server_close(d: Driver, ctx: Context, session) -> list[Check]:
@@ -162,8 +254,21 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> list[C
 
 async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
     """Nothing of session A reaches session B: B presenting A's event id, and A
-    resuming its stream after B used the same JSON-RPC request id (MCP B23, B26,
-    D27, D28, D50; rules §3.1)."""
+    resuming its stream after B used the same JSON-RPC request id; and nothing
+    replayed belongs to another stream of the same session, POST or GET (MCP B23,
+    B26, D27, D28, D50; rules §3.1)."""
+    checks: list[Check] = []
+    if ctx.caps.post_event_ids:
+        checks += await _foreign_session_cursor(d)
+        checks += await _shared_request_id(d)
+        checks += await _other_stream_of_session(d)
+    if ctx.caps.get_event_ids:
+        session = await d.open_session("session G")
+        checks += await get_stream_replay(d, ctx, session)
+    return checks
+
+
+async def _foreign_session_cursor(d: Driver) -> list[Check]:
     a = await d.open_session("session A")
     history_a = await d.history(a, "session A: a complete stream")
     cursor = cursor_in_middle(history_a.events) or _any_event_id(history_a)
@@ -175,7 +280,7 @@ async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
         "GET in session B",
     )
     leaked = _belonging_to(got.data_events, history_a.events, by_content=True)
-    checks = [
+    return [
         Check(
             "GET in session B with session A's event id",
             "no event of session A",
@@ -183,6 +288,9 @@ async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
             not leaked,
         )
     ]
+
+
+async def _shared_request_id(d: Driver) -> list[Check]:
     shared = d.client.next_id()
     c = await d.open_session("session C")
     history_c = await d.history(c, f"session C: a stream for request id {shared}", request_id=shared)
@@ -196,15 +304,39 @@ async def no_cross_session(d: Driver, ctx: Context) -> list[Check]:
         "GET in session C",
     )
     leaked = _belonging_to(resumed.data_events, history_d.events, by_content=False)
-    checks.append(
+    return [
         Check(
             "session C resumes its own stream after session D used the same JSON-RPC request id",
             "no event of session D",
             describe_events(leaked) if leaked else f"none of D's events ({len(resumed.data_events)} events)",
             not leaked,
         )
+    ]
+
+
+async def _other_stream_of_session(d: Driver) -> list[Check]:
+    """Two complete streams of one session: resuming the first from its middle
+    replays nothing of the second (the second clause of no-cross-session)."""
+    session = await d.open_session("session S")
+    first = await d.history(session, "session S: first stream")
+    rid = d.client.next_id()
+    second = await d.history(session, "session S: second stream", request_id=rid)
+    cursor = cursor_in_middle(first.events)
+    if cursor is None:
+        return []
+    got = require(
+        await d.client.get(label=f"resume the first stream from {cursor.id}", session=session, last_event_id=cursor.id),
+        "stream resumption",
     )
-    return checks
+    strangers = [e for e in got.data_events if e in _belonging_to([e], second.events, by_content=False) or e.is_response_to(rid)]
+    return [
+        Check(
+            f"event id {cursor.id} resumes the first stream only",
+            "no event of the session's other stream",
+            describe_events(strangers) if strangers else f"{len(got.data_events)} events of the first stream",
+            not strangers,
+        )
+    ]
 
 
 async def no_replay_on_session_resume(d: Driver, ctx: Context) -> list[Check]:
@@ -233,6 +365,7 @@ async def reemit_pending(d: Driver, ctx: Context) -> list[Check]:
     session = await d.open_session("session S")
     tool, _, request = await d.tool_until_server_request(session, "session S: call a tool that sends a server request")
     rid = request.request_id
+    await asyncio.sleep(DROP_NOTICE_SECONDS)
     got = require(
         await d.client.get(
             label="GET with the session id alone after the drop",
@@ -264,39 +397,40 @@ async def reject_orphan_event_id(d: Driver, ctx: Context) -> list[Check]:
     creates no session (branch 4; MCP B23, B32)."""
     a = await d.open_session("session A")
     history = await d.history(a, "session A: a complete stream")
-    cursor = cursor_in_middle(history.events) or _any_event_id(history)
-    got = require(
-        await d.client.get(
-            label=f"GET with session A's event id {cursor.id} and no session id", last_event_id=cursor.id
-        ),
-        "orphan GET",
-    )
-    checks = [
-        status_check(
-            "GET with an event id and no session id", got, ctx.expect(GET, SessionClass.ABSENT, EventClass.FOREIGN)
-        ),
-        _nothing_delivered("GET with an event id and no session id", got),
-    ]
-    for name, value, event_class in (
-        ("an event id never issued", f"mcp-resume-unknown-event-{secrets.token_hex(4)}", EventClass.UNKNOWN),
+    cursor = cursor_in_middle(history.events) or _any_event_id(history, required=False)
+    variants = [
+        ("an event id never issued", invented_event_id(), EventClass.UNKNOWN),
         ("a malformed event id", MALFORMED_VALUE, EventClass.MALFORMED),
-    ):
+    ]
+    if cursor is not None:
+        variants.insert(0, (f"session A's event id {cursor.id}", cursor.id, EventClass.FOREIGN))
+    checks: list[Check] = []
+    answers: list[Exchange] = []
+    for name, value, event_class in variants:
         what = f"GET with {name} and no session id"
-        other = require(await d.client.get(label=what, last_event_id=value), what)
-        checks += [status_check(what, other, ctx.expect(GET, SessionClass.ABSENT, event_class)), _nothing_delivered(what, other)]
-    minted = got.session_header
-    if minted is not None and minted != a:
-        used = require(
-            await d.client.request(minted, "tools/list", label="use the session id the rejection carried"), "tools/list"
-        )
-        checks.append(
-            status_check(
-                "a request with the session id the rejection carried (created nothing)",
-                used,
-                ctx.expect(POST_REQUEST, SessionClass.UNKNOWN, EventClass.ABSENT),
-            )
-        )
+        got = require(await d.client.get(label=what, last_event_id=value), what)
+        checks += [status_check(what, got, ctx.expect(GET, SessionClass.ABSENT, event_class)), _nothing_delivered(what, got)]
+        answers.append(got)
+    for got in answers:
+        checks += await _created_nothing(d, ctx, got, a)
     return checks
+
+
+async def _created_nothing(d: Driver, ctx: Context, got: Exchange, own: str | None) -> list[Check]:
+    """A session id the rejection of an orphan event id carried names no session (branch 4)."""
+    minted = got.session_header
+    if minted is None or minted == own:
+        return []
+    used = require(
+        await d.client.request(minted, "tools/list", label="use the session id the rejection carried"), "tools/list"
+    )
+    return [
+        status_check(
+            f"a request with the session id {minted} the answer to {got.label} carried (creates nothing)",
+            used,
+            ctx.expect(POST_REQUEST, SessionClass.UNKNOWN, EventClass.ABSENT),
+        )
+    ]
 
 
 async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
@@ -305,20 +439,24 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
     rules §3.2)."""
     a = await d.open_session("session A")
     history = await d.history(a, "session A: a complete stream")
-    foreign = (cursor_in_middle(history.events) or _any_event_id(history)).id
+    foreign = cursor_in_middle(history.events) or _any_event_id(history, required=False)
     b = await d.open_session("session B")
     variants = [
-        ("another session's event id", foreign, EventClass.FOREIGN),
-        ("an event id never issued", f"mcp-resume-unknown-event-{secrets.token_hex(4)}", EventClass.UNKNOWN),
+        ("an event id never issued", invented_event_id(), EventClass.UNKNOWN),
         ("a malformed event id", MALFORMED_VALUE, EventClass.MALFORMED),
         ("an oversized event id", "e" * OVERSIZED_CHARS, EventClass.UNKNOWN),
     ]
+    if foreign is not None:
+        variants.insert(0, ("another session's event id", foreign.id, EventClass.FOREIGN))
     checks: list[Check] = []
+    missing = require(await d.client.get(label="GET without a session id (the missing-session error)"), "GET")
     for name, value, event_class in variants:
         got = require(await d.client.get(label=f"session B presents {name}", session=b, last_event_id=value), name)
         what = f"GET with a live session and {name}"
         checks.append(status_check(what, got, ctx.expect(GET, SessionClass.LIVE, event_class)))
         checks.append(_nothing_delivered(what, got))
+        if got.status is not None and got.status >= 400 and missing.status == got.status:
+            checks.append(_distinct_from_missing(what, got, missing))
     after = require(await d.client.request(b, "tools/list", label="session B after the rejections"), "tools/list")
     checks.append(
         status_check(
@@ -328,6 +466,26 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> list[Check]:
         )
     )
     return checks
+
+
+def _distinct_from_missing(what: str, got: Exchange, missing: Exchange) -> Check:
+    """Branch 3's refusal must be told apart from the missing-session error, by status
+    or by JSON-RPC error code (DESIGN §2 row 3): a client re-initializes on the latter."""
+    ours, theirs = _error_code(got), _error_code(missing)
+    return Check(
+        f"{what}: told apart from the missing-session error (HTTP {missing.status}, code {theirs})",
+        "another status or another JSON-RPC error code",
+        f"HTTP {got.status}, code {ours}",
+        ours != theirs,
+    )
+
+
+def _error_code(exchange: Exchange) -> Any:
+    for message in exchange.messages:
+        error = message.get("error") if isinstance(message, dict) else None
+        if isinstance(error, dict):
+            return error.get("code")
+    return None
 
 
 async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:
@@ -352,16 +510,11 @@ async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:
                     EventClass.FOREIGN,
                 )
             )
-    requests.append(
-        (
-            "POST tools/list with an oversized unknown session id",
-            POST_REQUEST,
-            "s" * OVERSIZED_CHARS,
-            None,
-            SessionClass.UNKNOWN,
-            EventClass.ABSENT,
-        )
+    oversized = require(
+        await _send(d, POST_REQUEST, "POST tools/list with an oversized session id", "s" * OVERSIZED_CHARS, None),
+        "oversized session id",
     )
+    checks += _oversized_refused("POST tools/list with an oversized session id", oversized)
     requests.append(
         (
             "POST tools/list with an unknown session id",
@@ -395,7 +548,20 @@ async def unknown_session_404(d: Driver, ctx: Context) -> list[Check]:
         got = require(await _send(d, method, what, session, event_id), what)
         checks.append(status_check(what, got, ctx.expect(method, session_class, event_class)))
         checks.append(_nothing_delivered(what, got))
+    if deleted.status is not None and 200 <= deleted.status < 300:
+        again = require(await d.client.delete(ended, label="DELETE deleted session E again"), "DELETE")
+        checks.append(status_check("DELETE of deleted session E", again, ctx.expect(DELETE, SessionClass.ENDED, EventClass.ABSENT)))
     return checks
+
+
+def _oversized_refused(what: str, got: Exchange) -> list[Check]:
+    """An oversized header value: any 4xx (a server may cap ids, 400 or 431), no
+    5xx, nothing delivered, no session created (DESIGN §7)."""
+    return [
+        Check(what, "a 4xx (404, or 400/431 for a capped id)", str(got.status), got.status in CLIENT_ERRORS),
+        _nothing_delivered(what, got),
+        Check(f"{what}: Mcp-Session-Id on the answer", "absent (nothing created)", str(got.session_header), got.session_header is None),
+    ]
 
 
 async def malformed_session_400(d: Driver, ctx: Context) -> list[Check]:
@@ -407,12 +573,18 @@ async def malformed_session_400(d: Driver, ctx: Context) -> list[Check]:
     for method in methods:
         what = f"{'GET' if method is GET else 'POST tools/list'} with a malformed session id"
         got = require(await _send(d, method, what, MALFORMED_VALUE, None), what)
-        checks.append(status_check(what, got, ctx.expect(method, SessionClass.MALFORMED, EventClass.ABSENT)))
+        checks += [status_check(what, got, ctx.expect(method, SessionClass.MALFORMED, EventClass.ABSENT)), _no_echo(what, got)]
     if ctx.caps.get_stream:
         what = "GET with a malformed session id and an event id"
         got = require(await _send(d, GET, what, MALFORMED_VALUE, "mcp-resume-event-1"), what)
-        checks.append(status_check(what, got, ctx.expect(GET, SessionClass.MALFORMED, EventClass.UNKNOWN)))
+        checks += [status_check(what, got, ctx.expect(GET, SessionClass.MALFORMED, EventClass.UNKNOWN)), _no_echo(what, got)]
     return checks
+
+
+def _no_echo(what: str, got: Exchange) -> Check:
+    """A malformed session id names no session: the answer must not carry it back (B30)."""
+    header = got.session_header
+    return Check(f"{what}: Mcp-Session-Id on the answer", "absent (a malformed id names no session)", str(header), not got.echoes_malformed_session)
 
 
 async def missing_session_400(d: Driver, ctx: Context) -> list[Check]:
@@ -434,6 +606,8 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
     history = await d.history(session, "session S: a complete stream")
     checks: list[Check] = []
     answers: list[Exchange] = []
+    if not ctx.caps.get_stream:
+        checks.append(await _get_is_sse_or_405(d, session))
     if ctx.caps.get_stream:
         got = require(await d.client.get(label="session resumption", session=session), "session resumption")
         checks.append(
@@ -469,6 +643,20 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
             )
         )
     return checks
+
+
+async def _get_is_sse_or_405(d: Driver, session) -> Check:
+    """MCP allows only an SSE stream or 405 for a GET (B15, D16): 406, another
+    status or no answer at all breaks the session's resumption."""
+    got = await d.client.get(label="GET with the session id alone", session=session)
+    if got.error_kind is ErrorKind.FIRST_BYTE:
+        observed = "no answer within the bound"
+    elif not got.ok and got.status is None:
+        raise Inconclusive(f"GET with the session id alone: {got.error}")
+    else:
+        observed = f"HTTP {got.status} {got.content_type}".strip()
+    held = got.status == 405 or (got.status == 200 and got.content_type == "text/event-stream")
+    return Check("GET with the session id alone", "an SSE stream or 405 (B15)", observed, held)
 
 
 async def _concurrent_gets(d: Driver, ctx: Context, session) -> list[Check]:
@@ -518,15 +706,20 @@ async def priming_event(d: Driver, ctx: Context) -> list[Check]:
 def _missing(needs: tuple[str, ...], caps: Capabilities) -> str | None:
     """Why the server cannot be driven through a scenario with ``needs``, or ``None``.
 
-    Raises ``Inconclusive`` when the probe could not tell (its GET got no answer).
+    A GET that got no answer or an answer MCP does not allow (only SSE or 405,
+    B15) is judged once, under ``session-identity-stable``; here it only means
+    there is no GET stream.
     """
-    for need in needs:
-        offered, reason = NEEDS[need]
-        if need == "get" and caps.get_status is None:
-            raise Inconclusive("the probe's GET with the session id got no answer: whether a GET stream is offered is unknown")
-        if not offered(caps):
-            return reason.format(get_status=caps.get_status)
-    return None
+    need = missing_need(needs, caps)
+    if need is None:
+        return None
+    answer = "nothing" if caps.get_status is None else f"HTTP {caps.get_status}"
+    return NEEDS[need][1].format(get_answer=answer)
+
+
+def missing_need(needs: tuple[str, ...], caps: Capabilities) -> str | None:
+    """The first of ``needs`` the server does not offer, or ``None``."""
+    return next((need for need in needs if not NEEDS[need][0](caps)), None)
 
 
 async def _send(d: Driver, method: Method, label: str, session: str | None, event_id: str | None) -> Exchange:
@@ -544,7 +737,12 @@ def _any_event_id(exchange: Exchange, *, required: bool = True) -> SseEvent | No
 
 
 def _same_events(expected: list[SseEvent], observed: list[SseEvent]) -> bool:
-    return [(e.id, e.data) for e in expected] == [(e.id, e.data) for e in observed]
+    """Same event ids and the same JSON-RPC values, in order (never bytes: a store may re-serialise)."""
+    return [_value(e) for e in expected] == [_value(e) for e in observed]
+
+
+def _value(event: SseEvent) -> tuple:
+    return (event.id, event.message if event.message is not None else event.data)
 
 
 def _belonging_to(delivered: list[SseEvent], others: list[SseEvent], *, by_content: bool) -> list[SseEvent]:

@@ -24,10 +24,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.catalog import RULES
+from mcp_resume.spec.catalog import RULES, RULES_BY_ID
 from mcp_resume.spec.profiles import Level, Profile
 
-from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
+from mcp_resume.model.http.client import PROTOCOL_VERSION, Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
@@ -40,6 +40,7 @@ from mcp_resume.model.verify.lifecycle import (
     sessionless_ignores_headers,
 )
 from mcp_resume.model.verify.pending import (
+    no_broadcast,
     no_duplicate_tool_call,
     no_reemit_on_stream_resume,
     reemit_keeps_pending,
@@ -49,8 +50,10 @@ from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict, inconclusive, judge, skip
 from mcp_resume.model.verify.scenarios import (
     Context,
+    UNLOCKS,
     Scenario,
     _missing,
+    missing_need,
     malformed_session_400,
     missing_session_400,
     no_replay_on_session_resume,
@@ -95,43 +98,38 @@ async def _in_process_only(d: Driver, ctx: Context) -> list[Check]:
 
 SESSIONS = ("sessions",)
 STREAMS = ("sessions", "event-ids", "get")
+RESUMES = ("sessions", "get")
 PENDING = ("sessions", "get", "server-request-tool")
-
-async def _no_broadcast_not_driven(d: Driver, ctx) -> list[Check]:
-    """Interim: the over-HTTP scenario of ``no-broadcast`` (MCP B21) is not written yet."""
-    raise NotObservable("no-broadcast is not driven over HTTP yet (a pending request on a connection the client still reads)")
-
 
 SCENARIOS: dict[str, Scenario] = {
     s.rule: s
     for s in (
         Scenario("replay-suffix", replay_suffix, STREAMS),
-        Scenario("no-cross-session", no_cross_session_after_delete, STREAMS),
+        Scenario("no-cross-session", no_cross_session_after_delete, RESUMES),
         Scenario("no-replay-on-session-resume", no_replay_on_session_resume, ("sessions", "get")),
         Scenario("no-reemit-on-stream-resume", no_reemit_on_stream_resume, PENDING + ("event-ids",)),
         Scenario("reemit-pending", reemit_pending, PENDING),
         Scenario("reemit-keeps-pending", reemit_keeps_pending, PENDING),
-        Scenario("reject-orphan-event-id", reject_orphan_event_id, STREAMS),
-        Scenario("reject-foreign-event-id", reject_foreign_event_id, STREAMS),
+        Scenario("reject-orphan-event-id", reject_orphan_event_id, RESUMES),
+        Scenario("reject-foreign-event-id", reject_foreign_event_id, RESUMES),
         Scenario("unknown-session-404", unknown_session_404, SESSIONS),
         Scenario("session-identity-stable", session_identity_stable, SESSIONS),
-        Scenario("expiry-independent", expiry_independent, STREAMS),
+        Scenario("expiry-independent", expiry_independent, SESSIONS),
         Scenario("event-id-unique", event_id_unique, ("sessions", "event-ids")),
         Scenario("server-request-ownership", server_request_ownership, PENDING),
-        Scenario("no-duplicate-tool-call", no_duplicate_tool_call, STREAMS),
+        Scenario("no-duplicate-tool-call", no_duplicate_tool_call, RESUMES),
+        Scenario("no-broadcast", no_broadcast, PENDING),
         Scenario("missing-session-400", missing_session_400, SESSIONS),
         Scenario("malformed-session-400", malformed_session_400, SESSIONS),
-        Scenario("new-session-on-initialize", new_session_on_initialize, ()),
+        Scenario("new-session-on-initialize", new_session_on_initialize, SESSIONS),
         Scenario("session-delete", session_delete, SESSIONS),
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("priming-event", priming_event, ("sse",)),
-        Scenario("no-broadcast", _no_broadcast_not_driven, PENDING),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }
 """One scenario per catalog rule id."""
-
 
 assert set(SCENARIOS) == {r.id for r in RULES}, "every catalog rule needs a scenario"
 
@@ -151,6 +149,8 @@ class VerifyRun:
     requested: Profile | None
     bounds: Timeouts = field(default_factory=Timeouts)
     run_seconds: float = RUN_SECONDS
+    stream_ttl: float | None = None
+    session_ttl: float | None = None
     profile: Profile | None = None
     caps: Capabilities | None = None
     verdicts: list[RuleVerdict] = field(default_factory=list)
@@ -189,16 +189,18 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     Raises ``TargetError`` (one line) when the server is unreachable or not MCP.
     """
     started = time.monotonic()
-    if run.requested is Profile.MCP_2026_07_28:
-        await _reachable(run)
-        run.caps, run.profile = Capabilities(), run.requested
-    else:
+    try:
         async with StreamableHttpClient(run.url, run.bounds) as client:
             run.caps = await probe(client)
-        run.profile, note = resolve_profile(run.requested, run.caps.protocol_version)
-        if note:
-            run.notes.append(note)
-    ctx = Context(run.profile, run.bounds, run.caps)
+    except TargetError:
+        if run.requested is not Profile.MCP_2026_07_28:
+            raise
+        await _reachable(run)
+        run.caps = Capabilities()
+    run.profile, note = resolve_profile(run.requested, run.caps.protocol_version)
+    if note:
+        run.notes.append(note)
+    ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl)
     for rule in RULES:
         left = run.run_seconds - (time.monotonic() - started)
         verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left)
@@ -213,23 +215,26 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     profile = ctx.profile
     if scenario.rule in _rule_levels_na(profile):
         return skip(scenario.rule, profile, f"not applicable under {profile.value}")
-    try:
-        missing = _missing(scenario.needs, ctx.caps)
-    except Inconclusive as reason:
-        return inconclusive(scenario.rule, profile, str(reason), [], [])
+    later = _introduced_later(scenario.rule, ctx.caps.protocol_version) if profile is Profile.BOUNDARY else None
+    if later:
+        return skip(scenario.rule, profile, later)
+    missing = _missing(scenario.needs, ctx.caps)
     if missing is not None:
-        return skip(scenario.rule, profile, missing)
+        need = missing_need(scenario.needs, ctx.caps)
+        return skip(scenario.rule, profile, missing, unlock=UNLOCKS.get(need) if need != "sessions" else None)
     if seconds_left <= 0:
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
-    bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES, seconds_left)
-    async with StreamableHttpClient(url, ctx.bounds) as client:
+    waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0
+    bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES + waits, seconds_left)
+    version = ctx.caps.protocol_version or PROTOCOL_VERSION
+    async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         driver = Driver(client, ctx.caps.tools)
         checks: list[Check] = []
         try:
             checks = await asyncio.wait_for(scenario.run(driver, ctx), bound)
             return judge(scenario.rule, profile, checks, client.exchanges)
         except NotObservable as reason:
-            return skip(scenario.rule, profile, str(reason), client.exchanges)
+            return skip(scenario.rule, profile, str(reason), client.exchanges, UNLOCKS.get(reason.unlock or ""))
         except Inconclusive as reason:
             return inconclusive(scenario.rule, profile, str(reason), checks, client.exchanges)
         except asyncio.TimeoutError:
@@ -239,6 +244,17 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
                 await asyncio.wait_for(driver.cleanup(), CLEANUP_SECONDS)
             except asyncio.TimeoutError:
                 pass
+
+
+def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:
+    """Under ``boundary`` (2025-11-25 plus the decision): why an MCP rule does not
+    apply to a server of a revision without it (e.g. priming events, 2025-11-25,
+    for a 2025-03-26 server), else ``None``."""
+    rule = RULES_BY_ID[rule_id]
+    revision = PROFILE_OF_REVISION.get(negotiated or "")
+    if rule.origin != "mcp" or revision is None or rule.level(revision) is not Level.NOT_APPLICABLE:
+        return None
+    return f"not a rule of MCP {negotiated}, the revision the server negotiated"
 
 
 def _rule_levels_na(profile: Profile) -> set[str]:

@@ -11,7 +11,10 @@ verify trace (``mcp-resume replay TRACE TARGET`` runs it again) and a curl
 script that sends the same requests.
 
 ``--profile auto`` (the default) applies the MCP profile of the revision the
-server negotiates; ``--profile boundary`` is the stricter one. Exit codes:
+server negotiates; ``--profile boundary`` is the stricter one. ``--stream-ttl S``
+and ``--session-ttl S`` tell verify the server's expiry times, in seconds, so it
+waits for them and checks ``expiry-independent``. The summary ends with what
+would let verify judge each rule it could not (a fixture tool, a GET stream, a TTL). Exit codes:
 
 - 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
 - 2 for bad usage (TARGET, ``--timeout``, a report path) or a missing tool (node);
@@ -76,6 +79,10 @@ def run_verify(args) -> int:
             raise UsageError(f"--timeout must be at most {MAX_TIMEOUT:g} seconds, got {args.timeout:g}")
         bounds = Timeouts.from_timeout(args.timeout)
         run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
+        ttls = {
+            name: None if getattr(args, name, None) is None else _positive(getattr(args, name), "--" + name.replace("_", "-"))
+            for name in ("stream_ttl", "session_ttl")
+        }
         outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
         if getattr(args, "out", None) is not None and (problem := prepare_output_folder(Path(args.out))):
             raise UsageError(f"--out {problem}")
@@ -86,7 +93,7 @@ def run_verify(args) -> int:
     progress = _progress(getattr(args, "progress", False))
     stopped = None
     try:
-        run = _verify(args.target, url, profile, bounds, run_seconds, progress)
+        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"
@@ -174,16 +181,19 @@ def print_report(report: Report, console: Console) -> None:
     console.print(table)
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     console.print(f"summary: {counts}", highlight=False)
+    for hint, rules in report.unlocks():
+        console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
 
 
-def _verify(target, url, profile, bounds, run_seconds, progress) -> VerifyRun:
+def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None) -> VerifyRun:
     global _PARTIAL
+    ttls = ttls or {}
     if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds)
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds)
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 

@@ -1,0 +1,279 @@
+"""``verify`` on servers that act as real ones do (DESIGN.md §7, issue 10): each
+behaviour, correct or faulty, is a switch of ``tests/servers/variants.py``, a
+real server started here on 127.0.0.1 and stopped when the test ends."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
+from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.verify.probe import probe
+from mcp_resume.model.verify.report import judge, Check
+from mcp_resume.model.verify.scenarios import Context
+from mcp_resume.model.verify.suite import SCENARIOS, judge_rule, resolve_profile
+from mcp_resume.spec.catalog import RULES
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
+from servers.variants import Variant, serving_variant
+
+BOUNDS = Timeouts.from_timeout(2.0)
+PASS, FAIL, SKIP = Verdict.PASS, Verdict.FAIL, Verdict.SKIP
+
+pytestmark = [pytest.mark.timeout(120)]
+
+
+def judged(variant_or_url, *rules, profile=Profile.BOUNDARY, stream_ttl=None, session_ttl=None):
+    """The verdicts of ``rules`` on a variant served here (or a URL), after the probe."""
+    if isinstance(variant_or_url, str):
+        return asyncio.run(_judge(variant_or_url, rules, profile, stream_ttl, session_ttl))
+    with serving_variant(variant_or_url) as url:
+        return asyncio.run(_judge(url, rules, profile, stream_ttl, session_ttl))
+
+
+async def _judge(url, rules, requested, stream_ttl, session_ttl):
+    async with StreamableHttpClient(url, BOUNDS) as client:
+        caps = await probe(client)
+    profile, _ = resolve_profile(requested, caps.protocol_version)
+    ctx = Context(profile, BOUNDS, caps, stream_ttl, session_ttl)
+    return {rule: await judge_rule(SCENARIOS[rule], url, ctx, 120.0) for rule in rules}
+
+
+def verdicts_of(found) -> dict[str, Verdict]:
+    return {rule: v.verdict for rule, v in found.items()}
+
+
+def full_run(variant, tmp_path, *options):
+    path = tmp_path / "report.json"
+    with serving_variant(variant) as url:
+        code = main(["verify", url, "--timeout", "2", "--json", str(path), *options])
+    return code, json.loads(path.read_text())
+
+
+# -- correct servers that verify used to blame ------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [400, 431])
+@pytest.mark.covers("unknown-session-404")
+def test_a_server_that_caps_long_session_ids_passes_unknown_session_404(status):
+    found = judged(Variant(cap_session=status), "unknown-session-404")
+    verdict = found["unknown-session-404"]
+    assert verdict.verdict is PASS, verdict.reason
+    assert any("oversized" in c.what and c.observed == str(status) for c in verdict.checks)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("revision", ["2025-03-26", "2025-06-18"])
+def test_the_negotiated_revision_goes_on_every_later_request(revision):
+    rules = ("unknown-session-404", "session-identity-stable", "replay-suffix", "priming-event")
+    found = judged(Variant(version=revision), *rules)
+    for rule in rules[:3]:
+        assert found[rule].verdict is PASS, (rule, found[rule].reason)
+        later = [x for x in found[rule].exchanges if (x.request_body or {}).get("method") != "initialize"]
+        sent = [x.request_headers.get("mcp-protocol-version") for x in later]
+        assert set(sent) == {revision}, sent
+    assert found["priming-event"].verdict is SKIP and revision in found["priming-event"].reason
+
+
+@pytest.mark.covers("replay-suffix", "expiry-independent")
+def test_a_store_that_reserialises_replayed_json_passes():
+    found = judged(Variant(reserialise=True), "replay-suffix", "expiry-independent")
+    assert verdicts_of(found) == {"replay-suffix": PASS, "expiry-independent": PASS}, found
+
+
+@pytest.mark.slow
+@pytest.mark.covers("unknown-session-404", "session-identity-stable", "no-replay-on-session-resume")
+def test_json_answers_to_posts_are_judged_not_inconclusive():
+    rules = ("unknown-session-404", "session-identity-stable", "no-replay-on-session-resume")
+    found = judged(Variant(json_answers=True), *rules)
+    assert verdicts_of(found) == dict.fromkeys(rules, PASS), {r: v.reason for r, v in found.items()}
+
+
+@pytest.mark.covers("reject-orphan-event-id", "reject-foreign-event-id")
+def test_invented_event_ids_need_no_ids_from_the_server():
+    found = judged(Variant(json_answers=True), "reject-orphan-event-id", "reject-foreign-event-id")
+    assert verdicts_of(found) == {"reject-orphan-event-id": PASS, "reject-foreign-event-id": PASS}
+    assert all(v.checks for v in found.values())
+
+
+@pytest.mark.slow
+@pytest.mark.covers("replay-suffix", "no-cross-session")
+def test_event_ids_only_on_the_get_stream_are_resumed_there():
+    found = judged(Variant(ids_on_get_only=True, version="2025-06-18"), "replay-suffix", "no-cross-session", "event-id-unique")
+    assert verdicts_of(found) == dict.fromkeys(found, PASS), {r: v.reason for r, v in found.items()}
+    assert any("replay of the GET stream" in c.what for c in found["replay-suffix"].checks)
+
+
+@pytest.mark.slow
+@pytest.mark.covers("reemit-pending", "reemit-keeps-pending", "no-duplicate-tool-call")
+def test_cancelling_pending_requests_instead_of_re_emitting_them_passes():
+    rules = ("reemit-pending", "reemit-keeps-pending", "no-duplicate-tool-call", "server-request-ownership")
+    found = judged(Variant(cancel_on_resume=True), *rules)
+    assert found["reemit-pending"].verdict is PASS and "cancelled" in found["reemit-pending"].checks[0].observed
+    assert FAIL not in verdicts_of(found).values() and Verdict.WARN not in verdicts_of(found).values(), found
+
+
+@pytest.mark.covers("reemit-pending")
+def test_a_re_emission_within_the_grace_period_counts():
+    found = judged(Variant(delay_reemit=0.5), "reemit-pending")
+    assert found["reemit-pending"].verdict is PASS, found["reemit-pending"].reason
+
+
+@pytest.mark.slow
+@pytest.mark.covers("replay-suffix")
+def test_a_ring_buffer_that_refuses_an_evicted_cursor_passes_and_one_that_replays_past_a_gap_fails():
+    refused = judged(Variant(ring=3), "replay-suffix")["replay-suffix"]
+    assert refused.verdict is PASS, refused.reason
+    assert any("evicted" in c.expected and c.observed.startswith("HTTP 400") for c in refused.checks)
+    gap = judged(Variant(ring=3, ring_gap=True), "replay-suffix")["replay-suffix"]
+    assert gap.verdict is FAIL and "replay of the complete stream" in gap.reason
+
+
+@pytest.mark.slow
+@pytest.mark.covers("expiry-independent")
+def test_stream_and_session_ttl_are_waited_for():
+    found = judged(Variant(stream_ttl=1.0, session_ttl=2.5), "expiry-independent", stream_ttl=1.0, session_ttl=2.5)
+    verdict = found["expiry-independent"]
+    assert verdict.verdict is PASS, verdict.reason
+    whats = " ".join(c.what for c in verdict.checks)
+    assert "--stream-ttl" in whats and "--session-ttl" in whats
+
+
+def test_a_server_without_sessions_gets_no_session_rule_failed(tmp_path):
+    code, report = full_run(Variant(sessionless=True), tmp_path, "--profile", "boundary")
+    verdicts = {v["rule"]: v["verdict"] for v in report["verdicts"]}
+    assert code == 0 and "FAIL" not in verdicts.values()
+    assert verdicts["new-session-on-initialize"] == "SKIP"
+
+
+@pytest.mark.parametrize("options", [(), ("--profile", "mcp-2026-07-28")], ids=["auto", "forced"])
+def test_a_2026_07_28_server_is_spoken_to_in_its_own_request_shape(tmp_path, options):
+    code, report = full_run(Variant(era_2026=True), tmp_path, *options)
+    verdicts = {v["rule"]: v for v in report["verdicts"]}
+    assert code == 0 and report["profile"] == "mcp-2026-07-28"
+    for rule in ("sessionless-get-405", "sessionless-ignores-headers"):
+        assert verdicts[rule]["verdict"] == "PASS", verdicts[rule]["evidence"]["reason"]
+    posts = [x for x in verdicts["sessionless-ignores-headers"]["evidence"]["exchanges"] if x["request"]["method"] == "POST"]
+    assert posts and all(x["request"]["headers"].get("mcp-method") == "tools/list" for x in posts)
+
+
+# -- faulty servers, each under the rule its finding breaks ---------------------------------------
+
+
+@pytest.mark.parametrize("status", [406, 200])
+@pytest.mark.covers("unknown-session-404")
+def test_json_servers_answering_unknown_sessions_with_406_or_200_fail(status):
+    found = judged(Variant(json_answers=True, unknown_session_status=status), "unknown-session-404")
+    assert found["unknown-session-404"].verdict is FAIL and str(status) in found["unknown-session-404"].reason
+
+
+@pytest.mark.slow
+@pytest.mark.covers("no-cross-session", "replay-suffix")
+def test_a_get_stream_replay_that_re_delivers_post_messages_fails():
+    variant = Variant(ids_on_get_only=True, leak_replay=True, version="2025-06-18")
+    found = judged(variant, "replay-suffix", "no-cross-session")
+    assert verdicts_of(found) == {"replay-suffix": FAIL, "no-cross-session": FAIL}
+
+
+@pytest.mark.covers("reject-orphan-event-id")
+def test_an_orphan_event_id_answered_with_a_new_session_fails_without_server_ids():
+    found = judged(Variant(json_answers=True, orphan_mints=True), "reject-orphan-event-id")
+    verdict = found["reject-orphan-event-id"]
+    assert verdict.verdict is FAIL and any("creates nothing" in c.what and not c.held for c in verdict.checks)
+
+
+@pytest.mark.covers("reject-orphan-event-id", "reject-foreign-event-id")
+def test_a_malformed_event_id_answered_500_fails():
+    found = judged(Variant(json_answers=True, malformed_event_500=True), "reject-orphan-event-id", "reject-foreign-event-id")
+    assert verdicts_of(found) == {"reject-orphan-event-id": FAIL, "reject-foreign-event-id": FAIL}
+    assert all("500" in v.reason for v in found.values())
+
+
+@pytest.mark.covers("malformed-session-400")
+def test_a_malformed_session_id_echoed_back_fails():
+    verdict = judged(Variant(echo_malformed_session=True), "malformed-session-400")["malformed-session-400"]
+    assert verdict.verdict is FAIL and "Mcp-Session-Id" in verdict.reason
+
+
+@pytest.mark.slow
+@pytest.mark.covers("no-cross-session")
+def test_a_replay_of_the_sessions_other_streams_fails_no_cross_session_only():
+    rules = ("no-cross-session", "event-id-unique", "expiry-independent")
+    found = judged(Variant(leak_replay=True), *rules)
+    assert verdicts_of(found) == {"no-cross-session": FAIL, "event-id-unique": PASS, "expiry-independent": PASS}, found
+
+
+@pytest.mark.slow
+@pytest.mark.covers("replay-suffix")
+def test_a_notification_replayed_twice_fails_replay_suffix_not_no_duplicate_tool_call():
+    found = judged(Variant(repeat_replayed=True), "replay-suffix", "no-duplicate-tool-call")
+    assert verdicts_of(found) == {"replay-suffix": FAIL, "no-duplicate-tool-call": PASS}
+
+
+@pytest.mark.covers("unknown-session-404", "session-delete")
+def test_delete_of_a_deleted_session_answered_200_fails_unknown_session_404():
+    found = judged(Variant(delete_again_200=True), "unknown-session-404", "session-delete")
+    assert verdicts_of(found) == {"unknown-session-404": FAIL, "session-delete": PASS}
+    assert "DELETE of deleted session" in found["unknown-session-404"].reason
+
+
+@pytest.mark.parametrize(
+    "variant", [Variant(get_status=406), pytest.param(Variant(get_silent=True), marks=pytest.mark.slow)], ids=["406", "silent"]
+)
+@pytest.mark.covers("session-identity-stable")
+def test_a_get_answered_406_or_never_fails(variant):
+    verdict = judged(variant, "session-identity-stable")["session-identity-stable"]
+    assert verdict.verdict is FAIL and "SSE stream or 405" in verdict.reason
+
+
+@pytest.mark.covers("no-broadcast")
+def test_re_emitting_a_request_whose_connection_is_open_fails_no_broadcast():
+    verdict = judged(Variant(broadcast=True), "no-broadcast")["no-broadcast"]
+    assert verdict.verdict is FAIL and "re-emitted" in verdict.reason
+
+
+@pytest.mark.slow
+@pytest.mark.covers("no-cross-session")
+def test_one_stream_key_for_every_sessions_get_stream_fails_no_cross_session_over_http():
+    with serving_design("design-12") as url:
+        found = judged(url, "no-cross-session")
+    assert found["no-cross-session"].verdict is FAIL, found["no-cross-session"].reason
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_verdicts_are_the_same_twice_in_a_row(tmp_path):
+    runs = []
+    for number in (1, 2):
+        folder = tmp_path / str(number)
+        folder.mkdir()
+        _, report = full_run(Variant(ring=3, reserialise=True), folder, "--profile", "boundary")
+        runs.append({v["rule"]: v["verdict"] for v in report["verdicts"]})
+    assert runs[0] == runs[1]
+
+
+# -- the report ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_the_summary_says_what_would_unlock_each_rule_not_judged(tmp_path):
+    code, report = full_run(Variant(json_answers=True), tmp_path, "--profile", "boundary")
+    unlocks = {item["needs"]: item["to_check"] for item in report["unlock"]}
+    tool = next(hint for hint in unlocks if "test_elicitation" in hint)
+    assert {"reemit-pending", "reemit-keeps-pending", "no-broadcast"} <= set(unlocks[tool])
+    assert any("--stream-ttl" in hint for hint in unlocks)
+    assert {r for rules in unlocks.values() for r in rules} <= {v["rule"] for v in report["verdicts"] if v["verdict"] == "SKIP"}
+
+
+def test_a_pass_never_carries_the_word_broken():
+    held_not = [Check("DELETE with a live session id", "2xx or 405", "400", False)]
+    verdict = judge("session-delete", Profile.BOUNDARY, held_not, [])
+    assert verdict.verdict is PASS and "broken" not in verdict.reason
+
+
+def test_every_catalog_rule_has_a_scenario_and_no_broadcast_is_one():
+    assert set(SCENARIOS) == {r.id for r in RULES} and "no-broadcast" in SCENARIOS
