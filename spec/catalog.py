@@ -101,6 +101,7 @@ _NO_SESSIONS = "2026-07-28 has no sessions: the server ignores Mcp-Session-Id (F
 _NO_SERVER_REQUESTS = "2026-07-28 sends no server requests on streams (F7)"
 _SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless rules start with 2026-07-28"
 _KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
+_SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless.py): sessions and server requests exist before it"
 
 RULES: tuple[Rule, ...] = (
     _rule(
@@ -387,32 +388,52 @@ RULES: tuple[Rule, ...] = (
         "sessionless-request-scope",
         "A response stream carries only messages about its own request, while that request is open: "
         "notifications, then one final response.",
-        (NA, NA, NA, NA, MUST),
-        ("F3", "F6", "F8"),
+        (
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(MUST, "F6", "F3", "F8"),
+        ),
         origin="mcp",
     ),
     _rule(
         "sessionless-no-server-requests",
         "A server of the sessionless revision sends no request of its own on any stream; sampling, "
         "elicitation and roots travel inside an InputRequiredResult.",
-        (NA, NA, NA, NA, MUST),
-        ("F7", "F20"),
+        (
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(MUST, "F7", "F20"),
+        ),
         origin="mcp",
     ),
     _rule(
         "sessionless-close-cancels",
         "Closing a request's response stream cancels that request: the server sends nothing more about it, "
         "on any stream.",
-        (NA, NA, NA, NA, MUST),
-        ("F11", "F21"),
+        (
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(MUST, "F11", "F21"),
+        ),
         origin="mcp",
     ),
     _rule(
         "sessionless-input-required-retry",
         "The client's retry with inputResponses is a new request under a new JSON-RPC id; the server answers "
         "it under that id, never under the id of the request it retries.",
-        (NA, NA, NA, NA, MUST),
-        ("F19", "F20"),
+        (
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(NA, why=_SESSIONLESS_ONLY),
+            _g(MUST, "F19", "F20"),
+        ),
         origin="mcp",
     ),
 )

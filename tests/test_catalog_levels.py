@@ -169,6 +169,30 @@ LEVELS = [
     ('priming-event', 'mcp-2025-11-25', 'SHOULD', ('D8', '§3.6')),
     ('priming-event', 'boundary', 'SHOULD', ('D8', '§3.6')),
     ('priming-event', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
+    # sessionless-request-scope (the 2026-07-28 state machine)
+    ('sessionless-request-scope', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'mcp-2026-07-28', 'MUST', ('F6', 'F3', 'F8')),
+    # sessionless-no-server-requests (the 2026-07-28 state machine)
+    ('sessionless-no-server-requests', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-no-server-requests', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-no-server-requests', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-no-server-requests', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-no-server-requests', 'mcp-2026-07-28', 'MUST', ('F7', 'F20')),
+    # sessionless-close-cancels (the 2026-07-28 state machine)
+    ('sessionless-close-cancels', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-close-cancels', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-close-cancels', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-close-cancels', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-close-cancels', 'mcp-2026-07-28', 'MUST', ('F11', 'F21')),
+    # sessionless-input-required-retry (the 2026-07-28 state machine)
+    ('sessionless-input-required-retry', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-input-required-retry', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-input-required-retry', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-input-required-retry', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-input-required-retry', 'mcp-2026-07-28', 'MUST', ('F19', 'F20')),
 ]
 
 # (rule, case, profile, level, the ids the level comes from)
@@ -227,11 +251,15 @@ RULES_FILE = {
     "D37-D41": ("—", {"MAY", "SHOULD", "MUST"}),  # =B31-B36
     "D51": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT", "MUST"}),  # =C42/C43
     "F1": ("MUST", {"MUST"}),
+    "F3": ("MUST / MUST NOT", {"MUST", "MUST NOT"}),
+    "F6": ("MAY / MUST", {"MAY", "MUST"}),
     "F7": ("MUST NOT", {"MUST NOT"}),
+    "F8": ("SHOULD", {"SHOULD"}),
     "F10": ("(statement)", set()),
     "F11": ("MUST / SHOULD / MUST NOT", {"MUST", "SHOULD", "MUST NOT"}),
     "F14": ("MUST", {"MUST"}),
     "F17": ("SHOULD", {"SHOULD"}),
+    "F19": ("MUST NOT", {"MUST NOT"}),
     "F20": ("various", {"MUST", "MUST NOT", "MAY"}),
     "F21": ("MUST (changelog only)", {"MUST"}),
 }
