@@ -114,7 +114,7 @@ def _walk(node, path):
 
 
 def _skipped_nodes(tree) -> set[int]:
-    """Nodes never mutated: annotations, f-strings, docstrings, ``__all__``, asserts."""
+    """Nodes never mutated: annotations, f-strings, docstrings, ``__all__``, asserts, class decorators."""
     skip: set[int] = set()
 
     def mark(node):
@@ -126,6 +126,9 @@ def _skipped_nodes(tree) -> set[int]:
             mark(node)
         elif isinstance(node, ast.AnnAssign):
             mark(node.annotation)
+        elif isinstance(node, ast.ClassDef):
+            for decorator in node.decorator_list:
+                mark(decorator)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             for arg in node.args.args + node.args.kwonlyargs:
                 if arg.annotation:
@@ -448,6 +451,7 @@ def _merge(old: dict | None, new: dict | None, replaced: set[str]) -> dict:
 
     lines: dict = {}
     durations: dict = {}
+    failed: set = set()
     for part, keep_test in ((old, keep), (new, lambda test: True)):
         if part is None:
             continue
@@ -456,7 +460,8 @@ def _merge(old: dict | None, new: dict | None, replaced: set[str]) -> dict:
             for line, tests in by_line.items():
                 target[line] = sorted(set(target.get(line, [])) | {t for t in tests if keep_test(t)})
         durations.update({t: d for t, d in part["durations"].items() if keep_test(t)})
-    return {"lines": lines, "durations": durations}
+        failed |= {t for t in part.get("failed", ()) if keep_test(t)}
+    return {"lines": lines, "durations": durations, "failed": sorted(failed)}
 
 
 COVERAGE_ENV = "MCP_RESUME_MUTATION_COVERAGE"
@@ -471,6 +476,7 @@ def pytest_configure(config):
                                              source=[str(SPEC)], branch=False)
     config._mutation_cov.start()
     config._mutation_durations = {}
+    config._mutation_failed = set()
 
 
 def pytest_runtest_setup(item):
@@ -478,8 +484,12 @@ def pytest_runtest_setup(item):
 
 
 def pytest_runtest_logreport(report):
-    durations = _CONFIG[0]._mutation_durations if _CONFIG else {}
+    if not _CONFIG:
+        return
+    durations = _CONFIG[0]._mutation_durations
     durations[report.nodeid] = durations.get(report.nodeid, 0.0) + report.duration
+    if report.failed:
+        _CONFIG[0]._mutation_failed.add(report.nodeid)
 
 
 _CONFIG: list = []
@@ -494,7 +504,8 @@ def pytest_unconfigure(config):
     config._mutation_cov.save()
     if not hasattr(config, "workerinput"):
         durations = Path(os.environ[COVERAGE_ENV]).with_suffix(".durations.json")
-        durations.write_text(json.dumps(config._mutation_durations))
+        durations.write_text(json.dumps({"durations": config._mutation_durations,
+                                         "failed": sorted(config._mutation_failed)}))
 
 
 def _collect_into(target: Path, tests: list[str]) -> None:
@@ -512,7 +523,7 @@ def _collect_into(target: Path, tests: list[str]) -> None:
     code = subprocess.run(command, env=env, cwd=ROOT).returncode
     if code not in (0, 1, 5):
         raise SystemExit(f"the fast tier did not run (pytest exit {code})")
-    durations = json.loads(data_file.with_suffix(".durations.json").read_text())
+    timing = json.loads(data_file.with_suffix(".durations.json").read_text())
     combined = coverage.Coverage(data_file=str(data_file))
     combined.combine([str(p) for p in data_file.parent.glob(data_file.name + ".*") if not p.name.endswith(".json")])
     combined.save()
@@ -522,18 +533,35 @@ def _collect_into(target: Path, tests: list[str]) -> None:
         relative = str(Path(measured).resolve().relative_to(ROOT))
         by_line = data.contexts_by_lineno(measured)
         lines[relative] = {str(n): sorted(c for c in ctx if c) for n, ctx in by_line.items()}
-    target.write_text(json.dumps({"lines": lines, "durations": durations}))
+    target.write_text(json.dumps({"lines": lines, **timing}))
 
 
-def select_tests(mutant: Mutant, ctx: dict, exclude: tuple[str, ...] = ()) -> list[str]:
-    """The tests covering the mutant's line, cheapest first; for an import-time line,
-    every test covering any line of the module in a test."""
+def test_pool(ctx: dict, exclude: tuple[str, ...] = (), longest: float = 2.0, file_seconds: float = 10.0) -> set[str]:
+    """The fast-tier tests a mutant may run: each under ``longest`` seconds, in a file of
+    ``tests/test_spec_*`` or in one whose tests take ``file_seconds`` in all (under
+    coverage). Files of whole explorer, proof, docs and HTTP runs are left out: their
+    cheap tests lean on session fixtures that a lone test would have to build."""
+    durations = ctx["durations"]
+    per_file: dict[str, float] = {}
+    for test, seconds in durations.items():
+        per_file[test.split("::")[0]] = per_file.get(test.split("::")[0], 0.0) + seconds
+    broken = set(ctx.get("failed", ()))  # failing on the unmutated spec: they would kill anything
+    return {
+        test for test, seconds in durations.items()
+        if seconds <= longest and test not in broken and not _excluded(test, exclude)
+        and (fnmatch.fnmatch(test.split("::")[0], "tests/test_spec_*") or per_file[test.split("::")[0]] <= file_seconds)
+    }
+
+
+def select_tests(mutant: Mutant, ctx: dict, pool: set[str]) -> list[str]:
+    """The tests of ``pool`` covering the mutant's line, cheapest first; for an
+    import-time line, every test of ``pool`` covering any line of the module in a test."""
     by_line = ctx["lines"].get(mutant.file, {})
     tests = set(by_line.get(str(mutant.line), ()))
     if not tests:
         tests = {t for ids in by_line.values() for t in ids}
-    tests = {t for t in tests if not _excluded(t, exclude)}
     durations = ctx["durations"]
+    tests &= pool
     return sorted(tests, key=lambda t: (durations.get(t, 0.0), t))
 
 
@@ -588,7 +616,13 @@ def main(argv=None) -> int:
     parser.add_argument("--recollect", action="store_true", help="collect coverage contexts again")
     parser.add_argument("--exclude-tests", nargs="*", default=[], metavar="GLOB",
                         help="leave these test files out (e.g. the baseline: 'tests/test_spec_pins_*')")
+    parser.add_argument("--longest", type=float, default=2.0, metavar="S",
+                        help="leave out tests that took over S seconds under coverage (default 2)")
+    parser.add_argument("--file-seconds", type=float, default=10.0, metavar="S",
+                        help="leave out test files (other than tests/test_spec_*) whose tests take over S s in all")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--rescore", type=Path, metavar="F",
+                        help="print the scores of an earlier --json run again, with the equivalents list as it is now")
     parser.add_argument("--collect-into", type=Path, help=argparse.SUPPRESS)
     args, rest = parser.parse_known_args(argv)
     if args.collect_into:
@@ -596,6 +630,8 @@ def main(argv=None) -> int:
         return 0
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if args.rescore:
+        return rescore(args.rescore)
     started = time.monotonic()
     files = args.files or sorted(str(p.relative_to(ROOT)) for p in SPEC.glob("*.py"))
     all_mutants = [m for f in files for m in mutants(f)]
@@ -609,9 +645,10 @@ def main(argv=None) -> int:
     exclude = tuple(args.exclude_tests)
     ctx = contexts(args.recollect, exclude)
     equivalents = load_equivalents()
+    pool = test_pool(ctx, exclude, args.longest, args.file_seconds)
     jobs = []
     for m in all_mutants:
-        tests = select_tests(m, ctx, exclude)
+        tests = select_tests(m, ctx, pool)
         if m.key in equivalents:
             m.result = "equivalent"
         elif not tests:
@@ -619,7 +656,8 @@ def main(argv=None) -> int:
         else:
             budget = 30 + 3 * sum(ctx["durations"].get(t, 1.0) for t in tests)
             jobs.append((m, tests, budget))
-    print(f"{len(all_mutants)} mutants, {len(jobs)} to run, {min(args.jobs, 2)} at once", file=sys.stderr)
+    print(f"{len(all_mutants)} mutants, {len(jobs)} to run, {min(args.jobs, 2)} at once; test pool {len(pool)} "
+          f"of {len(ctx['durations'])} fast-tier tests (<= {args.longest} s each, files <= {args.file_seconds} s)", file=sys.stderr)
     _preimport()
     done = [0]
 
@@ -644,6 +682,21 @@ def main(argv=None) -> int:
                    "mutants": [{k: v for k, v in asdict(m).items() if k not in ("path", "make")} | {"key": m.key}
                                for m in all_mutants]}
         args.json.write_text(json.dumps(payload, indent=1) + "\n")
+    return 0
+
+
+def rescore(path: Path) -> int:
+    """Re-read a ``--json`` file, mark the mutants now listed as equivalent, print the scores."""
+    payload = json.loads(path.read_text())
+    equivalents = load_equivalents()
+    found = []
+    for row in payload["mutants"]:
+        mutant = Mutant(row["file"], row["line"], row["description"], (), None, row["source_line"],
+                        row["result"], row["seconds"])
+        if mutant.key in equivalents:
+            mutant.result = "equivalent"
+        found.append(mutant)
+    print_summary(summarize(found), found, payload["seconds"])
     return 0
 
 
