@@ -85,6 +85,27 @@ class RestartClient:
 
 
 @dataclass(frozen=True, slots=True)
+class CloseConnection:
+    """Server closes the connection delivering ``stream`` (SEP-1699, with ``retry``):
+    unlike a network drop it is the server's choice, and the stream lives on for
+    the client to resume (MCP D9/D10/D23)."""
+
+    stream: str
+    kind: ClassVar[str] = "close_connection"
+    side: ClassVar[str] = "server"
+
+
+@dataclass(frozen=True, slots=True)
+class EvictEvent:
+    """Server's ring buffer discards the oldest retained event of ``stream``; a
+    ``Last-Event-ID`` naming it can no longer be answered with an exact suffix."""
+
+    stream: str
+    kind: ClassVar[str] = "evict_event"
+    side: ClassVar[str] = "server"
+
+
+@dataclass(frozen=True, slots=True)
 class EmitEvent:
     """Server sends a notification on ``stream``."""
 
@@ -146,6 +167,8 @@ Action = Union[
     DeleteSession,
     DropConnection,
     RestartClient,
+    CloseConnection,
+    EvictEvent,
     EmitEvent,
     IssueServerRequest,
     CancelRequest,
@@ -164,6 +187,8 @@ ACTION_TYPES: dict[str, type] = {
         DeleteSession,
         DropConnection,
         RestartClient,
+        CloseConnection,
+        EvictEvent,
         EmitEvent,
         IssueServerRequest,
         CancelRequest,

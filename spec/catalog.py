@@ -131,7 +131,13 @@ RULES: tuple[Rule, ...] = (
         "End to end: with a client that follows MCP, no tools/call runs twice.",
         (SHOULD, SHOULD, SHOULD, MUST, NA),
         ("B12", "B34", "D15", "§3.8"),
-        invariants=(),
+    ),
+    _rule(
+        "no-broadcast",
+        "A server message is on one connected stream at a time: a pending server request whose "
+        "stream still has an open connection is not sent again on another stream.",
+        (MUST, MUST, MUST, MUST, NA),
+        ("B21", "C20-C21"),
     ),
     _rule(
         "missing-session-400",

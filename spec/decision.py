@@ -12,7 +12,8 @@ Two layers:
   statuses a connected stream allows.
 
 Sources: guards MCP B30/B33/B34 (D35/D39); branch 1 B24-B26, D29-D31; branch 2
-B15, B21, rules §3.7; branch 3 rules §3.2 (#1939, typescript-sdk PR #2068);
+B15, B21 (a request still on an open connection is not sent again), rules §3.7;
+branch 3 rules §3.2 (#1939, typescript-sdk PR #2068);
 branch 4 B32; branch 5 B28, B32; sessionless revision F17.
 """
 
@@ -85,6 +86,14 @@ CLIENT_ERRORS = frozenset(range(400, 500))
 RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
 """Branch 3: a 4xx that is not 404, because 404 tells a client its session is gone (B34)."""
 
+RESUMPTION_ERROR_CODE = -32001
+"""The JSON-RPC error code of the reference's branch-3 rejection. MCP defines none;
+what matters is that a client can tell it from the missing-session error
+(DESIGN.md §2 row 3), so the two differ."""
+
+MISSING_SESSION_ERROR_CODE = -32000
+"""The JSON-RPC error code of the reference's missing-session 400 (MCP B32)."""
+
 CONFLICT = 409
 """Refusal of a second connection to a connected stream (rules §3.3, typescript-sdk)."""
 
@@ -125,8 +134,11 @@ class Outcome:
     - ``branch``, ``statuses`` (acceptable), ``status`` (the reference's answer);
     - ``stream``: the stream resumed (branch 1), else ``None``;
     - ``replay``: event ids to replay, in order (branch 1), else empty;
-    - ``reemit``: server requests to re-emit or cancel, in issue order (branch 2);
-    - ``rule``: the catalog rule that judges the status.
+    - ``reemit``: server requests to re-emit or cancel, in issue order (branch 2):
+      the pending ones whose carrying stream has no open connection (MCP B21);
+    - ``error``: the JSON-RPC error code of the reference's refusal, if it has one;
+    - ``rule``: the catalog rule that judges the status, and ``case`` the case of
+      that rule the catalog may level differently (a never-issued session id).
     """
 
     branch: Branch
@@ -137,10 +149,28 @@ class Outcome:
     stream: str | None = None
     replay: tuple[str, ...] = ()
     reemit: tuple[str, ...] = ()
+    error: int | None = None
 
     @property
     def rule(self) -> str:
         return BRANCH_RULE[self.branch]
+
+    @property
+    def case(self) -> str | None:
+        """``"never-issued"`` for a session id no session ever had: MCP B33 requires
+        404 only for sessions the server ended (rules §3.8)."""
+        if self.branch is Branch.UNKNOWN_SESSION and self.session_class is SessionClass.UNKNOWN:
+            return NEVER_ISSUED
+        return None
+
+
+NEVER_ISSUED = "never-issued"
+"""The case of ``unknown-session-404`` for a session id that was never issued."""
+
+_ERRORS = {
+    Branch.REJECT_FOREIGN_EVENT_ID: RESUMPTION_ERROR_CODE,
+    Branch.MISSING_SESSION: MISSING_SESSION_ERROR_CODE,
+}
 
 
 def decide_class(
@@ -164,7 +194,8 @@ def decide(state: State, request: HttpRequest, profile: Profile) -> Outcome:
     session_class = classify_session(state, request.session)
     event_class = classify_event(state, request.session, request.last_event_id)
     entry = decide_class(request.method, session_class, event_class, profile)
-    outcome = Outcome(entry.branch, entry.statuses, entry.status, session_class, event_class)
+    error = _ERRORS.get(entry.branch)
+    outcome = Outcome(entry.branch, entry.statuses, entry.status, session_class, event_class, error=error)
     if entry.branch is Branch.STREAM_RESUMPTION:
         return _refine_stream_resumption(state, request, outcome)
     if entry.branch is Branch.SESSION_RESUMPTION:
@@ -211,8 +242,8 @@ def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outco
     event = state.event(request.last_event_id)
     assert event is not None  # classified RETAINED
     stream = state.stream(event.stream)
-    events = state.events_of(event.stream)
-    after = tuple(e.id for e in events[[e.id for e in events].index(event.id) + 1 :])
+    events = state.retained_events(event.stream)
+    after = tuple(e.id for e in events[events.index(event) + 1 :])
     statuses = outcome.statuses | {CONFLICT} if stream.connected else outcome.statuses
     if stream.status is StreamStatus.ENDED and not after:
         statuses = statuses | {NO_CONTENT}
@@ -220,7 +251,7 @@ def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outco
 
 
 def _refine_session_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
-    reemit = tuple(r.id for r in state.pending_requests(request.session))
+    reemit = tuple(r.id for r in state.pending_requests(request.session) if not state.stream(r.stream).connected)
     get_connected = any(
         s.kind is StreamKind.GET and s.connected for s in state.streams_of(request.session)
     )

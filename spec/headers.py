@@ -28,6 +28,7 @@ class EventClass(str, Enum):
     MALFORMED = "malformed"  # empty or outside 0x21-0x7E
     UNKNOWN = "unknown"  # well-formed, names no event ever issued
     RETAINED = "retained"  # an event of a retained stream of the named session
+    EVICTED = "evicted"  # an event of a retained stream of the named session, discarded by its ring buffer
     EXPIRED = "expired"  # an event of an expired stream of the named session
     FOREIGN = "foreign"  # an event of another session (or of any session, when none is named)
 
@@ -63,9 +64,11 @@ def classify_event(state: State, session_value: str | None, value: str | None) -
         return EventClass.FOREIGN
     event = state.event(value)
     stream = state.stream(event.stream) if event else None
-    if stream is not None and stream.retained:
+    if stream is None or not stream.retained:
+        return EventClass.EXPIRED
+    if event in state.retained_events(stream.id):
         return EventClass.RETAINED
-    return EventClass.EXPIRED
+    return EventClass.EVICTED
 
 
 # -- header values that name nothing ----------------------------------------------------

@@ -1,13 +1,19 @@
 """The invariants of DESIGN.md §4, as predicates the checkers share.
 
-Two kinds, both named by their catalog rule id:
+Two kinds, kept apart (DESIGN.md §4: a rule's check must be able to fail for a
+server):
 
-- *state invariants* ``f(state) -> list[str]`` hold in every reachable state of
-  the spec (checked by the Hypothesis machine and, later, the explorer and Z3);
-- *transition checks* ``f(transition) -> list[str]`` judge one step. The
-  transition's ``before``, ``outcome`` and ``after`` come from the spec; its
-  ``observation`` may come from a server under test (translated to the spec's
-  handles), so the same predicate that checks the spec also checks a server.
+- *server checks* ``f(transition) -> list[str]`` judge what a server sent. They
+  read the spec's ``before`` state (what both sides agreed on so far), the
+  action, the spec's ``outcome`` and the ``observation``, which may come from a
+  server under test (translated to the spec's handles); never the spec's
+  ``after``, which a server cannot influence. ``SERVER_CHECKS`` maps each to the
+  catalog rule it judges; every rule of the session era has at least one.
+- *sanity checks* of the spec against its own bookkeeping: the state invariants
+  ``f(state) -> list[str]`` (``STATE_INVARIANTS``) and the transition checks of
+  ``SANITY_CHECKS``, which compare the spec's ``before`` and ``after``. They hold
+  in every reachable state of the spec (the explorer, the Hypothesis machine and
+  Z3 check them) and are reported as sanity checks, never as a server's finding.
 
 Every predicate returns the list of violations it found, each a sentence in the
 vocabulary of DESIGN.md §1; an empty list means the invariant holds.
@@ -19,22 +25,25 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from .actions import ExpireStream
+from .actions import ExpireStream, Initialize, Reconnect
 from .catalog import AGREEMENT
 from .decision import Branch
-from .state import SessionStatus, State, StreamStatus
-from .transitions import Transition
+from .headers import SessionClass
+from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
+from .transitions import Delivered, Observation, Transition
 
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One violation: the rule broken and what was seen."""
+    """One violation: the rule broken, what was seen, and the rule's case (a
+    situation the catalog may level lower than the rule, e.g. ``never-issued``)."""
 
     rule: str
     message: str
+    case: str | None = None
 
 
-# -- state invariants -------------------------------------------------------------
+# -- state invariants (sanity checks of the spec) ----------------------------------
 
 
 def event_id_unique(state: State) -> list[str]:
@@ -61,11 +70,12 @@ def server_request_ownership_state(state: State) -> list[str]:
     for request in state.requests:
         stream = state.stream(request.stream)
         if stream is None or stream.session != request.session:
-            problems.append(f"server request {request.id} of {request.session} was issued on a stream of another session")
+            problems.append(f"server request {request.id} of {request.session} is carried by a stream of another session")
     for event in state.events:
-        request = state.request(event.request)
-        if event.request is not None and (request is None or request.session != state.session_of_event(event.id)):
-            problems.append(f"event {event.id} carries server request {event.request} of another session")
+        carried = event.request or event.cancels
+        request = state.request(carried)
+        if carried is not None and (request is None or request.session != state.session_of_event(event.id)):
+            problems.append(f"event {event.id} carries server request {carried} of another session")
     for entry in state.client:
         for request_id in entry.seen:
             request = state.request(request_id)
@@ -89,16 +99,29 @@ def session_identity_stable_state(state: State) -> list[str]:
     return [f"session id {sid} names {n} sessions" for sid, n in Counter(s.id for s in state.sessions).items() if n > 1]
 
 
+def no_broadcast_state(state: State) -> list[str]:
+    """Every pending server request has one carrying stream, of its own session."""
+    problems = []
+    for request in state.requests:
+        if request.status is not RequestStatus.PENDING:
+            continue
+        carriers = {e.stream for e in state.events if e.request == request.id}
+        if request.stream not in carriers or request.origin not in carriers:
+            problems.append(f"server request {request.id} is carried by {request.stream}, a stream it was never sent on")
+    return problems
+
+
 STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
     "event-id-unique": event_id_unique,
     "no-cross-session": no_cross_session_state,
     "server-request-ownership": server_request_ownership_state,
     "expiry-independent": expiry_independent_state,
     "session-identity-stable": session_identity_stable_state,
+    "no-broadcast": no_broadcast_state,
 }
 
 
-# -- transition checks --------------------------------------------------------------
+# -- server checks --------------------------------------------------------------------
 
 
 def status_check(t: Transition) -> list[str]:
@@ -116,34 +139,52 @@ def status_check(t: Transition) -> list[str]:
 
 
 def replay_suffix(t: Transition) -> list[str]:
+    """Branch 1: the replay is the exact suffix of the resumed stream after the
+    cursor, on the resumed stream (B25, D29-D30); branch 3 answered 200 replays
+    nothing of the stream the cursor names, since its suffix is not known exactly
+    (an evicted or expired cursor)."""
+    if _succeeded(t, Branch.REJECT_FOREIGN_EVENT_ID):
+        named = t.before.event(t.action.last_event_id)
+        same = [d.event for d in _replayed(t) if named is not None and t.before.event(d.event).stream == named.stream]
+        if same:
+            return [f"answered a cursor it cannot resume ({t.outcome.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
+        return []
     if not _succeeded(t, Branch.STREAM_RESUMPTION):
         return []
-    replayed = tuple(d.event for d in t.observation.events if t.before.event(d.event) is not None)
+    problems = []
+    if t.observation.stream not in (None, t.outcome.stream):
+        problems.append(f"resumed {t.observation.stream} for a cursor of stream {t.outcome.stream}: its later events reach no connection")
+    replayed = tuple(d.event for d in _replayed(t))
     expected = t.outcome.replay
-    if replayed == expected:
-        return []
-    return [f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, expected {_ids(expected)}{_suffix_defect(replayed, expected, t)}"]
+    if replayed != expected:
+        problems.append(f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, expected {_ids(expected)}{_suffix_defect(replayed, expected, t)}")
+    return problems
 
 
 def no_cross_session(t: Transition) -> list[str]:
-    session = getattr(t.action, "session", None)
-    if t.outcome is None or session is None:
-        return []
+    """Nothing delivered on a connection of session S belongs to another session
+    (B23, D50), and nothing replayed belongs to another stream (B26): on a stream
+    resumption only the resumed stream's events, on any other reconnect none."""
     problems = []
     for item in t.observation.events:
-        owner = t.after.session_of_event(item.event)
-        if owner is not None and owner != session:
-            problems.append(f"delivered event {item.event} of session {owner} under session {session}")
-        elif t.outcome.branch is Branch.STREAM_RESUMPTION and t.before.event(item.event) is not None:
-            if t.before.event(item.event).stream != t.outcome.stream:
-                problems.append(f"replayed event {item.event} of stream {t.before.event(item.event).stream} on stream {t.outcome.stream}")
+        event = t.before.event(item.event)
+        connection = _connection_session(t, item)
+        owner = _event_session(t, item)
+        if owner is None or connection is None:
+            continue
+        if owner != connection:
+            problems.append(f"delivered event {item.event} of session {owner} on a connection of session {connection}")
+        elif event is not None and t.outcome is not None and isinstance(t.action, Reconnect) and t.action.last_event_id is not None:
+            resumed = t.outcome.stream if t.outcome.branch is Branch.STREAM_RESUMPTION else _named_stream(t)
+            if event.stream != resumed:
+                problems.append(f"replayed event {item.event} of stream {event.stream} on a resumption of {resumed or 'no stream'}")
     return problems
 
 
 def no_replay_on_session_resume(t: Transition) -> list[str]:
     if not _succeeded(t, Branch.SESSION_RESUMPTION):
         return []
-    replayed = [d.event for d in t.observation.events if t.before.event(d.event) is not None]
+    replayed = [d.event for d in _replayed(t)]
     return [f"session resumption of {t.action.session} replayed past events {_ids(replayed)}"] if replayed else []
 
 
@@ -153,7 +194,7 @@ def no_reemit_on_stream_resume(t: Transition) -> list[str]:
     extra = [d for d in t.observation.events if t.before.event(d.event) is None]
     if not extra:
         return []
-    carried = [d.request or d.event for d in extra]
+    carried = [d.request or d.cancels or d.event for d in extra]
     return [f"stream resumption of {t.outcome.stream} also sent new events {_ids(carried)}"]
 
 
@@ -162,32 +203,116 @@ def reemit_pending(t: Transition) -> list[str]:
 
 
 def reemit_keeps_pending(t: Transition) -> list[str]:
-    problems = [message for rule, message in _reemit_misses(t) if rule == "reemit-keeps-pending"]
-    if _succeeded(t, Branch.SESSION_RESUMPTION):
-        changed = [r.id for r in t.before.requests if t.after.request(r.id).status is not r.status]
-        problems += [f"session resumption resolved server requests {_ids(changed)}"] if changed else []
+    return [message for rule, message in _reemit_misses(t) if rule == "reemit-keeps-pending"]
+
+
+def no_broadcast(t: Transition) -> list[str]:
+    """A server request is sent on one connected stream at a time (B21): one
+    whose carrying stream still has an open connection is not sent on another."""
+    problems = []
+    for item in t.observation.events:
+        request = t.before.request(item.request)
+        if t.before.event(item.event) is not None or request is None or request.status is not RequestStatus.PENDING:
+            continue  # a replay redelivers its own stream's history; only a new sending can broadcast
+        carrier = t.before.stream(request.stream)
+        if carrier is not None and carrier.connected and item.stream != carrier.id:
+            problems.append(f"sent server request {request.id} on {item.stream or 'a new stream'} while its stream {carrier.id} is still connected")
     return problems
 
 
 def server_request_ownership(t: Transition) -> list[str]:
-    session = getattr(t.action, "session", None)
-    if t.outcome is None or session is None:
-        return []
     problems = []
     for item in t.observation.events:
-        request = t.after.request(item.request)
-        if item.request is not None and (request is None or request.session != session):
+        carried = item.request or item.cancels
+        request = t.before.request(carried)
+        connection = _connection_session(t, item)
+        if carried is None or connection is None or t.before.event(item.event) is None and request is None:
+            continue
+        if request is None or request.session != connection:
             owner = request.session if request else "no session"
-            problems.append(f"delivered server request {item.request} of {owner} under session {session}")
+            problems.append(f"delivered server request {carried} of {owner} on a connection of session {connection}")
     return problems
 
 
+def event_id_fresh(t: Transition) -> list[str]:
+    """A new event gets an id never used before in its session (B23, D27)."""
+    if t.outcome is not None or t.observation.event is None:
+        return []
+    if t.before.event(t.observation.event) is not None:
+        return [f"the new event reuses event id {t.observation.event}"]
+    return []
+
+
 def event_id_resolves(t: Transition) -> list[str]:
-    unknown = [d.event for d in t.observation.events if t.after.event(d.event) is None]
+    unknown = [d.event for d in t.observation.events if t.before.event(d.event) is None and not _new(t, d)]
     return [f"delivered event id {eid} resolves to no event of any stream" for eid in unknown]
 
 
 def session_identity_stable(t: Transition) -> list[str]:
+    """A response within a live session names that session, if any (B31); a new
+    session gets an id no session of the server had (B29)."""
+    named = t.observation.session
+    if named is None or t.outcome is None:
+        return []
+    if isinstance(t.action, Initialize):
+        return [f"initialize answered with session id {named}, which already names a session"] if t.before.session(named) else []
+    session = getattr(t.action, "session", None)
+    if t.outcome.session_class is SessionClass.LIVE and named != session:
+        return [f"a request of session {session} was answered under session id {named}"]
+    return []
+
+
+def expiry_independent(t: Transition) -> list[str]:
+    if not isinstance(t.action, ExpireStream):
+        return []
+    stream = t.before.stream(t.action.stream)
+    others = [s for s in t.observation.closed if s != stream.id]
+    if others:
+        return [f"expiring stream {stream.id} also closed the connections of {_ids(others)}"]
+    return []
+
+
+def no_duplicate_tool_call(t: Transition) -> list[str]:
+    """A 404 tells an MCP client its session is gone (B34): it re-initializes and
+    re-sends every tools/call whose result it has not seen. Answered for a live
+    session with an unfinished call, that call runs twice."""
+    session = getattr(t.action, "session", None)
+    if t.outcome is None or t.observation.status != 404 or t.outcome.session_class is not SessionClass.LIVE:
+        return []
+    unfinished = [s.id for s in t.before.streams_of(session) if s.kind is StreamKind.POST and s.status is StreamStatus.OPEN]
+    if not unfinished:
+        return []
+    return [f"404 for live session {session}: its client re-initializes and calls the tools of {_ids(unfinished)} again"]
+
+
+SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+    ("no-cross-session", no_cross_session),
+    ("server-request-ownership", server_request_ownership),
+    ("replay-suffix", replay_suffix),
+    ("no-reemit-on-stream-resume", no_reemit_on_stream_resume),
+    ("no-replay-on-session-resume", no_replay_on_session_resume),
+    ("no-broadcast", no_broadcast),
+    ("reemit-pending", reemit_pending),
+    ("reemit-keeps-pending", reemit_keeps_pending),
+    ("session-identity-stable", session_identity_stable),
+    ("expiry-independent", expiry_independent),
+    ("event-id-unique", event_id_fresh),
+    ("status", status_check),
+    ("no-duplicate-tool-call", no_duplicate_tool_call),
+)
+"""Server checks in the order their findings are reported; ``status`` findings
+are filed under the rule that judges the outcome's branch."""
+
+GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+    ("event-id-unique", event_id_resolves),
+)
+"""Server checks whose findings are only reported when no specific check explains the step."""
+
+
+# -- sanity checks of transitions (the spec against itself) ------------------------------
+
+
+def session_unchanged_by_resumption(t: Transition) -> list[str]:
     if t.outcome is None or t.outcome.branch not in (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION):
         return []
     session = t.action.session
@@ -196,47 +321,43 @@ def session_identity_stable(t: Transition) -> list[str]:
     return []
 
 
-def expiry_independent(t: Transition) -> list[str]:
+def reemission_resolves_nothing(t: Transition) -> list[str]:
+    if t.outcome is None or t.outcome.branch is not Branch.SESSION_RESUMPTION:
+        return []
+    cancelled = {d.cancels for d in t.observation.events}
+    changed = [r.id for r in t.before.requests if t.after.request(r.id).status is not r.status and r.id not in cancelled]
+    return [f"session resumption resolved server requests {_ids(changed)}"] if changed else []
+
+
+def stream_expiry_keeps_session(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
-    stream = t.before.stream(t.action.stream)
-    problems = []
-    if t.before.session(stream.session) != t.after.session(stream.session):
-        problems.append(f"expiring stream {stream.id} ended session {stream.session}")
-    others = [s for s in t.observation.closed if s != stream.id]
-    if others:
-        problems.append(f"expiring stream {stream.id} also closed the connections of {_ids(others)}")
-    return problems
+    session = t.before.stream(t.action.stream).session
+    if t.before.session(session) != t.after.session(session):
+        return [f"expiring stream {t.action.stream} ended session {session}"]
+    return []
 
 
-TRANSITION_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
-    ("no-cross-session", no_cross_session),
-    ("server-request-ownership", server_request_ownership),
-    ("replay-suffix", replay_suffix),
-    ("no-reemit-on-stream-resume", no_reemit_on_stream_resume),
-    ("no-replay-on-session-resume", no_replay_on_session_resume),
-    ("reemit-pending", reemit_pending),
-    ("reemit-keeps-pending", reemit_keeps_pending),
-    ("session-identity-stable", session_identity_stable),
-    ("expiry-independent", expiry_independent),
-    ("status", status_check),
+SANITY_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+    ("session-identity-stable", session_unchanged_by_resumption),
+    ("reemit-keeps-pending", reemission_resolves_nothing),
+    ("expiry-independent", stream_expiry_keeps_session),
 )
-"""Checks in the order their findings are reported; ``status`` findings are
-filed under the rule that judges the outcome's branch."""
-
-GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
-    ("event-id-unique", event_id_resolves),
-)
-"""Checks whose findings are only reported when no specific check explains the step."""
+"""Transition checks of the spec's own bookkeeping (they read ``after``)."""
 
 
 def check_state(state: State) -> list[Finding]:
-    """Every state invariant's violations in ``state``."""
+    """Every state invariant's violations in ``state`` (a sanity check of the spec)."""
     return [Finding(rule, m) for rule, check in STATE_INVARIANTS.items() for m in check(state)]
 
 
-def check_transition(t: Transition, expected=None) -> list[Finding]:
-    """Every violation on ``t``, filed under catalog rule ids.
+def check_sanity(t: Transition) -> list[Finding]:
+    """Every sanity check's violations on the spec's own transition ``t``."""
+    return [Finding(rule, m) for rule, check in SANITY_CHECKS for m in check(t)]
+
+
+def check_transition(t: Transition, expected: Observation | None = None) -> list[Finding]:
+    """Every server check's violation on ``t``, filed under catalog rule ids.
 
     Specific checks first; the generic ones (an event id that resolves to
     nothing, and, when the spec's ``expected`` observation is given, any other
@@ -244,9 +365,12 @@ def check_transition(t: Transition, expected=None) -> list[Finding]:
     explains the step.
     """
     findings = []
-    for rule, check in TRANSITION_CHECKS:
+    for rule, check in SERVER_CHECKS:
         for message in check(t):
-            findings.append(Finding(_status_rule(t) if rule == "status" else rule, message))
+            if rule == "status":
+                findings.append(Finding(_status_rule(t), message, t.outcome.case))
+            else:
+                findings.append(Finding(rule, message))
     if findings:
         return findings
     for rule, check in GENERIC_CHECKS:
@@ -256,9 +380,26 @@ def check_transition(t: Transition, expected=None) -> list[Finding]:
     return findings
 
 
-def _disagreement(t: Transition, expected) -> list[Finding]:
+def distinct_rejections(foreign: tuple[int, int | None], missing: tuple[int, int | None]) -> list[str]:
+    """Branch 3's rejection (status, JSON-RPC error code) must differ from the
+    missing-session one, so a client can tell "bad event id" from "no session"
+    (DESIGN.md §2 row 3)."""
+    if foreign == missing:
+        status, error = foreign
+        return [f"a Last-Event-ID the session cannot resume is refused exactly like a missing session ({status}, error {error})"]
+    return []
+
+
+def comparable(observation: Observation) -> Observation:
+    """``observation`` without what the agreement comparison ignores: the error
+    code (judged by ``distinct_rejections`` alone)."""
+    return Observation(observation.status, observation.session, observation.stream, observation.event,
+                       observation.request, observation.events, observation.closed)
+
+
+def _disagreement(t: Transition, expected: Observation) -> list[Finding]:
     observed = t.observation
-    if observed == expected:
+    if comparable(observed) == comparable(expected):
         return []
     if t.outcome is not None and observed.status != expected.status and observed.status in t.outcome.statuses:
         return []  # an accepted alternative (a refusal): judged by status_check
@@ -270,6 +411,43 @@ def _disagreement(t: Transition, expected) -> list[Finding]:
 
 def _succeeded(t: Transition, branch: Branch) -> bool:
     return t.outcome is not None and t.outcome.branch is branch and t.observation.status == 200
+
+
+def _replayed(t: Transition) -> list[Delivered]:
+    """The delivered events that existed before the step: a replay."""
+    return [d for d in t.observation.events if t.before.event(d.event) is not None]
+
+
+def _new(t: Transition, item: Delivered) -> bool:
+    """True for an event this step created: on the new stream of the response, or
+    the event a server action reports."""
+    return item.event == t.observation.event or (item.stream is not None and item.stream == t.observation.stream
+                                                  and t.before.stream(item.stream) is None)
+
+
+def _connection_session(t: Transition, item: Delivered) -> str | None:
+    """The session of the connection that delivered ``item``: for a response, the
+    session its request named; for a server action, the session the stream's
+    connection was opened under."""
+    if t.outcome is not None:
+        return getattr(t.action, "session", None)
+    stream = t.before.stream(item.stream)
+    return stream.session if stream is not None else None
+
+
+def _event_session(t: Transition, item: Delivered) -> str | None:
+    """The session an event belongs to: a past event's, or for the new event of a
+    server action, the session of the stream it was sent on."""
+    owner = t.before.session_of_event(item.event)
+    if owner is None and t.outcome is None and item.event == t.observation.event:
+        stream = t.before.stream(getattr(t.action, "stream", None))
+        owner = stream.session if stream is not None else None
+    return owner
+
+
+def _named_stream(t: Transition) -> str | None:
+    event = t.before.event(t.action.last_event_id)
+    return event.stream if event is not None else None
 
 
 def _is_refusal(status: int | None) -> bool:
@@ -288,20 +466,19 @@ def _status_rule(t: Transition) -> str:
 
 
 def _reemit_misses(t: Transition) -> list[tuple[str, str]]:
+    """Requests a session resumption had to re-emit or cancel and did neither:
+    ``reemit-keeps-pending`` for one re-emitted before, ``reemit-pending`` otherwise."""
     if not _succeeded(t, Branch.SESSION_RESUMPTION):
         return []
-    delivered = {d.request for d in t.observation.events if d.request is not None}
+    dealt = {d.request for d in t.observation.events} | {d.cancels for d in t.observation.events}
     misses = []
     for request_id in t.outcome.reemit:
-        if request_id in delivered:
+        if request_id in dealt:
             continue
-        request = t.before.request(request_id)
-        reemitted_before = any(
-            e.request == request_id and e.stream != request.stream for e in t.before.events
-        )
+        reemitted_before = t.before.request(request_id).reemitted
         rule = "reemit-keeps-pending" if reemitted_before else "reemit-pending"
         why = "was re-emitted earlier and is still pending" if reemitted_before else "is pending"
-        misses.append((rule, f"server request {request_id} {why} but was not re-emitted on the new stream of {t.action.session}"))
+        misses.append((rule, f"server request {request_id} {why} but was neither re-emitted nor cancelled on the new stream of {t.action.session}"))
     return misses
 
 
@@ -318,7 +495,7 @@ def _suffix_defect(replayed, expected, t: Transition) -> str:
 
 
 def _ids(items) -> str:
-    return "[" + ", ".join(items) + "]"
+    return "[" + ", ".join(str(item) for item in items) + "]"
 
 
 def _describe_statuses(statuses: frozenset[int]) -> str:

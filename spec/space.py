@@ -131,7 +131,9 @@ ISSUED_HEADERS = HeaderValues((), (None,), ())
 """Only what the state issued, and an absent event id (what the lifecycle diagrams
 try: the life of the ids a server gave out, not the refusals of ids it never did)."""
 
-SERVER_STREAM_ACTIONS = (a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.EndStream, a.ExpireStream)
+SERVER_STREAM_ACTIONS = (
+    a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.CloseConnection, a.EndStream, a.ExpireStream, a.EvictEvent,
+)
 """The server and network actions on one stream, in the order they are tried."""
 
 CLIENT_REQUESTS = (a.CallTool, a.Reconnect, a.AnswerRequest, a.DeleteSession)

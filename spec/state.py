@@ -53,6 +53,7 @@ class Stream:
     kind: StreamKind
     status: StreamStatus = StreamStatus.OPEN
     connected: bool = True
+    evicted: int = 0  # how many of its oldest events a ring buffer has discarded (DESIGN.md §2)
 
     @property
     def retained(self) -> bool:
@@ -62,21 +63,35 @@ class Stream:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One SSE event; ``request`` is the server request it carries, if any."""
+    """One SSE event; ``request`` is the server request it carries, if any, and
+    ``cancels`` the server request a ``notifications/cancelled`` event cancels."""
 
     id: str
     stream: str
     request: str | None = None
+    cancels: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ServerRequest:
-    """A server-to-client JSON-RPC request, first sent on ``stream``."""
+    """A server-to-client JSON-RPC request; ``stream`` is its *carrying* stream: the
+    one it was issued on, or the last one it was re-emitted on (DESIGN.md §2)."""
 
     id: str
     session: str
     stream: str
     status: RequestStatus = RequestStatus.PENDING
+    issued_on: str | None = None  # the stream it was first sent on, when not ``stream``
+
+    @property
+    def origin(self) -> str:
+        """The stream the request was first sent on."""
+        return self.issued_on or self.stream
+
+    @property
+    def reemitted(self) -> bool:
+        """True once a session resumption re-emitted it on another stream."""
+        return self.origin != self.stream
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +152,14 @@ class State:
     def events_of(self, stream_id: str) -> tuple[Event, ...]:
         """The events of one stream, in stream order."""
         return tuple(e for e in self.events if e.stream == stream_id)
+
+    def retained_events(self, stream_id: str) -> tuple[Event, ...]:
+        """The events of one stream the server still keeps: none once the stream
+        expired, and not the oldest ``evicted`` ones of a ring buffer."""
+        stream = self.stream(stream_id)
+        if stream is None or not stream.retained:
+            return ()
+        return self.events_of(stream_id)[stream.evicted :]
 
     def streams_of(self, session_id: str) -> tuple[Stream, ...]:
         return tuple(s for s in self.streams if s.session == session_id)

@@ -12,16 +12,20 @@ Only the session-era profiles are modelled here; the decision alone covers
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import Enum
+from itertools import product
 
 from .actions import (
     Action,
     AnswerRequest,
     CallTool,
     CancelRequest,
+    CloseConnection,
     DeleteSession,
     DropConnection,
     EmitEvent,
     EndStream,
+    EvictEvent,
     ExpireSession,
     ExpireStream,
     Initialize,
@@ -47,10 +51,18 @@ from .state import (
 
 @dataclass(frozen=True, slots=True)
 class Delivered:
-    """One event that reached the client: its id and the server request it carries."""
+    """One event that reached the client.
+
+    ``event``: its id; ``request``: the server request it carries; ``stream``: the
+    stream whose connection delivered it (so its session is the one the client
+    opened that connection under); ``cancels``: the server request a
+    ``notifications/cancelled`` event cancels.
+    """
 
     event: str
     request: str | None = None
+    stream: str | None = None
+    cancels: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,7 +70,7 @@ class Observation:
     """What the client (or a white-box harness) saw of one action.
 
     - ``status``: the HTTP status of a client request; ``None`` for server and
-      network actions;
+      network actions; ``error``: the JSON-RPC error code of a refusal's body;
     - ``session``: the session id minted by ``initialize``;
     - ``stream``: the stream a response opened or resumed;
     - ``event`` / ``request``: the event / server request a server action created;
@@ -74,6 +86,15 @@ class Observation:
     request: str | None = None
     events: tuple[Delivered, ...] = ()
     closed: tuple[str, ...] = ()
+    error: int | None = None
+
+
+class Pending(str, Enum):
+    """What a session resumption does with one pending server request (DESIGN.md §2)."""
+
+    REEMIT = "re-emit"  # sent again on the new stream, same id; the new stream carries it
+    CANCEL = "cancel"  # notifications/cancelled on the new stream; the request ends
+    LEAVE = "leave"  # neither (the MCP revisions allow it, rules §3.7)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,6 +123,12 @@ def enabled(state: State, action: Action) -> bool:
     if isinstance(action, ExpireStream):
         stream = state.stream(action.stream)
         return stream is not None and stream.retained and _live(state, stream.session)
+    if isinstance(action, EvictEvent):
+        stream = state.stream(action.stream)
+        return stream is not None and _live(state, stream.session) and bool(state.retained_events(stream.id))
+    if isinstance(action, CloseConnection):
+        stream = state.stream(action.stream)
+        return stream is not None and stream.connected and _live(state, stream.session)
     if isinstance(action, DropConnection):
         stream = state.stream(action.stream)
         return stream is not None and stream.connected
@@ -125,28 +152,39 @@ def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> T
         raise ValueError(f"action {action} is not enabled in this state")
     handler = _HANDLERS[type(action)]
     outcome, observation, after = handler(state, action, profile)
-    closed = _closed_connections(state, after)
-    if closed:
-        observation = replace(observation, closed=closed)
-    return Transition(state, action, outcome, observation, after)
+    return _finish(state, action, outcome, observation, after)
 
 
 def alternatives(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> tuple[Transition, ...]:
     """Every transition ``profile`` accepts for ``action``, the reference's first.
 
     Status alternatives (a refusal where the reference proceeds) are not listed:
-    a refused request changes nothing. The one alternative of content: the MCP
-    revisions do not require re-emission (rules §3.7), so under them a session
-    resumption may also open the new stream without re-emitting anything.
+    a refused request changes nothing. The alternatives of content are a session
+    resumption's choices for each request it must deal with (``Pending``):
+    re-emit or cancel it (DESIGN.md §2 branch 2), or, under the MCP revisions,
+    which do not require either (rules §3.7), leave it pending.
     """
     canonical = step(state, action, profile)
     outcome = canonical.outcome
-    if profile is Profile.BOUNDARY or outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION:
+    if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or not outcome.reemit:
         return (canonical,)
-    if not outcome.reemit:
-        return (canonical,)
-    observation, after = _resume_session(state, action.session, replace(outcome, reemit=()))
-    return canonical, Transition(state, action, outcome, observation, after)
+    choices = (Pending.REEMIT, Pending.CANCEL) if profile is Profile.BOUNDARY else tuple(Pending)
+    variants = [canonical]
+    for plan in product(choices, repeat=len(outcome.reemit)):
+        if all(choice is Pending.REEMIT for choice in plan):
+            continue
+        observation, after = _resume_session(state, action.session, outcome, plan)
+        variants.append(_finish(state, action, outcome, observation, after))
+    return tuple(variants)
+
+
+def _finish(state: State, action: Action, outcome, observation: Observation, after: State) -> Transition:
+    closed = tuple(dict.fromkeys(observation.closed + _closed_connections(state, after)))
+    if closed != observation.closed:
+        observation = replace(observation, closed=closed)
+    if outcome is not None and outcome.error is not None and observation.status == outcome.status:
+        observation = replace(observation, error=outcome.error)
+    return Transition(state, action, outcome, observation, after)
 
 
 # -- client requests ------------------------------------------------------------
@@ -181,20 +219,34 @@ def _reconnect(state: State, action: Reconnect, profile: Profile):
 
 
 def _resume_stream(state: State, session: str, outcome: Outcome):
+    """Branch 1: the replay, then the stream continues on the new connection; a
+    connection still open to it closes first (never two connections to one
+    stream, DESIGN.md §2)."""
     stream = state.stream(outcome.stream)
     after = state.with_stream(replace(stream, connected=stream.status is StreamStatus.OPEN))
     delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
     after = _receive(after, session, delivered)
-    return Observation(outcome.status, stream=stream.id, events=delivered), after
+    superseded = (stream.id,) if stream.connected else ()
+    return Observation(outcome.status, stream=stream.id, events=delivered, closed=superseded), after
 
 
-def _resume_session(state: State, session: str, outcome: Outcome):
+def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pending, ...] | None = None):
+    """Branch 2: a fresh GET stream; each request of ``outcome.reemit`` re-emitted
+    on it, cancelled on it, or left, as ``plan`` says (all re-emitted by default)."""
     stream = state.next_stream_id()
     after = state.with_stream(Stream(stream, session, StreamKind.GET))
     delivered = []
-    for request in outcome.reemit:
-        event = Event(after.next_event_id(), stream, request)
-        after = after.with_event(event)
+    for request_id, choice in zip(outcome.reemit, plan or (Pending.REEMIT,) * len(outcome.reemit)):
+        if choice is Pending.LEAVE:
+            continue
+        request = after.request(request_id)
+        if choice is Pending.REEMIT:
+            event = Event(after.next_event_id(), stream, request_id)
+            after = after.with_event(event).with_request(replace(request, stream=stream, issued_on=request.origin))
+        else:
+            event = Event(after.next_event_id(), stream, cancels=request_id)
+            after = after.with_event(event).with_request(replace(request, status=RequestStatus.CANCELLED))
+            after = _forget_request(after, session, request_id)
         delivered.append(_delivered(event))
     after = _receive(after, session, tuple(delivered))
     return Observation(outcome.status, stream=stream, events=tuple(delivered)), after
@@ -227,9 +279,14 @@ def _restart_client(state: State, action: RestartClient, profile: Profile):
 # -- network and server actions -------------------------------------------------
 
 
-def _drop_connection(state: State, action: DropConnection, profile: Profile):
+def _drop_connection(state: State, action: DropConnection | CloseConnection, profile: Profile):
     stream = state.stream(action.stream)
     return None, Observation(), state.with_stream(replace(stream, connected=False))
+
+
+def _evict_event(state: State, action: EvictEvent, profile: Profile):
+    stream = state.stream(action.stream)
+    return None, Observation(), state.with_stream(replace(stream, evicted=stream.evicted + 1))
 
 
 def _emit_event(state: State, action: EmitEvent, profile: Profile):
@@ -297,7 +354,7 @@ def _end_session(state: State, session_id: str, status: SessionStatus) -> State:
 
 
 def _delivered(event: Event) -> Delivered:
-    return Delivered(event.id, event.request)
+    return Delivered(event.id, event.request, event.stream, event.cancels)
 
 
 def _receive(state: State, session_id: str, delivered: tuple[Delivered, ...]) -> State:
@@ -331,6 +388,8 @@ _HANDLERS = {
     DeleteSession: _delete_session,
     RestartClient: _restart_client,
     DropConnection: _drop_connection,
+    CloseConnection: _drop_connection,
+    EvictEvent: _evict_event,
     EmitEvent: _emit_event,
     IssueServerRequest: _issue_server_request,
     CancelRequest: _cancel_request,

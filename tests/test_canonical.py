@@ -52,7 +52,8 @@ def test_a_request_first_sent_differs_from_its_reemission():
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"), a.Reconnect("S1", None))
     form = session_form(state, "S1")
     codes = sorted(code for stream in form[2] for code in stream[4])
-    assert codes == [2, 3]  # the re-emission (2r) and the first sending (2r + 1) of request 1
+    # request 1: its first sending on T1 (4r + 1) and its re-emission on T2, now its carrier (4r + 2)
+    assert codes == [5, 6]
 
 
 def test_every_explored_form_decodes_to_a_state_with_that_form():

@@ -131,9 +131,17 @@ def test_server_request_ownership_catches_a_request_of_another_session():
 
 
 @pytest.mark.covers("session-identity-stable")
-def test_session_identity_stable_catches_a_resumption_that_changes_the_session():
+def test_session_identity_stable_catches_a_resumption_answered_under_another_session_id():
+    assert inv.session_identity_stable(observed(SESSION_RESUME, session="S2"))
+    assert inv.session_identity_stable(observed(SESSION_RESUME, session="S1")) == []
+    minted_again = step(DROPPED, a.Initialize())
+    assert inv.session_identity_stable(observed(minted_again, session="S1"))
+
+
+def test_a_resumption_that_changes_the_session_is_a_sanity_finding_of_the_spec_not_a_server_check():
     changed = replace(SESSION_RESUME, after=SESSION_RESUME.after.with_session(Session("S1", SessionStatus.DELETED)))
-    assert inv.session_identity_stable(changed)
+    assert [f.rule for f in inv.check_sanity(changed)] == ["session-identity-stable"]
+    assert inv.check_transition(changed, changed.observation) == []
 
 
 @pytest.mark.covers("expiry-independent")

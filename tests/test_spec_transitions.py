@@ -3,6 +3,7 @@
 import pytest
 
 from mcp_resume.spec import actions as a
+from mcp_resume.spec.decision import MISSING_SESSION_ERROR_CODE, RESUMPTION_ERROR_CODE, Branch
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, StreamStatus
 from mcp_resume.spec.transitions import NotModelled, alternatives, enabled, step
@@ -82,12 +83,75 @@ def test_server_actions_are_enabled_only_on_open_streams_of_live_sessions():
 
 
 @pytest.mark.covers("reemit-pending")
-def test_mcp_profiles_also_accept_a_session_resumption_without_reemission():
+def test_a_stranded_request_is_re_emitted_or_cancelled_and_the_mcp_profiles_may_also_leave_it():
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"))
+    reemit, cancel = alternatives(state, a.Reconnect("S1", None), Profile.BOUNDARY)
+    assert [(d.request, d.cancels, d.stream) for d in reemit.observation.events] == [("R1", None, "T2")]
+    assert reemit.after.request("R1").status is RequestStatus.PENDING and reemit.after.request("R1").stream == "T2"
+    assert [(d.request, d.cancels) for d in cancel.observation.events] == [(None, "R1")]
+    assert cancel.after.request("R1").status is RequestStatus.CANCELLED
+    assert cancel.after.client_session("S1").seen == ()
+    variants = alternatives(state, a.Reconnect("S1", None), Profile.MCP_2025_11_25)
+    assert [v.observation.events for v in variants[:2]] == [reemit.observation.events, cancel.observation.events]
+    left = variants[2]
+    assert left.observation.events == () and left.after.request("R1").status is RequestStatus.PENDING
+
+
+@pytest.mark.covers("no-broadcast")
+def test_session_resumption_does_not_send_again_a_request_whose_stream_is_still_connected():
+    # DESIGN.md §2 branch 2 and MCP B21: the client already has R1 on T1's open connection
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
-    assert len(alternatives(state, a.Reconnect("S1", None), Profile.BOUNDARY)) == 1
-    canonical, silent = alternatives(state, a.Reconnect("S1", None), Profile.MCP_2025_11_25)
-    assert [d.request for d in canonical.observation.events] == ["R1"]
-    assert silent.observation.events == () and silent.after.request("R1").status is RequestStatus.PENDING
+    resumed = step(state, a.Reconnect("S1", None))
+    assert resumed.outcome.reemit == () and resumed.observation.events == ()
+    assert alternatives(state, a.Reconnect("S1", None), Profile.BOUNDARY) == (resumed,)
+    assert resumed.after.request("R1").stream == "T1"
+
+
+@pytest.mark.covers("reemit-keeps-pending")
+def test_the_re_emitting_stream_becomes_the_carrier_so_a_second_drop_re_emits_again():
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+                a.Reconnect("S1", None))
+    assert step(state, a.Reconnect("S1", None)).outcome.reemit == ()  # T2 still carries R1, connected
+    again = step(run(a.DropConnection("T2"), state=state), a.Reconnect("S1", None))
+    assert [(d.request, d.stream) for d in again.observation.events] == [("R1", "T3")]
+
+
+def test_resuming_a_connected_stream_closes_its_old_connection():
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"))
+    resumed = step(state, a.Reconnect("S1", "E1"))
+    assert resumed.observation.closed == ("T1",) and resumed.after.stream("T1").connected
+    assert [d.event for d in resumed.observation.events] == ["E2"]
+    assert 409 in resumed.outcome.statuses
+
+
+def test_a_server_closed_connection_keeps_the_stream_like_a_drop_but_only_in_a_live_session():
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"))
+    closed = step(state, a.CloseConnection("T1"))
+    assert closed.after == step(state, a.DropConnection("T1")).after
+    assert closed.observation.closed == ("T1",)
+    assert not enabled(run(a.ExpireSession("S1"), state=state), a.CloseConnection("T1"))
+
+
+@pytest.mark.covers("reject-foreign-event-id")
+def test_an_evicted_cursor_is_rejected_and_a_kept_one_replays_only_what_the_ring_buffer_holds():
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.EmitEvent("T1"),
+                a.DropConnection("T1"), a.EvictEvent("T1"))
+    assert state.retained_events("T1") == state.events_of("T1")[1:]
+    evicted = step(state, a.Reconnect("S1", "E1"))
+    assert evicted.outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID and evicted.observation.status == 400
+    assert evicted.observation.error == RESUMPTION_ERROR_CODE
+    kept = step(state, a.Reconnect("S1", "E2"))
+    assert kept.outcome.replay == ("E3",)
+    assert not enabled(run(a.EvictEvent("T1"), a.EvictEvent("T1"), state=state), a.EvictEvent("T1"))
+
+
+@pytest.mark.covers("reject-foreign-event-id", "missing-session-400")
+def test_the_reference_tells_a_bad_event_id_from_a_missing_session_by_error_code():
+    state = run(a.Initialize(), a.CallTool("S1"))
+    foreign = step(state, a.Reconnect("S1", "unknown-event")).observation
+    missing = step(state, a.CallTool(None)).observation
+    assert foreign.status == missing.status == 400
+    assert (foreign.error, missing.error) == (RESUMPTION_ERROR_CODE, MISSING_SESSION_ERROR_CODE)
 
 
 def test_the_sessionless_profile_has_a_decision_but_no_state_machine():

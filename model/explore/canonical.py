@@ -14,12 +14,14 @@ session form is self-contained: ``(status, held, streams, requests, seen)`` with
 
 - ``status``: ``LIVE``, ``EXPIRED`` or ``DELETED`` (0, 1, 2);
 - ``held``: 1 when the client holds the session, else 0;
-- ``streams``: sorted tuple of ``(kind, status, connected, cursor, events)``:
+- ``streams``: sorted tuple of ``(kind, status, connected, cursor, events, evicted)``:
   ``kind`` 0 POST / 1 GET, ``status`` 0 open / 1 ended / 2 expired,
   ``connected`` 0/1, ``cursor`` the 1-based position of the client's cursor on
   the stream (0: none), ``events`` one code per event in stream order
-  (``event_code``: 0 a notification, else which request it carries and whether
-  it is the request's first sending or a re-emission);
+  (``event_code``: 0 a notification, else which request it carries or cancels,
+  whether it is the request's first sending or a re-emission, and whether its
+  stream is the request's carrying stream), ``evicted`` how many of its oldest
+  events a ring buffer discarded;
 - ``requests``: the status of each server request (0 pending, 1 answered,
   2 cancelled), numbered 1, 2, ...;
 - ``seen``: sorted numbers of the requests the client holds.
@@ -62,18 +64,24 @@ _STREAMS = {code: status for status, code in STREAM_CODES.items()}
 _REQUESTS = {code: status for status, code in REQUEST_CODES.items()}
 
 
-def event_code(request: int | None, first_sending: bool) -> int:
-    """0 for a notification; ``2r + 1`` for the first sending of request ``r``, ``2r`` for a re-emission."""
+def event_code(request: int | None, first_sending: bool, carrier: bool = False, cancels: int | None = None) -> int:
+    """0 for a notification; ``-c`` for the cancellation of request ``c``; for
+    request ``r``: ``4r + 2*carrier + first_sending``."""
+    if cancels is not None:
+        return -cancels
     if request is None:
         return 0
-    return 2 * request + (1 if first_sending else 0)
+    return 4 * request + 2 * int(carrier) + int(first_sending)
 
 
-def event_request(code: int) -> tuple[int | None, bool]:
-    """The inverse of ``event_code``: (request number or None, first sending)."""
+def event_request(code: int) -> tuple[int | None, bool, bool, int | None]:
+    """The inverse of ``event_code``: (request number or None, first sending,
+    carrying stream, request cancelled or None)."""
+    if code < 0:
+        return None, False, False, -code
     if code == 0:
-        return None, False
-    return code // 2, bool(code % 2)
+        return None, False, False, None
+    return code // 4, bool(code % 2), bool(code % 4 >= 2), None
 
 
 @dataclass(frozen=True)
@@ -121,26 +129,28 @@ def _form(state: State, session_id: str, naming: bool) -> tuple[SessionForm, Nam
         if event.stream in events:
             events[event.stream].append(event)
     requests = [r for r in state.requests if r.session == session_id]
-    origin = {r.id: r.stream for r in requests}
+    carrier = {r.id: r.stream for r in requests}
+    issued = {r.id: r.origin for r in requests}
     entry = state.client_session(session_id)
     cursors = dict(entry.cursors) if entry else {}
     shapes = []  # per stream: its code without the event codes, its id, its events, their requests
     for stream in streams:
         stream_id, cursor_event = stream.id, cursors.get(stream.id)
-        cursor, marks = 0, []  # marks: (request carried or None, first sending) per event
+        cursor, marks = 0, []  # marks: (request carried, first sending, carrier, request cancelled) per event
         for position, event in enumerate(events[stream_id], start=1):
             if event.id == cursor_event:
                 cursor = position
             request = event.request
-            marks.append((request, request is not None and origin[request] == stream_id))
+            marks.append((request, request is not None and issued[request] == stream_id,
+                          request is not None and carrier[request] == stream_id, event.cancels))
         head = (KIND_CODES[stream.kind], STREAM_CODES[stream.status], int(stream.connected), cursor)
-        shapes.append((head, stream_id, events[stream_id], marks))
+        shapes.append((head, stream_id, events[stream_id], marks, stream.evicted))
     best: tuple[SessionForm, list, tuple] | None = None
     for order in permutations(requests) if len(requests) > 1 else (requests,):
         number = {r.id: index + 1 for index, r in enumerate(order)}
         coded = sorted(
-            (head + (tuple([2 * number[r] + first if r else 0 for r, first in marks]),), index)  # event_code
-            for index, (head, _, _, marks) in enumerate(shapes)
+            (head + (tuple([_code(number, mark) for mark in marks]), evicted), index)
+            for index, (head, _, _, marks, evicted) in enumerate(shapes)
         )
         form = (
             SESSION_CODES[session.status],
@@ -163,6 +173,13 @@ def _form(state: State, session_id: str, naming: bool) -> tuple[SessionForm, Nam
     )
 
 
+def _code(number: dict[str, int], mark) -> int:
+    request, first, carrier, cancels = mark
+    if cancels is not None:
+        return -number[cancels]
+    return 4 * number[request] + 2 * carrier + first if request else 0  # event_code
+
+
 def canonical_key(state: State) -> tuple[SessionForm, ...]:
     """The canonical form of ``state``: its session forms, sorted."""
     return tuple(sorted(session_form(state, s.id) for s in state.sessions))
@@ -182,22 +199,26 @@ def decode(forms: Sequence[SessionForm]) -> State:
         sessions.append(Session(session, _SESSIONS[status]))
         first_request = len(requests) + 1
         request_ids = [f"R{first_request + n}" for n in range(len(request_codes))]
+        carrier: dict[str, str] = {}
         origin: dict[str, str] = {}
         cursors = []
-        for kind, stream_status, connected, cursor, codes in stream_forms:
+        for kind, stream_status, connected, cursor, codes, evicted in stream_forms:
             stream = f"T{len(streams) + 1}"
-            streams.append(Stream(stream, session, _KINDS[kind], _STREAMS[stream_status], bool(connected)))
+            streams.append(Stream(stream, session, _KINDS[kind], _STREAMS[stream_status], bool(connected), evicted))
             for position, code in enumerate(codes, start=1):
-                number, first = event_request(code)
+                number, first, carries, cancelled = event_request(code)
                 request = request_ids[number - 1] if number else None
                 event = f"E{len(events) + 1}"
-                events.append(Event(event, stream, request))
+                events.append(Event(event, stream, request, request_ids[cancelled - 1] if cancelled else None))
+                if carries:
+                    carrier[request] = stream
                 if first:
                     origin[request] = stream
                 if position == cursor:
                     cursors.append((stream, event))
         for request, code in zip(request_ids, request_codes):
-            requests.append(ServerRequest(request, session, origin[request], _REQUESTS[code]))
+            issued_on = origin[request] if origin[request] != carrier[request] else None
+            requests.append(ServerRequest(request, session, carrier[request], _REQUESTS[code], issued_on))
         if held:
             client.append(ClientSession(session, tuple(cursors), tuple(request_ids[n - 1] for n in seen)))
     return State(tuple(sessions), tuple(streams), tuple(events), tuple(requests), tuple(client))

@@ -45,6 +45,8 @@ ACTION_COLOURS = {
     "delete_session": "#a6761d",
     "restart_client": "#666666",
     "drop_connection": "#e6ab02",
+    "close_connection": "#fdbf6f",
+    "evict_event": "#b15928",
     "emit_event": "#17becf",
     "issue_server_request": "#984ea3",
     "cancel_request": "#8c564b",

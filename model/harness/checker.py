@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mcp_resume.spec.actions import Action
+from mcp_resume.spec.actions import Action, describe
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.decision import Branch
-from mcp_resume.spec.invariants import Finding, check_state, check_transition
+from mcp_resume.spec.invariants import Finding, check_sanity, check_state, check_transition, comparable, distinct_rejections
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
@@ -55,6 +55,11 @@ class Counterexample(AssertionError):
         return "\n".join(lines)
 
 
+class SpecSanityError(AssertionError):
+    """The spec broke one of its own sanity checks (a bug of the spec, not of the
+    server under test)."""
+
+
 class Checker:
     """Side-by-side driver of the spec and one server under test.
 
@@ -80,6 +85,7 @@ class Checker:
         self.actions: list[Action] = []
         self.reports: list[StepReport] = []
         self.diverged: StepReport | None = None
+        self.rejections: dict[Branch, tuple[int, int | None]] = {}  # first refusal seen per branch
 
     def enabled(self, action: Action) -> bool:
         return enabled(self.state, action)
@@ -94,7 +100,7 @@ class Checker:
         variants = self._variants(action)
         self.actions.append(action)
         spec, observed, findings = self._observe(variants, action)
-        findings += self._judge(spec, observed)
+        findings += self._judge(spec, observed) + self._distinct_rejections(spec, observed)
         failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
         branch = spec.outcome.branch if spec.outcome else None
         report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch)
@@ -117,10 +123,22 @@ class Checker:
 
     def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
         """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""
-        findings = check_transition(replace(spec, observation=observed), spec.observation)
-        if spec.after is not spec.before:  # an unchanged state was checked when it was reached
-            findings += check_state(spec.after)
-        return findings
+        sanity = check_sanity(spec) + (check_state(spec.after) if spec.after is not spec.before else [])
+        if sanity:
+            raise SpecSanityError(f"the spec broke its own sanity checks on {action_text(spec)}: {sanity}")
+        return check_transition(replace(spec, observation=observed), spec.observation)
+
+    def _distinct_rejections(self, spec: Transition, observed: Observation) -> list[Finding]:
+        """Branch 3's refusal must differ from the missing-session one (DESIGN.md §2
+        row 3): compared once both have been seen."""
+        branch = spec.outcome.branch if spec.outcome else None
+        if branch not in _REJECTIONS or observed.status is None or observed.status < 400 or branch in self.rejections:
+            return []
+        self.rejections[branch] = (observed.status, observed.error)
+        if len(self.rejections) < len(_REJECTIONS):
+            return []
+        foreign, missing = (self.rejections[b] for b in _REJECTIONS)
+        return [Finding("reject-foreign-event-id", m) for m in distinct_rejections(foreign, missing)]
 
     def _observe(self, variants: tuple[Transition, ...], action: Action):
         """Apply ``action`` to the server; return the spec variant it matches (the
@@ -137,13 +155,20 @@ class Checker:
         for variant in variants[1:]:
             ids = self.ids.copy()
             observed = ids.align(variant, raw)
-            if observed == variant.observation:
+            if comparable(observed) == comparable(variant.observation):
                 self.ids = ids
                 return variant, observed, []
         return variants[0], self.ids.align(variants[0], raw), []
 
     def _verdict(self, finding: Finding) -> Verdict:
         return verdict_for_broken(finding.rule, self.profile)
+
+
+_REJECTIONS = (Branch.REJECT_FOREIGN_EVENT_ID, Branch.MISSING_SESSION)
+
+
+def action_text(t: Transition) -> str:
+    return describe(t.action)
 
 
 def _next_state(spec: Transition, observed: Observation) -> State:

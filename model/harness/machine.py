@@ -23,6 +23,7 @@ from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_s
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import RequestStatus, StreamStatus
+from mcp_resume.spec.transitions import enabled
 from mcp_resume.spec.trace import Failure, Trace
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported
@@ -251,7 +252,10 @@ class _ResumptionMachine(RuleBasedStateMachine):
     @precondition(lambda self: any(s.connected for s in self.state.streams))
     @rule(data=st.data())
     def drop_connection(self, data) -> None:
-        self.run(a.DropConnection(self.pick(data, [s.id for s in self.state.streams if s.connected])))
+        """The network drops a connection, or the server closes it (SEP-1699)."""
+        choices = [a.DropConnection(s.id) for s in self.state.streams if s.connected]
+        choices += [a.CloseConnection(s.id) for s in self.state.open_streams() if s.connected]
+        self.run(self.pick(data, choices))
 
     @precondition(lambda self: self.state.open_streams())
     @rule(data=st.data())
@@ -271,6 +275,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         choices += [a.CancelRequest(r) for r in _cancellable(self.state)]
         choices += [a.ExpireStream(s) for s in _expirable(self.state)]
         choices += [a.ExpireSession(s.id) for s in self.state.live_sessions()]
+        choices += [a.EvictEvent(s.id) for s in self.state.streams if _evictable(self.state, s)]
         self.run(self.pick(data, choices))
 
 
@@ -283,6 +288,10 @@ def _has_successor(state, event_id: str) -> bool:
 def _cancellable(state) -> list[str]:
     live = {s.id for s in state.live_sessions()}
     return [r.id for r in state.requests if r.status is RequestStatus.PENDING and r.session in live]
+
+
+def _evictable(state, stream) -> bool:
+    return enabled(state, a.EvictEvent(stream.id))
 
 
 def _expirable(state) -> list[str]:

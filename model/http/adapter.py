@@ -127,13 +127,13 @@ class HttpServerUnderTest:
 
     def _emit_event(self, action) -> Observation:
         event = self._next_event(action.stream, server_request=False)
-        return Observation(event=event.id, events=(Delivered(event.id),))
+        return Observation(event=event.id, events=(Delivered(event.id, None, action.stream),))
 
     def _issue_server_request(self, action) -> Observation:
         event = self._next_event(action.stream, server_request=True)
         request = str(event.request_id)
         self._request_ids[request] = event.request_id
-        return Observation(event=event.id, request=request, events=(Delivered(event.id, request),))
+        return Observation(event=event.id, request=request, events=(Delivered(event.id, request, action.stream),))
 
     def _end_stream(self, action) -> Observation:
         stream = self._streams.get(action.stream)
@@ -149,7 +149,7 @@ class HttpServerUnderTest:
             self.client.get(label="reconnect", session=action.session, last_event_id=action.last_event_id)
         )
         if got.status != 200:
-            return Observation(got.status)
+            return Observation(got.status, error=_error_code(got.body))
         if action.last_event_id is None:
             key = self._key("get")
             self._streams[key] = _Stream(key)
@@ -160,7 +160,7 @@ class HttpServerUnderTest:
             if event.id is not None:
                 self._event_stream.setdefault(event.id, key)
             request = str(event.request_id) if event.is_server_request else None
-            delivered.append(Delivered(event.id or "?", request))
+            delivered.append(Delivered(event.id or "?", request, key, _cancelled(event)))
         return Observation(200, stream=key, events=tuple(delivered))
 
     def _delete_session(self, action) -> Observation:
@@ -182,6 +182,22 @@ class HttpServerUnderTest:
     def _key(self, kind: str) -> str:
         self._count += 1
         return f"{kind}-{self._count}"
+
+
+def _error_code(body) -> int | None:
+    """The JSON-RPC error code of a refusal's JSON body, if it has one."""
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, int) else None
+
+
+def _cancelled(event: SseEvent) -> str | None:
+    """The server request a ``notifications/cancelled`` event cancels (its ``requestId``)."""
+    message = event.message
+    if not isinstance(message, dict) or message.get("method") != "notifications/cancelled":
+        return None
+    request_id = (message.get("params") or {}).get("requestId")
+    return None if request_id is None else str(request_id)
 
 
 # -- the machine over HTTP ---------------------------------------------------------------------

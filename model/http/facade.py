@@ -185,7 +185,7 @@ class FacadeApp:
     async def request(self, session, message, receive, send) -> None:
         observed = self.apply(a.CallTool(session))
         if observed.status != 200:
-            await _json_error(send, observed.status, message["id"], -32600, _refusal(observed.status))
+            await _json_error(send, observed.status, message["id"], observed.error or -32600, _refusal(observed.status))
             return
         stream = observed.stream
         connection = self.attach(stream)
@@ -197,7 +197,7 @@ class FacadeApp:
         last_event_id = headers.get("last-event-id")
         observed = self.apply(a.Reconnect(session, last_event_id))
         if observed.status != 200:
-            await _json_error(send, observed.status, None, -32600, _refusal(observed.status))
+            await _json_error(send, observed.status, None, observed.error or -32600, _refusal(observed.status))
             return
         stream = observed.stream
         record = self.server.streams.get(stream) if stream else None
@@ -261,7 +261,9 @@ class FacadeApp:
             self.apply(a.DropConnection(connection.stream))
 
     def frame(self, delivered) -> bytes:
-        if delivered.request is not None:
+        if delivered.cancels is not None:
+            payload = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": int(delivered.cancels)}}
+        elif delivered.request is not None:
             payload = self.request_payloads.get(delivered.request)
         else:
             payload = self.event_payloads.get(delivered.event)

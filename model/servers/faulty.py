@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from mcp_resume.spec.designs import DESIGNS as SPECS
 from mcp_resume.spec.designs import Deviation, Design
-from mcp_resume.spec.transitions import Delivered, Observation
+from mcp_resume.spec.decision import RESUMPTION_ERROR_CODE
+from mcp_resume.spec.transitions import Observation
 
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
 
@@ -29,15 +30,15 @@ class PerSessionCursor(ReferenceServer):
         return Observation(200, stream=stream.key)
 
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
-        log = [event for s in self.streams.values() if s.session == session and s.retained for event in s.events]
+        log = [event for s in self.streams.values() if s.session == session and s.retained for event in self.kept_events(s)]
         log.sort(key=lambda event: self._sequence[event[0]])
         ids = [event_id for event_id, _ in log]
         if last_event_id not in ids:
-            return Observation(400)
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
         stream = self.find_stream(last_event_id)
         self.reattach(stream)
         after = log[ids.index(last_event_id) + 1 :]
-        return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in after))
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
         observation = super().send(stream, request)
@@ -52,7 +53,7 @@ class GlobalEventLog(ReferenceServer):
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
         stream = self.find_stream(last_event_id)
         if stream is None or not stream.retained:
-            return Observation(400)
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
         return super().resume_stream(stream.session, last_event_id)
 
 
@@ -61,8 +62,10 @@ class ReemitDrainsPending(ReferenceServer):
     table."""
 
     def resume_session(self, session: str) -> Observation:
+        reemitted = self.stranded(session)
         observation = super().resume_session(session)
-        self.sessions[session].pending.clear()
+        pending = self.sessions[session].pending
+        pending[:] = [r for r in pending if r not in reemitted]
         return observation
 
 
@@ -71,9 +74,11 @@ class SessionIdAsCursor(ReferenceServer):
     re-emissions."""
 
     def resume_session(self, session: str) -> Observation:
-        history = [Delivered(e, r) for s in self.streams.values() if s.session == session and s.retained for e, r in s.events]
+        history = [(e, r) for s in self.streams.values() if s.session == session and s.retained for e, r in self.kept_events(s)]
         observation = super().resume_session(session)
-        return Observation(200, stream=observation.stream, events=tuple(history) + observation.events)
+        stream = self.streams[observation.stream]
+        replayed = tuple(self.delivered(stream, e, r) for e, r in history)
+        return Observation(200, stream=observation.stream, events=replayed + observation.events)
 
 
 class EventIdAsSession(ReferenceServer):
@@ -97,7 +102,7 @@ class StreamResumeReemits(ReferenceServer):
             return observation
         stream = self.streams[observation.stream]
         again = tuple(
-            Delivered(self.send(stream, r).event, r) for r in self.sessions[session].pending if stream.open
+            self.delivered(stream, self.send(stream, r).event, r) for r in self.sessions[session].pending if stream.open
         )
         return Observation(200, stream=stream.key, events=observation.events + again)
 
@@ -109,7 +114,8 @@ class OffByOneReplay(ReferenceServer):
         observation = super().resume_stream(session, last_event_id)
         if observation.status != 200:
             return observation
-        own = next(Delivered(e, r) for e, r in self.streams[observation.stream].events if e == last_event_id)
+        stream = self.streams[observation.stream]
+        own = next(self.delivered(stream, e, r) for e, r in stream.events if e == last_event_id)
         return Observation(200, stream=observation.stream, events=(own,) + observation.events)
 
 
@@ -166,7 +172,7 @@ class SharedGetStreamKey(ReferenceServer):
         event_id = f"{self.SHARED}/{len(self.shared_events) + 1}"
         self.shared_events.append((event_id, request))
         stream.events.append((event_id, request))
-        delivered = (Delivered(event_id, request),) if stream.connected else ()
+        delivered = (self.delivered(stream, event_id, request),) if stream.connected else ()
         return Observation(event=event_id, request=request, events=delivered)
 
     def find_stream(self, event_id: str) -> StreamRecord | None:
@@ -179,12 +185,12 @@ class SharedGetStreamKey(ReferenceServer):
         if not last_event_id.startswith(self.SHARED + "/"):
             return super().resume_stream(session, last_event_id)
         stream = self.find_stream(last_event_id)
-        if stream is None or stream.session != session or not stream.retained:
-            return Observation(400)
+        if stream is None or stream.session != session or last_event_id not in dict(self.kept_events(stream)):
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
         ids = [e for e, _ in self.shared_events]
         self.reattach(stream)
         after = self.shared_events[ids.index(last_event_id) + 1 :]
-        return Observation(200, stream=stream.key, events=tuple(Delivered(e, r) for e, r in after))
+        return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
 
 BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {

@@ -64,9 +64,13 @@ class IdMap:
             stream=self.handle(observed.stream),
             event=self.handle(observed.event),
             request=self.handle(observed.request),
-            events=tuple(Delivered(self.handle(d.event), self.handle(d.request)) for d in observed.events),
+            events=tuple(self._delivered(d) for d in observed.events),
             closed=tuple(self.handle(stream) for stream in observed.closed),
+            error=observed.error,
         )
+
+    def _delivered(self, item: Delivered) -> Delivered:
+        return Delivered(self.handle(item.event), self.handle(item.request), self.handle(item.stream), self.handle(item.cancels))
 
     def copy(self) -> "IdMap":
         twin = IdMap()
@@ -79,7 +83,8 @@ class IdMap:
             if item.event in self._to_spec:
                 continue
             request = self._to_spec.get(item.request) if item.request is not None else None
+            cancels = self._to_spec.get(item.cancels) if item.cancels is not None else None
             for candidate in new_in_spec:
-                if candidate.request == request and candidate.event not in self._to_server:
+                if (candidate.request, candidate.cancels) == (request, cancels) and candidate.event not in self._to_server:
                     self.pair(candidate.event, item.event)
                     break

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from mcp_resume.spec import actions as a
+from mcp_resume.spec.decision import MISSING_SESSION_ERROR_CODE, RESUMPTION_ERROR_CODE
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.transitions import Delivered, Observation
 
@@ -34,6 +35,8 @@ class StreamRecord:
     retained: bool = True
     connected: bool = True
     events: list[tuple[str, str | None]] = field(default_factory=list)  # (event id, request id)
+    evicted: int = 0  # how many of the oldest events the ring buffer discarded
+    cancels: dict[str, str] = field(default_factory=dict)  # event id -> the request it cancels
 
 
 class ReferenceServer:
@@ -45,6 +48,7 @@ class ReferenceServer:
         self.sessions: dict[str, SessionRecord] = {}
         self.streams: dict[str, StreamRecord] = {}
         self.request_session: dict[str, str] = {}
+        self.carrier: dict[str, str] = {}  # server request -> the stream carrying it
         self._counter = 0
         self._closed: list[str] = []  # connections the current step closed
 
@@ -69,16 +73,18 @@ class ReferenceServer:
     def on_call_tool(self, action: a.CallTool) -> Observation:
         refusal = self.check_session(action.session)
         if refusal:
-            return Observation(refusal)
+            return self.refuse(refusal, action.session)
         stream = self.open_stream(action.session, "post")
         return Observation(200, stream=stream.key)
 
     def on_reconnect(self, action: a.Reconnect) -> Observation:
+        if action.session is None and action.last_event_id is None:
+            return Observation(400, error=MISSING_SESSION_ERROR_CODE)  # no session at all (B32)
         if action.session is None:
-            return Observation(400)  # orphan event id, or no session at all (B32)
+            return Observation(400)  # an orphan event id means nothing
         refusal = self.check_session(action.session)
         if refusal:
-            return Observation(refusal)
+            return self.refuse(refusal, action.session)
         if action.last_event_id is None:
             return self.resume_session(action.session)
         return self.resume_stream(action.session, action.last_event_id)
@@ -86,7 +92,7 @@ class ReferenceServer:
     def on_answer_request(self, action: a.AnswerRequest) -> Observation:
         refusal = self.check_session(action.session)
         if refusal:
-            return Observation(refusal)
+            return self.refuse(refusal, action.session)
         pending = self.sessions[action.session].pending
         if action.request in pending:
             pending.remove(action.request)
@@ -95,7 +101,7 @@ class ReferenceServer:
     def on_delete_session(self, action: a.DeleteSession) -> Observation:
         refusal = self.check_session(action.session)
         if refusal:
-            return Observation(refusal)
+            return self.refuse(refusal, action.session)
         self.end_session(action.session)
         return Observation(200)
 
@@ -108,6 +114,14 @@ class ReferenceServer:
         self.disconnect(self.streams[action.stream])
         return Observation()
 
+    def on_close_connection(self, action: a.CloseConnection) -> Observation:
+        self.disconnect(self.streams[action.stream])
+        return Observation()
+
+    def on_evict_event(self, action: a.EvictEvent) -> Observation:
+        self.streams[action.stream].evicted += 1
+        return Observation()
+
     def on_emit_event(self, action: a.EmitEvent) -> Observation:
         return self.send(self.streams[action.stream], None)
 
@@ -116,6 +130,7 @@ class ReferenceServer:
         request = str(1000 + self._next())
         self.request_session[request] = stream.session
         self.sessions[stream.session].pending.append(request)
+        self.carrier[request] = stream.key
         return self.send(stream, request)
 
     def on_cancel_request(self, action: a.CancelRequest) -> Observation:
@@ -149,21 +164,47 @@ class ReferenceServer:
             return 404
         return None
 
+    def refuse(self, status: int, session: str | None) -> Observation:
+        """The refusal of a session header: 400 with the missing-session error for
+        none at all (B32), else the bare status."""
+        return Observation(status, error=MISSING_SESSION_ERROR_CODE if session is None else None)
+
     def resume_session(self, session: str) -> Observation:
-        """Branch 2: a fresh GET stream carrying every pending server request again."""
+        """Branch 2: a fresh GET stream carrying again every pending server request
+        whose stream has no open connection (B21: never two connected streams)."""
         stream = self.open_stream(session, "get")
-        delivered = [self.send(stream, request).events[0] for request in list(self.sessions[session].pending)]
+        delivered = [self.reemit(stream, request) for request in self.stranded(session)]
         return Observation(200, stream=stream.key, events=tuple(delivered))
 
+    def stranded(self, session: str) -> list[str]:
+        """The session's pending requests whose carrying stream has no open connection."""
+        return [r for r in self.sessions[session].pending if not self.streams[self.carrier[r]].connected]
+
+    def reemit(self, stream: StreamRecord, request: str) -> Delivered:
+        """Send ``request`` again on ``stream``, which carries it from now on."""
+        self.carrier[request] = stream.key
+        return self.send(stream, request).events[0]
+
     def resume_stream(self, session: str, last_event_id: str) -> Observation:
-        """Branch 1, or branch 3 when the event id is not one of a retained stream of ``session``."""
+        """Branch 1, or branch 3 when the event id is not one of a retained stream of
+        ``session`` or its ring buffer discarded it."""
         stream = self.find_stream(last_event_id)
         if stream is None or stream.session != session or not stream.retained:
-            return Observation(400)
-        ids = [event_id for event_id, _ in stream.events]
-        delivered = tuple(Delivered(e, r) for e, r in stream.events[ids.index(last_event_id) + 1 :])
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
+        kept = self.kept_events(stream)
+        ids = [event_id for event_id, _ in kept]
+        if last_event_id not in ids:
+            return Observation(400, error=RESUMPTION_ERROR_CODE)
+        delivered = tuple(self.delivered(stream, e, r) for e, r in kept[ids.index(last_event_id) + 1 :])
         self.reattach(stream)
         return Observation(200, stream=stream.key, events=delivered)
+
+    def kept_events(self, stream: StreamRecord) -> list[tuple[str, str | None]]:
+        """The events the ring buffer of ``stream`` still holds (none once it expired)."""
+        return stream.events[stream.evicted :] if stream.retained else []
+
+    def delivered(self, stream: StreamRecord, event_id: str, request: str | None) -> Delivered:
+        return Delivered(event_id, request, stream.key, stream.cancels.get(event_id))
 
     def find_stream(self, event_id: str) -> StreamRecord | None:
         """The stream an event id names: ids encode their stream (D28)."""
@@ -192,8 +233,10 @@ class ReferenceServer:
         stream.connected = False
 
     def reattach(self, stream: StreamRecord) -> None:
-        """A resumed stream: an open one continues on the new connection; an
-        ended one closes after its replay."""
+        """A resumed stream: an open one continues on the new connection (a
+        connection still open to it closes first); an ended one closes after its
+        replay."""
+        self.disconnect(stream)
         stream.connected = stream.open
 
     def open_stream(self, session: str, kind: str) -> StreamRecord:
@@ -204,7 +247,7 @@ class ReferenceServer:
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
         event_id = f"{stream.key}/{len(stream.events) + 1}"
         stream.events.append((event_id, request))
-        delivered = (Delivered(event_id, request),) if stream.connected else ()
+        delivered = (self.delivered(stream, event_id, request),) if stream.connected else ()
         return Observation(event=event_id, request=request, events=delivered)
 
     def _next(self) -> int:

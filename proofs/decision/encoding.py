@@ -74,7 +74,7 @@ def _always(code: int) -> Callable[[Method], int]:
     return lambda method: code
 
 
-_BAD_EVENT_IDS = (EventClass.MALFORMED, EventClass.UNKNOWN, EventClass.EXPIRED, EventClass.FOREIGN)
+_BAD_EVENT_IDS = (EventClass.MALFORMED, EventClass.UNKNOWN, EventClass.EXPIRED, EventClass.EVICTED, EventClass.FOREIGN)
 _POSTS_IN_SESSION = (Method.POST_REQUEST, Method.POST_RESPONSE)
 _CLIENT_ERRORS = (400, 499)
 

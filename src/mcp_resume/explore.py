@@ -56,7 +56,7 @@ from mcp_resume.model.explore.state_graph import GraphTooLarge
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec import designs
 from mcp_resume.spec.decision import BRANCH_RULE
-from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
+from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
 from mcp_resume.spec.profiles import Profile
 
 from .explore_docs import draw_graph, write_graph
@@ -269,7 +269,7 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         branch, m = branches[index] if index < len(branches) else ("", "")
         counts.add_row(kind, f"{n:,}" if n != "" else "", branch_label(branch) if branch else "", f"{m:,}" if m != "" else "")
     console.print(counts)
-    rules = list(STATE_INVARIANTS) + [r for r, _ in TRANSITION_CHECKS if r != "status"] + [r for r, _ in GENERIC_CHECKS]
+    rules = list(STATE_INVARIANTS) + [r for r, _ in SERVER_CHECKS if r != "status"] + [r for r, _ in GENERIC_CHECKS]
     rules += [BRANCH_RULE[branch] for branch in REQUIRED_BRANCHES]  # the status check files findings under these
     rules += [r for r in list(result.violations) + list(result.warnings) if r not in rules]
     invariants = Table(title="invariants, checked in every state and on every transition")

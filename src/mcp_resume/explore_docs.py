@@ -18,7 +18,7 @@ from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.explore.state_graph import GraphData, add_counterexample, explore_graph, to_dot
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec.catalog import RULES
-from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
+from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.trace import Trace
 
@@ -66,7 +66,7 @@ def write_graph(folder: Path, drawn: DrawnGraph, dot_program: str | None) -> lis
 
 def covered_rules() -> dict[str, tuple[str, ...]]:
     """Catalog rule id -> the explorer evidence: its invariants checked in every state and step of every bound."""
-    checked = set(STATE_INVARIANTS) | {name for name, _ in TRANSITION_CHECKS + GENERIC_CHECKS}
+    checked = set(STATE_INVARIANTS) | {name for name, _ in SERVER_CHECKS + GENERIC_CHECKS}
     return {rule.id: ("explorer: every state and transition within every manifest bound",)
             for rule in RULES if checked & set(rule.invariants)}
 

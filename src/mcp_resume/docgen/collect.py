@@ -14,7 +14,7 @@ from mcp_resume.proofs.diagrams.render import spec_diagrams
 from mcp_resume.spec.catalog import RULES, Rule
 from mcp_resume.spec.designs import DESIGNS, Design
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch
-from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, TRANSITION_CHECKS
+from mcp_resume.spec.invariants import GENERIC_CHECKS, SANITY_CHECKS, SERVER_CHECKS, STATE_INVARIANTS
 
 from .coverage import TestRef, scan_tests, tests_by_rule
 from .hooks import Contribution
@@ -65,16 +65,20 @@ def checks_of(rule: Rule) -> list[Check]:
     """The predicates of ``spec/invariants.py`` that check ``rule``."""
     found = []
     for invariant in rule.invariants:
-        if invariant in STATE_INVARIANTS:
-            found.append(Check("state invariant", STATE_INVARIANTS[invariant].__name__, "spec/invariants.py"))
-        for rule_id, check in TRANSITION_CHECKS:
+        for rule_id, check in SERVER_CHECKS:
             if rule_id == invariant:
-                kind = "status check (filed under the rule that judges the branch)" if rule_id == "status" else "transition check"
+                kind = "status check (filed under the rule that judges the branch)" if rule_id == "status" else "server check"
                 found.append(Check(kind, check.__name__, "spec/invariants.py"))
         for rule_id, check in GENERIC_CHECKS:
             if rule_id == invariant:
-                found.append(Check("transition check, when no specific check explains the step", check.__name__,
+                found.append(Check("server check, when no specific check explains the step", check.__name__,
                                    "spec/invariants.py"))
+        if invariant in STATE_INVARIANTS:
+            found.append(Check("sanity check of the spec (state invariant)", STATE_INVARIANTS[invariant].__name__,
+                               "spec/invariants.py"))
+        for rule_id, check in SANITY_CHECKS:
+            if rule_id == invariant:
+                found.append(Check("sanity check of the spec (transition)", check.__name__, "spec/invariants.py"))
     return found
 
 

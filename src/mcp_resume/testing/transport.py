@@ -30,7 +30,7 @@ Stream expiry is not part of the SDK's interface: the kit's transport refuses
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
 from mcp_resume.model.servers.adapter import Unsupported, Violation
@@ -153,7 +153,7 @@ class EventStoreTransport(ReferenceServer):
         message = notification(emission) if request is None else server_request(self._jsonrpc_id(stream, request), emission)
         stored = self._store(stream, message, request, emission)
         stream.events.append((stored.reported, request))
-        delivered = (Delivered(stored.reported, request),) if stream.connected else ()
+        delivered = (Delivered(stored.reported, request, stream.key),) if stream.connected else ()
         return Observation(event=stored.reported, request=request, events=delivered)
 
     # -- stream resumption: the store's answer -------------------------------------
@@ -180,6 +180,8 @@ class EventStoreTransport(ReferenceServer):
         if key is None:
             return Observation(400)
         stream = self.streams.get(f"{session}/{key}")
+        if stream is not None:
+            delivered = tuple(replace(item, stream=stream.key) for item in delivered)
         if stream is not None and stream.retained:
             self.reattach(stream)
             self._store(stream, None)  # the SDK primes a stream it registers anew after a replay
