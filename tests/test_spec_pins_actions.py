@@ -13,6 +13,8 @@ KINDS = {
     "answer_request": (a.AnswerRequest, ("session", "request")),
     "delete_session": (a.DeleteSession, ("session",)),
     "drop_connection": (a.DropConnection, ("stream",)),
+    "close_connection": (a.CloseConnection, ("stream",)),
+    "evict_event": (a.EvictEvent, ("stream",)),
     "restart_client": (a.RestartClient, ()),
     "emit_event": (a.EmitEvent, ("stream",)),
     "issue_server_request": (a.IssueServerRequest, ("stream",)),
@@ -38,7 +40,7 @@ def test_the_client_side_and_the_server_side_of_each_action():
     assert {"initialize", "call_tool", "reconnect", "answer_request", "delete_session", "restart_client"} <= clients
     assert ACTION_TYPES["drop_connection"].side == "network"
     assert {"emit_event", "issue_server_request", "cancel_request", "end_stream", "expire_stream",
-            "expire_session"} <= {k for k, cls in ACTION_TYPES.items() if cls.side == "server"}
+            "expire_session", "close_connection", "evict_event"} <= {k for k, cls in ACTION_TYPES.items() if cls.side == "server"}
 
 
 def test_absent_headers_are_null_in_json_and_a_dash_in_the_description():

@@ -55,14 +55,14 @@ def test_a_negative_bound_is_refused_and_bounds_describe_themselves():
 def test_every_stream_action_is_tried_on_every_stream_and_every_request_and_session_is_a_target():
     actions = candidate_actions(STATE)
     for stream in ("T1", "T2", "T3"):
-        for kind in (a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.EndStream, a.ExpireStream):
+        for kind in SERVER_STREAM_ACTIONS:
             assert kind(stream) in actions
     assert a.CancelRequest("R1") in actions
     assert a.ExpireSession("S1") in actions and a.ExpireSession("S2") in actions
     assert actions[0] == a.Initialize()
     assert actions.index(a.RestartClient()) < actions.index(a.EmitEvent("T1"))
-    assert set(SERVER_STREAM_ACTIONS) == {a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.EndStream,
-                                          a.ExpireStream}
+    assert set(SERVER_STREAM_ACTIONS) == {a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.CloseConnection,
+                                          a.EndStream, a.ExpireStream, a.EvictEvent}
     assert set(CLIENT_REQUESTS) == {a.CallTool, a.Reconnect, a.AnswerRequest, a.DeleteSession}
 
 
