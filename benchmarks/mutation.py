@@ -417,18 +417,18 @@ def _test_files() -> dict[str, str]:
     return {str(p.relative_to(ROOT)): _digest([p]) + shared for p in sorted(tests.glob("test_*.py"))}
 
 
-def contexts(recollect: bool = False, exclude: tuple[str, ...] = ()) -> dict:
+def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple[str, ...] = ("tests/*",)) -> dict:
     """``{"lines": {file: {line: [test id, ...]}}, "durations": {test id: s}, "files": {test file: digest}}``.
 
     Collected by running the fast tier under coverage (a subprocess, ``-n 0``),
-    cached under ``build/mutation/`` by the hash of ``spec/``; a test file that is
-    new or changed since is collected again on its own and merged in.
+    cached under ``build/mutation/`` by the hash of ``spec/``; a test file of
+    ``pool`` that is new or changed since is collected again on its own and merged in.
     """
     cached = CACHE / f"contexts-{_digest(sorted(SPEC.glob('*.py')))}.json"
-    current = {f: d for f, d in _test_files().items() if not _excluded(f, exclude)}
+    current = {f: d for f, d in _test_files().items() if _excluded(f, pool) and not _excluded(f, exclude)}
     old = json.loads(cached.read_text()) if cached.exists() and not recollect else None
     stale = sorted(current) if old is None else [f for f, d in current.items() if old["files"].get(f) != d]
-    gone = [] if old is None else [f for f in old["files"] if f not in current and not _excluded(f, exclude)]
+    gone = [] if old is None else [f for f in old["files"] if f not in _test_files()]
     if not stale and not gone:
         return old
     CACHE.mkdir(parents=True, exist_ok=True)
@@ -542,20 +542,19 @@ def _collect_into(target: Path, tests: list[str]) -> None:
     target.write_text(json.dumps({"lines": lines, **timing}))
 
 
-def test_pool(ctx: dict, exclude: tuple[str, ...] = (), longest: float = 2.0, file_seconds: float = 10.0) -> set[str]:
-    """The fast-tier tests a mutant may run: each under ``longest`` seconds, in a file of
-    ``tests/test_spec_*`` or in one whose tests take ``file_seconds`` in all (under
-    coverage). Files of whole explorer, proof, docs and HTTP runs are left out: their
-    cheap tests lean on session fixtures that a lone test would have to build."""
-    durations = ctx["durations"]
-    per_file: dict[str, float] = {}
-    for test, seconds in durations.items():
-        per_file[test.split("::")[0]] = per_file.get(test.split("::")[0], 0.0) + seconds
-    broken = set(ctx.get("failed", ()))  # failing on the unmutated spec: they would kill anything
+SPEC_TESTS = ("tests/test_spec_*", "tests/test_trace.py", "tests/test_public_api.py")
+"""The default test pool: the spec's own tests (pure, no servers, no explorers)."""
+
+
+def test_pool(ctx: dict, globs: tuple[str, ...] = SPEC_TESTS, exclude: tuple[str, ...] = (),
+              longest: float = 2.0) -> set[str]:
+    """The fast-tier tests a mutant may run: those of the files matching ``globs``
+    that took at most ``longest`` seconds each under coverage, less ``exclude``
+    and less any test that failed on the unmutated spec (it would kill anything)."""
+    broken = set(ctx.get("failed", ()))
     return {
-        test for test, seconds in durations.items()
-        if seconds <= longest and test not in broken and not _excluded(test, exclude)
-        and (fnmatch.fnmatch(test.split("::")[0], "tests/test_spec_*") or per_file[test.split("::")[0]] <= file_seconds)
+        test for test, seconds in ctx["durations"].items()
+        if seconds <= longest and test not in broken and not _excluded(test, exclude) and _excluded(test, globs)
     }
 
 
@@ -627,8 +626,8 @@ def main(argv=None) -> int:
                         help="leave these test files out (e.g. the baseline: 'tests/test_spec_pins_*')")
     parser.add_argument("--longest", type=float, default=2.0, metavar="S",
                         help="leave out tests that took over S seconds under coverage (default 2)")
-    parser.add_argument("--file-seconds", type=float, default=10.0, metavar="S",
-                        help="leave out test files (other than tests/test_spec_*) whose tests take over S s in all")
+    parser.add_argument("--pool", nargs="*", default=list(SPEC_TESTS), metavar="GLOB",
+                        help="test files a mutant may run (default: the spec's own tests); 'tests/*' for the whole fast tier")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--rescore", type=Path, metavar="F",
                         help="print the scores of an earlier --json run again, with the equivalents list as it is now")
@@ -652,9 +651,9 @@ def main(argv=None) -> int:
             print(f"{m.file}:{m.line}  {m.description}  | {m.source_line.strip()}")
         return 0
     exclude = tuple(args.exclude_tests)
-    ctx = contexts(args.recollect, exclude)
+    ctx = contexts(args.recollect, exclude, tuple(args.pool))
     equivalents = load_equivalents()
-    pool = test_pool(ctx, exclude, args.longest, args.file_seconds)
+    pool = test_pool(ctx, tuple(args.pool), exclude, args.longest)
     jobs = []
     for m in all_mutants:
         tests = select_tests(m, ctx, pool)
@@ -666,7 +665,7 @@ def main(argv=None) -> int:
             budget = 60 + 4 * sum(ctx["durations"].get(t, 1.0) for t in tests)
             jobs.append((m, tests, budget))
     print(f"{len(all_mutants)} mutants, {len(jobs)} to run, {min(args.jobs, 2)} at once; test pool {len(pool)} "
-          f"of {len(ctx['durations'])} fast-tier tests (<= {args.longest} s each, files <= {args.file_seconds} s)", file=sys.stderr)
+          f"of {len(ctx['durations'])} fast-tier tests (<= {args.longest} s each, in {' '.join(args.pool)})", file=sys.stderr)
     _preimport()
     done = [0]
 
