@@ -86,3 +86,15 @@ def test_the_literals_name_nothing_and_cover_absent_malformed_and_unknown():
         EventClass.UNKNOWN, EventClass.MALFORMED, EventClass.ABSENT]
     assert not is_well_formed(MALFORMED_SESSION) and not is_well_formed(MALFORMED_EVENT)
     assert is_well_formed(UNKNOWN_SESSION) and is_well_formed(UNKNOWN_EVENT)
+
+
+@pytest.mark.covers("reject-foreign-event-id", "replay-suffix")
+def test_a_cursor_a_ring_buffer_discarded_is_evicted_and_the_next_one_still_retained():
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.EmitEvent("T1"),
+                a.EvictEvent("T1"))
+    assert classify_event(state, "S1", "E1") is EventClass.EVICTED
+    assert classify_event(state, "S1", "E2") is EventClass.RETAINED
+    twice = step(state, a.EvictEvent("T1")).after
+    assert [classify_event(twice, "S1", e) for e in ("E1", "E2", "E3")] == [
+        EventClass.EVICTED, EventClass.EVICTED, EventClass.RETAINED]
+    assert classify_event(twice, "S2", "E1") is EventClass.FOREIGN

@@ -38,7 +38,7 @@ def answer(method, session, event, profile):
 
 
 @pytest.mark.covers("reject-foreign-event-id")
-@pytest.mark.parametrize("event", [E.MALFORMED, E.UNKNOWN, E.EXPIRED, E.FOREIGN])
+@pytest.mark.parametrize("event", [E.MALFORMED, E.UNKNOWN, E.EXPIRED, E.FOREIGN, E.EVICTED])
 def test_boundary_rejects_an_event_id_not_valid_for_the_live_session_with_any_4xx_but_404(event):
     branch, statuses, status = answer(Method.GET, S.LIVE, event, B)
     assert branch is Branch.REJECT_FOREIGN_EVENT_ID
@@ -47,7 +47,7 @@ def test_boundary_rejects_an_event_id_not_valid_for_the_live_session_with_any_4x
 
 @pytest.mark.covers("reject-foreign-event-id")
 @pytest.mark.parametrize("profile", MCP)
-@pytest.mark.parametrize("event", [E.MALFORMED, E.UNKNOWN, E.EXPIRED, E.FOREIGN])
+@pytest.mark.parametrize("event", [E.MALFORMED, E.UNKNOWN, E.EXPIRED, E.FOREIGN, E.EVICTED])
 def test_the_mcp_revisions_are_silent_on_branch_3_so_any_4xx_or_an_empty_200_passes(event, profile):
     branch, statuses, status = answer(Method.GET, S.LIVE, event, profile)
     assert branch is Branch.REJECT_FOREIGN_EVENT_ID
@@ -180,3 +180,18 @@ def test_every_branch_is_judged_by_a_catalog_rule_and_the_numbered_ones_follow_d
         Branch.STREAM_RESUMPTION: 1, Branch.SESSION_RESUMPTION: 2, Branch.REJECT_FOREIGN_EVENT_ID: 3,
         Branch.REJECT_ORPHAN_EVENT_ID: 4, Branch.NEW_SESSION: 5, Branch.MISSING_SESSION: 5,
     }
+
+
+@pytest.mark.covers("reject-foreign-event-id", "missing-session-400", "unknown-session-404")
+def test_the_reference_refusals_carry_an_error_code_and_a_never_issued_id_is_its_own_case():
+    # DESIGN.md §2 row 3: branch 3 told apart from the missing-session error by its JSON-RPC code
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.DeleteSession("S1"), a.Initialize())
+    outcome = lambda method, session=None, event=None: decide(state, HttpRequest(method, session, event), B)
+    foreign = outcome(Method.GET, "S2", "E1")
+    missing = outcome(Method.POST_REQUEST)
+    assert foreign.error is not None and missing.error is not None and foreign.error != missing.error
+    assert outcome(Method.GET, None, "E1").error is None  # branch 4: 400 alone says it
+    assert outcome(Method.GET, "S2").error is None and outcome(Method.GET, "S1").error is None
+    assert outcome(Method.GET, "S9").case == "never-issued"
+    assert outcome(Method.GET, "S1").case is None  # ended: MCP B33's own case
+    assert outcome(Method.GET, "bad id").case is None and foreign.case is None
