@@ -60,6 +60,9 @@ COMPARE_SWAPS = {
     ast.LtE: ast.Gt, ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: ast.In,
 }
 DROPPED_CALLS = {"append", "extend", "add", "update"}
+PLUGINS = ("-p", "xdist.plugin", "-p", "pytest_timeout", "-p", "hypothesis.extra.pytestplugin",
+           "-p", "anyio.pytest_plugin", "-p", "mcp_resume.testing.pytest_plugin")
+"""The plugins a mutant's pytest loads (named, since it does not scan entry points)."""
 
 
 @dataclass
@@ -339,11 +342,13 @@ def _run_child(mutant: Mutant, tests: list[str], log: Path) -> None:
     os.dup2(fd, 2)
     code = 3
     try:
-        compiled = compile(mutated_tree(mutant), str(ROOT / mutant.file), "exec")
-        sys.meta_path.insert(0, _MutatedFinder(_module_name(mutant.file), ROOT / mutant.file, compiled))
+        if mutant.path:
+            compiled = compile(mutated_tree(mutant), str(ROOT / mutant.file), "exec")
+            sys.meta_path.insert(0, _MutatedFinder(_module_name(mutant.file), ROOT / mutant.file, compiled))
         import pytest
 
-        code = pytest.main(["-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-o", "addopts=", *tests])
+        os.environ["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # scanning entry points costs more than most tests
+        code = pytest.main(["-x", "-q", "-n", "0", "-p", "no:cacheprovider", "-o", "addopts=", *PLUGINS, *tests])
     except BaseException as error:  # a mutant that cannot even compile or import is killed
         print(f"mutant crashed: {error!r}", flush=True)
         code = 1
@@ -629,6 +634,8 @@ def main(argv=None) -> int:
     parser.add_argument("--pool", nargs="*", default=list(SPEC_TESTS), metavar="GLOB",
                         help="test files a mutant may run (default: the spec's own tests); 'tests/*' for the whole fast tier")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
+    parser.add_argument("--resume", action="store_true",
+                        help="keep the results of the mutants an earlier run of the same spec already judged")
     parser.add_argument("--rescore", type=Path, metavar="F",
                         help="print the scores of an earlier --json run again, with the equivalents list as it is now")
     parser.add_argument("--collect-into", type=Path, help=argparse.SUPPRESS)
@@ -653,12 +660,15 @@ def main(argv=None) -> int:
     exclude = tuple(args.exclude_tests)
     ctx = contexts(args.recollect, exclude, tuple(args.pool))
     equivalents = load_equivalents()
+    done_before = _progress(CACHE / "progress.jsonl") if args.resume else {}
     pool = test_pool(ctx, tuple(args.pool), exclude, args.longest)
     jobs = []
     for m in all_mutants:
         tests = select_tests(m, ctx, pool)
         if m.key in equivalents:
             m.result = "equivalent"
+        elif m.key in done_before:
+            m.result, m.seconds = done_before[m.key]
         elif not tests:
             m.result = "no-test"
         else:
@@ -670,7 +680,8 @@ def main(argv=None) -> int:
     done = [0]
 
     progress = CACHE / "progress.jsonl"
-    progress.write_text("")
+    if not args.resume:
+        progress.write_text("")
 
     def report(mutant):
         with progress.open("a") as out:
@@ -682,6 +693,11 @@ def main(argv=None) -> int:
             print(f"  {done[0]}/{len(jobs)} ({time.monotonic() - started:.0f} s)", file=sys.stderr)
 
     random.Random(14).shuffle(jobs)  # a run stopped early (SIGTERM) has scored an even sample
+    control = Mutant("spec/__init__.py", 0, "unmutated", (), None)
+    run_mutants([(control, sorted(pool), 600)], 1, CACHE / "logs" / "control", lambda m: None)
+    if control.result != "survived":
+        print(f"the pool fails on the unmutated spec ({control.result}): see {CACHE / 'logs' / 'control' / '1.log'}", file=sys.stderr)
+        return 2
     run_mutants(jobs, min(args.jobs, 2), CACHE / "logs", report)
     summary = summarize(all_mutants)
     seconds = time.monotonic() - started
@@ -692,6 +708,17 @@ def main(argv=None) -> int:
                                for m in all_mutants]}
         args.json.write_text(json.dumps(payload, indent=1) + "\n")
     return 0
+
+
+def _progress(path: Path) -> dict[str, tuple[str, float]]:
+    """``{mutant key: (result, seconds)}`` from a run's ``progress.jsonl``."""
+    found = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            row = json.loads(line)
+            key = f"{row['file']} | {row['source']} | {row['change']}"
+            found[key] = (row["result"], row["seconds"])
+    return found
 
 
 def rescore(path: Path) -> int:
