@@ -547,7 +547,7 @@ def _collect_into(target: Path, tests: list[str]) -> None:
     target.write_text(json.dumps({"lines": lines, **timing}))
 
 
-SPEC_TESTS = ("tests/test_spec_*", "tests/test_trace.py", "tests/test_public_api.py")
+SPEC_TESTS = ("tests/test_spec_*", "tests/test_catalog*", "tests/test_trace.py", "tests/test_public_api.py")
 """The default test pool: the spec's own tests (pure, no servers, no explorers)."""
 
 
@@ -635,7 +635,7 @@ def main(argv=None) -> int:
                         help="test files a mutant may run (default: the spec's own tests); 'tests/*' for the whole fast tier")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--resume", action="store_true",
-                        help="keep the results of the mutants an earlier run of the same spec already judged")
+                        help="keep the mutants an earlier run of the same spec killed (survivors run again)")
     parser.add_argument("--rescore", type=Path, metavar="F",
                         help="print the scores of an earlier --json run again, with the equivalents list as it is now")
     parser.add_argument("--collect-into", type=Path, help=argparse.SUPPRESS)
@@ -717,7 +717,8 @@ def _progress(path: Path) -> dict[str, tuple[str, float]]:
         for line in path.read_text().splitlines():
             row = json.loads(line)
             key = f"{row['file']} | {row['source']} | {row['change']}"
-            found[key] = (row["result"], row["seconds"])
+            if row["result"] in ("killed", "timeout"):  # tests only grow: a survivor is run again
+                found[key] = (row["result"], row["seconds"])
     return found
 
 

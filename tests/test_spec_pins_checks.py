@@ -113,7 +113,8 @@ def test_a_session_resumption_replays_nothing_and_a_stream_resumption_sends_noth
     state = run(a.CallTool("S1"), a.IssueServerRequest("T3"), a.DropConnection("T3"), state=TWO)
     again = seen(state, a.Reconnect("S1", "E1"), events=(Delivered("E2", stream="T1"), Delivered("E3", stream="T1"),
                                                          Delivered("E9", "R1", stream="T1")))
-    assert "no-reemit-on-stream-resume" in rules(again)
+    findings = check_transition(again)
+    assert [f.rule for f in findings] == ["no-reemit-on-stream-resume"] and "[R1]" in findings[0].message
 
 
 @pytest.mark.covers("reemit-pending", "reemit-keeps-pending", "no-broadcast")

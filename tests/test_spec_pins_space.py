@@ -2,6 +2,9 @@
 concrete states: each limit is per owner (streams per session, events per stream,
 server requests per session), and every server action is tried on every target."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from mcp_resume.spec import actions as a
@@ -86,3 +89,19 @@ def test_the_acting_session_of_each_kind_of_action():
     assert acting_session(STATE, a.CancelRequest("R1")) == "S2"
     assert acting_session(STATE, a.CancelRequest("R9")) is None
     assert acting_session(STATE, a.RestartClient()) is None
+
+
+def test_the_named_bounds_are_those_the_committed_state_space_manifest_counts():
+    # DESIGN.md §6: a manifest of expected state counts that CI rechecks, per named bound
+    manifest = Path(__file__).resolve().parent.parent / "model" / "explore" / "state_space.json"
+    entries = json.loads(manifest.read_text())["entries"]
+    assert {e["bound"] for e in entries} <= set(NAMED_BOUNDS)
+    for entry in entries:
+        assert NAMED_BOUNDS[entry["bound"]].to_json() == entry["bounds"]
+
+
+def test_the_kill_bound_reaches_the_deepest_design():
+    # spec/space.py: the deepest faulty design needs 7 steps and two streams of one session
+    kill = NAMED_BOUNDS["kill"]
+    assert kill.depth >= 7 and kill.streams >= 2 and kill.sessions >= 2
+    assert NAMED_BOUNDS["graph"].depth is not None  # a graph small enough to draw
