@@ -356,6 +356,12 @@ def check_sanity(t: Transition) -> list[Finding]:
     return [Finding(rule, m) for rule, check in SANITY_CHECKS for m in check(t)]
 
 
+def check_spec_step(t: Transition) -> list[Finding]:
+    """Every server check and every sanity check on one of the spec's own steps
+    (what the explorers of the spec judge)."""
+    return check_transition(t) + check_sanity(t)
+
+
 def check_transition(t: Transition, expected: Observation | None = None) -> list[Finding]:
     """Every server check's violation on ``t``, filed under catalog rule ids.
 

@@ -12,7 +12,7 @@ The explorer therefore keeps two levels:
 - a **session table**: every distinct session form gets a small integer; the
   first time a form is expanded, each action on it is computed once with
   ``spec.transitions.step`` on the decoded one-session state, checked with
-  ``check_transition``, and each new form with ``check_state``. A foreign
+  ``check_spec_step``, and each new form with ``check_state``. A foreign
   event id or request id is tried against a *witness* session (one stream, one
   event carrying a pending request);
 - a **state graph**: a state is the sorted tuple of its sessions' integers. Its
@@ -51,7 +51,7 @@ from dataclasses import dataclass, field
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.space import Bounds
 from mcp_resume.spec.space import CLIENT_REQUESTS, acting_session, candidate_actions
-from mcp_resume.spec.invariants import Finding, check_state, check_transition
+from mcp_resume.spec.invariants import Finding, check_spec_step, check_state
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.transitions import Transition, enabled, step
@@ -170,7 +170,7 @@ class SessionTable:
                 expansion.pruned[slot] += 1
                 continue
             expansion.counts[slot][_label(transition)] += 1
-            for finding in check_transition(transition):
+            for finding in check_spec_step(transition):
                 expansion.findings.append((index, finding))
             if after != number:
                 expansion.moves.append((index, after))
@@ -178,7 +178,7 @@ class SessionTable:
         expansion.successors = tuple(distinct)
         restarted = step(alone, a.RestartClient(), self.profile)
         expansion.forget = self.intern(session_form(restarted.after, "S1"), restarted.after)
-        expansion.forget_findings = check_transition(restarted)
+        expansion.forget_findings = check_spec_step(restarted)
         self.expansions[number] = expansion
         return expansion
 
@@ -292,9 +292,9 @@ def _global_actions(table: SessionTable) -> _Global:
         if transition.after != witness:
             raise FastEngineError(f"{a.describe(template.action)} changed the state")
         counts[template.multiplicity][_label(transition)] += 1
-        findings += [(template, f) for f in check_transition(transition)]
+        findings += [(template, f) for f in check_spec_step(transition)]
     initialize = step(INITIAL_STATE, a.Initialize(), table.profile)
-    findings += [(Template(a.Initialize(), ONE, False), f) for f in check_transition(initialize)]
+    findings += [(Template(a.Initialize(), ONE, False), f) for f in check_spec_step(initialize)]
     fresh = table.intern(session_form(initialize.after, "S1"), initialize.after)
     return _Global(counts, findings, fresh, initialize)
 
@@ -550,7 +550,7 @@ def _confirm(actions: tuple, finding: Finding, profile: Profile) -> None:
     for action in actions:
         transition = step(state, action, profile)
         state = transition.after
-        found = check_transition(transition) + check_state(state)
+        found = check_spec_step(transition) + check_state(state)
     if not any(f.rule == finding.rule for f in found):
         raise FastEngineError(f"the trace for {finding.rule} does not reproduce it: {[a.describe(x) for x in actions]}")
 

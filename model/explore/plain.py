@@ -2,7 +2,7 @@
 
 ``explore_spec(bounds, profile, symmetry=True)`` starts at ``INITIAL_STATE``, tries
 every ``candidate_actions`` action that ``enabled`` allows, computes each
-transition with ``spec.transitions.step``, checks it with ``check_transition``
+transition with ``spec.transitions.step``, checks it with ``check_spec_step`` (server and sanity checks)
 and every new state with ``check_state``, and keeps a state for expansion when
 its key is new: the canonical form (``canonical.canonical_key``) with symmetry
 reduction, the state itself without. Breadth-first order makes the first trace
@@ -19,7 +19,7 @@ from typing import Callable
 
 from mcp_resume.spec.space import Bounds, within
 from mcp_resume.spec.space import candidate_actions
-from mcp_resume.spec.invariants import Finding, check_state, check_transition
+from mcp_resume.spec.invariants import Finding, check_spec_step, check_state
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
@@ -69,7 +69,7 @@ def explore_spec(
                 continue
             result.transitions += 1
             result.coverage.record(action.kind, transition.outcome.branch if transition.outcome else None)
-            findings = check_transition(transition)
+            findings = check_spec_step(transition)
             if findings:
                 _judge(result, findings, path_to(parents, state_key) + (action,), profile, bounds)
             after_key = key(transition.after)
