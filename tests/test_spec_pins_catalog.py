@@ -126,5 +126,6 @@ def test_profiles_are_parsed_by_name_and_grouped_by_era():
     assert Profile.parse("mcp-2025-06-18") is Profile.MCP_2025_06_18
     with pytest.raises(ValueError, match="unknown profile 'mcp-2024'.*boundary"):
         Profile.parse("mcp-2024")
+    assert MCP_SESSION_REVISIONS == {Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25}
     assert SESSION_ERA == set(MCP) | {Profile.BOUNDARY}
     assert Profile.MCP_2026_07_28 not in SESSION_ERA
