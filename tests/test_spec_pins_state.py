@@ -119,3 +119,66 @@ def test_ending_a_stream_or_a_session_closes_its_connections():
     assert step(state, a.DeleteSession("S1")).observation.closed == ("T1",)
     assert step(state, a.ExpireSession("S1")).after.stream("T2").status is StreamStatus.EXPIRED
     assert step(state, a.EmitEvent("T1")).observation.closed == ()
+
+
+# -- state invariants, each through check_state, on a bad state and its good twin ------------
+
+from dataclasses import replace as _replace  # noqa: E402
+
+from mcp_resume.spec.invariants import check_state  # noqa: E402
+from mcp_resume.spec.state import ClientSession as _Client, Event, ServerRequest, Session, Stream  # noqa: E402
+
+GOOD = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.IssueServerRequest("T1"),
+           a.CallTool("S2"), a.EmitEvent("T2"), a.DeleteSession("S2"))
+
+
+def found(state):
+    return sorted({f.rule for f in check_state(state)})
+
+
+def test_a_reachable_state_with_an_ended_session_breaks_no_state_invariant():
+    assert found(GOOD) == []
+
+
+@pytest.mark.parametrize(
+    "bad,rule",
+    [
+        (_replace(GOOD, events=GOOD.events + (Event("E1", "T2"),)), "event-id-unique"),
+        (_replace(GOOD, events=GOOD.events + (Event("E9", "T9"),)), "event-id-unique"),
+        (_replace(GOOD, streams=GOOD.streams + (Stream("T9", "S9", StreamKind.GET),),
+                  events=GOOD.events + (Event("E9", "T9"),)), "event-id-unique"),
+        (GOOD.with_client_session(_Client("S1", (("T2", "E3"),))), "no-cross-session"),
+        (GOOD.with_client_session(_Client("S1", (("T2", "E1"),))), "no-cross-session"),
+        (GOOD.with_client_session(_Client("S1", (("T1", "E9"),))), "no-cross-session"),
+        (GOOD.with_request(ServerRequest("R1", "S1", "T2")), "server-request-ownership"),
+        (GOOD.with_client_session(_Client("S2", seen=("R1",))), "server-request-ownership"),
+        (GOOD.with_client_session(_Client("S1", seen=("R9",))), "server-request-ownership"),
+        (_replace(GOOD, events=GOOD.events + (Event("E9", "T2", "R1"),)), "server-request-ownership"),
+        (GOOD.with_stream(_replace(GOOD.stream("T2"), connected=True)), "expiry-independent"),
+        (GOOD.with_stream(_replace(GOOD.stream("T2"), status=StreamStatus.ENDED)), "expiry-independent"),
+        (_replace(GOOD, sessions=GOOD.sessions + (Session("S1"),)), "session-identity-stable"),
+    ],
+)
+def test_each_state_invariant_fires_on_a_state_that_breaks_it(bad, rule):
+    assert rule in found(bad)
+
+
+def test_a_replay_of_an_answered_request_does_not_make_the_client_hold_it_again():
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.AnswerRequest("S1", "R1"),
+                a.DropConnection("T1"))
+    replayed = step(state, a.Reconnect("S1", None)).after
+    assert replayed.client_session("S1").seen == ()
+    resumed = run(a.EmitEvent("T1"), a.DropConnection("T1"), state=step(state, a.Reconnect("S1", "E1")).after)
+    assert resumed.client_session("S1").seen == ()
+    twice = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+                a.Reconnect("S1", "E1"))
+    assert twice.client_session("S1").seen == ("R1",)
+
+
+def test_answers_to_requests_the_session_does_not_await_change_nothing():
+    state = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
+    for action in (a.AnswerRequest("S1", "unknown-request"), a.AnswerRequest("S2", "R1"),
+                   a.AnswerRequest(None, "R1"), a.AnswerRequest("S9", "R1")):
+        assert step(state, action).after == state
+    answered = step(state, a.AnswerRequest("S1", "R1")).after
+    assert step(answered, a.AnswerRequest("S1", "R1")).after == answered
