@@ -422,7 +422,18 @@ def _test_files() -> dict[str, str]:
     return {str(p.relative_to(ROOT)): _digest([p]) + shared for p in sorted(tests.glob("test_*.py"))}
 
 
-def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple[str, ...] = ("tests/*",)) -> dict:
+def _known_slow(longest: float) -> list[str]:
+    """``--deselect`` arguments for the tests an earlier collection timed over ``longest``
+    seconds: they are never in a pool, so collecting them again is wasted time."""
+    slow: set[str] = set()
+    for earlier in CACHE.glob("contexts-*.json"):
+        if earlier.name != "contexts-part.json":
+            slow |= {t for t, d in json.loads(earlier.read_text())["durations"].items() if d > longest}
+    return [arg for test in sorted(slow) for arg in ("--deselect", test)]
+
+
+def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple[str, ...] = ("tests/*",),
+             longest: float = 2.0) -> dict:
     """``{"lines": {file: {line: [test id, ...]}}, "durations": {test id: s}, "files": {test file: digest}}``.
 
     Collected by running the fast tier under coverage (a subprocess, ``-n 0``),
@@ -440,7 +451,8 @@ def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple
     started = time.monotonic()
     fresh = CACHE / "contexts-part.json"
     if stale:
-        command = [sys.executable, __file__, "--collect-into", str(fresh), *stale]
+        slow = _known_slow(longest)
+        command = [sys.executable, __file__, "--collect-into", str(fresh), *stale, *slow]
         subprocess.run(["nice", "-n", "10", *command], check=True, cwd=ROOT)
         print(f"coverage contexts of {len(stale)} test file(s) collected in {time.monotonic() - started:.0f} s",
               file=sys.stderr)
@@ -658,7 +670,7 @@ def main(argv=None) -> int:
             print(f"{m.file}:{m.line}  {m.description}  | {m.source_line.strip()}")
         return 0
     exclude = tuple(args.exclude_tests)
-    ctx = contexts(args.recollect, exclude, tuple(args.pool))
+    ctx = contexts(args.recollect, exclude, tuple(args.pool), args.longest)
     equivalents = load_equivalents()
     done_before = _progress(CACHE / "progress.jsonl") if args.resume else {}
     pool = test_pool(ctx, tuple(args.pool), exclude, args.longest)
