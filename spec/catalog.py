@@ -137,7 +137,7 @@ RULES: tuple[Rule, ...] = (
         "A server message is on one connected stream at a time: a pending server request whose "
         "stream still has an open connection is not sent again on another stream.",
         (MUST, MUST, MUST, MUST, NA),
-        ("B21", "C20-C21"),
+        ("B21",),
     ),
     _rule(
         "missing-session-400",

@@ -17,7 +17,7 @@ def test_a_named_bound_is_explored_and_matches_the_manifest(tmp_path, capsys):
     out = tmp_path / "tiny.json"
     assert main(["explore", "--bound", "tiny", "--json", str(out), "--quiet"]) == 0
     data = json.loads(out.read_text())
-    assert data["states"] == 376 and data["bound_name"] == "tiny" and data["manifest_differences"] == []
+    assert data["states"] == 1000 and data["bound_name"] == "tiny" and data["manifest_differences"] == []
     assert data["holds"] and data["coverage"]["complete"]
     printed = capsys.readouterr().out
     assert "matches" in printed and "stream-resumption (1)" in printed and "reemit-pending" in printed

@@ -37,6 +37,7 @@ def test_a_change_to_the_spec_that_alters_the_state_space_is_a_difference(monkey
         return None, transitions.Observation(), state
 
     monkeypatch.setitem(transitions._HANDLERS, a.DropConnection, drop_leaves_the_connection_up)
+    monkeypatch.setitem(transitions._HANDLERS, a.CloseConnection, drop_leaves_the_connection_up)
     result = state_space.explore_named("tiny")
     found = state_space.differences("tiny", result)
     assert any(line.startswith("states:") for line in found)
