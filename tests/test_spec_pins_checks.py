@@ -45,7 +45,8 @@ TWO = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a
 
 def test_the_reference_observation_passes_every_server_check():
     for action in (a.Reconnect("S1", "E1"), a.Reconnect("S1", None), a.Reconnect("S1", "E4"),
-                   a.Reconnect(None, "E1"), a.EmitEvent("T2"), a.ExpireStream("T1"), a.CallTool("S9")):
+                   a.Reconnect(None, "E1"), a.EmitEvent("T2"), a.IssueServerRequest("T2"), a.ExpireStream("T1"),
+                   a.CallTool("S9"), a.EvictEvent("T1"), a.CloseConnection("T2")):
         assert check_transition(step(TWO, action)) == []
 
 
@@ -152,6 +153,9 @@ def test_a_new_event_with_an_id_already_used_or_a_delivered_id_that_names_nothin
     assert "event-id-unique" not in rules(ghost) and rules(ghost) == ["no-reemit-on-stream-resume"]
     unknown = seen(TWO, a.CallTool("S1"), events=(Delivered("E77", stream="T1"),))
     assert rules(unknown) == ["event-id-unique"]
+    # an id that names nothing on the stream a 200 to branch 3 names (MCP accepts the empty 200)
+    named = seen(TWO, a.Reconnect("S1", "E4"), MCP, status=200, stream="T1", events=(Delivered("E77", stream="T1"),))
+    assert rules(named) == ["event-id-unique"]
 
 
 @pytest.mark.covers("session-identity-stable")
