@@ -17,7 +17,7 @@ Usage::
    written. The child runs the tests covering the mutated line, cheapest first,
    with ``-x -n 0``; a failure kills the mutant, a pass lets it survive, a child
    over its time budget is a timeout. A line that runs only at import time (data,
-   definitions) is judged by every test covering the module's functions.
+   definitions) is judged by the whole pool.
 4. Mutants listed in ``benchmarks/mutation_equivalents.txt`` (reviewed by hand,
    each with its reason) are equivalent and left out of the score.
 
@@ -576,12 +576,10 @@ def test_pool(ctx: dict, globs: tuple[str, ...] = SPEC_TESTS, exclude: tuple[str
 
 
 def select_tests(mutant: Mutant, ctx: dict, pool: set[str]) -> list[str]:
-    """The tests of ``pool`` covering the mutant's line, cheapest first; for an
-    import-time line, every test of ``pool`` covering any line of the module in a test."""
+    """The tests of ``pool`` covering the mutant's line, cheapest first; for a line
+    that runs only at import time (data, definitions), the whole pool."""
     by_line = ctx["lines"].get(mutant.file, {})
-    tests = set(by_line.get(str(mutant.line), ()))
-    if not tests:
-        tests = {t for ids in by_line.values() for t in ids}
+    tests = set(by_line.get(str(mutant.line), ())) or set(pool)  # import time: data any test may read
     durations = ctx["durations"]
     tests &= pool
     return sorted(tests, key=lambda t: (durations.get(t, 0.0), t))

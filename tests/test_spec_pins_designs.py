@@ -43,3 +43,11 @@ def test_a_parameter_is_read_by_name_and_a_missing_one_is_named():
     with pytest.raises(KeyError, match=f"design {plain.number} has no parameter 'status'"):
         plain.parameter("status")
     assert designs.PARAMETERS[designs.Deviation.FOREIGN_EVENT_ID_STATUS] == ("status",)
+
+
+def test_profiles_stated_for_a_design_override_what_its_rules_would_say():
+    d = designs.Design(99, "x", "stated", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,),
+                       caught_under=frozenset({Profile.MCP_2025_06_18}))
+    assert [p for p in Profile if d.caught(p)] == [Profile.MCP_2025_06_18]
+    derived = designs.Design(99, "x", "derived", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,))
+    assert derived.caught(Profile.BOUNDARY) and not derived.caught(Profile.MCP_2026_07_28)

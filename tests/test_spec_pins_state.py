@@ -100,6 +100,7 @@ def test_server_actions_need_their_target():
     assert not enabled(state, a.EmitEvent("T9")) and not enabled(state, a.ExpireStream("T9"))
     assert not enabled(state, a.DropConnection("T9")) and not enabled(state, a.CancelRequest("R9"))
     assert not enabled(state, a.ExpireSession("S9"))
+    assert not enabled(state, a.CloseConnection("T9")) and not enabled(state, a.EvictEvent("T9"))
     assert enabled(state, a.ExpireStream("T1")) and enabled(state, a.CancelRequest("R1"))
     ended = run(a.EndStream("T1"), state=state)
     assert enabled(ended, a.ExpireStream("T1")) and not enabled(ended, a.DropConnection("T1"))
@@ -117,7 +118,10 @@ def test_ending_a_stream_or_a_session_closes_its_connections():
     assert step(state, a.EndStream("T1")).observation.closed == ("T1",)
     assert step(state, a.ExpireStream("T2")).observation.closed == ()
     assert step(state, a.DeleteSession("S1")).observation.closed == ("T1",)
-    assert step(state, a.ExpireSession("S1")).after.stream("T2").status is StreamStatus.EXPIRED
+    expired = step(state, a.ExpireSession("S1")).after
+    assert expired.stream("T2").status is StreamStatus.EXPIRED
+    assert expired.session("S1").status is SessionStatus.EXPIRED  # ended by the server (B33), not DELETEd
+    assert step(state, a.DeleteSession("S1")).after.session("S1").status is SessionStatus.DELETED
     assert step(state, a.EmitEvent("T1")).observation.closed == ()
 
 
