@@ -5,7 +5,7 @@ sources every rule cites."""
 import pytest
 
 from mcp_resume.spec.catalog import AGREEMENT, DESIGN_RULE_IDS, RULES, RULES_BY_ID, level, rule
-from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
+from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, PROFILE_NOTES, SESSION_ERA, Level, Profile
 from mcp_resume.spec.sources import REVISIONS, SOURCES, source
 from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict, verdict_for_broken, worst
 
@@ -129,3 +129,4 @@ def test_profiles_are_parsed_by_name_and_grouped_by_era():
     assert MCP_SESSION_REVISIONS == {Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25}
     assert SESSION_ERA == set(MCP) | {Profile.BOUNDARY}
     assert Profile.MCP_2026_07_28 not in SESSION_ERA
+    assert set(PROFILE_NOTES) == set(Profile) and all(PROFILE_NOTES.values())  # each profile's docs page

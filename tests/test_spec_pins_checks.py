@@ -147,7 +147,8 @@ def test_a_server_request_of_another_session_or_of_none_is_never_delivered():
 
 @pytest.mark.covers("event-id-unique")
 def test_a_new_event_with_an_id_already_used_or_a_delivered_id_that_names_nothing():
-    assert rules(seen(TWO, a.EmitEvent("T2"), event="E1")) == ["event-id-unique"]
+    reused = seen(TWO, a.EmitEvent("T2"), event="E4", events=(Delivered("E4", stream="T2"),))
+    assert rules(reused) == ["event-id-unique"]
     ghost = seen(TWO, a.Reconnect("S1", "E1"), events=(Delivered("E2", stream="T1"), Delivered("E3", stream="T1"),
                                                         Delivered("E77", stream="T1")))
     assert "event-id-unique" not in rules(ghost) and rules(ghost) == ["no-reemit-on-stream-resume"]
@@ -281,3 +282,7 @@ def test_a_wrong_status_names_what_the_profile_accepts():
     assert mcp[0].message.endswith("answered 500, expected any 4xx or 200")
     small = check_transition(seen(TWO, a.CallTool("S1"), status=202))
     assert small[0].message.endswith("answered 202, expected 200")
+    # B36: DELETE succeeds with any 2xx or is refused with 405
+    delete = check_transition(seen(TWO, a.DeleteSession("S1"), status=500))[0].message
+    assert "answered 500, expected any 4xx except 400, 401, 402, 403, 404, 406," in delete
+    assert delete.endswith(", 498, 499 or " + ", ".join(map(str, range(200, 300))))

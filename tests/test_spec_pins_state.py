@@ -186,3 +186,11 @@ def test_answers_to_requests_the_session_does_not_await_change_nothing():
         assert step(state, action).after == state
     answered = step(state, a.AnswerRequest("S1", "R1")).after
     assert step(answered, a.AnswerRequest("S1", "R1")).after == answered
+
+
+def test_a_replayed_request_is_held_once_and_only_while_it_is_pending():
+    base = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.IssueServerRequest("T1"))
+    pending = run(a.DropConnection("T1"), a.Reconnect("S1", "E1"), state=base)
+    assert pending.client_session("S1").seen == ("R1",)
+    answered = run(a.AnswerRequest("S1", "R1"), a.DropConnection("T1"), a.Reconnect("S1", "E1"), state=base)
+    assert answered.client_session("S1").seen == ()
