@@ -77,11 +77,13 @@ class Mutant:
     source_line: str = ""
     result: str = ""
     seconds: float = 0.0
+    scope: str = ""
 
     @property
     def key(self) -> str:
-        """How the equivalents list names the mutant: file, line text, change (no line number)."""
-        return f"{self.file} | {self.source_line.strip()} | {self.description}"
+        """How the equivalents list and ``--resume`` name the mutant, with no line number:
+        file, line text, change, and the function or class the line is in."""
+        return f"{self.file} | {self.source_line.strip()} | {self.description} @ {self.scope or '<module>'}"
 
 
 # -- mutant generation -------------------------------------------------------------
@@ -96,6 +98,7 @@ def mutants(file: str) -> list[Mutant]:
     found: list[Mutant] = []
     skip = _skipped_nodes(tree)
     counts: dict[tuple[int, str], int] = {}
+    scopes = _scopes(tree)
     for path, node in _walk(tree, ()):
         if id(node) in skip:
             continue
@@ -104,8 +107,31 @@ def mutants(file: str) -> list[Mutant]:
             seen = counts.get((line, description), 0)
             counts[(line, description)] = seen + 1
             label = description if not seen else f"{description} #{seen + 1}"
-            found.append(Mutant(file, line, label, path, make, lines[line - 1] if line else ""))
+            found.append(Mutant(file, line, label, path, make, lines[line - 1] if line else "", scope=scopes.get(line, "")))
+    keys: dict[str, int] = {}
+    for mutant in found:  # the same change to the same text twice in one function: number them
+        keys[mutant.key] = keys.get(mutant.key, 0) + 1
+        if keys[mutant.key] > 1:
+            mutant.scope = f"{mutant.scope or '<module>'}#{keys[mutant.key]}"
     return found
+
+
+def _scopes(tree) -> dict[int, str]:
+    """``{line: qualified name of the innermost function or class holding it}``."""
+    scopes: dict[int, str] = {}
+
+    def visit(node, prefix):
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = f"{prefix}{child.name}"
+                for line in range(child.lineno, (child.end_lineno or child.lineno) + 1):
+                    scopes[line] = name
+                visit(child, name + ".")
+            else:
+                visit(child, prefix)
+
+    visit(tree, "")
+    return scopes
 
 
 def _walk(node, path):
@@ -697,7 +723,7 @@ def main(argv=None) -> int:
         with progress.open("a") as out:
             out.write(json.dumps({"file": mutant.file, "line": mutant.line, "change": mutant.description,
                                   "result": mutant.result, "seconds": round(mutant.seconds, 1),
-                                  "source": mutant.source_line.strip()}) + "\n")
+                                  "source": mutant.source_line.strip(), "key": mutant.key}) + "\n")
         done[0] += 1
         if done[0] % 25 == 0:
             print(f"  {done[0]}/{len(jobs)} ({time.monotonic() - started:.0f} s)", file=sys.stderr)
@@ -726,8 +752,8 @@ def _progress(path: Path) -> dict[str, tuple[str, float]]:
     if path.exists():
         for line in path.read_text().splitlines():
             row = json.loads(line)
-            key = f"{row['file']} | {row['source']} | {row['change']}"
-            if row["result"] in ("killed", "timeout"):  # tests only grow: a survivor is run again
+            key = row.get("key")
+            if key and row["result"] in ("killed", "timeout"):  # tests only grow: a survivor is run again
                 found[key] = (row["result"], row["seconds"])
     return found
 
@@ -739,7 +765,7 @@ def rescore(path: Path) -> int:
     found = []
     for row in payload["mutants"]:
         mutant = Mutant(row["file"], row["line"], row["description"], (), None, row["source_line"],
-                        row["result"], row["seconds"])
+                        row["result"], row["seconds"], row.get("scope", ""))
         if mutant.key in equivalents:
             mutant.result = "equivalent"
         found.append(mutant)
