@@ -672,6 +672,8 @@ def main(argv=None) -> int:
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--resume", action="store_true",
                         help="keep the mutants an earlier run of the same spec killed (survivors run again)")
+    parser.add_argument("--survivors-only", action="store_true",
+                        help="with --resume: run again only the mutants the earlier run judged and did not kill")
     parser.add_argument("--rescore", type=Path, metavar="F",
                         help="print the scores of an earlier --json run again, with the equivalents list as it is now")
     parser.add_argument("--collect-into", type=Path, help=argparse.SUPPRESS)
@@ -697,6 +699,7 @@ def main(argv=None) -> int:
     ctx = contexts(args.recollect, exclude, tuple(args.pool), args.longest)
     equivalents = load_equivalents()
     done_before = _progress(CACHE / "progress.jsonl") if args.resume else {}
+    judged_before = _progress(CACHE / "progress.jsonl", every=True) if args.survivors_only else None
     pool = test_pool(ctx, tuple(args.pool), exclude, args.longest)
     jobs = []
     for m in all_mutants:
@@ -705,6 +708,8 @@ def main(argv=None) -> int:
             m.result = "equivalent"
         elif m.key in done_before:
             m.result, m.seconds = done_before[m.key]
+        elif judged_before is not None and m.key not in judged_before:
+            m.result = "not-run"
         elif not tests:
             m.result = "no-test"
         else:
@@ -746,14 +751,15 @@ def main(argv=None) -> int:
     return 0
 
 
-def _progress(path: Path) -> dict[str, tuple[str, float]]:
-    """``{mutant key: (result, seconds)}`` from a run's ``progress.jsonl``."""
+def _progress(path: Path, every: bool = False) -> dict[str, tuple[str, float]]:
+    """``{mutant key: (result, seconds)}`` of the kills (``every``: of every result) in a
+    run's ``progress.jsonl``."""
     found = {}
     if path.exists():
         for line in path.read_text().splitlines():
             row = json.loads(line)
             key = row.get("key")
-            if key and row["result"] in ("killed", "timeout"):  # tests only grow: a survivor is run again
+            if key and (every or row["result"] in ("killed", "timeout")):  # tests only grow: a survivor is run again
                 found[key] = (row["result"], row["seconds"])
     return found
 

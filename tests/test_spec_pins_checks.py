@@ -130,6 +130,9 @@ def test_each_stranded_request_must_be_re_emitted_or_cancelled_and_a_connected_o
     assert rules(replace(t, observation=replace(t.observation, events=cancelled))) == []
     broadcast = t.observation.events + (Delivered("E4", "R2", stream="T3"),)
     assert rules(replace(t, observation=replace(t.observation, events=broadcast))) == ["no-broadcast"]
+    # sent again on its own connected stream is not a broadcast (B21 forbids two streams, not two sends)
+    own = seen(state, a.EmitEvent("T2"), event="E3", events=(Delivered("E3", "R2", stream="T2"),))
+    assert "no-broadcast" not in rules(own)
     # design 3: a request re-emitted once is dropped from the pending table, lost after the second drop
     again = run(a.Reconnect("S1", None), a.DropConnection("T3"), state=state)
     lost = seen(again, a.Reconnect("S1", None), events=())
