@@ -1,30 +1,35 @@
-"""Mutation testing of ``spec/``: how much of the spec its fast tier pins down (issue 14).
+"""Mutation testing of ``spec/``: how much of the spec its tests pin down (issue 14).
 
 Usage::
 
-    python benchmarks/mutation.py [--files spec/catalog.py ...] [--limit N] [--json F]
-                                  [--jobs 2] [--recollect]
+    python benchmarks/mutation.py [--files spec/catalog.py ...] [--limit N] [--json F] [--jobs 2]
+                                  [--pool GLOB ...] [--resume [--survivors-only]] [--rescore F] [--list]
 
-1. Coverage contexts, collected once (cached under ``.mutation/`` by the hash of
-   ``spec/`` and ``tests/``): which fast-tier test (``-m "not slow"``) runs which
-   line of ``spec/``, and how long each test takes.
+1. Coverage contexts (``coverage``, one context per test): which test of the pool
+   (default: the spec's own tests, ``SPEC_TESTS``; ``--pool 'tests/*'`` for the whole
+   fast tier) runs which line of ``spec/``, and how long each test takes. Cached under
+   ``build/mutation/`` by the hash of ``spec/``; a new or changed test file is
+   collected again on its own (two xdist workers, ``-m "not slow"``).
 2. One-line mutants of every module (``mutants``): flipped comparisons and boolean
-   operators, dropped ``not``, swapped HTTP statuses, enum members and levels,
-   flipped booleans, dropped members of set/tuple/list/dict literals, dropped
-   ``if``-checks, early returns, appends and ``+=``, off-by-one integers and ``+ 1``.
-3. Each mutant runs in a forked child (``nice``'d, at most ``--jobs`` at once) whose
-   import system serves the mutated module from memory: the working tree is never
-   written. The child runs the tests covering the mutated line, cheapest first,
-   with ``-x -n 0``; a failure kills the mutant, a pass lets it survive, a child
-   over its time budget is a timeout. A line that runs only at import time (data,
-   definitions) is judged by the whole pool.
+   operators, dropped operands and ``not``, swapped HTTP statuses, enum members and
+   levels, flipped booleans, dropped members of set/tuple/list/dict literals, dropped
+   ``if``-checks (early returns among them), appends and ``+=``, off-by-one integers
+   and a dropped ``+ 1``.
+3. A control run of the whole pool on the unmutated spec; then each mutant in a
+   forked child (``nice``'d, at most ``--jobs`` at once, two at most) whose import
+   system serves the mutated module from memory: the working tree is never written.
+   The child runs the pool's tests covering the mutated line, cheapest first, with
+   ``-x -n 0``; a failure kills the mutant, a pass lets it survive, a child over its
+   time budget (60 s + 4 times its tests' duration) is a timeout. A line that runs
+   only at import time (data, definitions) is judged by the whole pool.
 4. Mutants listed in ``benchmarks/mutation_equivalents.txt`` (reviewed by hand,
    each with its reason) are equivalent and left out of the score.
 
-A SIGTERM stops the run after the mutants under way and scores those run (the
-order is shuffled, so they are an even sample). Prints per file: mutants, killed, survived, timeout, equivalent, the score
-((killed + timeout) / every mutant not equivalent: a timeout is a mutant that made its
-tests run four times longer than the unmutated spec's, detected) and the survivors; ``--json`` writes it all.
+The order is shuffled with a fixed seed, so a run stopped by SIGTERM (it finishes
+the mutants under way) has judged an even sample. Prints per file: mutants judged,
+killed, survived, timeout, equivalent, no test, and the score: (killed + timeout) /
+the mutants judged that are not equivalent (a timeout made its tests run four times
+longer than on the unmutated spec: detected); then the survivors. ``--json`` writes it all.
 """
 
 from __future__ import annotations
