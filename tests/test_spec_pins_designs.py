@@ -1,0 +1,53 @@
+"""The faulty designs as data (spec/designs.py), read through the catalog: a design is
+caught under a profile where one of its rules is a MUST (DESIGN.md §3, §5)."""
+
+import pytest
+
+from mcp_resume.spec import designs
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import Level, Profile
+
+
+def test_a_design_is_caught_exactly_where_one_of_its_rules_is_a_must():
+    for profile in Profile:
+        expected = {d.number for d in designs.DESIGNS
+                    if any(level(rule, profile) is Level.MUST for rule in d.rules)}
+        if all(d.caught_under is None for d in designs.DESIGNS):
+            assert designs.caught_under(profile) == expected
+    assert designs.caught_under(Profile.BOUNDARY) == set(designs.NUMBERS)  # DESIGN.md §5: all caught
+    assert designs.caught_under(Profile.MCP_2026_07_28) == set()
+
+
+def test_designs_are_named_and_found_by_number_and_by_target():
+    first = designs.DESIGNS[0]
+    assert first.name == f"design-{first.number}-{first.slug}" and first.target == f"design-{first.number}"
+    assert designs.design(first.number) is first
+    assert designs.target_number(first.target) == first.number
+    assert designs.target_number(f"design-{max(designs.NUMBERS) + 1}") is None
+    assert designs.target_number("reference") is None and designs.target_number("design-") is None
+    assert designs.target_number("xdesign-1") is None
+    with pytest.raises(KeyError, match=r"unknown design 999; designs are 1, 2"):
+        designs.design(999)
+
+
+def test_the_numbers_read_as_a_range_when_they_are_one():
+    numbers = designs.NUMBERS
+    assert designs.numbers_text() == f"{numbers[0]}-{numbers[-1]}"
+    assert numbers == tuple(range(1, len(numbers) + 1))
+
+
+def test_a_parameter_is_read_by_name_and_a_missing_one_is_named():
+    with_status = [d for d in designs.DESIGNS if d.parameters]
+    assert {d.parameter("status") for d in with_status} >= {404, 200}  # designs 10 and 11
+    plain = next(d for d in designs.DESIGNS if not d.parameters)
+    with pytest.raises(KeyError, match=f"design {plain.number} has no parameter 'status'"):
+        plain.parameter("status")
+    assert designs.PARAMETERS[designs.Deviation.FOREIGN_EVENT_ID_STATUS] == ("status",)
+
+
+def test_profiles_stated_for_a_design_override_what_its_rules_would_say():
+    d = designs.Design(99, "x", "stated", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,),
+                       caught_under=frozenset({Profile.MCP_2025_06_18}))
+    assert [p for p in Profile if d.caught(p)] == [Profile.MCP_2025_06_18]
+    derived = designs.Design(99, "x", "derived", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,))
+    assert derived.caught(Profile.BOUNDARY) and not derived.caught(Profile.MCP_2026_07_28)
