@@ -21,7 +21,11 @@ ENCODED = tuple(d.number for d in designs.DESIGNS if needs_encoding(d) is None)
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
-CAUGHT_UNDER_MCP = designs.caught_under(Profile.MCP_2025_11_25)
+from mcp_resume.proofs.system.designs import needs_encoding as _needs_encoding
+
+CAUGHT_UNDER_MCP = frozenset(n for n in designs.caught_under(Profile.MCP_2025_11_25)
+                             if _needs_encoding(designs.design(n)) is None)
+"""The designs Z3 must catch under mcp-2025-11-25: those its formulas can express."""
 
 
 def _replay_smt2(text: str) -> str:

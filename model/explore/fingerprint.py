@@ -29,6 +29,8 @@ counterexample is replayed on the server and on the reference before it counts.
 
 from __future__ import annotations
 
+from collections import deque
+
 from dataclasses import fields, is_dataclass
 
 from mcp_resume.spec.state import State
@@ -76,7 +78,7 @@ def server_fingerprint(server: object, ids: IdMap, names: dict[str, str]) -> tup
             if items and all(type(k) is tuple and k[0] == "#" for k, _ in items):
                 items.sort(key=lambda item: item[0])  # a table keyed by ids
             return ("dict",) + tuple(items)
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple, deque)):
             return (type(value).__name__,) + tuple(walk(item) for item in value)
         if isinstance(value, (set, frozenset)):
             return ("set",) + tuple(sorted((walk(item) for item in value), key=repr))

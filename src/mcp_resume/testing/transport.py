@@ -130,6 +130,9 @@ class EventStoreTransport(ReferenceServer):
 
     # -- sessions and streams ----------------------------------------------------
 
+    def on_evict_event(self, action: a.EvictEvent) -> Observation:
+        raise Unsupported("an SDK EventStore has no eviction the kit can order: a ring buffer's own discards are its business")
+
     def on_initialize(self, action: a.Initialize) -> Observation:
         session = f"sess-{len(self.sessions) + 1}"  # the n-th session, as the spec's handle Sn
         self.sessions[session] = SessionRecord()
