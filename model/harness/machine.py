@@ -131,6 +131,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
     def __init__(self) -> None:
         super().__init__()
         self.checker = Checker(self.factory(), self.profile, source="hypothesis")
+        self.evicts = getattr(self.checker.server, "evicts", True)  # a server may declare it keeps every event
 
     @property
     def state(self):
@@ -267,7 +268,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
     def issue_server_request(self, data) -> None:
         self.run(a.IssueServerRequest(self.pick(data, [s.id for s in self.state.open_streams()])))
 
-    @precondition(lambda self: any(_evictable(self.state, s) for s in self.state.streams))
+    @precondition(lambda self: self.evicts and any(_evictable(self.state, s) for s in self.state.streams))
     @rule(data=st.data())
     def evict_event(self, data) -> None:
         """A ring buffer discards a stream's oldest event (as often as the other server actions)."""
@@ -281,7 +282,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         choices += [a.CancelRequest(r) for r in _cancellable(self.state)]
         choices += [a.ExpireStream(s) for s in _expirable(self.state)]
         choices += [a.ExpireSession(s.id) for s in self.state.live_sessions()]
-        choices += [a.EvictEvent(s.id) for s in self.state.streams if _evictable(self.state, s)]
+        choices += [a.EvictEvent(s.id) for s in self.state.streams if self.evicts and _evictable(self.state, s)]
         self.run(self.pick(data, choices))
 
 

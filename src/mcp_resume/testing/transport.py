@@ -130,6 +130,8 @@ class EventStoreTransport(ReferenceServer):
 
     # -- sessions and streams ----------------------------------------------------
 
+    evicts = False  # the machine never asks: an SDK EventStore's own discards are not the kit's to order
+
     def on_evict_event(self, action: a.EvictEvent) -> Observation:
         raise Unsupported("an SDK EventStore has no eviction the kit can order: a ring buffer's own discards are its business")
 
