@@ -51,7 +51,7 @@ def test_a_correct_store_on_a_real_sqlite_file_passes(sqlite_run):
     path, report = sqlite_run
     assert report.passed, report.explain()
     rows = stores.sqlite_rows(path)
-    assert len({row["scope"] for row in rows}) > 100, "one scope per store instance, all in one file"
+    assert len({row["scope"] for row in rows}) > 20, "one scope per store instance, all in one file"
     assert any(row["message"] is None for row in rows), "priming events were stored"
     assert any(row["stream_id"] == "_GET_stream" for row in rows), "the standalone stream key is the SDK's"
     assert any(row["message"] and row["message"].get("method") == "elicitation/create" for row in rows)
