@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import sessionless as s
@@ -25,7 +25,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.sessionless import CallStatus
 
 from mcp_resume.model.harness.checker import Checker, Counterexample
-from mcp_resume.model.harness.machine import machine_settings
+from mcp_resume.model.harness.machine import run_until_counterexample
 from mcp_resume.model.harness.sessionless import STRICT, SessionlessChecker, SessionlessCounterexample
 
 LEGACY_PROFILE = Profile.BOUNDARY
@@ -56,14 +56,9 @@ def run_dual_era_machine(factory: Callable, max_examples: int = 100, steps: int 
     """Run the machine against servers made by ``factory``; never raises on a finding."""
     result = DualEraResult(getattr(factory, "name", factory.__name__))
 
-    class Machine(_DualEraMachine):
-        pass
-
-    Machine.factory, Machine.result = staticmethod(factory), result
-    try:
-        run_state_machine_as_test(Machine, settings=machine_settings(max_examples, steps))
-    except DualEraCounterexample as found:
-        result.counterexample = found
+    attributes = {"factory": staticmethod(factory), "result": result}
+    result.counterexample = run_until_counterexample(_DualEraMachine, attributes, DualEraCounterexample,
+                                                     max_examples, steps)
     return result
 
 

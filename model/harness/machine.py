@@ -102,22 +102,24 @@ def run_machine(
     probe = factory()
     result = MachineResult(getattr(probe, "name", type(probe).__name__), profile)
     probe.close()
-    machine = _machine_class(factory, profile, result)
-    try:
-        run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps))
-    except Counterexample as found:
-        result.counterexample = found
+    attributes = {"factory": staticmethod(factory), "profile": profile, "result": result}
+    result.counterexample = run_until_counterexample(_ResumptionMachine, attributes, Counterexample, max_examples, steps,
+                                                     name="ResumptionMachine")
     return result
 
 
-def _machine_class(factory, profile: Profile, result: MachineResult) -> type[RuleBasedStateMachine]:
-    class ResumptionMachine(_ResumptionMachine):
-        pass
-
-    ResumptionMachine.factory = staticmethod(factory)
-    ResumptionMachine.profile = profile
-    ResumptionMachine.result = result
-    return ResumptionMachine
+def run_until_counterexample(base: type[RuleBasedStateMachine], attributes: dict, stops: type[Exception],
+                             max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_STEPS, name: str = "Machine"):
+    """Run a fresh subclass of ``base`` called ``name``, with ``attributes`` as class
+    attributes, under ``machine_settings``; return the ``stops`` exception of the
+    shrunk failing run, or ``None`` when no example failed (any other exception
+    propagates)."""
+    machine = type(name, (base,), attributes)
+    try:
+        run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps))
+    except stops as found:
+        return found
+    return None
 
 
 class _ResumptionMachine(RuleBasedStateMachine):

@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
@@ -43,7 +43,7 @@ from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import Exchange, SseEvent
-from mcp_resume.model.harness.machine import MachineResult, machine_settings
+from mcp_resume.model.harness.machine import MachineResult, run_until_counterexample
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
@@ -219,14 +219,8 @@ def run_http_machine(
     bounds = bounds or Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.2)
     result = MachineResult("http", profile)
 
-    class Machine(_HttpMachine):
-        pass
-
-    Machine.url, Machine.tools, Machine.bounds, Machine.profile, Machine.result = url, tools, bounds, profile, result
-    try:
-        run_state_machine_as_test(Machine, settings=machine_settings(max_examples, steps))
-    except Counterexample as found:
-        result.counterexample = found
+    attributes = {"url": url, "tools": tools, "bounds": bounds, "profile": profile, "result": result}
+    result.counterexample = run_until_counterexample(_HttpMachine, attributes, Counterexample, max_examples, steps)
     return result
 
 
