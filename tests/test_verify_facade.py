@@ -52,9 +52,13 @@ def test_each_design_over_http_fails_a_rule_it_breaks(design_over_http, number):
 
 @pytest.mark.parametrize("variation", designs.VARIATIONS, ids=lambda v: v.target)
 def test_verify_blames_no_correct_variation(variation):
+    """No FAIL, no WARN and nothing left INCONCLUSIVE: a server that answers POSTs with
+    JSON gets its server requests driven over the GET stream (MCP B13, B16-B17)."""
     report = verify_server_over_http(variation.target, Profile.BOUNDARY)
-    failed = {v.rule: v.reason for v in report.verdicts if v.verdict is Verdict.FAIL}
-    assert not failed, failed
+    blamed = {v.rule: (v.verdict.value, v.reason) for v in report.verdicts if v.verdict not in (Verdict.PASS, Verdict.SKIP)}
+    assert not blamed, blamed
+    judged = {v.rule for v in report.verdicts if v.verdict is Verdict.PASS}
+    assert {"reemit-pending", "no-broadcast", "server-request-ownership"} <= judged
 
 
 @pytest.mark.timeout(60)
@@ -208,3 +212,21 @@ def test_a_spec_trace_with_steps_http_cannot_play_ends_in_one_line_and_exit_3(tm
     assert "cannot be driven through this trace" in err and "Traceback" not in err
     assert main(["replay", str(path), "no-such-target"]) == 2
     assert "invalid TARGET" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("number, rule", [(3, "reemit-keeps-pending"), (13, "no-broadcast")])
+def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number, rule):
+    """Its server requests can travel only on the GET stream: verify drives them there,
+    so re-emission faults stay visible on a server that never streams a POST (B13, B16)."""
+    import asyncio
+
+    from mcp_resume.model.http.designs import FACADE_BOUNDS
+    from mcp_resume.model.http.facade import FacadeApp, serving
+    from mcp_resume.model.verify.suite import VerifyRun, verify
+
+    answering_json = type(f"Design{number}Json", (DESIGNS[number],), {"json_responses": True})
+    with serving(FacadeApp(answering_json())) as url:
+        report = asyncio.run(verify(VerifyRun(url, f"design-{number} with JSON answers", Profile.BOUNDARY, FACADE_BOUNDS)))
+    verdicts = {v.rule: v for v in report.verdicts}
+    assert verdicts["priming-event"].verdict is Verdict.SKIP  # the probe saw JSON answers
+    assert verdicts[rule].verdict is Verdict.FAIL, verdicts[rule].reason

@@ -9,7 +9,9 @@ its name says), the driver raises ``Inconclusive`` with a one-line reason.
 
 from __future__ import annotations
 
+import asyncio
 import secrets
+import time
 from typing import Any
 
 from mcp_resume.model.http.client import StreamableHttpClient
@@ -21,6 +23,9 @@ RECONNECTION_TOOL = "test_reconnection"
 SERVER_REQUEST_TOOLS = ("test_elicitation", "test_sampling")
 """Fixture tools that send a server request and wait for its answer."""
 FIXTURE_TOOLS = HISTORY_TOOLS + (RECONNECTION_TOOL,) + SERVER_REQUEST_TOOLS
+GET_AFTER_CALL_SECONDS = 0.2
+"""Pause between POSTing a call whose answer will be JSON and the GET that should carry
+its server request, so that the server has issued the request first."""
 
 ANSWERS: dict[str, dict[str, Any]] = {
     "elicitation/create": {"action": "accept", "content": {"answer": "mcp-resume"}},
@@ -41,11 +46,13 @@ class Inconclusive(Exception):
 class Driver:
     """Scenario steps over one client; ``tools`` are the names the server listed."""
 
-    def __init__(self, client: StreamableHttpClient, tools: list[str]):
+    def __init__(self, client: StreamableHttpClient, tools: list[str], *, json_posts: bool = False):
         self.client = client
         self.tools = tools
+        self.json_posts = json_posts
         self._sessions: list[str] = []
         self._deleted: set[str] = set()
+        self._calls: list[asyncio.Task] = []
 
     @property
     def exchanges(self) -> list[Exchange]:
@@ -95,6 +102,8 @@ class Driver:
         tool = tool or next((t for t in SERVER_REQUEST_TOOLS if t in self.tools), None)
         if tool is None:
             raise Inconclusive("no fixture tool that sends a server request")
+        if self.json_posts:
+            return tool, *await self._server_request_on_get(session, label, tool, request_id)
         exchange = await self.client.call_tool(
             session, tool, label=label, request_id=request_id, stop=lambda e: e.is_server_request
         )
@@ -102,6 +111,39 @@ class Driver:
         if exchange.end is not End.DROPPED:
             raise Inconclusive(f"{label}: {tool} sent no server request ({_end(exchange)})")
         return tool, exchange, exchange.events[-1]
+
+    def start_call(self, session: str | None, tool: str, label: str, request_id: Any = None) -> asyncio.Task:
+        """POST ``tools/call`` of ``tool`` in the background (its answer, a JSON body
+        when the tool ends, is not waited for); cancelled at ``cleanup`` if still running."""
+        call = asyncio.ensure_future(self.client.call_tool(session, tool, label=label, request_id=request_id))
+        self._calls.append(call)
+        return call
+
+    async def _server_request_on_get(self, session, label: str, tool: str, request_id: Any) -> tuple[Exchange, SseEvent]:
+        """A server that answers POSTs with JSON (MCP B13) can send a tool's server request
+        only on a GET stream (B16-B17): call the tool in the background and open GETs with
+        the session id until the request arrives on one, then drop that connection."""
+        call = self.start_call(session, tool, f"{label} (answered with JSON once the tool ends)", request_id)
+        deadline = time.monotonic() + self.client.bounds.idle
+        while True:
+            await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+            exchange = require(
+                await self.client.get(
+                    label=f"{label}: GET with the session id, where the server request comes (POSTs are answered with JSON)",
+                    session=session,
+                    stop=lambda e: e.is_server_request,
+                    idle=self.client.bounds.settle,
+                ),
+                label,
+            )
+            if exchange.end is End.DROPPED:
+                return exchange, exchange.events[-1]
+            if exchange.status != 200:
+                raise Inconclusive(f"{label}: POSTs are answered with JSON and the GET stream answered HTTP "
+                                   f"{exchange.status}: no stream can carry {tool}'s server request")
+            if call.done() or time.monotonic() > deadline:
+                raise Inconclusive(f"{label}: {tool} sent no server request on a GET stream within "
+                                   f"{self.client.bounds.idle:g} s")
 
     async def answer(self, session: str | None, request: SseEvent, label: str) -> Exchange:
         """POST the client's answer to a server request."""
@@ -115,7 +157,11 @@ class Driver:
         return exchange
 
     async def cleanup(self) -> None:
-        """DELETE every session this driver opened and did not delete (best effort)."""
+        """Cancel the background calls still running, then DELETE every session this
+        driver opened and did not delete (best effort)."""
+        for call in self._calls:
+            call.cancel()
+        await asyncio.gather(*self._calls, return_exceptions=True)
         for session in self._sessions:
             if session not in self._deleted:
                 await self.delete(session, "cleanup: delete session")

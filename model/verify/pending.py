@@ -28,6 +28,7 @@ from typing import Any
 
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 from mcp_resume.model.verify.driver import (
+    GET_AFTER_CALL_SECONDS,
     HISTORY_TOOLS,
     Driver,
     Inconclusive,
@@ -47,9 +48,12 @@ async def reemit_keeps_pending(d: Driver, ctx: Context) -> list[Check]:
     observable = False
     for tool in server_request_tools(d.tools):
         session = await d.open_session(f"session S ({tool})")
-        _, _, request = await d.tool_until_server_request(session, f"session S: call {tool}", tool)
+        _, arrival, request = await d.tool_until_server_request(session, f"session S: call {tool}", tool)
         rid = request.request_id
-        first = await _session_resume(d, ctx, session, rid, "first session resumption")
+        if d.json_posts:  # it came on a GET with the session id alone: that was a session resumption (B16-B17)
+            first = arrival
+        else:
+            first = await _session_resume(d, ctx, session, rid, "first session resumption")
         if first.end is End.DROPPED and _cancelled(first.events[-1]):
             continue  # the cancel alternative: the request is resolved, nothing stays pending
         if first.end is not End.DROPPED:
@@ -280,9 +284,18 @@ async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
             arrived.set_result(event)
         return False
 
-    reading = asyncio.ensure_future(
-        d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch, idle=3 * ctx.bounds.idle)
-    )
+    if d.json_posts:  # the request can come only on a GET stream (B16-B17): read that one
+        d.start_call(session, tool, f"call {tool} (answered with JSON once the tool ends)", rid)
+        await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+        reading = asyncio.ensure_future(
+            d.client.get(label=f"GET with the session id, kept open: {tool}'s server request comes here",
+                         session=session, stop=watch, idle=3 * ctx.bounds.idle)
+        )
+    else:
+        reading = asyncio.ensure_future(
+            d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,
+                               idle=3 * ctx.bounds.idle)
+        )
     try:
         request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
     except asyncio.TimeoutError:
@@ -291,9 +304,12 @@ async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
     got = await _session_resume(d, ctx, session, request.request_id, "GET with the session id alone while the call's connection is open")
     still_open = not reading.done()
     await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
-    call = await reading
+    if d.json_posts:
+        reading.cancel()  # a GET stream does not end with the call: stop reading it
+    call = (await asyncio.gather(reading, return_exceptions=True))[0]
     if not still_open:
-        raise NotObservable(f"the {tool} connection closed before the GET was answered ({call.end.value if call.end else 'no end'})")
+        ended = call.end.value if isinstance(call, Exchange) and call.end else "no end"
+        raise NotObservable(f"the connection carrying {tool}'s request closed before the GET was answered ({ended})")
     sent_again = got.end is End.DROPPED and not _cancelled(got.events[-1])
     return [
         Check(

@@ -384,7 +384,7 @@ async def reemit_pending(d: Driver, ctx: Context) -> list[Check]:
     await d.answer(session, request, f"answer {request.method} id={rid!r} (cleanup)")
     return [
         Check(
-            f"pending {request.method} id={rid!r} of {tool} after its POST connection dropped",
+            f"pending {request.method} id={rid!r} of {tool} after the connection that carried it dropped",
             "re-emitted with the same id, or cancelled, on the new stream",
             observed,
             found is not None,

@@ -228,7 +228,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES + waits, seconds_left)
     version = ctx.caps.protocol_version or PROTOCOL_VERSION
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
-        driver = Driver(client, ctx.caps.tools)
+        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json")
         checks: list[Check] = []
         try:
             checks = await asyncio.wait_for(scenario.run(driver, ctx), bound)
