@@ -230,3 +230,12 @@ def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number
     verdicts = {v.rule: v for v in report.verdicts}
     assert verdicts["priming-event"].verdict is Verdict.SKIP  # the probe saw JSON answers
     assert verdicts[rule].verdict is Verdict.FAIL, verdicts[rule].reason
+
+
+@pytest.mark.parametrize("number", [1, 3, 12, 13])
+def test_a_design_over_http_fails_the_same_rules_twice_in_a_row(design_over_http, number):
+    """The designs whose faults need pending server requests and timing (drops, GET
+    streams of two sessions, an open connection) give the same FAILs on a second run."""
+    from mcp_resume.model.http.designs import verify_design_over_http
+
+    assert verify_design_over_http(number, Profile.BOUNDARY) == design_over_http(number, Profile.BOUNDARY)
