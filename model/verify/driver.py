@@ -108,9 +108,34 @@ class Driver:
             session, tool, label=label, request_id=request_id, stop=lambda e: e.is_server_request
         )
         require(exchange, label)
+        if exchange.end in (End.IDLE, End.DEADLINE):  # the call waits: its request may have gone elsewhere
+            found = await self._server_request_on_open_get(session, label, tool, request_id)
+            if found is not None:
+                return tool, *found
         if exchange.end is not End.DROPPED:
             raise Inconclusive(f"{label}: {tool} sent no server request ({_end(exchange)})")
         return tool, exchange, exchange.events[-1]
+
+    async def _server_request_on_open_get(self, session, label: str, tool: str, request_id: Any):
+        """Some servers send a call's server request on the session's GET stream, not on
+        the call's POST stream (MCP B17 says they SHOULD NOT), and only while that stream
+        is open: open it first, call the tool again in the background, and take the
+        request from the GET stream; ``None`` when it does not come there either."""
+        get = asyncio.ensure_future(
+            self.client.get(
+                label=f"{label}: the GET stream, opened first ({tool}'s POST stream carried no server request)",
+                session=session,
+                stop=lambda e: e.is_server_request,
+                idle=self.client.bounds.idle,
+            )
+        )
+        await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+        rid = None if request_id is None else f"{request_id}-again"
+        self.start_call(session, tool, f"{label}, again while the GET stream is open", rid)
+        exchange = await get
+        if exchange.ok and exchange.end is End.DROPPED:
+            return exchange, exchange.events[-1]
+        return None
 
     def start_call(self, session: str | None, tool: str, label: str, request_id: Any = None) -> asyncio.Task:
         """POST ``tools/call`` of ``tool`` in the background (its answer, a JSON body

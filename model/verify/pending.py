@@ -273,38 +273,22 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
 async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
     """A pending server request whose connection the client is still reading is
     not sent again on a new GET stream (MCP B21: one connected stream per message).
-    Judged only while that connection is demonstrably open (DESIGN §2)."""
+    Judged only while that connection is demonstrably open (DESIGN §2). The request
+    is read where the server sends it: the call's POST stream, else (JSON answers,
+    or a server that uses its GET stream for it, B17) the session's GET stream."""
     tool = server_request_tools(d.tools)[0]
     session = await d.open_session("session S")
-    rid = d.client.next_id()
-    arrived: asyncio.Future = asyncio.get_running_loop().create_future()
-
-    def watch(event: SseEvent) -> bool:
-        if event.is_server_request and not arrived.done():
-            arrived.set_result(event)
-        return False
-
-    if d.json_posts:  # the request can come only on a GET stream (B16-B17): read that one
-        d.start_call(session, tool, f"call {tool} (answered with JSON once the tool ends)", rid)
-        await asyncio.sleep(GET_AFTER_CALL_SECONDS)
-        reading = asyncio.ensure_future(
-            d.client.get(label=f"GET with the session id, kept open: {tool}'s server request comes here",
-                         session=session, stop=watch, idle=3 * ctx.bounds.idle)
-        )
-    else:
-        reading = asyncio.ensure_future(
-            d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,
-                               idle=3 * ctx.bounds.idle)
-        )
-    try:
-        request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
-    except asyncio.TimeoutError:
-        reading.cancel()
-        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s") from None
+    via_get = d.json_posts
+    reading, request = await _reading_until_request(d, ctx, session, tool, via_get)
+    if request is None and not via_get:
+        via_get = True
+        reading, request = await _reading_until_request(d, ctx, session, tool, via_get)
+    if request is None:
+        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s, on its POST stream or the GET stream")
     got = await _session_resume(d, ctx, session, request.request_id, "GET with the session id alone while the call's connection is open")
     still_open = not reading.done()
     await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
-    if d.json_posts:
+    if via_get:
         reading.cancel()  # a GET stream does not end with the call: stop reading it
     call = (await asyncio.gather(reading, return_exceptions=True))[0]
     if not still_open:
@@ -319,6 +303,38 @@ async def no_broadcast(d: Driver, ctx: Context) -> list[Check]:
             not sent_again,
         )
     ]
+
+
+async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, via_get: bool):
+    """Start reading the stream that should carry ``tool``'s server request (the POST
+    stream of a new call, or the GET stream opened before the call); return the
+    reading task and the request, or (cancelled task, None) when none came in time."""
+    rid = d.client.next_id()
+    arrived: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def watch(event: SseEvent) -> bool:
+        if event.is_server_request and not arrived.done():
+            arrived.set_result(event)
+        return False
+
+    if via_get:
+        reading = asyncio.ensure_future(
+            d.client.get(label=f"GET with the session id, kept open: {tool}'s server request comes here",
+                         session=session, stop=watch, idle=3 * ctx.bounds.idle)
+        )
+        await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+        d.start_call(session, tool, f"call {tool} (its server request comes on the GET stream)", rid)
+    else:
+        reading = asyncio.ensure_future(
+            d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,
+                               idle=3 * ctx.bounds.idle)
+        )
+    try:
+        return reading, await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
+    except asyncio.TimeoutError:
+        reading.cancel()
+        await asyncio.gather(reading, return_exceptions=True)
+        return reading, None
 
 
 # -- helpers ----------------------------------------------------------------------
