@@ -109,7 +109,8 @@ class StreamableHttpClient:
     """A client of one MCP endpoint (``url``), recording every exchange in ``exchanges``.
 
     Use it as an async context manager. JSON-RPC ids are strings unique to this
-    client (``next_id``), so two clients never collide unless told to.
+    client (``next_id``), so two clients never collide unless told to. An empty
+    ``protocol_version`` sends no ``MCP-Protocol-Version`` header.
     """
 
     def __init__(self, url: str, bounds: Timeouts | None = None, *, protocol_version: str = PROTOCOL_VERSION):
@@ -271,7 +272,7 @@ class StreamableHttpClient:
             headers["last-event-id"] = last_event_id
         if self.protocol_version == SESSIONLESS_VERSION:
             headers.update(_sessionless_headers(method, body))
-        elif not (isinstance(body, dict) and body.get("method") == "initialize"):
+        elif self.protocol_version and not (isinstance(body, dict) and body.get("method") == "initialize"):
             headers["mcp-protocol-version"] = self.protocol_version
         return headers
 

@@ -4,148 +4,183 @@
 a ``Note`` covers the rules it names, says what the framework does and why,
 and names the file of the pinned package where it does it. A note with
 ``verify_mistake`` explains a verdict that is verify's own error, not the
-framework's fault; ``COMMON_NOTES`` hold for every target. ``note_for(target, rule)``
-is the note covering ``rule``, or None.
+framework's fault. ``note_for(target, rule)`` is the note covering ``rule``, or
+None; ``audit`` names the verdicts without a note and the stale notes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Where:
+    """A place in a pinned package's installed copy: ``path`` under the package's folder
+    (npm: ``node_modules/<package>``; PyPI: ``site-packages``, the path then starts with
+    the import name; a ``*`` matches a build hash), and the ``names`` defined or called there."""
+
+    package: str
+    path: str
+    names: tuple[str, ...] = ()
+
+    def __str__(self) -> str:
+        return f"{self.package}: {self.path}" + (f" {', '.join(self.names)}" if self.names else "")
 
 
 @dataclass(frozen=True)
 class Note:
     rules: tuple[str, ...]
     text: str
-    source: str
+    where: tuple[Where, ...]
     verify_mistake: bool = False
 
+    @property
+    def source(self) -> str:
+        return "; ".join(str(w) for w in self.where)
 
-_SDK_PY = "mcp 2.3.0, the SDK FastMCP runs on: mcp/server/streamable_http.py"
-_NO_EVENT_IDS = ("replay-suffix", "no-cross-session", "no-reemit-on-stream-resume", "reject-orphan-event-id",
-                 "reject-foreign-event-id", "expiry-independent", "event-id-unique", "no-duplicate-tool-call")
+
+_SDK_GET = Where("mcp", "mcp/server/streamable_http.py", ("_handle_get_request", "GET_STREAM_KEY"))
+
+FASTMCP_PYTHON = (
+    Note(("reemit-pending", "reemit-keeps-pending"),
+         "a pending elicitation/create whose POST connection dropped is never sent again: the SDK FastMCP runs "
+         "on (mcp 2.3.0) stores the request under its call's stream only, and a GET with the session id alone "
+         "opens the standalone stream (GET_STREAM_KEY), which carries new messages only; nothing re-emitted, so "
+         "reemit-keeps-pending cannot be seen either (under the MCP profile re-emission is a MAY: PASS)",
+         (_SDK_GET, Where("mcp", "mcp/server/streamable_http.py", ("message_router", "related_request_id")))),
+    Note(("reject-foreign-event-id",),
+         "FastMCP wraps its EventStore in a SessionScopedEventStore per session, whose replay_events_after "
+         "returns None for an event id of another session (or one never issued, malformed or oversized), so "
+         "nothing is replayed (no-cross-session PASSes where python-sdk FAILs); but the SDK's _replay_events "
+         "has already answered the GET 200 with an SSE stream before it asks the store, so the refusal shows as "
+         "an empty stream, not the 4xx boundary asks (MCP leaves the status open: PASS)",
+         (Where("fastmcp", "fastmcp/server/session_scoped_event_store.py", ("replay_events_after",)),
+          Where("mcp", "mcp/server/streamable_http.py", ("_replay_events",)))),
+    Note(("malformed-session-400",),
+         "the SDK's session manager looks every Mcp-Session-Id up and answers 404 'Session not found' to any id "
+         "it does not hold, well formed or not; MCP allows 404 for an id it never issued, so only boundary's "
+         "400-for-malformed FAILs it",
+         (Where("mcp", "mcp/server/streamable_http_manager.py", ("_handle_stateful_request", "Session not found")),)),
+)
+
+_FASTMCP_TS = "dist/chunk-ZNPHP74O.js"
+_TS_SDK_SEND = Where("@modelcontextprotocol/sdk", "dist/esm/server/webStandardStreamableHttp.js",
+                     ("send(message, options)", "relatedRequestId", "_standaloneSseStreamId"))
+
+FASTMCP_TYPESCRIPT = (
+    Note(("no-cross-session", "no-reemit-on-stream-resume", "reemit-pending", "reemit-keeps-pending",
+          "server-request-ownership", "no-broadcast"),
+         "a tool's context.elicit (and FastMCPSession.requestSampling) calls the SDK's server.elicitInput(params, "
+         "options) (createMessage) without a relatedRequestId, so the SDK's transport (@modelcontextprotocol/sdk "
+         "1.32.2) sends the call's elicitation/create on the standalone GET stream, or only stores it for that "
+         "stream when none is open, never on the call's own POST stream (against MCP B17: GET-stream messages "
+         "SHOULD be unrelated to a running request). verify waits for the request on the call's POST stream, "
+         "where each of these scenarios needs it, sees none and ends INCONCLUSIVE: not a false verdict, the "
+         "rules cannot be judged on this server",
+         (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
+                                         "requestSampling")), _TS_SDK_SEND)),
+    Note(("no-duplicate-tool-call",),
+         "a tool's context.log.info goes through FastMCPSession#createLog and #sendLog, which call "
+         "server.sendLoggingMessage with no related request: the SDK puts the log notifications on the "
+         "standalone GET stream, so the call's POST stream carries no notification with an event id before "
+         "its response and the scenario has no cursor to resume from (SKIP is right)",
+         (Where("fastmcp", _FASTMCP_TS, ("#createLog", "#sendLog", "sendLoggingMessage")), _TS_SDK_SEND)),
+    Note(("malformed-session-400",),
+         "mcp-proxy 6.7.19, FastMCP's HTTP layer, answers every Mcp-Session-Id it does not hold with "
+         "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
+         "an id it never issued, so only boundary's 400-for-malformed FAILs it",
+         (Where("mcp-proxy", "dist/startStdioServer-*.mjs", ("handleStreamRequest", "sendSessionNotFoundResponse")),)),
+)
+
+_TMCP_HTTP = "@tmcp/transport-http"
+_TMCP_INDEX = "src/index.js"
+
+TMCP = (
+    Note(("replay-suffix", "no-reemit-on-stream-resume", "event-id-unique", "no-duplicate-tool-call"),
+         "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, keeps no "
+         "event store and never reads Last-Event-ID: no stream can be resumed. Event ids are optional in MCP "
+         "(B22), so these rules cannot be judged: SKIP is right",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#controller_storage", "event: message")),)),
+    Note(("expiry-independent",),
+         "nothing to judge: no stream carries an event id that could outlive its session, and tmcp's sessions "
+         "and streams never expire (no time to live anywhere in the transport); --stream-ttl and --session-ttl "
+         "would have no expiry to wait for",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_delete",)),)),
+    Note(("reemit-pending", "reemit-keeps-pending"),
+         "a tool's elicitation/create is written to its call's POST stream only (the server's 'send' handler "
+         "finds the call's sink through AsyncLocalStorage, #controller_storage); once that connection drops the "
+         "request is lost, nothing keeps it to send again (re-emission is a MAY in 2025-06-18: PASS there)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("'send'", "#controller_storage")),)),
+    Note(("unknown-session-404", "missing-session-400", "malformed-session-400", "reject-orphan-event-id"),
+         "the transport takes request.headers.get('mcp-session-id') || getSessionId() as the session of every "
+         "GET, POST and DELETE and never checks that the id was issued: a request without an id is served under "
+         "a freshly minted one (200, not 400), an unknown, deleted or oversized id is served as if live (200, not "
+         "404), a malformed id is echoed back in the answer's Mcp-Session-Id, and a GET with an invented "
+         "Last-Event-ID and no session opens a stream for a new session (200, not 400)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#handle_post", "#handle_delete", "getSessionId")),)),
+    Note(("reject-foreign-event-id",),
+         "Last-Event-ID is never read: a GET with a live session and an event id it never issued (invented, "
+         "malformed or oversized) is answered 200 with a fresh standalone stream, where boundary asks a 4xx; "
+         "MCP leaves that answer open (PASS under 2025-06-18)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get",)),)),
+)
+
+_LITE = Where("mcp-lite", "dist/index.js", ("handleGet", "Protocol version mismatch", "handleInitialize"))
+
+MCP_LITE = (
+    Note(("session-identity-stable",),
+         "handleGet answers 400 'Bad Request: Protocol version mismatch' to any MCP-Protocol-Version but "
+         "2025-06-18 (hard-coded), while McpServer.handleInitialize answers a client offering 2025-11-25 with "
+         "2025-03-26 (its oldest revision, not its newest) and handlePost accepts that header "
+         "(validateProtocolHeader): the session's GET refuses the revision mcp-lite itself negotiated. MCP "
+         "allows only an SSE stream or 405 there (B15) and 400 only for an unsupported version (C40); verify "
+         "sent the same GET without the header and got the stream",
+         (_LITE, Where("mcp-lite", "dist/index.js", ("validateProtocolHeader",)))),
+    Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
+          "reemit-pending", "reemit-keeps-pending", "reject-orphan-event-id", "reject-foreign-event-id",
+          "event-id-unique", "server-request-ownership", "no-duplicate-tool-call", "no-broadcast"),
+         "each needs the session's GET stream, which refuses the negotiated revision (session-identity-stable), "
+         "and POST streams carry no event ids; mcp-lite accepting its own 2025-03-26 on GET would unlock them. "
+         "Read in the source, what they would find: InMemorySessionAdapter.appendEvent buffers every "
+         "notification of the session under '_GET_stream', also those already written to a POST stream, so a "
+         "GET resumed from any cursor re-delivers them; every session numbers its ids '<n>#_GET_stream' from 1 "
+         "and replay looks the cursor up in the presenting session, so another session's id replays this "
+         "session's own events; an id without '#' makes parseEventId throw and the GET answers 500 'Replay "
+         "failed'; a server request (sendClientRequest) is never buffered, so one whose connection dropped is "
+         "never re-emitted",
+         (_LITE, Where("mcp-lite", "dist/index.js", ("appendEvent", "replay", "parseEventId", "_GET_stream",
+                                                      "sendClientRequest")))),
+    Note(("unknown-session-404", "malformed-session-400"),
+         "handlePost only checks that an Mcp-Session-Id is present (missing-session-400 PASSes), never that it "
+         "was issued: an unknown, deleted, oversized or malformed id is served as if live (200, and echoed "
+         "back in the answer's Mcp-Session-Id), and handleDelete answers 200 to any id",
+         (Where("mcp-lite", "dist/index.js", ("handlePost", "handleDelete", "sessionAdapter.delete")),)),
+    Note(("expiry-independent",),
+         "nothing to judge: POST streams carry no event ids, the GET stream that has them is refused (see "
+         "session-identity-stable), and InMemorySessionAdapter never expires a session or a stream (it only "
+         "caps each stream's buffer at maxEventBufferSize)",
+         (Where("mcp-lite", "dist/index.js", ("InMemorySessionAdapter", "maxEventBufferSize")),)),
+)
 
 NOTES: dict[str, tuple[Note, ...]] = {
-    "fastmcp-python": (
-        Note(("replay-suffix", "expiry-independent"),
-             "the replay is exact (the same event ids, the same messages), but FastMCP's EventStore keeps each "
-             "message as a dumped dict in a py-key-value store, which serialises it with json.dumps(sort_keys=True): "
-             "the replayed log notification's data comes back with its keys sorted, and verify compares the bytes "
-             "instead of the JSON-RPC values",
-             "fastmcp/server/event_store.py EventStore.store_event; key_value/aio/_utils/managed_entry.py",
-             verify_mistake=True),
-        Note(("reemit-pending",),
-             "a pending elicitation/create whose POST connection dropped is never sent again: the SDK's transport "
-             "keeps no record of a stream's unanswered server requests, and a GET with the session id alone only "
-             "opens the standalone stream for new messages (FastMCP adds nothing here; the same verdict as python-sdk)",
-             f"{_SDK_PY} _handle_get_request"),
-        Note(("reemit-keeps-pending",),
-             "follows from reemit-pending: nothing is re-emitted, so whether re-emission keeps a request pending "
-             "cannot be seen", f"{_SDK_PY} _handle_get_request"),
-        Note(("reject-foreign-event-id",),
-             "FastMCP's SessionScopedEventStore does refuse another session's event id (its stream key lacks this "
-             "session's prefix: replay_events_after returns None), which is why no-cross-session PASSes where "
-             "python-sdk FAILs; but the SDK has already answered the GET 200 with an SSE stream before it asks the "
-             "store, so the refusal shows as an empty stream, not as a 4xx",
-             f"fastmcp/server/session_scoped_event_store.py; {_SDK_PY} _replay_events"),
-        Note(("malformed-session-400",),
-             "the SDK's session manager looks every Mcp-Session-Id up and answers 404 'Session not found' to any id "
-             "it does not hold, well formed or not; 404 is what the MCP revisions ask for an unknown id, so only "
-             "boundary's 400-for-malformed FAILs it",
-             "mcp 2.3.0: mcp/server/streamable_http_manager.py handle_request"),
-    ),
-    "fastmcp-typescript": (
-        Note(("no-reemit-on-stream-resume", "reemit-pending", "reemit-keeps-pending", "server-request-ownership"),
-             "a tool's context.elicit calls the SDK's server.elicitInput(params, options) without relatedRequestId, "
-             "and FastMCPSession.requestSampling does the same, so the SDK's transport sends the tool call's "
-             "elicitation/create on the standalone GET stream, not on the call's POST stream (against MCP B17: GET "
-             "messages SHOULD be unrelated to running requests; when no GET stream is open the request waits "
-             "unseen until it times out). verify waits for it on the POST stream only and ends INCONCLUSIVE; it "
-             "would have to open the GET stream first to judge these rules",
-             "fastmcp dist/chunk-ZNPHP74O.js, FastMCPSession's tools/call handler (elicit) and requestSampling"),
-        Note(("no-duplicate-tool-call",),
-             "a tool's context.log.info goes through FastMCPSession#sendLog, which calls server.sendLoggingMessage "
-             "with no related request: the SDK puts log notifications on the standalone GET stream (or drops them "
-             "when none is open), so a tool call's POST stream carries no notification before its response and the "
-             "scenario has nothing to resume from",
-             "fastmcp dist/chunk-ZNPHP74O.js FastMCPSession#sendLog"),
-        Note(("malformed-session-400",),
-             "mcp-proxy (FastMCP's HTTP layer) answers every Mcp-Session-Id it does not hold with "
-             "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; the MCP revisions "
-             "ask 404 for an unknown id, so only boundary's 400-for-malformed FAILs it",
-             "mcp-proxy 6.7.19 dist/startStdioServer-*.mjs handleStreamRequest, sendSessionNotFoundResponse"),
-    ),
-    "tmcp": (
-        Note(_NO_EVENT_IDS,
-             "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, has "
-             "no event store and ignores Last-Event-ID: no stream can be resumed (event ids are optional in MCP, "
-             "so these rules do not apply: SKIP is right)",
-             "@tmcp/transport-http src/index.js"),
-        Note(("reemit-pending",),
-             "a tool's elicitation/create is written to the POST stream of the call (the 'send' handler finds the "
-             "call's response sink through AsyncLocalStorage); once that connection drops the request is lost: "
-             "nothing keeps it to send again on a new stream",
-             "@tmcp/transport-http src/index.js, the server's 'send' handler; tmcp src/index.js elicitation"),
-        Note(("reemit-keeps-pending",),
-             "follows from reemit-pending: nothing is re-emitted", "@tmcp/transport-http src/index.js"),
-        Note(("unknown-session-404", "missing-session-400"),
-             "the transport takes request.headers.get('mcp-session-id') || getSessionId() as the session of every "
-             "GET, POST and DELETE and never checks that the id was issued: a request without an id is served "
-             "under a freshly minted one (200, not 400) and an unknown or deleted id is served as if live (200, not "
-             "404); a GET with no id even opens a stream for a new session",
-             "@tmcp/transport-http src/index.js #handle_get, #handle_post, #handle_delete"),
-        Note(("malformed-session-400",),
-             "a malformed Mcp-Session-Id is accepted as a session like any other and echoed back in the answer's "
-             "Mcp-Session-Id header (the same code as unknown-session-404); verify ends INCONCLUSIVE ('server sent "
-             "a malformed Mcp-Session-Id') where it should FAIL the rule",
-             "@tmcp/transport-http src/index.js #handle_get", verify_mistake=True),
-        Note(("priming-event",),
-             "tmcp negotiated 2025-06-18 (it does not offer 2025-11-25), a revision without priming events; under "
-             "boundary verify still expects the 2025-11-25 priming event (under the negotiated profile it PASSes)",
-             "tmcp src/validation/version.js SUPPORTED_VERSIONS", verify_mistake=True),
-    ),
-    "mcp-lite": (
-        Note(tuple(r for r in _NO_EVENT_IDS if r != "no-reemit-on-stream-resume"),
-             "mcp-lite answers POST requests on SSE streams whose events carry no id; only the session's GET stream "
-             "has ids ('<n>#_GET_stream', from InMemorySessionAdapter.appendEvent), and verify never got that stream "
-             "(see no-replay-on-session-resume). Read in the source (the last point also seen by hand): appendEvent buffers every "
-             "notification of the session, also those written to a POST stream, so a GET resumed from any cursor "
-             "re-delivers progress notifications already delivered on POST streams; every session numbers its ids "
-             "from 1 with the same stream name, and the replay looks the cursor up in the presenting session, so "
-             "another session's id replays this session's own events instead of being refused; an id without '#' "
-             "makes parseEventId throw and the GET answers 500 'Replay failed'",
-             "mcp-lite dist/index.js InMemorySessionAdapter.appendEvent and replay, StreamableHttpTransport.handleGet"),
-        Note(("no-replay-on-session-resume", "no-reemit-on-stream-resume", "reemit-pending", "reemit-keeps-pending",
-              "server-request-ownership"),
-             "every GET was answered 400 'Protocol version mismatch': handleGet accepts MCP-Protocol-Version "
-             "2025-06-18 only (hard-coded) or no header at all. verify sent 2025-11-25 where the session had "
-             "negotiated 2025-03-26, which is verify's error; but a client sending the negotiated 2025-03-26 gets "
-             "the same 400 (seen by hand; without the header the GET gets its stream), so mcp-lite's GET stream refuses the revision mcp-lite itself negotiated (it answers "
-             "an initialize asking for an unsupported revision with its oldest, 2025-03-26, not its newest). From "
-             "the source: a server request (sendClientRequest) is written to its call's POST stream or the GET "
-             "stream and never buffered, so one whose connection dropped is never re-emitted",
-             "mcp-lite dist/index.js StreamableHttpTransport.handleGet, sendClientRequest; McpServer's initialize"),
-        Note(("unknown-session-404", "session-identity-stable", "priming-event"),
-             "every POST after initialize was refused 400 with a JSON body 'Protocol version mismatch' because verify "
-             "sent MCP-Protocol-Version 2025-11-25 and not the negotiated 2025-03-26; with the right header mcp-lite "
-             "answers tools/list on an SSE stream. Read in the source and seen by hand: handlePost never checks "
-             "that a presented Mcp-Session-Id was issued (tools/list with a never-issued id is answered 200) and "
-             "handleDelete answers 200 to any id, so unknown-session-404 is broken",
-             "mcp-lite dist/index.js StreamableHttpTransport.validateProtocolHeader, handlePost, handleDelete",
-             verify_mistake=True),
-    ),
+    "fastmcp-python": FASTMCP_PYTHON,
+    "fastmcp-typescript": FASTMCP_TYPESCRIPT,
+    "tmcp": TMCP,
+    "mcp-lite": MCP_LITE,
 }
 
 
-COMMON_NOTES: tuple[Note, ...] = (
-    Note(("no-broadcast",),
-         "verify does not drive no-broadcast (MCP B21) over HTTP yet: no framework is judged on it",
-         "model/verify/suite.py", verify_mistake=True),
-)
-"""Notes that hold for every framework target; a target's own note of the same rule wins."""
-
-
 def note_for(target: str, rule: str) -> Note | None:
-    """The note of ``target`` that covers ``rule``, else the common note that does, else None."""
-    notes = NOTES.get(target, ()) + COMMON_NOTES
-    return next((n for n in notes if rule in n.rules), None)
+    """The note of ``target`` that covers ``rule``, or None."""
+    return next((n for n in NOTES.get(target, ()) if rule in n.rules), None)
+
+
+def audit(target: str, shown: Collection[str]) -> list[str]:
+    """What is wrong with ``target``'s notes against ``shown``, the rules its section of the
+    page lists (not PASS under some profile, and applicable): one line for each shown rule
+    without a note, and one for each noted rule not shown (a stale note). Empty when right."""
+    noted = [rule for note in NOTES.get(target, ()) for rule in note.rules]
+    missing = [f"{rule}: no note for a verdict that is not PASS" for rule in shown if rule not in noted]
+    stale = [f"{rule}: stale note (the rule PASSes or does not apply)" for rule in noted if rule not in shown]
+    return missing + stale

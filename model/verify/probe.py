@@ -5,7 +5,10 @@ refused, again in the request shape of 2026-07-28, rules §F: F12, F16),
 ``notifications/initialized``, ``tools/list`` (do POST streams carry event ids,
 a priming event?), a GET with the session id alone (a standalone stream, or
 405? do its events carry ids?), then DELETE. Every request after
-``initialize`` carries the negotiated ``MCP-Protocol-Version``. The scenarios
+``initialize`` carries the negotiated ``MCP-Protocol-Version``; a GET refused
+400 with it is sent once more without the header, to tell a server that refuses
+the revision it negotiated (C40: 400 is for an unsupported version) from one
+that refuses the GET for another reason. The scenarios
 read the result to SKIP what the server does not offer (DESIGN.md §3).
 
 ``probe`` raises ``TargetError`` when the target is not reachable or does not
@@ -38,6 +41,8 @@ class Capabilities:
     - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
     - ``get_status``: the status of a GET with the session id alone;
     - ``get_stream``: that GET opened an SSE stream;
+    - ``get_refused_version``: the negotiated ``MCP-Protocol-Version`` that GET was
+      refused (400) with, when the same GET without the header opened an SSE stream;
     - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
       conformance fixtures.
@@ -52,6 +57,7 @@ class Capabilities:
     priming: bool = False
     get_status: int | None = None
     get_stream: bool = False
+    get_refused_version: str | None = None
     delete_status: int | None = None
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
@@ -68,6 +74,7 @@ class Capabilities:
             "priming": self.priming,
             "get_status": self.get_status,
             "get_stream": self.get_stream,
+            "get_refused_version": self.get_refused_version,
             "delete_status": self.delete_status,
             "fixture_tools": self.fixture_tools,
             "probe": [e.to_json() for e in self.exchanges],
@@ -106,9 +113,21 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
         caps.get_event_ids = caps.get_stream and any(e.id is not None for e in get.events)
         caps.event_ids = caps.event_ids or caps.get_event_ids
+        if get.status == 400 and client.protocol_version:
+            caps.get_refused_version = await _refused_version(client, session)
         deleted = await client.delete(session, label="probe: delete session")
         caps.delete_status = deleted.status
     return caps
+
+
+async def _refused_version(client: StreamableHttpClient, session: str) -> str | None:
+    """The version sent, when the GET the server refused 400 opens an SSE stream without it."""
+    version, client.protocol_version = client.protocol_version, ""
+    try:
+        bare = await client.get(label="probe: the same GET without MCP-Protocol-Version", session=session)
+    finally:
+        client.protocol_version = version
+    return version if bare.ok and bare.status == 200 and bare.content_type == SSE_TYPE else None
 
 
 def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:

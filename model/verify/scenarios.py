@@ -77,6 +77,13 @@ UNLOCKS = {
 }
 """What would let verify judge the rules a missing need left unjudged (DESIGN §7)."""
 
+REFUSED_VERSION = (
+    "the server's GET refuses MCP-Protocol-Version {version}, the revision it negotiated (HTTP 400; the same "
+    "GET without the header opens a stream): no GET stream to drive (the finding is under "
+    "session-identity-stable, B15, C40)"
+)
+REFUSED_VERSION_UNLOCK = "accept MCP-Protocol-Version {version}, the negotiated revision, on GET (C40: 400 is for an unsupported version)"
+
 
 @dataclass
 class Context:
@@ -607,7 +614,7 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
     checks: list[Check] = []
     answers: list[Exchange] = []
     if not ctx.caps.get_stream:
-        checks.append(await _get_is_sse_or_405(d, session))
+        checks.append(await _get_is_sse_or_405(d, ctx, session))
     if ctx.caps.get_stream:
         got = require(await d.client.get(label="session resumption", session=session), "session resumption")
         checks.append(
@@ -645,9 +652,10 @@ async def session_identity_stable(d: Driver, ctx: Context) -> list[Check]:
     return checks
 
 
-async def _get_is_sse_or_405(d: Driver, session) -> Check:
+async def _get_is_sse_or_405(d: Driver, ctx: Context, session) -> Check:
     """MCP allows only an SSE stream or 405 for a GET (B15, D16): 406, another
-    status or no answer at all breaks the session's resumption."""
+    status or no answer at all breaks the session's resumption; a 400 to the
+    negotiated ``MCP-Protocol-Version`` is no refusal of an unsupported one (C40)."""
     got = await d.client.get(label="GET with the session id alone", session=session)
     if got.error_kind is ErrorKind.FIRST_BYTE:
         observed = "no answer within the bound"
@@ -655,6 +663,10 @@ async def _get_is_sse_or_405(d: Driver, session) -> Check:
         raise Inconclusive(f"GET with the session id alone: {got.error}")
     else:
         observed = f"HTTP {got.status} {got.content_type}".strip()
+    refused = ctx.caps.get_refused_version
+    if got.status == 400 and refused:
+        observed += (f" to MCP-Protocol-Version {refused}, the revision initialize negotiated; the same GET "
+                     "without the header opened a stream (400 is for an unsupported version, C40)")
     held = got.status == 405 or (got.status == 200 and got.content_type == "text/event-stream")
     return Check("GET with the session id alone", "an SSE stream or 405 (B15)", observed, held)
 
@@ -713,8 +725,19 @@ def _missing(needs: tuple[str, ...], caps: Capabilities) -> str | None:
     need = missing_need(needs, caps)
     if need is None:
         return None
+    if need in ("get", "event-ids") and caps.get_refused_version:
+        prefix = "no POST stream's SSE events carry an event id, and " if need == "event-ids" else ""
+        return prefix + REFUSED_VERSION.format(version=caps.get_refused_version)
     answer = "nothing" if caps.get_status is None else f"HTTP {caps.get_status}"
     return NEEDS[need][1].format(get_answer=answer)
+
+
+def unlock_for(need: str | None, caps: Capabilities) -> str | None:
+    """What would let verify drive the rules ``need`` left unjudged (``UNLOCKS``, or
+    the version a GET refused), or ``None``."""
+    if need in ("get", "event-ids") and caps.get_refused_version:
+        return REFUSED_VERSION_UNLOCK.format(version=caps.get_refused_version)
+    return UNLOCKS.get(need or "")
 
 
 def missing_need(needs: tuple[str, ...], caps: Capabilities) -> str | None:

@@ -64,6 +64,7 @@ from mcp_resume.model.verify.scenarios import (
     replay_suffix,
     session_identity_stable,
     unknown_session_404,
+    unlock_for,
 )
 
 SCENARIO_EXCHANGES = 12
@@ -221,7 +222,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     missing = _missing(scenario.needs, ctx.caps)
     if missing is not None:
         need = missing_need(scenario.needs, ctx.caps)
-        return skip(scenario.rule, profile, missing, unlock=UNLOCKS.get(need) if need != "sessions" else None)
+        return skip(scenario.rule, profile, missing, unlock=unlock_for(need, ctx.caps) if need != "sessions" else None)
     if seconds_left <= 0:
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
     waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0

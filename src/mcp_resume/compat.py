@@ -7,8 +7,10 @@ profile it negotiates, times each verify run (wall-clock seconds), stops it by
 its process id and writes one Markdown page: a verdict per rule and target,
 each SDK's FAIL and WARN with its one-line evidence, and for a framework each
 verdict that is not PASS with what the framework's source does
-(``model.targets.framework_notes``). Exit 0 when the page was written (whatever
-the verdicts), 2 for a missing tool or a bad path, 3 when a target did not start.
+(``model.targets.framework_notes``). A listed verdict without a note, and a note
+of a rule the framework PASSes (stale), are warned about on stderr
+(``framework_notes.audit``). Exit 0 when the page was written (whatever the
+verdicts), 2 for a missing tool or a bad path, 3 when a target did not start.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from pathlib import Path
 
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, running_target
-from mcp_resume.model.targets.framework_notes import Note, note_for
+from mcp_resume.model.targets.framework_notes import Note, audit, note_for
 from mcp_resume.model.targets.frameworks import FRAMEWORKS, framework
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
@@ -67,6 +69,9 @@ def run_compat(args) -> int:
         return _error(str(error), EXIT_UNREACHABLE)
     out.write_text(page(results), encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
+    for target in results:
+        for problem in audit(target, shown_rules(results[target])) if framework(target) else ():
+            print(f"mcp-resume compat: warning: {target}: {problem}", file=sys.stderr)
     return EXIT_OK
 
 
@@ -94,7 +99,8 @@ def page(results: dict[str, TargetResult]) -> str:
         "reconnect decision as MUSTs) and, after the slash, under the MCP profile of the revision it negotiated.",
     ]
     if sdks:
-        lines += ["", "## The official SDKs", "", *_table(results, sdks), "", _revisions(results, sdks)]
+        lines += ["", "## The official SDKs", "", *_table(results, sdks), "", _revisions(results, sdks), "",
+                  _durations(results, sdks)]
     if frameworks:
         lines += ["", "## Third-party frameworks", "", *_framework_intro(results, frameworks),
                   "", *_table(results, frameworks), "", _revisions(results, frameworks)]
@@ -119,6 +125,11 @@ def _revisions(results: dict[str, TargetResult], targets: list[str]) -> str:
         f"(`{results[t].reports['auto'].profile.value}`)" for t in targets) + "."
 
 
+def _durations(results: dict[str, TargetResult], targets: list[str]) -> str:
+    return "Seconds verify took (`boundary` / `auto`): " + ", ".join(
+        f"`{t}` {results[t].seconds['boundary']:.0f} / {results[t].seconds['auto']:.0f}" for t in targets) + "."
+
+
 def _framework_intro(results: dict[str, TargetResult], targets: list[str]) -> list[str]:
     lines = ["| target | framework, pinned | fixture tools | verify `boundary` | verify `auto` |", "|---|---|---|---|---|"]
     for target in targets:
@@ -140,17 +151,21 @@ def _framework_section(target: str, result: TargetResult) -> list[str]:
     fw = framework(target)
     lines = [f"### `{target}`: {fw.label}", ""]
     grouped: dict[Note | None, list[str]] = {}
-    for rule in RULES:
-        marks = {name: _verdict(result.reports[name], rule.id) for name, _ in RUNS}
-        if all(v is Verdict.PASS for v in marks.values()) or _not_applicable(result, rule.id):
-            continue
-        shown = " / ".join(_mark(marks[name]) for name, _ in RUNS)
-        grouped.setdefault(note_for(target, rule.id), []).append(f"`{rule.id}` {shown}")
+    for rule in shown_rules(result):
+        shown = " / ".join(_mark(_verdict(result.reports[name], rule)) for name, _ in RUNS)
+        grouped.setdefault(note_for(target, rule), []).append(f"`{rule}` {shown}")
     if not grouped:
         return lines + ["Every rule PASSes under both profiles."]
     for note, rules in grouped.items():
         lines.append(f"- {'; '.join(rules)}: {_explain(note)}")
     return lines
+
+
+def shown_rules(result: TargetResult) -> list[str]:
+    """The rules a framework's section lists: not PASS under some profile, and applicable under one."""
+    return [rule.id for rule in RULES
+            if not all(_verdict(result.reports[name], rule.id) is Verdict.PASS for name, _ in RUNS)
+            and not _not_applicable(result, rule.id)]
 
 
 def _explain(note: Note | None) -> str:
@@ -160,8 +175,13 @@ def _explain(note: Note | None) -> str:
     return f"{prefix}{note.text} ({note.source})"
 
 
+NOT_APPLICABLE = ("not applicable", "not a rule of MCP")
+"""How a SKIP reason says the rule does not apply (the profile's level, or the negotiated revision's)."""
+
+
 def _not_applicable(result: TargetResult, rule: str) -> bool:
-    return all("not applicable" in (_rule_verdict(result.reports[name], rule).reason or "") for name, _ in RUNS)
+    return all(any(words in (_rule_verdict(result.reports[name], rule).reason or "") for words in NOT_APPLICABLE)
+               for name, _ in RUNS)
 
 
 def _rule_verdict(report: Report, rule: str):

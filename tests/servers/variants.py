@@ -52,6 +52,7 @@ class Variant:
     delete_again_200: bool = False  # faulty: DELETE of a session that is gone gets 200
     get_status: int | None = None  # faulty: a GET with the session id alone gets this status
     get_silent: bool = False  # faulty: a GET with the session id alone is never answered
+    get_version: str | None = None  # faulty: a GET with any other MCP-Protocol-Version gets 400 (as mcp-lite 0.10.0)
     sessionless: bool = False  # no Mcp-Session-Id; GET and DELETE get 405
     era_2026: bool = False  # speaks only 2026-07-28 (its headers and _meta required)
     ring: int | None = None  # a stream keeps only its latest N events
@@ -123,6 +124,8 @@ class VariantApp:
             return await _answer(send, 405, b"", {"allow": "POST"})
         if v.era_2026 and method == "POST" and (problem := _era_problem(headers, rpc)):
             return await _error(send, 400, rpc, -32020, problem)
+        if method == "GET" and v.get_version and version is not None and version != v.get_version:
+            return await _answer(send, 400, b"Bad Request: Protocol version mismatch")
         if v.version and not is_init and version is not None and version != v.version:
             return await _error(send, 400, rpc, -32600, f"unsupported MCP-Protocol-Version {version}")
         if v.sessionless or v.era_2026:
