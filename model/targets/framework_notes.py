@@ -69,15 +69,14 @@ _TS_SDK_SEND = Where("@modelcontextprotocol/sdk", "dist/esm/server/webStandardSt
                      ("send(message, options)", "relatedRequestId", "_standaloneSseStreamId"))
 
 FASTMCP_TYPESCRIPT = (
-    Note(("no-cross-session", "no-reemit-on-stream-resume", "reemit-pending", "reemit-keeps-pending",
-          "server-request-ownership", "no-broadcast"),
+    Note(("reemit-pending", "reemit-keeps-pending"),
          "a tool's context.elicit (and FastMCPSession.requestSampling) calls the SDK's server.elicitInput(params, "
          "options) (createMessage) without a relatedRequestId, so the SDK's transport (@modelcontextprotocol/sdk "
-         "1.32.2) sends the call's elicitation/create on the standalone GET stream, or only stores it for that "
-         "stream when none is open, never on the call's own POST stream (against MCP B17: GET-stream messages "
-         "SHOULD be unrelated to a running request). verify waits for the request on the call's POST stream, "
-         "where each of these scenarios needs it, sees none and ends INCONCLUSIVE: not a false verdict, the "
-         "rules cannot be judged on this server",
+         "1.32.2) sends the call's elicitation/create on the standalone GET stream while one is open, never on the "
+         "call's own POST stream (against MCP B17: GET-stream messages SHOULD be unrelated to a running request); "
+         "verify takes it from the GET stream it opened first. Once that connection drops, a GET with the session "
+         "id alone opens a new standalone stream that carries new messages only: the pending request is never "
+         "re-emitted (a MAY in the MCP revisions: PASS there), so whether re-emission keeps it pending cannot be seen",
          (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
                                          "requestSampling")), _TS_SDK_SEND)),
     Note(("no-duplicate-tool-call",),
