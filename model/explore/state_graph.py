@@ -72,6 +72,8 @@ class GraphData:
     edges: Counter = field(default_factory=Counter)
     path: list[tuple] = field(default_factory=list)  # (source key, target key, kind, branch) of the counterexample
     failure: tuple | None = None  # (source key, kind, rule) of its failing step
+    cycle: list[tuple] = field(default_factory=list)  # the edges of a lasso's cycle (``path`` is then its prefix)
+    closing: tuple | None = None  # (source key, target key, label): a cycle's step beyond the bound, drawn back
 
     def add(self, source, transition: Transition, target) -> None:
         self.states.setdefault(source, transition.before)
@@ -124,6 +126,33 @@ def add_counterexample(data: GraphData, trace: Trace, server: ServerUnderTest | 
         data.failure = (keys[-1], trace.actions[-1].kind, trace.failure.rule)
 
 
+def add_lasso(data: GraphData, lasso, server: ServerUnderTest | None = None) -> None:
+    """Draw ``lasso`` (``liveness.Lasso``): its prefix dark, one round of its cycle red,
+    and a dashed red edge back to the cycle's first state; the states are the spec's
+    view beside ``server`` (a fresh instance), as ``liveness.design_graph`` walks it."""
+    from mcp_resume.model.explore.liveness import tracking_checker
+
+    states = [INITIAL_STATE]
+    checker = tracking_checker(server) if server is not None else None
+    for action in lasso.prefix + lasso.cycle:
+        if checker is None:
+            states.append(step(states[-1], action).after)
+        else:
+            checker.apply(action)
+            states.append(checker.state)
+    keys = [canonical_key(state) for state in states]
+    for key, state in zip(keys, states):
+        data.states.setdefault(key, state)
+    for index, action in enumerate(lasso.prefix + lasso.cycle):
+        branch = step(states[index], action).outcome
+        edge = (keys[index], keys[index + 1], action.kind, branch.branch if branch else None)
+        data.edges.setdefault(edge, 1)
+        (data.path if index < len(lasso.prefix) else data.cycle).append(edge)
+    start = keys[len(lasso.prefix)]
+    if keys[-1] != start:
+        data.closing = (keys[-1], start, f"again: {lasso.request} still stranded")
+
+
 def _spec_states(actions, profile: Profile, server: ServerUnderTest | None) -> list[State]:
     states = [INITIAL_STATE]
     if server is None:
@@ -142,66 +171,165 @@ def decide_branch(state: State, action, profile: Profile) -> Branch | None:
     return outcome.branch if outcome else None
 
 
+SHORT = {
+    "initialize": "init", "call_tool": "call", "reconnect": "reconnect", "answer_request": "answer",
+    "delete_session": "delete", "restart_client": "restart", "drop_connection": "drop",
+    "close_connection": "close", "evict_event": "evict", "emit_event": "emit",
+    "issue_server_request": "request", "cancel_request": "cancel", "end_stream": "end",
+    "expire_stream": "expire stream", "expire_session": "expire session",
+}
+"""The short edge label of each action kind; the legend gives the full name."""
+
+ROW = 5
+"""States per row of the picture: a breadth-first level wider than this wraps onto more rows."""
+
+
 def to_dot(data: GraphData, title: str) -> str:
-    """The DOT text of the graph (deterministic: nodes and edges in discovery order)."""
+    """The DOT text of the graph (deterministic: nodes and edges in discovery order).
+
+    Laid out top to bottom to be read on a laptop: each breadth-first level in
+    rows of at most ``ROW`` states, the transitions between two states merged
+    into one edge with short labels (``SHORT``; ``(n)`` a numbered branch of
+    DESIGN.md §2), each state's loops merged into one, and a legend.
+    """
     graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", label=title, labelloc="t",
-                      fontname="Helvetica", fontsize="14")
+                      fontname="Helvetica", fontsize="14", newrank="true", nodesep="0.25", ranksep="0.45")
     graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="box", style="rounded")
     graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
     names = {key: f"s{index}" for index, key in enumerate(data.states)}
-    on_path = {(source, target, kind, branch) for source, target, kind, branch in data.path}
-    path_nodes = {source for source, _, _, _ in data.path} | {target for _, target, _, _ in data.path}
-    for key, state in data.states.items():
-        attributes = {"label": _escape("\n".join(describe_state(state)))}
-        if key in path_nodes:
-            attributes.update(color=COUNTEREXAMPLE, penwidth="2")
-        if names[key] == "s0":
-            attributes.update(style="rounded,filled", fillcolor="gray90")
-        graph.add_node(pydot.Node(names[key], **attributes))
-    refused: Counter = Counter()
-    for (source, target, kind, branch), count in data.edges.items():
-        red = (source, target, kind, branch) in on_path
-        if source == target and not red and branch not in NUMBERED_BRANCHES:
-            refused[source] += count
+    depth = _depths(data)
+    _add_states(graph, data, names)
+    _add_rows(graph, data, names, depth)
+    red = set(data.path)
+    cycle = set(data.cycle)
+    merged: dict = {}
+    for edge, count in data.edges.items():
+        source, target, kind, branch = edge
+        if edge in red or edge in cycle:
+            colour = COUNTEREXAMPLE if edge in cycle or not data.cycle else PREFIX
+            graph.add_edge(pydot.Edge(names[source], names[target], **_edge_style(kind, branch, count, colour), weight="0",
+                                      constraint=str(depth[target] > depth[source]).lower()))
             continue
-        graph.add_edge(pydot.Edge(names[source], names[target], **_edge_style(kind, branch, count, red)))
-    for key, count in refused.items():
-        graph.add_edge(pydot.Edge(names[key], names[key], label=f"other refusals ×{count}", color="gray60",
-                                  fontcolor="gray40", style="dashed"))
+        merged.setdefault((source, target), []).append((kind, branch, count))
+    for (source, target), parts in merged.items():
+        graph.add_edge(pydot.Edge(names[source], names[target], **_merged_style(parts, source == target), weight="0",
+                                  constraint=str(depth[target] > depth[source]).lower()))
+    if data.closing:
+        source, target, label = data.closing
+        graph.add_edge(pydot.Edge(names[source], names[target], label=_escape(label), color=COUNTEREXAMPLE,
+                                  fontcolor=COUNTEREXAMPLE, penwidth="3", style="dashed", constraint="false"))
     if data.failure:
         source, kind, rule = data.failure
         graph.add_node(pydot.Node("violation", label=_escape(f"broken: {rule}"), shape="octagon",
                                   color=COUNTEREXAMPLE, fontcolor=COUNTEREXAMPLE, penwidth="2"))
-        graph.add_edge(pydot.Edge(names[source], "violation", label=kind, color=COUNTEREXAMPLE,
+        graph.add_edge(pydot.Edge(names[source], "violation", label=SHORT[kind], color=COUNTEREXAMPLE,
                                   fontcolor=COUNTEREXAMPLE, penwidth="2.5"))
     _add_legend(graph, data)
     return graph.to_string()
 
 
-def _edge_style(kind: str, branch: Branch | None, count: int, red: bool) -> dict:
-    label = kind
-    if branch is not None:
-        number = NUMBERED_BRANCHES.get(branch)
-        label += f"\n{branch.value}" + (f" ({number})" if number else "")
+PREFIX = "#222222"
+"""The colour of a lasso's prefix (its cycle is red)."""
+
+
+def _depths(data: GraphData) -> dict:
+    """Each state's breadth-first distance from the first state (states off every path: after the last)."""
+    keys = list(data.states)
+    successors: dict = {}
+    for source, target, _, _ in data.edges:
+        successors.setdefault(source, []).append(target)
+    depth = {keys[0]: 0}
+    frontier = [keys[0]]
+    while frontier:
+        following = []
+        for key in frontier:
+            for target in successors.get(key, ()):
+                if target not in depth:
+                    depth[target] = depth[key] + 1
+                    following.append(target)
+        frontier = following
+    last = max(depth.values()) + 1
+    return {key: depth.get(key, last) for key in keys}
+
+
+def _add_states(graph: pydot.Dot, data: GraphData, names: dict) -> None:
+    on_path = {k for s, t, _, _ in data.path + data.cycle for k in (s, t)}
+    for key, state in data.states.items():
+        attributes = {"label": _escape("\n".join(describe_state(state)))}
+        if key in on_path:
+            attributes.update(color=COUNTEREXAMPLE if data.cycle == [] or key in {k for s, t, _, _ in data.cycle for k in (s, t)}
+                              else PREFIX, penwidth="2")
+        if names[key] == "s0":
+            attributes.update(style="rounded,filled", fillcolor="gray90")
+        graph.add_node(pydot.Node(names[key], **attributes))
+
+
+def _add_rows(graph: pydot.Dot, data: GraphData, names: dict, depth: dict) -> None:
+    """One ``rank=same`` row per ``ROW`` states of a level, each row under the previous one;
+    the transitions weigh nothing there, so the grid, not their lengths, sets the width."""
+    levels: dict = {}
+    for key in data.states:
+        levels.setdefault(depth[key], []).append(names[key])
+    rows = [members[i:i + ROW] for _, members in sorted(levels.items()) for i in range(0, len(members), ROW)]
+    for number, row in enumerate(rows):
+        sub = pydot.Subgraph(f"row{number}", rank="same")
+        for name in row:
+            sub.add_node(pydot.Node(name))
+        graph.add_subgraph(sub)
+    for upper, lower in zip(rows, rows[1:]):
+        for above, below in zip(upper, lower):  # columns: the rows stack into a grid
+            graph.add_edge(pydot.Edge(above, below, style="invis", color="gray60", weight="100"))
+
+
+def _merged_style(parts: list, loop: bool) -> dict:
+    """One edge for every transition between two states: its labels, one per action kind."""
+    kinds: dict = {}
+    for kind, branch, count in parts:
+        number = NUMBERED_BRANCHES.get(branch) if branch is not None else None
+        entry = kinds.setdefault(kind, [0, set()])
+        entry[0] += count
+        if number:
+            entry[1].add(number)
+    if loop:
+        total = sum(count for count, _ in kinds.values())
+        numbers = sorted({n for _, ns in kinds.values() for n in ns})
+        label = f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
+        return {"label": _escape(label), "color": "gray60", "fontcolor": "gray40", "style": "dashed"}
+    labels = []
+    for kind, (count, numbers) in kinds.items():
+        labels.append(SHORT[kind] + "".join(f" ({n})" for n in sorted(numbers)) + (f" ×{count}" if count > 1 else ""))
+    first = next(iter(kinds))
+    colour = ACTION_COLOURS[first]
+    style = {"label": _escape("\n".join(labels)), "color": colour, "fontcolor": colour}
+    if any(numbers for _, numbers in kinds.values()):
+        style["penwidth"] = "2"
+    return style
+
+
+def _edge_style(kind: str, branch: Branch | None, count: int, colour: str) -> dict:
+    label = SHORT[kind]
+    if branch is not None and NUMBERED_BRANCHES.get(branch):
+        label += f" ({NUMBERED_BRANCHES[branch]})"
     if count > 1:
         label += f" ×{count}"
-    colour = COUNTEREXAMPLE if red else ACTION_COLOURS[kind]
-    style = {"label": _escape(label), "color": colour, "fontcolor": colour}
-    if branch in NUMBERED_BRANCHES:
-        style["penwidth"] = "2"
-    if red:
-        style["penwidth"] = "3"
-    return style
+    return {"label": _escape(label), "color": colour, "fontcolor": colour, "penwidth": "3"}
 
 
 def _add_legend(graph: pydot.Dot, data: GraphData) -> None:
     kinds = list(dict.fromkeys(kind for _, _, kind, _ in data.edges))
     rows = "".join(
-        f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{kind}</TD></TR>' for kind in kinds
+        f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{SHORT[kind]}: {kind}</TD></TR>'
+        for kind in kinds
     )
-    if data.path:
+    rows += ('<TR><TD>(n)</TD><TD ALIGN="LEFT">branch n of the decision (DESIGN.md §2)</TD></TR>'
+             '<TR><TD><FONT COLOR="gray60">- -</FONT></TD><TD ALIGN="LEFT">k loops: requests that change nothing</TD></TR>')
+    if data.cycle:
+        rows += f'<TR><TD><FONT COLOR="{PREFIX}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso prefix</TD></TR>'
+        rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso cycle</TD></TR>'
+    elif data.path:
         rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">counterexample</TD></TR>'
-    graph.add_node(pydot.Node("legend", shape="plaintext", label=f"<<TABLE BORDER=\"0\" CELLBORDER=\"0\">{rows}</TABLE>>"))
+    graph.add_node(pydot.Node("legend", shape="plaintext", fontsize="9",
+                              label=f"<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\">{rows}</TABLE>>"))
 
 
 def describe_state(state: State) -> list[str]:
