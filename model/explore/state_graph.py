@@ -185,44 +185,45 @@ ROW = 5
 
 
 def to_dot(data: GraphData, title: str) -> str:
-    """The DOT text of the graph (deterministic: nodes and edges in discovery order).
+    """The DOT text of the graph (deterministic: states and edges in discovery order).
 
-    Laid out top to bottom to be read on a laptop: each breadth-first level in
-    rows of at most ``ROW`` states, the transitions between two states merged
-    into one edge with short labels (``SHORT``; ``(n)`` a numbered branch of
-    DESIGN.md §2), each state's loops merged into one, and a legend.
+    Laid out top to bottom to be read on a laptop: each breadth-first level is one
+    table of states, at most ``ROW`` to a row (edges meet a state at its cell);
+    the transitions between two states are one edge with short labels (``SHORT``;
+    ``(n)`` a numbered branch of DESIGN.md §2) placed beside it; a state's loops
+    (requests that change nothing) are one line in its cell; a legend.
     """
     graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", label=title, labelloc="t",
-                      fontname="Helvetica", fontsize="14", newrank="true", nodesep="0.25", ranksep="0.45")
-    graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="box", style="rounded")
+                      fontname="Helvetica", fontsize="14", nodesep="0.3", ranksep="0.6", forcelabels="true")
+    graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="plaintext")
     graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
     names = {key: f"s{index}" for index, key in enumerate(data.states)}
     depth = _depths(data)
-    _add_states(graph, data, names)
-    _add_rows(graph, data, names, depth)
-    red = set(data.path)
-    cycle = set(data.cycle)
+    at = {key: f"L{depth[key]}:{names[key]}" for key in data.states}
+    marked = set(data.path) | set(data.cycle)
+    loops: dict = {}
     merged: dict = {}
     for edge, count in data.edges.items():
         source, target, kind, branch = edge
-        if edge in red or edge in cycle:
-            colour = COUNTEREXAMPLE if edge in cycle or not data.cycle else PREFIX
-            graph.add_edge(pydot.Edge(names[source], names[target], **_edge_style(kind, branch, count, colour), weight="0",
-                                      constraint=str(depth[target] > depth[source]).lower()))
-            continue
-        merged.setdefault((source, target), []).append((kind, branch, count))
+        if edge in marked:
+            colour = COUNTEREXAMPLE if edge in data.cycle or not data.cycle else PREFIX
+            graph.add_edge(pydot.Edge(at[source], at[target], **_edge_style(kind, branch, count, colour)))
+        elif source == target:
+            loops.setdefault(source, []).append((kind, branch, count))
+        else:
+            merged.setdefault((source, target), []).append((kind, branch, count))
+    _add_levels(graph, data, names, depth, loops)
     for (source, target), parts in merged.items():
-        graph.add_edge(pydot.Edge(names[source], names[target], **_merged_style(parts, source == target), weight="0",
-                                  constraint=str(depth[target] > depth[source]).lower()))
+        graph.add_edge(pydot.Edge(at[source], at[target], **_merged_style(parts, False)))
     if data.closing:
         source, target, label = data.closing
-        graph.add_edge(pydot.Edge(names[source], names[target], label=_escape(label), color=COUNTEREXAMPLE,
+        graph.add_edge(pydot.Edge(at[source], at[target], xlabel=_escape(label), color=COUNTEREXAMPLE,
                                   fontcolor=COUNTEREXAMPLE, penwidth="3", style="dashed", constraint="false"))
     if data.failure:
         source, kind, rule = data.failure
         graph.add_node(pydot.Node("violation", label=_escape(f"broken: {rule}"), shape="octagon",
                                   color=COUNTEREXAMPLE, fontcolor=COUNTEREXAMPLE, penwidth="2"))
-        graph.add_edge(pydot.Edge(names[source], "violation", label=SHORT[kind], color=COUNTEREXAMPLE,
+        graph.add_edge(pydot.Edge(at[source], "violation", xlabel=SHORT[kind], color=COUNTEREXAMPLE,
                                   fontcolor=COUNTEREXAMPLE, penwidth="2.5"))
     _add_legend(graph, data)
     return graph.to_string()
@@ -252,33 +253,43 @@ def _depths(data: GraphData) -> dict:
     return {key: depth.get(key, last) for key in keys}
 
 
-def _add_states(graph: pydot.Dot, data: GraphData, names: dict) -> None:
-    on_path = {k for s, t, _, _ in data.path + data.cycle for k in (s, t)}
-    for key, state in data.states.items():
-        attributes = {"label": _escape("\n".join(describe_state(state)))}
-        if key in on_path:
-            attributes.update(color=COUNTEREXAMPLE if data.cycle == [] or key in {k for s, t, _, _ in data.cycle for k in (s, t)}
-                              else PREFIX, penwidth="2")
-        if names[key] == "s0":
-            attributes.update(style="rounded,filled", fillcolor="gray90")
-        graph.add_node(pydot.Node(names[key], **attributes))
-
-
-def _add_rows(graph: pydot.Dot, data: GraphData, names: dict, depth: dict) -> None:
-    """One ``rank=same`` row per ``ROW`` states of a level, each row under the previous one;
-    the transitions weigh nothing there, so the grid, not their lengths, sets the width."""
+def _add_levels(graph: pydot.Dot, data: GraphData, names: dict, depth: dict, loops: dict) -> None:
+    """One table node ``L<d>`` per breadth-first level, a cell (port ``s<i>``) per state."""
+    marked = {k for s, t, _, _ in data.path + data.cycle for k in (s, t)}
+    cycle = {k for s, t, _, _ in data.cycle for k in (s, t)}
     levels: dict = {}
     for key in data.states:
-        levels.setdefault(depth[key], []).append(names[key])
-    rows = [members[i:i + ROW] for _, members in sorted(levels.items()) for i in range(0, len(members), ROW)]
-    for number, row in enumerate(rows):
-        sub = pydot.Subgraph(f"row{number}", rank="same")
-        for name in row:
-            sub.add_node(pydot.Node(name))
-        graph.add_subgraph(sub)
-    for upper, lower in zip(rows, rows[1:]):
-        for above, below in zip(upper, lower):  # columns: the rows stack into a grid
-            graph.add_edge(pydot.Edge(above, below, style="invis", color="gray60", weight="100"))
+        levels.setdefault(depth[key], []).append(key)
+    for level, keys in sorted(levels.items()):
+        rows = []
+        for start in range(0, len(keys), ROW):
+            cells = "".join(_cell(data.states[key], names[key], loops.get(key, ()), key in marked,
+                                  key in cycle or not data.cycle)
+                            for key in keys[start:start + ROW])
+            rows.append(f"<TR>{cells}</TR>")
+        table = f'<<TABLE BORDER="0" CELLSPACING="6" CELLPADDING="3">{"".join(rows)}</TABLE>>'
+        graph.add_node(pydot.Node(f"L{level}", label=table))
+
+
+def _cell(state: State, name: str, loops, marked: bool, red: bool) -> str:
+    lines = [_html(line) for line in describe_state(state)]
+    if loops:
+        lines.append(f'<FONT COLOR="gray40">{_html(_loop_text(loops))}</FONT>')
+    colour = (COUNTEREXAMPLE if red else PREFIX) if marked else "gray50"
+    fill = ' BGCOLOR="gray90"' if name == "s0" else ""
+    width = "3" if marked else "1"
+    return (f'<TD PORT="{name}" BORDER="{width}" COLOR="{colour}" STYLE="rounded"{fill}>'
+            + "<BR/>".join(lines) + "</TD>")
+
+
+def _loop_text(loops) -> str:
+    total = sum(count for _, _, count in loops)
+    numbers = sorted({NUMBERED_BRANCHES[b] for _, b, _ in loops if b in NUMBERED_BRANCHES})
+    return f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace(" ", "&nbsp;", 1)
 
 
 def _merged_style(parts: list, loop: bool) -> dict:
@@ -300,7 +311,7 @@ def _merged_style(parts: list, loop: bool) -> dict:
         labels.append(SHORT[kind] + "".join(f" ({n})" for n in sorted(numbers)) + (f" ×{count}" if count > 1 else ""))
     first = next(iter(kinds))
     colour = ACTION_COLOURS[first]
-    style = {"label": _escape("\n".join(labels)), "color": colour, "fontcolor": colour}
+    style = {"xlabel": _escape("\n".join(labels)), "color": colour, "fontcolor": colour}
     if any(numbers for _, numbers in kinds.values()):
         style["penwidth"] = "2"
     return style
@@ -312,7 +323,7 @@ def _edge_style(kind: str, branch: Branch | None, count: int, colour: str) -> di
         label += f" ({NUMBERED_BRANCHES[branch]})"
     if count > 1:
         label += f" ×{count}"
-    return {"label": _escape(label), "color": colour, "fontcolor": colour, "penwidth": "3"}
+    return {"xlabel": _escape(label), "color": colour, "fontcolor": colour, "penwidth": "3"}
 
 
 def _add_legend(graph: pydot.Dot, data: GraphData) -> None:
