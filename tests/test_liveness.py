@@ -21,6 +21,7 @@ from mcp_resume.model.explore.liveness import (
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
+from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import loads
@@ -65,6 +66,12 @@ def test_the_spec_holds_within_a_small_bound():
     graph = spec_graph(Bounds(sessions=1, streams=1, events=1, requests=1))
     assert any(stranded(state) for state in graph.states.values())  # strands exist; fairness resolves them
     assert check(graph).holds
+
+
+def test_under_an_mcp_revision_the_spec_itself_may_strand_a_request():
+    # MCP does not require re-emission (rules §3.7): a session resumption may leave the request
+    (lasso,) = check(spec_graph(Bounds(sessions=1, streams=1, events=1, requests=1), Profile.MCP_2025_11_25)).lassos
+    assert lasso.cycle == (a.Reconnect("S1", None),) and lasso.closing
 
 
 @pytest.mark.slow

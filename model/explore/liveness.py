@@ -31,8 +31,9 @@ stranded). That is the bound's over-approximation of the unbounded run, and a
 lasso through a closing edge says so; replaying its cycle twice
 (``replay_lasso``) shows R stranded after each round.
 
-Graphs: ``spec_graph(bounds)`` walks the spec alone (``transitions.step``, the
-reference's answer); ``design_graph(factory, bounds)`` walks a server beside the
+Graphs: ``spec_graph(bounds)`` walks the spec alone (every answer the profile
+accepts: under an MCP revision, which does not require re-emission, the spec
+itself strands requests and the rule does not hold); ``design_graph(factory, bounds)`` walks a server beside the
 spec, with the spec following the server wherever an MCP revision accepts its
 answer (a session resumption that leaves a request, ``Pending.LEAVE``), so the
 states are what the client was actually sent. Safety findings do not stop the
@@ -52,7 +53,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import ISSUED_HEADERS, Bounds, candidate_actions, within
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
-from mcp_resume.spec.transitions import enabled, step
+from mcp_resume.spec.transitions import alternatives, enabled
 from mcp_resume.spec.walk import BreadthFirst
 
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
@@ -206,13 +207,16 @@ def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, 
 
 
 def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY) -> LivenessGraph:
-    """The spec's own graph within ``bounds`` (its reference answers), keyed by state."""
+    """The spec's own graph within ``bounds``, keyed by state: every answer ``profile``
+    accepts (``transitions.alternatives``: under ``boundary`` a session resumption
+    re-emits or cancels each stranded request, under an MCP revision it may also leave it)."""
 
     def moves(key, state):
         for action in candidate_actions(state):
             if enabled(state, action):
-                after = step(state, action, profile).after
-                yield action, after, after, after, within(after, bounds)
+                for transition in alternatives(state, action, profile):
+                    after = transition.after
+                    yield action, after, after, after, within(after, bounds)
 
     return _explore("spec", bounds, INITIAL_STATE, INITIAL_STATE, INITIAL_STATE, moves)
 
