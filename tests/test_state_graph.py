@@ -28,7 +28,8 @@ def test_the_graph_has_every_explored_state_and_the_five_branches():
     data = explore_graph()
     assert len(data.states) == explore_spec(NAMED_BOUNDS["graph"]).states
     graph = _parse(to_dot(data, "spec"))
-    labels = " ".join(e.get("label") or "" for e in graph.get_edges())
+    labels = " ".join(e.get("xlabel") or "" for e in graph.get_edges())
+    labels += " ".join(n.get("label") or "" for n in graph.get_nodes())  # each state's merged loops
     for number in ("(1)", "(2)", "(3)", "(4)", "(5)"):
         assert number in labels
     colours = {e.get("color").strip('"') for e in graph.get_edges()}

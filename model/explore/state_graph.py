@@ -72,6 +72,8 @@ class GraphData:
     edges: Counter = field(default_factory=Counter)
     path: list[tuple] = field(default_factory=list)  # (source key, target key, kind, branch) of the counterexample
     failure: tuple | None = None  # (source key, kind, rule) of its failing step
+    cycle: list[tuple] = field(default_factory=list)  # the edges of a lasso's cycle (``path`` is then its prefix)
+    closing: tuple | None = None  # (source key, target key, label): a cycle's step beyond the bound, drawn back
 
     def add(self, source, transition: Transition, target) -> None:
         self.states.setdefault(source, transition.before)
@@ -124,6 +126,33 @@ def add_counterexample(data: GraphData, trace: Trace, server: ServerUnderTest | 
         data.failure = (keys[-1], trace.actions[-1].kind, trace.failure.rule)
 
 
+def add_lasso(data: GraphData, lasso, server: ServerUnderTest | None = None) -> None:
+    """Draw ``lasso`` (``liveness.Lasso``): its prefix dark, one round of its cycle red,
+    and a dashed red edge back to the cycle's first state; the states are the spec's
+    view beside ``server`` (a fresh instance), as ``liveness.design_graph`` walks it."""
+    from mcp_resume.model.explore.liveness import tracking_checker
+
+    states = [INITIAL_STATE]
+    checker = tracking_checker(server) if server is not None else None
+    for action in lasso.prefix + lasso.cycle:
+        if checker is None:
+            states.append(step(states[-1], action).after)
+        else:
+            checker.apply(action)
+            states.append(checker.state)
+    keys = [canonical_key(state) for state in states]
+    for key, state in zip(keys, states):
+        data.states.setdefault(key, state)
+    for index, action in enumerate(lasso.prefix + lasso.cycle):
+        branch = step(states[index], action).outcome
+        edge = (keys[index], keys[index + 1], action.kind, branch.branch if branch else None)
+        data.edges.setdefault(edge, 1)
+        (data.path if index < len(lasso.prefix) else data.cycle).append(edge)
+    start = keys[len(lasso.prefix)]
+    if keys[-1] != start:
+        data.closing = (keys[-1], start, f"again: {lasso.request} still stranded")
+
+
 def _spec_states(actions, profile: Profile, server: ServerUnderTest | None) -> list[State]:
     states = [INITIAL_STATE]
     if server is None:
@@ -142,66 +171,176 @@ def decide_branch(state: State, action, profile: Profile) -> Branch | None:
     return outcome.branch if outcome else None
 
 
+SHORT = {
+    "initialize": "init", "call_tool": "call", "reconnect": "reconnect", "answer_request": "answer",
+    "delete_session": "delete", "restart_client": "restart", "drop_connection": "drop",
+    "close_connection": "close", "evict_event": "evict", "emit_event": "emit",
+    "issue_server_request": "request", "cancel_request": "cancel", "end_stream": "end",
+    "expire_stream": "expire stream", "expire_session": "expire session",
+}
+"""The short edge label of each action kind; the legend gives the full name."""
+
+ROW = 5
+"""States per row of the picture: a breadth-first level wider than this wraps onto more rows."""
+
+
 def to_dot(data: GraphData, title: str) -> str:
-    """The DOT text of the graph (deterministic: nodes and edges in discovery order)."""
+    """The DOT text of the graph (deterministic: states and edges in discovery order).
+
+    Laid out top to bottom to be read on a laptop: each breadth-first level is one
+    table of states, at most ``ROW`` to a row (edges meet a state at its cell);
+    the transitions between two states are one edge with short labels (``SHORT``;
+    ``(n)`` a numbered branch of DESIGN.md §2) placed beside it; a state's loops
+    (requests that change nothing) are one line in its cell; a legend.
+    """
     graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", label=title, labelloc="t",
-                      fontname="Helvetica", fontsize="14")
-    graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="box", style="rounded")
+                      fontname="Helvetica", fontsize="14", nodesep="0.3", ranksep="0.6", forcelabels="true")
+    graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="plaintext")
     graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
     names = {key: f"s{index}" for index, key in enumerate(data.states)}
-    on_path = {(source, target, kind, branch) for source, target, kind, branch in data.path}
-    path_nodes = {source for source, _, _, _ in data.path} | {target for _, target, _, _ in data.path}
-    for key, state in data.states.items():
-        attributes = {"label": _escape("\n".join(describe_state(state)))}
-        if key in path_nodes:
-            attributes.update(color=COUNTEREXAMPLE, penwidth="2")
-        if names[key] == "s0":
-            attributes.update(style="rounded,filled", fillcolor="gray90")
-        graph.add_node(pydot.Node(names[key], **attributes))
-    refused: Counter = Counter()
-    for (source, target, kind, branch), count in data.edges.items():
-        red = (source, target, kind, branch) in on_path
-        if source == target and not red and branch not in NUMBERED_BRANCHES:
-            refused[source] += count
-            continue
-        graph.add_edge(pydot.Edge(names[source], names[target], **_edge_style(kind, branch, count, red)))
-    for key, count in refused.items():
-        graph.add_edge(pydot.Edge(names[key], names[key], label=f"other refusals ×{count}", color="gray60",
-                                  fontcolor="gray40", style="dashed"))
+    depth = _depths(data)
+    at = {key: f"L{depth[key]}:{names[key]}" for key in data.states}
+    marked = set(data.path) | set(data.cycle)
+    loops: dict = {}
+    merged: dict = {}
+    for edge, count in data.edges.items():
+        source, target, kind, branch = edge
+        if edge in marked:
+            colour = COUNTEREXAMPLE if edge in data.cycle or not data.cycle else PREFIX
+            graph.add_edge(pydot.Edge(at[source], at[target], **_edge_style(kind, branch, count, colour)))
+        elif source == target:
+            loops.setdefault(source, []).append((kind, branch, count))
+        else:
+            merged.setdefault((source, target), []).append((kind, branch, count))
+    _add_levels(graph, data, names, depth, loops)
+    for (source, target), parts in merged.items():
+        graph.add_edge(pydot.Edge(at[source], at[target], **_merged_style(parts, False)))
+    if data.closing:
+        source, target, label = data.closing
+        graph.add_edge(pydot.Edge(at[source], at[target], xlabel=_escape(label), color=COUNTEREXAMPLE,
+                                  fontcolor=COUNTEREXAMPLE, penwidth="3", style="dashed", constraint="false"))
     if data.failure:
         source, kind, rule = data.failure
         graph.add_node(pydot.Node("violation", label=_escape(f"broken: {rule}"), shape="octagon",
                                   color=COUNTEREXAMPLE, fontcolor=COUNTEREXAMPLE, penwidth="2"))
-        graph.add_edge(pydot.Edge(names[source], "violation", label=kind, color=COUNTEREXAMPLE,
+        graph.add_edge(pydot.Edge(at[source], "violation", xlabel=SHORT[kind], color=COUNTEREXAMPLE,
                                   fontcolor=COUNTEREXAMPLE, penwidth="2.5"))
     _add_legend(graph, data)
     return graph.to_string()
 
 
-def _edge_style(kind: str, branch: Branch | None, count: int, red: bool) -> dict:
-    label = kind
-    if branch is not None:
-        number = NUMBERED_BRANCHES.get(branch)
-        label += f"\n{branch.value}" + (f" ({number})" if number else "")
+PREFIX = "#222222"
+"""The colour of a lasso's prefix (its cycle is red)."""
+
+
+def _depths(data: GraphData) -> dict:
+    """Each state's breadth-first distance from the first state (states off every path: after the last)."""
+    keys = list(data.states)
+    successors: dict = {}
+    for source, target, _, _ in data.edges:
+        successors.setdefault(source, []).append(target)
+    depth = {keys[0]: 0}
+    frontier = [keys[0]]
+    while frontier:
+        following = []
+        for key in frontier:
+            for target in successors.get(key, ()):
+                if target not in depth:
+                    depth[target] = depth[key] + 1
+                    following.append(target)
+        frontier = following
+    last = max(depth.values()) + 1
+    return {key: depth.get(key, last) for key in keys}
+
+
+def _add_levels(graph: pydot.Dot, data: GraphData, names: dict, depth: dict, loops: dict) -> None:
+    """One table node ``L<d>`` per breadth-first level, a cell (port ``s<i>``) per state."""
+    marked = {k for s, t, _, _ in data.path + data.cycle for k in (s, t)}
+    cycle = {k for s, t, _, _ in data.cycle for k in (s, t)}
+    levels: dict = {}
+    for key in data.states:
+        levels.setdefault(depth[key], []).append(key)
+    for level, keys in sorted(levels.items()):
+        rows = []
+        for start in range(0, len(keys), ROW):
+            cells = "".join(_cell(data.states[key], names[key], loops.get(key, ()), key in marked,
+                                  key in cycle or not data.cycle)
+                            for key in keys[start:start + ROW])
+            rows.append(f"<TR>{cells}</TR>")
+        table = f'<<TABLE BORDER="0" CELLSPACING="6" CELLPADDING="3">{"".join(rows)}</TABLE>>'
+        graph.add_node(pydot.Node(f"L{level}", label=table))
+
+
+def _cell(state: State, name: str, loops, marked: bool, red: bool) -> str:
+    lines = [_html(line) for line in describe_state(state)]
+    if loops:
+        lines.append(f'<FONT COLOR="gray40">{_html(_loop_text(loops))}</FONT>')
+    colour = (COUNTEREXAMPLE if red else PREFIX) if marked else "gray50"
+    fill = ' BGCOLOR="gray90"' if name == "s0" else ""
+    width = "3" if marked else "1"
+    return (f'<TD PORT="{name}" BORDER="{width}" COLOR="{colour}" STYLE="rounded"{fill}>'
+            + "<BR/>".join(lines) + "</TD>")
+
+
+def _loop_text(loops) -> str:
+    total = sum(count for _, _, count in loops)
+    numbers = sorted({NUMBERED_BRANCHES[b] for _, b, _ in loops if b in NUMBERED_BRANCHES})
+    return f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
+
+
+def _html(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace(" ", "&nbsp;", 1)
+
+
+def _merged_style(parts: list, loop: bool) -> dict:
+    """One edge for every transition between two states: its labels, one per action kind."""
+    kinds: dict = {}
+    for kind, branch, count in parts:
+        number = NUMBERED_BRANCHES.get(branch) if branch is not None else None
+        entry = kinds.setdefault(kind, [0, set()])
+        entry[0] += count
+        if number:
+            entry[1].add(number)
+    if loop:
+        total = sum(count for count, _ in kinds.values())
+        numbers = sorted({n for _, ns in kinds.values() for n in ns})
+        label = f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
+        return {"label": _escape(label), "color": "gray60", "fontcolor": "gray40", "style": "dashed"}
+    labels = []
+    for kind, (count, numbers) in kinds.items():
+        labels.append(SHORT[kind] + "".join(f" ({n})" for n in sorted(numbers)) + (f" ×{count}" if count > 1 else ""))
+    first = next(iter(kinds))
+    colour = ACTION_COLOURS[first]
+    style = {"xlabel": _escape("\n".join(labels)), "color": colour, "fontcolor": colour}
+    if any(numbers for _, numbers in kinds.values()):
+        style["penwidth"] = "2"
+    return style
+
+
+def _edge_style(kind: str, branch: Branch | None, count: int, colour: str) -> dict:
+    label = SHORT[kind]
+    if branch is not None and NUMBERED_BRANCHES.get(branch):
+        label += f" ({NUMBERED_BRANCHES[branch]})"
     if count > 1:
         label += f" ×{count}"
-    colour = COUNTEREXAMPLE if red else ACTION_COLOURS[kind]
-    style = {"label": _escape(label), "color": colour, "fontcolor": colour}
-    if branch in NUMBERED_BRANCHES:
-        style["penwidth"] = "2"
-    if red:
-        style["penwidth"] = "3"
-    return style
+    return {"xlabel": _escape(label), "color": colour, "fontcolor": colour, "penwidth": "3"}
 
 
 def _add_legend(graph: pydot.Dot, data: GraphData) -> None:
     kinds = list(dict.fromkeys(kind for _, _, kind, _ in data.edges))
     rows = "".join(
-        f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{kind}</TD></TR>' for kind in kinds
+        f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{SHORT[kind]}: {kind}</TD></TR>'
+        for kind in kinds
     )
-    if data.path:
+    rows += ('<TR><TD>(n)</TD><TD ALIGN="LEFT">branch n of the decision (DESIGN.md §2)</TD></TR>'
+             '<TR><TD><FONT COLOR="gray60">- -</FONT></TD><TD ALIGN="LEFT">k loops: requests that change nothing</TD></TR>')
+    if data.cycle:
+        rows += f'<TR><TD><FONT COLOR="{PREFIX}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso prefix</TD></TR>'
+        rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso cycle</TD></TR>'
+    elif data.path:
         rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">counterexample</TD></TR>'
-    graph.add_node(pydot.Node("legend", shape="plaintext", label=f"<<TABLE BORDER=\"0\" CELLBORDER=\"0\">{rows}</TABLE>>"))
+    graph.add_node(pydot.Node("legend", shape="plaintext", fontsize="9",
+                              label=f"<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\">{rows}</TABLE>>"))
 
 
 def describe_state(state: State) -> list[str]:

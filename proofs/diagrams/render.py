@@ -37,7 +37,20 @@ def spec_diagrams() -> list[Diagram]:
 # -- DOT -------------------------------------------------------------------------
 
 
+FLOW_LEGEND = (
+    "[n]: branch n of the decision (DESIGN.md §2)",
+    "rule: the catalog rule that judges the answer",
+    "mcp-2025-*: mcp-2025-03-26, mcp-2025-06-18 and mcp-2025-11-25",
+    "accepts: other statuses a server may answer",
+)
+"""The flowchart's legend."""
+
+MCP_2025 = "mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25"
+
+
 def to_pydot(diagram: Diagram) -> pydot.Dot:
+    if diagram.kind == "flowchart":
+        return _flowchart(diagram)
     graph = pydot.Dot(diagram.name.replace("-", "_"), graph_type="digraph", rankdir="TB", label=diagram.title,
                       labelloc="t", fontname="Helvetica")
     graph.set_node_defaults(fontname="Helvetica", fontsize="11")
@@ -48,6 +61,52 @@ def to_pydot(diagram: Diagram) -> pydot.Dot:
         attributes = {"label": _dot_text(edge.labels)} if edge.labels else {}
         graph.add_edge(pydot.Edge(edge.source, edge.target, **attributes))
     return graph
+
+
+def _flowchart(diagram: Diagram) -> pydot.Dot:
+    """Top to bottom, narrow enough for a laptop: the answers of a question alternate
+    among three levels, a question's second and later sub-questions hang under the
+    subtree before them, long answer lists wrap, the 2025 revisions are one name
+    (``FLOW_LEGEND``)."""
+    graph = pydot.Dot(diagram.name.replace("-", "_"), graph_type="digraph", rankdir="TB",
+                      label=_dot_text((diagram.title,) + FLOW_LEGEND), labelloc="t", fontname="Helvetica",
+                      fontsize="11", nodesep="0.15", ranksep="0.3")
+    graph.set_node_defaults(fontname="Helvetica", fontsize="9")
+    graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
+    for node in diagram.nodes:
+        lines = tuple(line.replace(MCP_2025, "mcp-2025-*") for line in node.lines)
+        graph.add_node(pydot.Node(node.id, label=_dot_text(lines), **_DOT_SHAPES[node.shape]))
+    leaves: dict[str, int] = {}
+    order_of = [n.id for n in diagram.nodes]
+    asked: dict[str, int] = {}
+    for edge in diagram.edges:
+        attributes = {"label": _dot_text(_wrap(edge.labels))} if edge.labels else {}
+        if diagram.node(edge.target).shape == "outcome":
+            order = leaves[edge.source] = leaves.get(edge.source, -1) + 1
+            attributes["minlen"] = str(1 + order % 3)
+        if diagram.node(edge.target).shape == "question":
+            asked[edge.source] = asked.get(edge.source, 0) + 1
+            if asked[edge.source] > 1:  # a later question hangs under its elder sibling's subtree, not beside it
+                attributes.update(constraint="false")
+                above = order_of[order_of.index(edge.target) - 1]
+                graph.add_edge(pydot.Edge(above, edge.target, style="invis", weight="10"))
+        graph.add_edge(pydot.Edge(edge.source, edge.target, **attributes))
+    return graph
+
+
+def _wrap(labels: tuple[str, ...], width: int = 16) -> tuple[str, ...]:
+    """Each label cut at its commas into lines of about ``width`` characters."""
+    lines = []
+    for label in labels:
+        line = ""
+        for part in label.replace("mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25", "mcp-2025-*").split(", "):
+            if line and len(line) + len(part) + 2 > width:
+                lines.append(line + ",")
+                line = part
+            else:
+                line = f"{line}, {part}" if line else part
+        lines.append(line)
+    return tuple(lines)
 
 
 def to_dot(diagram: Diagram) -> str:

@@ -12,6 +12,11 @@ Modes (one run, one exit code):
   at the first);
 - ``--kill-matrix``: every faulty design against every checker under
   ``boundary`` and ``mcp-2025-11-25`` (``--markdown FILE`` too);
+- ``--liveness``: ``no-stranded-request`` on the explored graph, with weak
+  fairness on the client's reconnect (``model.explore.liveness``): the spec
+  within ``tiny`` by default, ``--design N`` within the ``liveness`` bound; a
+  lasso counterexample is printed, saved with ``--traces DIR``
+  (``no-stranded-request.lasso.trace.json``) and drawn with ``--graph DIR``;
 - ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red.
@@ -89,6 +94,8 @@ def run_explore(args) -> int:
     progress = None if args.quiet else ProgressLine()
     if args.kill_matrix:
         return _kill_matrix(args, console, progress)
+    if getattr(args, "liveness", False):
+        return run_liveness(args, profile, console)
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
     else:
@@ -137,6 +144,11 @@ def _check_options(args) -> None:
                 raise UsageError(f"{option} only applies with --kill-matrix")
     if args.first and args.design is None:
         raise UsageError("--first only applies with --design N")
+    if getattr(args, "liveness", False):
+        for option, value in (("--kill-matrix", args.kill_matrix), ("--first", args.first),
+                              ("--no-symmetry", args.no_symmetry), ("--engine reference", args.engine == "reference")):
+            if value:
+                raise UsageError(f"{option} does not apply with --liveness")
 
 
 # -- the spec alone ------------------------------------------------------------------
@@ -337,3 +349,70 @@ class ProgressLine:
         if self.shown and self.tty:
             sys.stderr.write("\r\033[K")
             sys.stderr.flush()
+
+
+# -- liveness -------------------------------------------------------------------------------
+
+LASSO_FILE = "no-stranded-request.lasso.trace.json"
+
+
+def run_liveness(args, profile: Profile, console: Console) -> int:
+    """``explore --liveness``: exit 0 when no request can stay stranded, 1 with a lasso."""
+    from mcp_resume.model.explore import liveness
+
+    explicit = args.bound or any(getattr(args, name) is not None for name in EXPLICIT)
+    if args.design is None:
+        name, bounds = resolve_bounds(args) if explicit else (liveness.SPEC_BOUND, named_bound(liveness.SPEC_BOUND))
+        graph = liveness.spec_graph(bounds, profile)
+    else:
+        name, bounds = resolve_bounds(args) if explicit else (liveness.DESIGN_BOUND_NAME, liveness.DESIGN_BOUNDS)
+        graph = liveness.design_graph(DESIGNS[args.design], bounds)
+    result = liveness.check(graph)
+    console.print(f"{liveness.RULE} on {graph.name} within {(name + ': ') if name else ''}{bounds.describe()}: "
+                  f"{len(graph.states):,} states, {graph.transitions:,} transitions, {graph.seconds:.1f} s")
+    console.print("fairness: weak, on each held live session's resumption (reconnect without Last-Event-ID)")
+    for lasso in result.lassos:
+        console.print(lasso.describe(), markup=False, highlight=False)
+    verdict = "holds" if result.holds else f"DOES NOT HOLD: {len(result.lassos)} lasso(s)"
+    console.print(f"{graph.name} {verdict}")
+    _write_json(args.json, _liveness_json(result, name, args.design))
+    if result.lassos and args.traces:
+        folder = Path(args.traces)
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / LASSO_FILE
+        path.write_text(result.lassos[0].trace(profile).dumps(), encoding="utf-8")
+        console.print(f"trace: {path} (replay: the prefix, then the cycle twice)")
+    code = EXIT_OK if result.holds else EXIT_FAILED
+    if args.graph:
+        code = max(code, _liveness_graph(args, profile, result, console))
+    return code
+
+
+def _liveness_json(result, bound_name, design) -> dict:
+    graph = result.graph
+    return {"rule": "no-stranded-request", "server": graph.name, "design": design, "bound_name": bound_name,
+            "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
+            "seconds": round(graph.seconds, 3), "holds": result.holds,
+            "lassos": [lasso.trace().to_json() for lasso in result.lassos]}
+
+
+def _liveness_graph(args, profile, result, console) -> int:
+    from mcp_resume.model.explore.state_graph import add_lasso, to_dot as graph_dot
+
+    drawn = draw_graph(named_bound(GRAPH_BOUND), profile)
+    if result.lassos:
+        lasso = result.lassos[0]
+        add_lasso(drawn.data, lasso, DESIGNS[args.design]() if args.design is not None else None)
+        title = f"spec states within {named_bound(GRAPH_BOUND).describe()}; red: the cycle of {lasso.server}'s lasso"
+        drawn = type(drawn)(drawn.data, graph_dot(drawn.data, title), None)
+    dot_program = graphviz.find_dot()
+    if dot_program is None:
+        console.print(f"note: no SVG ({graphviz.INSTALL_HINT})")
+    try:
+        written = write_graph(Path(args.graph), drawn, dot_program)
+    except graphviz.GraphvizError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return EXIT_FAILED
+    console.print("graph: " + ", ".join(map(str, written)))
+    return EXIT_OK
+

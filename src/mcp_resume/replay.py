@@ -10,7 +10,10 @@ TRACE is either
   its actions are replayed side by side with the spec against the in-process
   server TARGET (``spec``, ``reference``, ``design-<n>``) or, over HTTP, against
   a URL or an embedded target (``model.http.adapter``; client actions and the
-  server actions that fixture tools can play).
+  server actions that fixture tools can play); a lasso of ``explore --liveness``
+  (``meta.lasso``) against an in-process server replays its prefix, then its
+  cycle twice, following the server, and says which requests are stranded after
+  each part (exit 1 when one still is after the last round).
 
 Prints what was expected and observed; exits 0 when the rule holds, 1 when it
 does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached.
@@ -104,8 +107,11 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     from mcp_resume.model.servers.inprocess import server_factory
 
     profile = Profile.parse(profile_name) if profile_name else trace.profile
+    in_process = target in IN_PROCESS or target.startswith(("design-", "variation-"))
+    if in_process and isinstance(trace.meta.get("lasso"), dict):
+        return _replay_lasso(trace, server_factory(target)() if target != "spec" else server_factory("spec")(profile), target)
     print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")
-    if target in IN_PROCESS or target.startswith(("design-", "variation-")):
+    if in_process:
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         close = None
     else:
@@ -130,6 +136,24 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     print(trace.describe())
     print(f"all {len(reports)} steps agree with the spec")
     return EXIT_OK
+
+
+def _replay_lasso(trace, server, target: str) -> int:
+    """A lasso of ``explore --liveness``: the prefix, then the cycle twice, following the
+    server; exit 1 when a request is still stranded after the last round."""
+    from mcp_resume.model.explore.liveness import replay_lasso
+
+    lasso = trace.meta["lasso"]
+    print(f"replay a lasso against {target}: a {lasso.get('prefix')}-step prefix, then its "
+          f"{lasso.get('cycle')}-step cycle twice")
+    print(trace.describe())
+    try:
+        rounds = replay_lasso(trace, server)
+    finally:
+        server.close()
+    for name, requests in zip(("after the prefix", "after round 1", "after round 2"), rounds):
+        print(f"{name}: " + (", ".join(f"{r} stranded" for r in sorted(requests)) or "nothing stranded"))
+    return EXIT_FAILED if rounds and rounds[-1] else EXIT_OK
 
 
 def _error(message: str, code: int) -> int:

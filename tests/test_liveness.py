@@ -1,0 +1,155 @@
+"""no-stranded-request, the liveness rule: the spec holds under fair reconnects, and
+designs 1 and 3 each give a lasso whose cycle, replayed, leaves the request stranded."""
+
+import json
+
+import pytest
+
+from mcp_resume.cli import build_parser
+from mcp_resume.model.explore import liveness
+from mcp_resume.model.explore.liveness import (
+    DESIGN_BOUNDS,
+    Lasso,
+    check,
+    design_graph,
+    fair_actions,
+    replay_lasso,
+    spec_graph,
+    stranded,
+    strongly_connected,
+)
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.spec import actions as a
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
+from mcp_resume.spec.state import INITIAL_STATE
+from mcp_resume.spec.trace import loads
+from mcp_resume.spec.transitions import step
+
+
+def _run(*steps):
+    state = INITIAL_STATE
+    for action in steps:
+        state = step(state, action).after
+    return state
+
+
+def test_a_request_sent_on_a_dropped_stream_is_stranded_until_a_session_resumption_re_emits_it():
+    state = _run(a.Initialize(), a.CallTool("S1"), a.DropConnection("T1"), a.IssueServerRequest("T1"))
+    assert stranded(state) == {"R1"}
+    assert fair_actions(state) == {a.Reconnect("S1", None)}
+    assert stranded(step(state, a.Reconnect("S1", None)).after) == frozenset()
+
+
+def test_a_request_on_an_open_connection_or_held_by_the_client_is_not_stranded():
+    sent = _run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
+    assert stranded(sent) == frozenset()  # delivered on T1's open connection
+    assert stranded(step(sent, a.DropConnection("T1")).after) == frozenset()  # the client holds it
+    forgotten = _run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"), a.RestartClient())
+    assert stranded(forgotten) == {"R1"}
+
+
+def test_strongly_connected_components_of_a_small_graph():
+    edges = {1: [2], 2: [3], 3: [1, 4], 4: [5], 5: [4], 6: []}
+    components = {frozenset(c) for c in strongly_connected(list(edges), lambda n: edges[n])}
+    assert components == {frozenset({1, 2, 3}), frozenset({4, 5}), frozenset({6})}
+
+
+def test_strongly_connected_needs_no_recursion_on_a_long_chain():
+    size = 20_000
+    components = strongly_connected(range(size), lambda n: [n + 1] if n + 1 < size else [0])
+    assert [len(c) for c in components] == [size]
+
+
+def test_the_spec_holds_within_a_small_bound():
+    graph = spec_graph(Bounds(sessions=1, streams=1, events=1, requests=1))
+    assert any(stranded(state) for state in graph.states.values())  # strands exist; fairness resolves them
+    assert check(graph).holds
+
+
+def test_under_an_mcp_revision_the_spec_itself_may_strand_a_request():
+    # MCP does not require re-emission (rules §3.7): a session resumption may leave the request
+    (lasso,) = check(spec_graph(Bounds(sessions=1, streams=1, events=1, requests=1), Profile.MCP_2025_11_25)).lassos
+    assert lasso.cycle == (a.Reconnect("S1", None),) and lasso.closing
+
+
+@pytest.mark.slow
+def test_the_spec_holds_within_tiny():
+    result = check(spec_graph(NAMED_BOUNDS[liveness.SPEC_BOUND]))
+    assert result.holds, [lasso.describe() for lasso in result.lassos]
+
+
+@pytest.mark.slow
+def test_the_reference_server_holds_beside_the_spec():
+    assert check(design_graph(ReferenceServer, DESIGN_BOUNDS)).holds
+
+
+@pytest.fixture(scope="module")
+def lassos():
+    return {n: check(design_graph(DESIGNS[n], DESIGN_BOUNDS)).lassos for n in (1, 3)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", [1, 3])
+def test_designs_1_and_3_give_a_lasso_through_a_session_resumption(lassos, design):
+    (lasso,) = lassos[design]
+    assert lasso.request == "R1"
+    assert a.Reconnect("S1", None) in lasso.cycle
+    assert lasso.prefix[0] == a.Initialize()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", [1, 3])
+def test_replaying_a_lasso_on_its_design_leaves_the_request_stranded_after_each_round(lassos, design):
+    (lasso,) = lassos[design]
+    after = replay_lasso(loads(lasso.trace().dumps()), DESIGNS[design]())
+    assert after == [{"R1"}, {"R1"}, {"R1"}]  # after the prefix, after round 1, after round 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("design", [1, 3])
+def test_the_same_steps_on_the_reference_deliver_the_request(lassos, design):
+    (lasso,) = lassos[design]
+    after = replay_lasso(lasso.trace(), ReferenceServer())
+    assert after[0] == {"R1"} and after[1] == frozenset()
+
+
+def test_a_trace_without_a_lasso_is_refused_by_replay_lasso():
+    lasso = Lasso("x", "R1", (a.Initialize(),), (a.RestartClient(),), False)
+    trace = lasso.trace()
+    bare = type(trace)(trace.actions, trace.profile, trace.failure, trace.source, {})
+    with pytest.raises(ValueError, match="not a lasso"):
+        replay_lasso(bare, ReferenceServer())
+
+
+def _explore(*argv):
+    args = build_parser().parse_args(["explore", *argv])
+    return args.handler(args)
+
+
+def test_explore_liveness_holds_on_the_spec(tmp_path, capsys):
+    code = _explore("--liveness", "--sessions", "1", "--streams", "1", "--events", "1", "--requests", "1",
+                    "--depth", "6", "--quiet", "--json", str(tmp_path / "r.json"))
+    assert code == 0
+    assert json.loads((tmp_path / "r.json").read_text())["holds"] is True
+    assert "spec holds" in capsys.readouterr().out
+
+
+def test_explore_liveness_refuses_the_kill_matrix(capsys):
+    assert _explore("--liveness", "--kill-matrix") == 2
+    assert "--liveness" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_explore_liveness_on_design_1_exits_1_and_writes_a_lasso_replay_understands(tmp_path, capsys):
+    code = _explore("--liveness", "--design", "1", "--quiet", "--traces", str(tmp_path), "--graph", str(tmp_path / "g"))
+    assert code == 1
+    path = tmp_path / "no-stranded-request.lasso.trace.json"
+    data = json.loads(path.read_text())
+    assert data["meta"]["lasso"]["cycle"] >= 1 and "twice" in data["meta"]["lasso"]["note"]
+    assert "color=\"#d62728\"" in (tmp_path / "g" / "explored.dot").read_text()
+    capsys.readouterr()
+    args = build_parser().parse_args(["replay", str(path), "design-1"])
+    assert args.handler(args) == 1
+    assert "R1 stranded" in capsys.readouterr().out
