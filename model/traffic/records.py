@@ -238,3 +238,48 @@ def _lower(headers: dict[str, Any]) -> dict[str, str]:
 def _event(event_id, kind: str, data: str, retry) -> SseEvent:
     return event_from_fields(None if event_id is None else str(event_id), str(kind), str(data),
                              None if retry is None else int(retry))
+
+
+def to_har(records: list[Record], began: datetime) -> dict[str, Any]:
+    """A HAR 1.2 document of ``records`` (``began``: the wall-clock time of second 0,
+    timezone-aware). SSE bodies are written back as event-stream text; what HAR
+    cannot hold (arrival times, how an exchange ended) is lost."""
+    return {"log": {"version": "1.2", "creator": {"name": "mcp-resume", "version": "1"},
+                    "entries": [_har_entry(r, began) for r in records]}}
+
+
+def _har_entry(record: Record, began: datetime) -> dict[str, Any]:
+    x = record.exchange
+    started = datetime.fromtimestamp(began.timestamp() + record.started, began.tzinfo)
+    elapsed = (record.ended - record.started) * 1000 if record.ended is not None else 0.0
+    request: dict[str, Any] = {"method": x.method, "url": x.url, "httpVersion": "HTTP/1.1", "cookies": [],
+                               "headers": _har_header_list(x.request_headers), "queryString": [],
+                               "headersSize": -1, "bodySize": -1}
+    if x.request_body is not None:
+        text = x.request_body if isinstance(x.request_body, str) else json.dumps(x.request_body)
+        request["postData"] = {"mimeType": x.request_headers.get("content-type", "application/json"), "text": text}
+    if x.events:
+        text = "".join(_as_block(e.id, e.event, e.data, e.retry) for e in x.events)
+    elif x.body is not None:
+        text = x.body if isinstance(x.body, str) else json.dumps(x.body)
+    else:
+        text = ""
+    response = {"status": x.status or 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [],
+                "headers": _har_header_list(x.response_headers),
+                "content": {"size": len(text), "mimeType": x.response_headers.get("content-type", ""), "text": text},
+                "redirectURL": "", "headersSize": -1, "bodySize": -1}
+    return {"startedDateTime": started.isoformat(), "time": round(elapsed, 3), "request": request,
+            "response": response, "cache": {}, "timings": {"send": 0, "wait": round(elapsed, 3), "receive": 0}}
+
+
+def _har_header_list(headers: dict[str, str]) -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in headers.items()]
+
+
+def _as_block(event_id, kind: str, data: str, retry) -> str:
+    lines = [] if event_id is None else [f"id: {event_id}"]
+    lines.append(f"event: {kind}")
+    lines += [f"data: {line}" for line in (data.split("\n") if data else [""])]
+    if retry is not None:
+        lines.append(f"retry: {int(retry)}")
+    return "\n".join(lines) + "\n\n"

@@ -150,6 +150,8 @@ class _Timeline:
         self.seen_events: set[str] = set()
         self.sessions: set[str] = set()  # server session ids whose initialize the log shows
         self.unjudged: set[str] = set()  # sessions whose rest is not judged
+        self.unjudged_records: set[int] = set()  # exchanges of those sessions
+        self.unjudged_events: set[str] = set()  # event ids seen only on those exchanges
         self.replayed: dict[int, set[int]] = {}  # GET record -> indices of the events its Reconnect delivered
         self.requests_seen: set[str] = set()  # server request ids delivered so far
 
@@ -187,6 +189,8 @@ class _Timeline:
                              "(its initialize is not in the log): not judged")
             self.unjudged.add(session)
             self.sessions.add(session)
+        if session in self.unjudged:
+            self.unjudged_records.add(record.number)
             return
         body = x.request_body
         if x.method == "POST" and isinstance(body, dict) and body.get("method") == "initialize":
@@ -224,6 +228,12 @@ class _Timeline:
     def _reconnect(self, record: Record, spec_session, session) -> None:
         x = record.exchange
         cursor = x.request_headers.get("last-event-id")
+        if cursor is not None and cursor in self.unjudged_events:
+            self.open.append(f"exchange {record.number}: Last-Event-ID {cursor!r} is an event of a session the log "
+                             "does not show whole: not judged")
+            if session is not None:
+                self.unjudged.add(session)
+            return
         spec_cursor = None if cursor is None else (self.handle(cursor) if is_well_formed(cursor) else MALFORMED_EVENT)
         if x.status != 200:
             if x.status is not None and 400 <= x.status < 500 and x.status != 404:
@@ -275,9 +285,11 @@ class _Timeline:
     # -- server messages and ends ----------------------------------------------------
 
     def event(self, record: Record, index: int) -> None:
+        event = record.exchange.events[index]
+        if record.number in self.unjudged_records and event.id is not None:
+            self.unjudged_events.add(event.id)
         if index in self.replayed.get(record.number, ()) or record.number not in self.stream_of:
             return
-        event = record.exchange.events[index]
         key = self.stream_of[record.number]
         if event.id is not None and event.id in self.seen_events:
             return  # delivered again on the same connection: the replay's, judged there

@@ -87,7 +87,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compat(commands)
     _add_prove(commands)
     _add_explore(commands)
+    _add_validate(commands)
     return parser
+
+
+def _add_validate(commands) -> None:
+    validate = commands.add_parser(
+        "validate",
+        help="judge recorded traffic with a server (HAR, or the proxy's JSON lines) against the spec",
+        description=(
+            "Map each recorded exchange onto the spec's actions and judge it by every rule's server check. "
+            "What the log cannot show is left open: a rule only unjudged exchanges touched is INCONCLUSIVE, "
+            "one no exchange touched is SKIP. Exit codes: 0 holds, 1 some rule FAILed, 2 bad usage or "
+            "unreadable file, 3 no FAIL but some rule INCONCLUSIVE."
+        ),
+    )
+    validate.set_defaults(handler=_command("validate", "run"))
+    validate.add_argument("file", help="a HAR 1.2 file or a JSON-lines record file")
+    validate.add_argument("--format", choices=["auto", "har", "jsonl"], default="auto", help="file format (default: %(default)s, by content)")
+    validate.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    validate.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    validate.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    validate.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
 
 
 def _add_check(commands) -> None:
