@@ -130,6 +130,7 @@ class RecordingProxy:
 
     async def _stream_back(self, response: httpx.Response, record: Record, receive, send) -> None:
         x = record.exchange
+        record.head = self.now()
         x.status = response.status_code
         x.response_headers = {k.lower(): v for k, v in response.headers.items()}
         kept = [(k, v) for k, v in response.headers.raw if k.decode("latin-1").lower() not in HOP_BY_HOP]

@@ -55,6 +55,8 @@ class Record:
     exchange: Exchange
     arrivals: list[float] = field(default_factory=list)
     ended: float | None = None
+    timed: bool = True  # False when the arrival times are made up (HAR has none per event)
+    head: float | None = None  # when the response head arrived
 
     def to_json(self) -> dict[str, Any]:
         x = self.exchange
@@ -62,6 +64,7 @@ class Record:
             "number": self.number,
             "started": round(self.started, 6),
             "ended": None if self.ended is None else round(self.ended, 6),
+            "head": None if self.head is None else round(self.head, 6),
             "request": {"method": x.method, "url": x.url, "headers": x.request_headers, "body": x.request_body},
             "response": {
                 "status": x.status,
@@ -173,7 +176,8 @@ def _record_from_json(item: dict[str, Any]) -> Record:
     ended = None if item.get("ended") is None else float(item["ended"])
     if ended is not None:
         exchange.seconds = ended - started
-    return Record(int(item["number"]), started, exchange, arrivals, ended)
+    head = None if item.get("head") is None else float(item["head"])
+    return Record(int(item["number"]), started, exchange, arrivals, ended, head=head)
 
 
 # -- HAR ------------------------------------------------------------------------------
@@ -215,7 +219,7 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
         arrivals = [started + duration * (i + 1) / (count + 1) for i in range(count)]
     elif text.strip():
         exchange.body = _json_or_text(text)
-    return Record(number, started, exchange, arrivals, started + duration)
+    return Record(number, started, exchange, arrivals, started + duration, timed=False)
 
 
 def _har_headers(headers) -> dict[str, str]:

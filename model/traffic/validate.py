@@ -13,7 +13,7 @@ mapped onto the spec's actions (DESIGN.md §2) and judged by the checker
 - Events: an event on a stream is ``EmitEvent``, a server request
   ``IssueServerRequest``, a ``notifications/cancelled`` of a pending request
   ``CancelRequest``. What a GET delivers at once (the events that arrive within
-  ``REPLAY_WINDOW`` seconds of its first one, all of them in a HAR file, whose
+  ``REPLAY_WINDOW`` seconds of its response head, all of them in a HAR file, whose
   events carry no times) is the ``Reconnect``'s own observation: its replay or
   its re-emitted requests. An event replayed that the log never showed before
   was sent while no connection was open: it is placed on its stream just
@@ -49,7 +49,7 @@ from mcp_resume.model.http.evidence import End, SseEvent
 from mcp_resume.model.traffic.records import Record
 
 REPLAY_WINDOW = 0.25
-"""Seconds after a GET's first event within which its events count as the replay or
+"""Seconds after a GET's response head within which its events count as the replay or
 re-emission the GET itself caused; later ones are the server's new messages."""
 
 TOUCHES: dict[str, tuple[tuple[str, Branch | None], ...]] = {
@@ -416,8 +416,9 @@ def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> lis
     events, arrivals = record.exchange.events, record.arrivals
     if not events:
         return []
-    timed = record.exchange.end is not None and len(arrivals) == len(events)
-    window = [i for i in range(len(events)) if not timed or arrivals[i] - arrivals[0] <= REPLAY_WINDOW]
+    timed = record.timed and len(arrivals) == len(events)
+    head = record.head if record.head is not None else (arrivals[0] if arrivals else record.started)
+    window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
     if resumption:
         return window
     return [i for i in window if _cancels(events[i]) is not None
