@@ -29,6 +29,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from mcp_resume.model.http.asgi import read_body
 from mcp_resume.model.http.client import SseStreamReader
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.traffic.records import Record
@@ -91,7 +92,7 @@ class RecordingProxy:
     # -- one exchange ------------------------------------------------------------------
 
     async def _forward(self, scope, receive, send) -> None:
-        body, too_large = await _request_body(receive, self.max_body)
+        body, too_large = await read_body(receive, self.max_body)
         record = self._start(scope, body)
         if too_large:
             await self._refuse(send, record, 413, f"request body larger than {self.max_body} bytes")
@@ -199,21 +200,6 @@ class RecordingProxy:
                 await self.aclose()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-
-
-async def _request_body(receive, limit: int) -> tuple[bytes, bool]:
-    parts, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size <= limit:
-            parts.append(chunk)
-        if not message.get("more_body"):
-            break
-    return b"".join(parts), size > limit
 
 
 async def _disconnected(receive) -> None:
