@@ -82,3 +82,13 @@ def test_validate_command_exit_codes_and_reports(tmp_path, capsys):
     missing = tmp_path / "missing.har"
     assert main(["validate", str(missing)]) == 2
     assert str(missing) in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_python_sdks_cross_session_replay_fails_no_cross_session_through_the_proxy():
+    """The official Python SDK started for real: its event store replays the first
+    session's events to a second session that presents one of its event ids."""
+    result = validate(recorded("python-sdk"), Profile.BOUNDARY)
+    assert result.result("no-cross-session").verdict is Verdict.FAIL
+    assert "on a connection of session" in result.result("no-cross-session").reason

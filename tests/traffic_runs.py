@@ -36,11 +36,20 @@ async def scenario(url: str) -> None:
 
 
 def recorded(name: str) -> list[Record]:
-    """The records of ``scenario`` through the proxy to the in-process server ``name``."""
+    """The records of ``scenario`` through the proxy to the server ``name``."""
     memory = MemoryRecorder()
-    with serving_design(name) as upstream, serving(RecordingProxy(upstream, memory)) as front:
+    with _upstream(name) as upstream, serving(RecordingProxy(upstream, memory)) as front:
         asyncio.run(scenario(front))
         deadline = time.monotonic() + 5
         while any(r.ended is None for r in memory.records) and time.monotonic() < deadline:
             time.sleep(0.02)
     return memory.records
+
+
+def _upstream(name: str):
+    """An in-process server over HTTP, or an embedded target (``python-sdk`` ...) started for real."""
+    from mcp_resume.model.targets.embedded import running_target
+
+    if name == "reference" or name.startswith(("design-", "variation-")):
+        return serving_design(name)
+    return running_target(name)
