@@ -469,6 +469,20 @@ class _SseReader:
         return event
 
 
+SseStreamReader = _SseReader
+"""Incremental SSE parsing: ``SseStreamReader().feed(text)`` returns the events completed so far."""
+
+
+def parse_event_stream(text: str) -> list[SseEvent]:
+    """The complete events of an SSE body ``text`` (a block cut off at the end is dropped)."""
+    return _SseReader().feed(text)
+
+
+def event_from_fields(event_id: str | None, kind: str, data: str, retry: int | None = None) -> SseEvent:
+    """One ``SseEvent`` from its fields, with ``message`` parsed when ``data`` is a JSON object."""
+    return _to_event(event_id, kind, data, retry)
+
+
 def _to_event(event_id: str | None, kind: str, data: str, retry: int | None) -> SseEvent:
     message = None
     if data:

@@ -54,6 +54,7 @@ from typing import Any
 from mcp_resume.spec import actions as a
 
 from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.model.http.asgi import read_body
 
 MCP_PATH = "/mcp"
 HOST = "127.0.0.1"
@@ -530,19 +531,8 @@ def _refusal(status: int | None) -> str:
 
 
 async def _read_body(receive) -> bytes:
-    chunks, size = [], 0
-    while True:
-        message = await receive()
-        if message["type"] == "http.disconnect":
-            break
-        chunk = message.get("body", b"")
-        size += len(chunk)
-        if size > MAX_BODY_BYTES:
-            break
-        chunks.append(chunk)
-        if not message.get("more_body"):
-            break
-    return b"".join(chunks)
+    body, _ = await read_body(receive, MAX_BODY_BYTES)
+    return body
 
 
 async def _watch_disconnect(receive, gone: asyncio.Event) -> None:

@@ -87,7 +87,50 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compat(commands)
     _add_prove(commands)
     _add_explore(commands)
+    _add_validate(commands)
+    _add_proxy(commands)
     return parser
+
+
+def _add_proxy(commands) -> None:
+    proxy = commands.add_parser(
+        "proxy",
+        help="a checking reverse proxy between a real MCP client and its server",
+        description=(
+            "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
+            "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
+            "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
+            "127.0.0.1 unless --listen says otherwise. Exit codes as validate's."
+        ),
+    )
+    proxy.set_defaults(handler=_command("proxy", "run"))
+    proxy.add_argument("--upstream", required=True, metavar="URL", help="the server's MCP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    proxy.add_argument("--listen", default="127.0.0.1:8808", metavar="HOST:PORT", help="where to listen (default: %(default)s; port 0 = any free one)")
+    proxy.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
+    proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
+    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for reproducers (default: %(default)s)")
+    proxy.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the upstream's response head (default: %(default)s)")
+
+
+def _add_validate(commands) -> None:
+    validate = commands.add_parser(
+        "validate",
+        help="judge recorded traffic with a server (HAR, or the proxy's JSON lines) against the spec",
+        description=(
+            "Map each recorded exchange onto the spec's actions and judge it by every rule's server check. "
+            "What the log cannot show is left open: a rule only unjudged exchanges touched is INCONCLUSIVE, "
+            "one no exchange touched is SKIP. Exit codes: 0 holds, 1 some rule FAILed, 2 bad usage or "
+            "unreadable file, 3 no FAIL but some rule INCONCLUSIVE."
+        ),
+    )
+    validate.set_defaults(handler=_command("validate", "run"))
+    validate.add_argument("file", help="a HAR 1.2 file or a JSON-lines record file")
+    validate.add_argument("--format", choices=["auto", "har", "jsonl"], default="auto", help="file format (default: %(default)s, by content)")
+    validate.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    validate.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    validate.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    validate.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
 
 
 def _add_check(commands) -> None:

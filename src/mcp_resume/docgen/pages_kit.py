@@ -65,6 +65,18 @@ def _docstring_markdown(text: str) -> str:
     return re.sub(r"``([^`]+)``", r"`\1`", body).strip()
 
 
+PROXY_STEPS = '''      - name: Record the client tests through the proxy
+        run: |
+          mcp-resume proxy --upstream http://127.0.0.1:8000/mcp --listen 127.0.0.1:8808 \\
+            --record traffic.jsonl --json proxy.json > proxy.log 2>&1 &
+          echo $! > proxy.pid
+          curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 http://127.0.0.1:8808/mcp || true
+          MCP_URL=http://127.0.0.1:8808/mcp python -m pytest tests/client   # your tests, pointed at the proxy
+          kill -INT "$(cat proxy.pid)"; wait "$(cat proxy.pid)" || true
+      - name: Validate the recording
+        run: mcp-resume validate traffic.jsonl --junit traffic.xml --json traffic.json
+'''
+
 JOB = '''name: mcp-resume
 on: [push, pull_request]
 
@@ -124,4 +136,11 @@ def ci_page() -> str:
         "it to that revision's MUSTs only, `boundary` (the default) to the full reconnect decision. An "
         "`EventStore` is better checked inside your own test suite ([the test kit](testing.md)): the same job "
         "then just runs `python -m pytest`.",
+        "## Recording a client test run through the proxy",
+        "A server without the conformance fixture tools cannot be driven through most rules, but your own "
+        "client tests exercise it. Put `mcp-resume proxy` between them and the server, point the tests at the "
+        "proxy, and validate what it recorded (the proxy's own verdicts, with `--json`, are the same):",
+        f"```yaml\n{PROXY_STEPS}```",
+        "`validate` exits 1 when a rule FAILs, 3 when none does but some rule could only be judged from "
+        "exchanges the recording does not show whole (a session begun before it): record from the start.",
     )

@@ -1,0 +1,289 @@
+"""Recorded exchanges: the JSON-lines format the proxy writes, and HAR 1.2 files.
+
+A ``Record`` is one HTTP exchange with a Streamable HTTP server as it was seen
+on the wire: the request (method, URL, headers, body), the response head, every
+SSE event with the second it arrived, a JSON body, and how the exchange ended.
+Times are seconds since the recording began (``started``, ``ended``,
+``Record.arrivals``), so records of concurrent exchanges can be interleaved.
+
+Two file formats are read into records:
+
+- JSON lines (``.jsonl``), one ``Record.to_json()`` per line, as
+  ``mcp-resume proxy --record`` writes them;
+- HAR 1.2 (what browser devtools and mitmproxy export): ``log.entries`` with
+  ``startedDateTime`` and ``time``; an SSE body is ``response.content.text``.
+  A HAR file has no arrival time per event and does not say who ended a
+  stream: its events are spread over the exchange's duration and its ``end``
+  is ``None`` (unknown), which the validator leaves open.
+
+``read(path, fmt)`` raises ``RecordError`` naming the file, the line or entry,
+and what is wrong; nothing else escapes for bad input.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Iterable
+
+from mcp_resume.model.http.client import event_from_fields, parse_event_stream
+from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+
+FORMATS = ("auto", "har", "jsonl")
+MAX_RECORD_CHARS = 50_000_000
+"""Longest line of a JSON-lines file (or largest HAR file) read, in characters."""
+
+
+class RecordError(ValueError):
+    """A recorded file that cannot be read: the message names the file and the place."""
+
+
+@dataclass
+class Record:
+    """One recorded exchange; times in seconds since the recording began.
+
+    ``arrivals[i]`` is when ``exchange.events[i]`` arrived; ``ended`` is when the
+    exchange ended (``None`` while it runs); ``exchange.end`` ``None`` when the
+    recording does not say how it ended (HAR).
+    """
+
+    number: int
+    started: float
+    exchange: Exchange
+    arrivals: list[float] = field(default_factory=list)
+    ended: float | None = None
+    timed: bool = True  # False when the arrival times are made up (HAR has none per event)
+    head: float | None = None  # when the response head arrived
+
+    def to_json(self) -> dict[str, Any]:
+        x = self.exchange
+        item: dict[str, Any] = {
+            "number": self.number,
+            "started": round(self.started, 6),
+            "ended": None if self.ended is None else round(self.ended, 6),
+            "head": None if self.head is None else round(self.head, 6),
+            "request": {"method": x.method, "url": x.url, "headers": x.request_headers, "body": x.request_body},
+            "response": {
+                "status": x.status,
+                "headers": x.response_headers,
+                "events": [_event_json(e, t) for e, t in zip(x.events, self.arrivals)],
+                "body": x.body,
+            },
+            "end": x.end.value if x.end else None,
+        }
+        if x.error:
+            item["error"] = x.error
+        return item
+
+
+def write_line(record: Record) -> str:
+    """One JSON line for ``record`` (with its newline)."""
+    return json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def read(path: Path, fmt: str = "auto") -> list[Record]:
+    """The records of ``path``, in the order their requests were sent.
+
+    ``fmt`` is ``auto`` (by content: a JSON object with ``log`` is HAR), ``har``
+    or ``jsonl``. Raises ``RecordError`` for an unreadable or malformed file,
+    ``ValueError`` for an unknown ``fmt``.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise RecordError(f"{path}: cannot read: {error}") from None
+    if len(text) > MAX_RECORD_CHARS and fmt != "jsonl":
+        raise RecordError(f"{path}: larger than {MAX_RECORD_CHARS:,} characters")
+    if fmt == "auto":
+        fmt = "har" if _looks_like_har(text) else "jsonl"
+    records = read_har(text, str(path)) if fmt == "har" else read_jsonl(text.splitlines(), str(path))
+    return sorted(records, key=lambda r: (r.started, r.number))
+
+
+def read_jsonl(lines: Iterable[str], name: str = "<records>") -> list[Record]:
+    """Records from JSON lines (blank lines skipped); ``RecordError`` names the line."""
+    records = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        if len(line) > MAX_RECORD_CHARS:
+            raise RecordError(f"{name}:{number}: line longer than {MAX_RECORD_CHARS:,} characters")
+        try:
+            records.append(_record_from_json(json.loads(line)))
+        except RecursionError:
+            raise RecordError(f"{name}:{number}: JSON nested too deeply") from None
+        except (ValueError, TypeError, KeyError, AttributeError) as error:
+            raise RecordError(f"{name}:{number}: not an exchange record: {error}") from None
+    return records
+
+
+def read_har(text: str, name: str = "<har>") -> list[Record]:
+    """Records from a HAR 1.2 document; ``RecordError`` names the entry."""
+    try:
+        entries = json.loads(text)["log"]["entries"]
+    except RecursionError:
+        raise RecordError(f"{name}: JSON nested too deeply") from None
+    except (ValueError, TypeError, KeyError) as error:
+        raise RecordError(f"{name}: not a HAR file (log.entries): {error}") from None
+    if not isinstance(entries, list):
+        raise RecordError(f"{name}: log.entries is not a list")
+    try:
+        origin = min((_har_time(e) for e in entries), default=0.0)
+    except (ValueError, TypeError, KeyError) as error:
+        raise RecordError(f"{name}: an entry without a valid startedDateTime: {error}") from None
+    records = []
+    for number, entry in enumerate(entries, start=1):
+        try:
+            records.append(_record_from_har(number, entry, origin))
+        except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError) as error:
+            raise RecordError(f"{name}: entry {number}: {error}") from None
+    return records
+
+
+# -- JSON lines ------------------------------------------------------------------------
+
+
+def _event_json(event: SseEvent, arrived: float) -> dict[str, Any]:
+    item: dict[str, Any] = {"at": round(arrived, 6), "id": event.id, "event": event.event, "data": event.data}
+    if event.retry is not None:
+        item["retry"] = event.retry
+    return item
+
+
+def _record_from_json(item: dict[str, Any]) -> Record:
+    request, response = item["request"], item.get("response") or {}
+    exchange = Exchange(
+        f"exchange {item['number']}",
+        str(request["method"]).upper(),
+        str(request["url"]),
+        request_headers=_lower(request.get("headers") or {}),
+        request_body=request.get("body"),
+        status=response.get("status"),
+        response_headers=_lower(response.get("headers") or {}),
+        body=response.get("body"),
+        end=End(item["end"]) if item.get("end") else None,
+        error=item.get("error"),
+    )
+    events = response.get("events") or []
+    exchange.events = [_event(e.get("id"), e.get("event") or "message", e.get("data") or "", e.get("retry")) for e in events]
+    arrivals = [float(e["at"]) for e in events]
+    started = float(item["started"])
+    ended = None if item.get("ended") is None else float(item["ended"])
+    if ended is not None:
+        exchange.seconds = ended - started
+    head = None if item.get("head") is None else float(item["head"])
+    return Record(int(item["number"]), started, exchange, arrivals, ended, head=head)
+
+
+# -- HAR ------------------------------------------------------------------------------
+
+
+def _looks_like_har(text: str) -> bool:
+    head = text.lstrip()[:200]
+    return head.startswith("{") and '"log"' in text[:4096] and "\n{" not in text.strip()[1:200]
+
+
+def _har_time(entry: dict[str, Any]) -> float:
+    return datetime.fromisoformat(entry["startedDateTime"].replace("Z", "+00:00")).timestamp()
+
+
+def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Record:
+    request, response = entry["request"], entry["response"]
+    started = _har_time(entry) - origin
+    duration = max(float(entry.get("time") or 0.0), 0.0) / 1000
+    body_text = (request.get("postData") or {}).get("text")
+    status = int(response.get("status") or 0) or None
+    exchange = Exchange(
+        f"entry {number}",
+        str(request["method"]).upper(),
+        str(request["url"]),
+        request_headers=_har_headers(request.get("headers")),
+        request_body=_json_or_text(body_text),
+        status=status,
+        response_headers=_har_headers(response.get("headers")),
+        seconds=duration,
+    )
+    content = response.get("content") or {}
+    text = content.get("text") or ""
+    if content.get("encoding") == "base64":
+        text = base64.b64decode(text).decode("utf-8")
+    arrivals: list[float] = []
+    if exchange.content_type == "text/event-stream":
+        exchange.events = parse_event_stream(text)
+        count = len(exchange.events)
+        arrivals = [started + duration * (i + 1) / (count + 1) for i in range(count)]
+    elif text.strip():
+        exchange.body = _json_or_text(text)
+    return Record(number, started, exchange, arrivals, started + duration, timed=False)
+
+
+def _har_headers(headers) -> dict[str, str]:
+    return {str(h["name"]).lower(): str(h["value"]) for h in headers or []}
+
+
+def _json_or_text(text: str | None) -> Any:
+    if text is None or not text.strip():
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
+
+
+def _lower(headers: dict[str, Any]) -> dict[str, str]:
+    return {str(k).lower(): str(v) for k, v in headers.items()}
+
+
+def _event(event_id, kind: str, data: str, retry) -> SseEvent:
+    return event_from_fields(None if event_id is None else str(event_id), str(kind), str(data),
+                             None if retry is None else int(retry))
+
+
+def to_har(records: list[Record], began: datetime) -> dict[str, Any]:
+    """A HAR 1.2 document of ``records`` (``began``: the wall-clock time of second 0,
+    timezone-aware). SSE bodies are written back as event-stream text; what HAR
+    cannot hold (arrival times, how an exchange ended) is lost."""
+    return {"log": {"version": "1.2", "creator": {"name": "mcp-resume", "version": "1"},
+                    "entries": [_har_entry(r, began) for r in records]}}
+
+
+def _har_entry(record: Record, began: datetime) -> dict[str, Any]:
+    x = record.exchange
+    started = datetime.fromtimestamp(began.timestamp() + record.started, began.tzinfo)
+    elapsed = (record.ended - record.started) * 1000 if record.ended is not None else 0.0
+    request: dict[str, Any] = {"method": x.method, "url": x.url, "httpVersion": "HTTP/1.1", "cookies": [],
+                               "headers": _har_header_list(x.request_headers), "queryString": [],
+                               "headersSize": -1, "bodySize": -1}
+    if x.request_body is not None:
+        text = x.request_body if isinstance(x.request_body, str) else json.dumps(x.request_body)
+        request["postData"] = {"mimeType": x.request_headers.get("content-type", "application/json"), "text": text}
+    if x.events:
+        text = "".join(_as_block(e.id, e.event, e.data, e.retry) for e in x.events)
+    elif x.body is not None:
+        text = x.body if isinstance(x.body, str) else json.dumps(x.body)
+    else:
+        text = ""
+    response = {"status": x.status or 0, "statusText": "", "httpVersion": "HTTP/1.1", "cookies": [],
+                "headers": _har_header_list(x.response_headers),
+                "content": {"size": len(text), "mimeType": x.response_headers.get("content-type", ""), "text": text},
+                "redirectURL": "", "headersSize": -1, "bodySize": -1}
+    return {"startedDateTime": started.isoformat(), "time": round(elapsed, 3), "request": request,
+            "response": response, "cache": {}, "timings": {"send": 0, "wait": round(elapsed, 3), "receive": 0}}
+
+
+def _har_header_list(headers: dict[str, str]) -> list[dict[str, str]]:
+    return [{"name": k, "value": v} for k, v in headers.items()]
+
+
+def _as_block(event_id, kind: str, data: str, retry) -> str:
+    lines = [] if event_id is None else [f"id: {event_id}"]
+    lines.append(f"event: {kind}")
+    lines += [f"data: {line}" for line in (data.split("\n") if data else [""])]
+    if retry is not None:
+        lines.append(f"retry: {int(retry)}")
+    return "\n".join(lines) + "\n\n"

@@ -1,0 +1,443 @@
+"""Trace validation: recorded exchanges with a real server judged against the spec.
+
+The records (``records.Record``) are laid on one time line: a request when it
+was sent, each SSE event when it arrived, an exchange's end. Each moment is
+mapped onto the spec's actions (DESIGN.md §2) and judged by the checker
+(``model.harness.checker``) exactly as a driven server is, every finding kept:
+
+- ``initialize`` -> ``Initialize``; another POSTed request -> ``CallTool`` (its
+  SSE stream is the spec's new stream; a JSON answer is a stream the client
+  never reads, so ``DropConnection`` follows); a POSTed JSON-RPC response ->
+  ``AnswerRequest``; GET -> ``Reconnect`` with the two headers as sent; DELETE
+  -> ``DeleteSession``. Notifications the client sends are not actions.
+- Events: an event on a stream is ``EmitEvent``, a server request
+  ``IssueServerRequest``, a ``notifications/cancelled`` of a pending request
+  ``CancelRequest``. What a GET delivers at once (the events that arrive within
+  ``REPLAY_WINDOW`` seconds of its response head, all of them in a HAR file, whose
+  events carry no times) is the ``Reconnect``'s own observation: its replay or
+  its re-emitted requests. An event replayed that the log never showed before
+  was sent while no connection was open: it is placed on its stream just
+  before the ``Reconnect`` (the spec's server sent it there).
+- An exchange's end: the server ended it after the response -> ``EndStream``,
+  before -> ``CloseConnection``; the client went away -> ``DropConnection``.
+
+What the log cannot show is left open, never guessed: a session whose
+``initialize`` is not in the log (its exchanges are not judged), a step the
+spec does not allow from the state the log implies (the log is missing
+something: the rest of that session is not judged). A rule that only such
+exchanges touched is INCONCLUSIVE with the reason; a rule no judged step
+touched is SKIP; a rule touched and never broken is PASS.
+
+``validate(records, profile) -> Validation``; no I/O.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from mcp_resume.spec import actions as a
+from mcp_resume.spec.catalog import AGREEMENT, RULES
+from mcp_resume.spec.decision import Branch
+from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_formed
+from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.transitions import Delivered, Observation, step
+from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+
+from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
+from mcp_resume.model.http.evidence import End, SseEvent
+from mcp_resume.model.traffic.records import Record
+
+REPLAY_WINDOW = 0.25
+"""Seconds after a GET's response head within which its events count as the replay or
+re-emission the GET itself caused; later ones are the server's new messages."""
+
+TOUCHES: dict[str, tuple[tuple[str, Branch | None], ...]] = {
+    "replay-suffix": (("reconnect", Branch.STREAM_RESUMPTION),),
+    "no-cross-session": (("reconnect", Branch.STREAM_RESUMPTION), ("reconnect", Branch.SESSION_RESUMPTION),
+                         ("reconnect", Branch.REJECT_FOREIGN_EVENT_ID), ("emit_event", None),
+                         ("issue_server_request", None)),
+    "no-replay-on-session-resume": (("reconnect", Branch.SESSION_RESUMPTION),),
+    "no-reemit-on-stream-resume": (("reconnect", Branch.STREAM_RESUMPTION),),
+    "reemit-pending": (("reconnect", Branch.SESSION_RESUMPTION),),
+    "reemit-keeps-pending": (("reconnect", Branch.SESSION_RESUMPTION),),
+    "reject-orphan-event-id": (("reconnect", Branch.REJECT_ORPHAN_EVENT_ID),),
+    "reject-foreign-event-id": (("reconnect", Branch.REJECT_FOREIGN_EVENT_ID),),
+    "unknown-session-404": (("reconnect", Branch.UNKNOWN_SESSION), ("call_tool", Branch.UNKNOWN_SESSION),
+                            ("delete_session", Branch.UNKNOWN_SESSION)),
+    "session-identity-stable": (("reconnect", Branch.STREAM_RESUMPTION), ("reconnect", Branch.SESSION_RESUMPTION)),
+    "event-id-unique": (("emit_event", None), ("issue_server_request", None)),
+    "server-request-ownership": (("reconnect", Branch.SESSION_RESUMPTION), ("issue_server_request", None)),
+    "no-duplicate-tool-call": (("call_tool", Branch.SESSION_REQUEST), ("reconnect", Branch.STREAM_RESUMPTION),
+                               ("reconnect", Branch.SESSION_RESUMPTION)),
+    "no-broadcast": (("reconnect", Branch.SESSION_RESUMPTION),),
+    "missing-session-400": (("call_tool", Branch.MISSING_SESSION), ("reconnect", Branch.MISSING_SESSION)),
+    "malformed-session-400": (("call_tool", Branch.MALFORMED_SESSION), ("reconnect", Branch.MALFORMED_SESSION)),
+    "new-session-on-initialize": (("initialize", Branch.NEW_SESSION),),
+    "session-delete": (("delete_session", Branch.SESSION_TERMINATION),),
+    "priming-event": (("call_tool", Branch.SESSION_REQUEST),),
+}
+"""The (action kind, decision branch) steps whose observation can break each rule;
+``None`` = any branch (server actions have none)."""
+
+
+@dataclass
+class Placed:
+    """One judged step: the spec action, the records it came from, and its report."""
+
+    action: a.Action
+    records: tuple[int, ...]
+    report: StepReport
+
+
+@dataclass
+class RuleResult:
+    rule: str
+    verdict: Verdict
+    reason: str
+    steps: list[Placed] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule, "verdict": self.verdict.value, "reason": self.reason,
+            "exchanges": sorted({n for s in self.steps for n in s.records}),
+            "steps": [{"step": s.report.number, "action": s.action.kind, "exchanges": list(s.records),
+                       "findings": [f.message for f in s.report.findings if f.rule == self.rule]} for s in self.steps],
+        }
+
+
+@dataclass
+class Validation:
+    profile: Profile
+    results: list[RuleResult]
+    steps: list[Placed]
+    open: list[str]  # exchanges the log did not let us judge, one line each
+    assumed: list[str] = field(default_factory=list)  # what was assumed the server did unseen
+
+    @property
+    def failed(self) -> bool:
+        return any(r.verdict is Verdict.FAIL for r in self.results)
+
+    def result(self, rule: str) -> RuleResult:
+        return next(r for r in self.results if r.rule == rule)
+
+
+class _Recorded:
+    """The server under test of a validation: it answers each action with the
+    observation the log recorded for it (``next``), in the server's ids."""
+
+    name = "recorded"
+
+    def __init__(self) -> None:
+        self.next: Observation | None = None
+
+    def apply(self, action: a.Action) -> Observation:
+        observed, self.next = self.next, None
+        return observed if observed is not None else Observation()
+
+
+class _Timeline:
+    """The walk over the records' moments, building and judging spec steps."""
+
+    def __init__(self, profile: Profile) -> None:
+        self.server = _Recorded()
+        self.checker = Checker(self.server, profile, fail_on=frozenset())
+        self.steps: list[Placed] = []
+        self.open: list[str] = []  # exchanges not judged, and why
+        self.assumed: list[str] = []  # what the validation assumed the server did unseen
+        self.stream_of: dict[int, str] = {}  # record number -> server stream key
+        self.event_stream: dict[str, str] = {}  # server event id -> server stream key
+        self.seen_events: set[str] = set()
+        self.sessions: set[str] = set()  # server session ids whose initialize the log shows
+        self.unjudged: set[str] = set()  # sessions whose rest is not judged
+        self.unjudged_records: set[int] = set()  # exchanges of those sessions
+        self.unjudged_events: set[str] = set()  # event ids seen only on those exchanges
+        self.replayed: dict[int, set[int]] = {}  # GET record -> indices of the events its Reconnect delivered
+        self.requests_seen: set[str] = set()  # server request ids delivered so far
+
+    # -- placing one step ------------------------------------------------------------
+
+    def place(self, action: a.Action, observed: Observation, records: tuple[int, ...], session: str | None) -> bool:
+        if session is not None and session in self.unjudged:
+            return False
+        if not self.checker.enabled(action):
+            if session is not None:
+                self.unjudged.add(session)
+            self.open.append(f"exchange {records[0]}: {action.kind} does not follow from what the log shows of "
+                             f"session {session!r} (something happened unseen): the rest of it is not judged")
+            return False
+        self.server.next = observed
+        try:
+            report = self.checker.apply(action)
+        except SpecSanityError as error:
+            self.open.append(f"exchange {records[0]}: {error}")
+            return False
+        self.steps.append(Placed(action, records, report))
+        return True
+
+    def handle(self, server_id: str | None) -> str | None:
+        return self.checker.ids.handle(server_id)
+
+    # -- requests --------------------------------------------------------------------
+
+    def start(self, record: Record) -> None:
+        x = record.exchange
+        session = x.request_headers.get("mcp-session-id")
+        spec_session = self._session_handle(session)
+        if session is not None and is_well_formed(session) and session not in self.sessions:
+            self.open.append(f"exchange {record.number}: session {session!r} began before the recording "
+                             "(its initialize is not in the log): not judged")
+            self.unjudged.add(session)
+            self.sessions.add(session)
+        if session in self.unjudged:
+            self.unjudged_records.add(record.number)
+            return
+        body = x.request_body
+        if x.method == "POST" and isinstance(body, dict) and body.get("method") == "initialize":
+            minted = x.response_headers.get("mcp-session-id")
+            if self.place(a.Initialize(), Observation(x.status, session=minted), (record.number,), None) and minted:
+                self.sessions.add(minted)
+        elif x.method == "POST" and isinstance(body, dict) and "method" in body and "id" in body:
+            self._call(record, spec_session, session)
+        elif x.method == "POST" and isinstance(body, dict) and "id" in body and ("result" in body or "error" in body):
+            request = self.handle(str(body["id"]))
+            self.place(a.AnswerRequest(spec_session, request), Observation(x.status), (record.number,), session)
+        elif x.method == "GET":
+            self._reconnect(record, spec_session, session)
+        elif x.method == "DELETE":
+            self.place(a.DeleteSession(spec_session), Observation(x.status), (record.number,), session)
+
+    def _session_handle(self, session: str | None) -> str | None:
+        if session is None:
+            return None
+        return self.handle(session) if is_well_formed(session) else MALFORMED_SESSION
+
+    def _call(self, record: Record, spec_session, session) -> None:
+        x = record.exchange
+        key = f"x{record.number}"
+        if x.status == 200:
+            observed = Observation(200, stream=key)
+        else:
+            observed = Observation(x.status, error=_error_code(x.body))
+        if self.place(a.CallTool(spec_session), observed, (record.number,), session) and x.status == 200:
+            self.stream_of[record.number] = key
+            if x.content_type != "text/event-stream":
+                self._server_step(a.DropConnection(self.handle(key)), Observation(closed=(key,)), record, session)
+                self.stream_of.pop(record.number)
+
+    def _reconnect(self, record: Record, spec_session, session) -> None:
+        x = record.exchange
+        cursor = x.request_headers.get("last-event-id")
+        if cursor is not None and cursor in self.unjudged_events:
+            self.open.append(f"exchange {record.number}: Last-Event-ID {cursor!r} is an event of a session the log "
+                             "does not show whole: not judged")
+            if session is not None:
+                self.unjudged.add(session)
+            return
+        spec_cursor = None if cursor is None else (self.handle(cursor) if is_well_formed(cursor) else MALFORMED_EVENT)
+        if x.status != 200:
+            if x.status is not None and 400 <= x.status < 500 and x.status != 404:
+                self._assume_evicted(record, spec_cursor, session)
+            self.place(a.Reconnect(spec_session, spec_cursor), Observation(x.status, error=_error_code(x.body)),
+                       (record.number,), session)
+            return
+        burst = _burst(record, resumption=cursor is not None, known_requests=self.requests_seen)
+        events = [record.exchange.events[i] for i in burst]
+        key = self.event_stream.get(cursor, f"x{record.number}") if cursor is not None else f"x{record.number}"
+        if cursor is not None:
+            self._unseen_before_replay(record, events, key, session)
+        delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
+        observed = Observation(200, stream=key, events=delivered)
+        if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
+            self.stream_of[record.number] = key
+            self.replayed[record.number] = set(burst)
+            for event in events:
+                self._saw(event, key)
+
+    def _assume_evicted(self, record: Record, spec_cursor: str | None, session) -> None:
+        """A stream resumption refused as branch 3 where the spec would replay: the
+        server may keep only a suffix of the stream (a ring buffer, DESIGN.md §2), which
+        the log cannot show. Assume it evicted events up to the cursor, and say so."""
+        state = self.checker.state
+        event = state.event(spec_cursor) if spec_cursor is not None else None
+        action = a.Reconnect(self._session_handle(record.exchange.request_headers.get("mcp-session-id")), spec_cursor)
+        if event is None or not self.checker.enabled(action):
+            return
+        outcome = step(state, action, self.checker.profile).outcome
+        if outcome is None or outcome.branch is not Branch.STREAM_RESUMPTION:
+            return
+        evicted = 0
+        while event in self.checker.state.retained_events(event.stream):
+            if not self.place(a.EvictEvent(event.stream), Observation(), (record.number,), session):
+                return
+            evicted += 1
+        self.assumed.append(f"exchange {record.number}: the refusal of a retained cursor is read as the server "
+                            f"having evicted {evicted} events of its stream (the log cannot show a ring buffer)")
+
+    def _unseen_before_replay(self, record: Record, burst: list[SseEvent], key: str, session) -> None:
+        """Events a stream resumption replays that the log never showed were sent while
+        the stream had no connection: the spec's server sends them first."""
+        for event in burst:
+            if event.id is None or event.id in self.seen_events or event.is_priming:
+                continue
+            self._server_event(event, key, record, session, delivered=False)
+
+    # -- server messages and ends ----------------------------------------------------
+
+    def event(self, record: Record, index: int) -> None:
+        event = record.exchange.events[index]
+        if record.number in self.unjudged_records and event.id is not None:
+            self.unjudged_events.add(event.id)
+        if index in self.replayed.get(record.number, ()) or record.number not in self.stream_of:
+            return
+        key = self.stream_of[record.number]
+        if event.id is not None and event.id in self.seen_events:
+            return  # delivered again on the same connection: the replay's, judged there
+        session = record.exchange.request_headers.get("mcp-session-id")
+        self._server_event(event, key, record, session)
+        if _is_response(event, record):  # the call is over: the server ends its stream (MCP B13)
+            self.stream_of.pop(record.number, None)
+            self._server_step(a.EndStream(self.handle(key)), Observation(closed=(key,)), record, session, soft=True)
+
+    def _server_event(self, event: SseEvent, key: str, record: Record, session, delivered: bool = True) -> None:
+        item = self._delivered(event, key)
+        events = (item,) if delivered else ()
+        if event.method == "notifications/cancelled" and item.cancels is not None:
+            action = a.CancelRequest(self.handle(item.cancels))
+            observed = Observation(event=event.id, events=events)
+        elif event.is_server_request:
+            action = a.IssueServerRequest(self.handle(key))
+            observed = Observation(event=event.id, request=item.request, events=events)
+        else:
+            action = a.EmitEvent(self.handle(key))
+            observed = Observation(event=event.id, events=events)
+        self._server_step(action, observed, record, session)
+        self._saw(event, key)
+
+    def _server_step(self, action, observed: Observation, record: Record, session, soft: bool = False) -> None:
+        """Place a server or network step; a ``soft`` one (the end of a connection the
+        spec may already have closed) is dropped quietly when the spec does not allow it."""
+        if soft and not self.checker.enabled(action):
+            return
+        self.place(action, observed, (record.number,), session)
+
+    def end(self, record: Record) -> None:
+        key = self.stream_of.pop(record.number, None)
+        if key is None:
+            return
+        session = record.exchange.request_headers.get("mcp-session-id") or record.exchange.response_headers.get(
+            "mcp-session-id")
+        if record.exchange.end is End.CLOSED:
+            action = a.CloseConnection(self.handle(key))
+        else:
+            action = a.DropConnection(self.handle(key))
+        self._server_step(action, Observation(closed=(key,)), record, session, soft=True)
+
+    def _delivered(self, event: SseEvent, key: str) -> Delivered:
+        request = str(event.request_id) if event.is_server_request else None
+        return Delivered(event.id or "?", request, key, _cancels(event))
+
+    def _saw(self, event: SseEvent, key: str) -> None:
+        if event.is_server_request:
+            self.requests_seen.add(str(event.request_id))
+        if event.id is not None:
+            self.seen_events.add(event.id)
+            self.event_stream.setdefault(event.id, key)
+
+
+def validate(records: list[Record], profile: Profile = Profile.BOUNDARY) -> Validation:
+    """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring."""
+    timeline = _Timeline(profile)
+    for _, _, kind, record, index in sorted(_moments(records), key=lambda m: (m[0], m[1])):
+        if kind == "start":
+            timeline.start(record)
+        elif kind == "event":
+            timeline.event(record, index)
+        else:
+            timeline.end(record)
+    return Validation(profile, _results(timeline, profile), timeline.steps, timeline.open, timeline.assumed)
+
+
+def _moments(records: list[Record]):
+    for r in records:
+        yield r.started, (r.number, 0), "start", r, 0
+        for i, at in enumerate(r.arrivals):
+            yield at, (r.number, 1 + i), "event", r, i
+        if r.ended is not None:
+            yield r.ended, (r.number, 1 + len(r.arrivals)), "end", r, 0
+
+
+def _results(timeline: _Timeline, profile: Profile) -> list[RuleResult]:
+    results = []
+    for rule in RULES:
+        if rule.level(profile) is Level.NOT_APPLICABLE:
+            results.append(RuleResult(rule.id, Verdict.SKIP, f"not applicable under {profile.value}"))
+            continue
+        broken = [s for s in timeline.steps if any(f.rule == rule.id for f in s.report.findings)]
+        touched = [s for s in timeline.steps if _touches(rule.id, s)]
+        if broken:
+            worst = _worst(rule.id, profile, broken)
+            first = next(f for f in broken[0].report.findings if f.rule == rule.id)
+            results.append(RuleResult(rule.id, worst, f"exchange {broken[0].records[0]}: {first.message}"
+                                      + (f" (+{len(broken) - 1} more)" if len(broken) > 1 else ""), broken))
+        elif touched:
+            results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} steps of the log held it", touched))
+        elif timeline.open:
+            results.append(RuleResult(rule.id, Verdict.INCONCLUSIVE, "no judged step touched it, and the log left "
+                                      f"{len(timeline.open)} things open: {timeline.open[0]}"))
+        else:
+            results.append(RuleResult(rule.id, Verdict.SKIP, "the log has no step where it applies"))
+    agreement = [s for s in timeline.steps if any(f.rule == AGREEMENT for f in s.report.findings)]
+    if agreement:
+        first = next(f for f in agreement[0].report.findings if f.rule == AGREEMENT)
+        results.append(RuleResult(AGREEMENT, _worst(AGREEMENT, profile, agreement),
+                                  f"exchange {agreement[0].records[0]}: {first.message}", agreement))
+    return results
+
+
+def _touches(rule: str, step: Placed) -> bool:
+    return any(step.action.kind == kind and (branch is None or step.report.branch is branch)
+               for kind, branch in TOUCHES.get(rule, ()))
+
+
+def _worst(rule: str, profile: Profile, steps: list[Placed]) -> Verdict:
+    verdicts = {verdict_for_broken(f.rule, profile, f.case) for s in steps for f in s.report.findings if f.rule == rule}
+    for verdict in (Verdict.FAIL, Verdict.WARN):
+        if verdict in verdicts:
+            return verdict
+    return Verdict.PASS
+
+
+def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> list[int]:
+    """Indices of the events the GET itself delivered: on a stream resumption every
+    event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
+    file); on a session resumption those of them that re-emit or cancel a server
+    request delivered before (DESIGN.md §2 branch 2)."""
+    events, arrivals = record.exchange.events, record.arrivals
+    if not events:
+        return []
+    timed = record.timed and len(arrivals) == len(events)
+    head = record.head if record.head is not None else (arrivals[0] if arrivals else record.started)
+    window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
+    if resumption:
+        return window
+    return [i for i in window if _cancels(events[i]) is not None
+            or (events[i].is_server_request and str(events[i].request_id) in known_requests)]
+
+
+def _is_response(event: SseEvent, record: Record) -> bool:
+    body = record.exchange.request_body
+    return isinstance(body, dict) and "id" in body and event.is_response_to(body["id"])
+
+
+def _cancels(event: SseEvent) -> str | None:
+    if event.method != "notifications/cancelled" or not isinstance(event.message, dict):
+        return None
+    request = (event.message.get("params") or {}).get("requestId")
+    return None if request is None else str(request)
+
+
+def _error_code(body) -> int | None:
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, int) else None

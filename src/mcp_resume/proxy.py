@@ -1,0 +1,139 @@
+"""``mcp-resume proxy --upstream URL``: a checking reverse proxy between a real MCP
+client and its server.
+
+It forwards every request to URL's origin and streams every answer back as it
+comes (``model.traffic.proxy``), records the exchanges (``--record FILE``, JSON
+lines that ``mcp-resume validate`` reads) and checks them as they happen
+(``model.traffic.live``): a finding is printed the moment it is seen, with the
+rule, the exchanges and a reproducer (``<rule>.curl.sh``: the requests of those
+exchanges, for curl) in ``--out``. Ctrl-C or SIGTERM stops it; it then prints
+the verdicts and writes ``--json`` (the ``validate`` report). It binds
+127.0.0.1 unless ``--listen`` names another address, and says where it listens.
+
+Exit codes as ``validate``'s: 0 holds, 1 some rule FAILed, 2 bad usage (URL,
+address, a file that cannot be written, a port in use), 3 no FAIL but some rule
+INCONCLUSIVE.
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+import socket
+import sys
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from mcp_resume.model.traffic.live import LiveChecker
+from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
+from mcp_resume.model.traffic.records import Record
+from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
+from mcp_resume.model.traffic.validate import RuleResult, Validation
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.validate import EXIT_USAGE, exit_code, report_json
+
+DEFAULT_LISTEN = "127.0.0.1:8808"
+
+
+def run(args) -> int:
+    """The ``proxy`` command; ``args``: ``upstream``, ``listen``, ``profile``, ``record``, ``json``, ``out``, ``timeout``."""
+    try:
+        host, port = parse_listen(args.listen)
+        proxy, checker, lines = _build(args)
+    except (ValueError, OSError) as error:
+        print(f"mcp-resume proxy: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        listener = _bind(host, port)
+    except OSError as error:
+        print(f"mcp-resume proxy: cannot listen on {host}:{port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    path = urlsplit(args.upstream).path or "/"
+    where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
+    print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}; "
+          f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
+    try:
+        _serve(proxy, listener)
+    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
+        pass
+    final = checker.stop()
+    if lines is not None:
+        lines.close()
+    _summary(final)
+    if args.json:
+        try:
+            Path(args.json).write_text(json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records)), indent=2) + "\n")
+        except OSError as error:
+            print(f"mcp-resume proxy: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+    return exit_code(final)
+
+
+def parse_listen(text: str) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``PORT``) -> (host, port); ``ValueError`` naming what is wrong."""
+    host, _, port = text.rpartition(":")
+    host = host.strip("[]") or "127.0.0.1"
+    if not port.isdigit() or not 0 <= int(port) <= 65535:
+        raise ValueError(f"--listen {text!r}: expected HOST:PORT such as {DEFAULT_LISTEN}")
+    return host, int(port)
+
+
+def _build(args):
+    lines = JsonLinesRecorder(Path(args.record)) if args.record else None
+    out = Path(args.out)
+    fanout = Fanout()
+    proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout))
+    checker = LiveChecker(Profile.parse(args.profile), lambda rule, result: _finding(rule, checker.records, out), proxy.now)
+    fanout.recorders = (checker,) + ((lines,) if lines else ())
+    return proxy, checker, lines
+
+
+def _bind(host: str, port: int) -> socket.socket:
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listener = socket.socket(family, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    listener.bind((host, port))
+    return listener
+
+
+def _serve(proxy: RecordingProxy, listener: socket.socket) -> None:
+    import uvicorn
+
+    config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    uvicorn.Server(config).run(sockets=[listener])
+
+
+def _finding(rule: RuleResult, records: list[Record], out: Path) -> None:
+    numbers = sorted({n for step in rule.steps for n in step.records})
+    print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        script = out / f"{rule.rule}.curl.sh"
+        script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
+        print(f"  reproducer: {script}", flush=True)
+    except OSError as error:
+        print(f"  cannot write the reproducer in {out}: {error.strerror or error}", file=sys.stderr, flush=True)
+
+
+def curl_script(rule: RuleResult, records: list[Record]) -> str:
+    """A shell script of the recorded requests up to ``rule``'s finding, one curl
+    command each, in the order they were sent (ids as recorded)."""
+    lines = ["#!/bin/sh", f"# {rule.rule}: {rule.reason}",
+             "# The recorded requests up to the finding; session and event ids are the recorded ones:",
+             "# a fresh server mints others, so replace them as you go.", ""]
+    for record in sorted(records, key=lambda r: r.started):
+        x = record.exchange
+        parts = ["curl", "-sS", "-N", "-X", x.method, shlex.quote(x.url)]
+        for name, value in x.request_headers.items():
+            if name not in ("host", "content-length", "connection", "accept-encoding", "user-agent"):
+                parts += ["-H", shlex.quote(f"{name}: {value}")]
+        if x.request_body is not None:
+            body = x.request_body if isinstance(x.request_body, str) else json.dumps(x.request_body)
+            parts += ["--data-raw", shlex.quote(body)]
+        lines += [f"# exchange {record.number}: answered {x.status}", " ".join(parts), ""]
+    return "\n".join(lines)
+
+
+def _summary(result: Validation) -> None:
+    for rule in result.results:
+        print(f"{rule.rule:34} {rule.verdict.value:12} {rule.reason}")

@@ -1,0 +1,133 @@
+"""``mcp-resume validate FILE``: judge recorded traffic with a server against the spec.
+
+FILE is a HAR 1.2 file (browser devtools, mitmproxy) or the JSON lines that
+``mcp-resume proxy --record`` writes (``--format auto`` tells them apart). Each
+exchange is mapped onto the spec's actions and judged by every rule's server
+check (``model.traffic.validate``); one row per rule is printed (rule, level,
+verdict, the first exchange that broke it), and ``--json``, ``--junit`` and
+``--markdown`` write the same as files. What the log cannot show is left open:
+a rule that only unjudged exchanges touched is INCONCLUSIVE, one that no
+exchange touched is SKIP.
+
+Exit codes: 0 no rule FAILed and none is INCONCLUSIVE; 1 some rule FAILed; 2 bad
+usage or a file that cannot be read (one line naming it); 3 no FAIL but some rule
+INCONCLUSIVE.
+
+The JSON report is ``{"file", "profile", "exchanges", "summary", "open", "assumed",
+"verdicts": [{"rule", "verdict", "level", "reason", "exchanges", "steps"}]}``.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from xml.etree import ElementTree
+
+from rich.console import Console
+from rich.table import Table
+
+from mcp_resume.model.traffic.records import RecordError, read
+from mcp_resume.model.traffic.validate import RuleResult, Validation, validate
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+
+
+def run(args) -> int:
+    """The ``validate`` command; ``args`` has ``file``, ``format``, ``profile``, ``json``, ``junit``, ``markdown``."""
+    try:
+        records = read(Path(args.file), args.format)
+    except RecordError as error:
+        print(f"mcp-resume validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    profile = Profile.parse(args.profile)
+    result = validate(records, profile)
+    _print(result, args.file, len(records))
+    for path, text in _outputs(args, result, len(records)):
+        try:
+            Path(path).write_text(text, encoding="utf-8")
+        except OSError as error:
+            print(f"mcp-resume validate: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+    return exit_code(result)
+
+
+def exit_code(result: Validation) -> int:
+    verdicts = {r.verdict for r in result.results}
+    if Verdict.FAIL in verdicts:
+        return EXIT_FAILED
+    return EXIT_INCONCLUSIVE if Verdict.INCONCLUSIVE in verdicts else EXIT_OK
+
+
+def report_json(result: Validation, file: str, exchanges: int) -> dict:
+    return {
+        "file": file,
+        "profile": result.profile.value,
+        "exchanges": exchanges,
+        "summary": _summary(result),
+        "open": result.open,
+        "assumed": result.assumed,
+        "verdicts": [{**r.to_json(), "level": _level(r, result.profile)} for r in result.results],
+    }
+
+
+def junit(result: Validation, file: str) -> str:
+    suite = ElementTree.Element("testsuite", name=f"mcp-resume validate {file}", tests=str(len(result.results)))
+    for r in result.results:
+        case = ElementTree.SubElement(suite, "testcase", classname="mcp-resume.validate", name=r.rule)
+        if r.verdict is Verdict.FAIL:
+            ElementTree.SubElement(case, "failure", message=r.reason).text = r.reason
+        elif r.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE):
+            ElementTree.SubElement(case, "skipped", message=f"{r.verdict.value}: {r.reason}")
+        elif r.verdict is Verdict.WARN:
+            ElementTree.SubElement(case, "system-out").text = f"WARN: {r.reason}"
+    suite.set("failures", str(sum(r.verdict is Verdict.FAIL for r in result.results)))
+    return ElementTree.tostring(suite, encoding="unicode") + "\n"
+
+
+def markdown(result: Validation, file: str) -> str:
+    lines = [f"# mcp-resume validate: {file}", "", f"Profile `{result.profile.value}`; {_summary(result)}.", "",
+             "| rule | level | verdict | evidence |", "|---|---|---|---|"]
+    for r in result.results:
+        lines.append(f"| `{r.rule}` | {_level(r, result.profile)} | {r.verdict.value} | {r.reason.replace('|', '/')} |")
+    if result.open or result.assumed:
+        lines += ["", "## What the log left open", ""] + [f"- {line}" for line in result.open + result.assumed]
+    return "\n".join(lines) + "\n"
+
+
+def _outputs(args, result: Validation, exchanges: int):
+    if args.json:
+        yield args.json, json.dumps(report_json(result, args.file, exchanges), indent=2) + "\n"
+    if args.junit:
+        yield args.junit, junit(result, args.file)
+    if args.markdown:
+        yield args.markdown, markdown(result, args.file)
+
+
+def _print(result: Validation, file: str, exchanges: int) -> None:
+    console = Console(highlight=False)
+    console.print(f"validate {file}: {exchanges} exchanges, profile {result.profile.value}")
+    table = Table("rule", "level", "verdict", "evidence")
+    for r in result.results:
+        table.add_row(r.rule, _level(r, result.profile), r.verdict.value, r.reason)
+    console.print(table)
+    for line in result.open + result.assumed:
+        console.print(f"open: {line}")
+    console.print(f"summary: {_summary(result)}")
+
+
+def _summary(result: Validation) -> str:
+    counts = {}
+    for r in result.results:
+        counts[r.verdict.value] = counts.get(r.verdict.value, 0) + 1
+    return ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+
+
+def _level(r: RuleResult, profile: Profile) -> str:
+    try:
+        return level(r.rule, profile).value
+    except KeyError:
+        return "-"

@@ -1,0 +1,94 @@
+"""``validate`` on traffic recorded through the proxy: the reference and the correct
+variations give no FAIL, faulty designs FAIL the rule DESIGN.md §5 names, and the
+JSON-lines and HAR forms of one recording give the same verdicts."""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime, timezone
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.model.traffic.records import RecordError, read, read_jsonl, to_har, write_line
+from mcp_resume.model.traffic.validate import validate
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
+
+from tests.traffic_runs import recorded
+
+
+def _verdicts(records, profile=Profile.BOUNDARY):
+    return {r.rule: r.verdict for r in validate(records, profile).results}
+
+
+@pytest.mark.parametrize("name", ["reference", "variation-cancel", "variation-ring-buffer", "variation-reserialised"])
+def test_correct_servers_fail_nothing(name):
+    verdicts = _verdicts(recorded(name))
+    assert Verdict.FAIL not in verdicts.values(), {r: v for r, v in verdicts.items() if v is Verdict.FAIL}
+    if name == "reference":
+        judged = {r for r, v in verdicts.items() if v is Verdict.PASS}
+        assert {"replay-suffix", "no-cross-session", "reemit-pending", "reject-foreign-event-id", "no-broadcast"} <= judged
+
+
+@pytest.mark.parametrize("number, rule", [(1, "reemit-pending"), (2, "no-cross-session"), (10, "reject-foreign-event-id")])
+def test_a_faulty_design_fails_its_rule(number, rule):
+    assert _verdicts(recorded(f"design-{number}"))[rule] is Verdict.FAIL
+
+
+def test_json_lines_and_har_of_one_recording_give_the_same_verdicts(tmp_path):
+    records = recorded("design-2")
+    lines = tmp_path / "run.jsonl"
+    lines.write_text("".join(write_line(r) for r in records))
+    har = tmp_path / "run.har"
+    har.write_text(json.dumps(to_har(records, datetime(2026, 12, 1, tzinfo=timezone.utc))))
+    from_lines, from_har = read(lines), read(har)
+    assert [r.exchange.status for r in from_lines] == [r.exchange.status for r in from_har] == [r.exchange.status for r in records]
+    assert _verdicts(from_lines) == _verdicts(records)
+    assert _verdicts(from_har) == _verdicts(records)
+
+
+def test_a_session_begun_before_the_recording_is_left_open():
+    records = recorded("design-2")
+    later = [r for r in records if r.number > 2]  # the first session's initialize is cut off
+    result = validate(later, Profile.BOUNDARY)
+    assert any("began before the recording" in line for line in result.open)
+    assert any("does not show whole" in line for line in result.open)  # the second session presents its event id
+    verdict = result.result("no-cross-session")
+    assert verdict.verdict is Verdict.INCONCLUSIVE and "began before the recording" in verdict.reason
+
+
+@pytest.mark.parametrize("content, message", [
+    ("not json\n", ":1: not an exchange record"),
+    ('{"number": 1}\n', ":1: not an exchange record"),
+    ("[" * 100_000 + "\n", ":1: "),
+])
+def test_a_bad_record_file_names_the_line(tmp_path, content, message):
+    path = tmp_path / "bad.jsonl"
+    path.write_text(content)
+    with pytest.raises(RecordError, match=message.replace("[", r"\[")):
+        read(path, "jsonl")
+
+
+def test_validate_command_exit_codes_and_reports(tmp_path, capsys):
+    records = recorded("design-2")
+    path = tmp_path / "run.jsonl"
+    path.write_text("".join(write_line(r) for r in records))
+    report = tmp_path / "report.json"
+    assert main(["validate", str(path), "--json", str(report), "--junit", str(tmp_path / "j.xml")]) == 1
+    verdicts = {v["rule"]: v for v in json.loads(report.read_text())["verdicts"]}
+    assert verdicts["no-cross-session"]["verdict"] == "FAIL" and verdicts["no-cross-session"]["exchanges"]
+    assert "<failure" in (tmp_path / "j.xml").read_text()
+    missing = tmp_path / "missing.har"
+    assert main(["validate", str(missing)]) == 2
+    assert str(missing) in capsys.readouterr().err
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_the_python_sdks_cross_session_replay_fails_no_cross_session_through_the_proxy():
+    """The official Python SDK started for real: its event store replays the first
+    session's events to a second session that presents one of its event ids."""
+    result = validate(recorded("python-sdk"), Profile.BOUNDARY)
+    assert result.result("no-cross-session").verdict is Verdict.FAIL
+    assert "on a connection of session" in result.result("no-cross-session").reason
