@@ -192,6 +192,12 @@ class _SpecMemo:
 _MEMOS: dict[Profile, _SpecMemo] = {}
 
 
+def clear_spec_memo() -> None:
+    """Forget the spec's side of every step computed so far in this process (a
+    benchmark that times each design as a fresh process would)."""
+    _MEMOS.clear()
+
+
 class _MemoChecker(Checker):
     """A ``Checker`` whose spec computations (``_variants``, ``_judge``) come from a memo.
 
