@@ -99,7 +99,8 @@ def spec_rate() -> dict:
     with Clock() as clock:
         result = explore_fast(bounds, PROFILE)
     return {"bound": DEFAULT_BOUND, "states": result.states, "wall": clock.wall, "cpu": clock.cpu,
-            "states_per_second": result.states / clock.wall if clock.wall else 0.0}
+            "states_per_second": result.states / clock.wall if clock.wall else 0.0,
+            "states_per_cpu_second": result.states / clock.cpu if clock.cpu else 0.0}
 
 
 def run(numbers: list[int], checkers: list[str]) -> dict:
@@ -119,7 +120,8 @@ def run(numbers: list[int], checkers: list[str]) -> dict:
     spec = spec_rate() if "spec" in checkers else None
     if spec:
         print(f"spec explorer, {spec['bound']} bound: {spec['states']:,} states in {spec['wall']:.2f} s wall "
-              f"({spec['cpu']:.2f} s CPU), {spec['states_per_second']:,.0f} states/s")
+              f"({spec['cpu']:.2f} s CPU), {spec['states_per_second']:,.0f} states/s "
+              f"({spec['states_per_cpu_second']:,.0f} per CPU second)")
     load.append(os.getloadavg())
     print("load average before: {:.2f} {:.2f} {:.2f}; after: {:.2f} {:.2f} {:.2f}".format(*load[0], *load[1]))
     return {"profile": PROFILE.value, "cores": os.cpu_count(), "load_average": load,
