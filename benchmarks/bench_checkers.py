@@ -134,14 +134,14 @@ def _line(t: Timing) -> str:
 
 
 def parse_designs(text: str) -> list[int]:
-    """``1-5,9,12`` -> [1, 2, 3, 4, 5, 9, 12]; ``ValueError`` for a design that does not exist."""
+    """``1-5,9,12`` -> [1, 2, 3, 4, 5, 9, 12]; ``ArgumentTypeError`` for a design that does not exist."""
     numbers: list[int] = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         low, _, high = part.partition("-")
         numbers += range(int(low), int(high or low) + 1)
     unknown = [n for n in numbers if n not in NUMBERS]
     if unknown:
-        raise ValueError(f"unknown design(s) {unknown}; designs are {NUMBERS[0]}-{NUMBERS[-1]}")
+        raise argparse.ArgumentTypeError(f"unknown design(s) {unknown}; designs are {NUMBERS[0]}-{NUMBERS[-1]}")
     return list(dict.fromkeys(numbers))
 
 
@@ -149,7 +149,7 @@ def parse_checkers(text: str) -> list[str]:
     names = [name.strip() for name in text.split(",") if name.strip()]
     unknown = [name for name in names if name not in CHECKERS]
     if unknown:
-        raise ValueError(f"unknown checker(s) {unknown}; checkers are {', '.join(CHECKERS)}")
+        raise argparse.ArgumentTypeError(f"unknown checker(s) {unknown}; checkers are {', '.join(CHECKERS)}")
     return names
 
 
