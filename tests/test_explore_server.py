@@ -74,7 +74,7 @@ def test_design_9_needs_seven_steps_under_mcp_2025_11_25():
 
 def test_exploring_on_after_a_failure_keeps_the_shortest_trace_of_every_rule():
     result = explore_server(DESIGNS[1], Bounds(sessions=1, streams=2, events=2, requests=1, depth=6), Profile.BOUNDARY,
-                            stop_at_first=False)
+                            stop=product.Stop.NEVER)
     assert result.exhausted
     assert {"reemit-pending", "no-cross-session"} <= set(result.violations)
     assert result.violations["reemit-pending"].steps <= result.violations["no-cross-session"].steps

@@ -61,34 +61,71 @@ def canonical_names(state: State) -> tuple[tuple[SessionForm, ...], dict[str, st
 
 def server_fingerprint(server: object, ids: IdMap, names: dict[str, str]) -> tuple:
     """The server's attributes, with every paired id replaced by its canonical name."""
+    return _Fingerprint(ids, names).walk(server)
 
-    def name(value: str):
-        handle = ids.handle(value)
-        if handle.startswith(UNMAPPED_PREFIX):
-            return value
-        return ("#", names.get(handle, handle))
 
-    def walk(value):
-        if isinstance(value, str):
-            return name(value)
-        if value is None or isinstance(value, (bool, int, float)):
-            return value
-        if isinstance(value, dict):
-            items = [(walk(k), walk(v)) for k, v in value.items()]
-            if items and all(type(k) is tuple and k[0] == "#" for k, _ in items):
-                items.sort(key=lambda item: item[0])  # a table keyed by ids
-            return ("dict",) + tuple(items)
-        if isinstance(value, (list, tuple, deque)):
-            return (type(value).__name__,) + tuple(walk(item) for item in value)
-        if isinstance(value, (set, frozenset)):
-            return ("set",) + tuple(sorted((walk(item) for item in value), key=repr))
+class _Fingerprint:
+    """One fingerprint: a walk over the server's values, each string renamed once."""
+
+    def __init__(self, ids: IdMap, names: dict[str, str]) -> None:
+        self.ids = ids
+        self.names = names
+        self.strings: dict[str, object] = {}
+
+    def walk(self, value):
         kind = type(value)
+        if kind is str:
+            named = self.strings.get(value)
+            return self._name(value) if named is None else named
+        if value is None or kind in _ATOMS:
+            return value
+        visit = _VISITS.get(kind)
+        if visit is not None:
+            return visit(self, value)
+        if isinstance(value, str):
+            return self._name(value)
+        if isinstance(value, (bool, int, float)):
+            return value
+        for base, visit in _VISITS.items():
+            if isinstance(value, base):
+                return visit(self, value)
         if is_dataclass(value):
             names = _FIELDS.get(kind) or _FIELDS.setdefault(kind, tuple(f.name for f in fields(value)))
-            return (kind.__name__,) + tuple(walk(getattr(value, name)) for name in names)
-        return (kind.__name__,) + tuple((key, walk(item)) for key, item in sorted(vars(value).items()))
+            return (kind.__name__,) + tuple(self.walk(getattr(value, name)) for name in names)
+        return (kind.__name__,) + tuple((key, self.walk(item)) for key, item in sorted(vars(value).items()))
 
-    return walk(server)
+    def _name(self, value: str):
+        handle = self.ids.handle(value)
+        named = value if handle.startswith(UNMAPPED_PREFIX) else ("#", self.names.get(handle, handle))
+        self.strings[value] = named
+        return named
+
+    def _dict(self, value: dict) -> tuple:
+        walk = self.walk
+        items = [(walk(k), walk(v)) for k, v in value.items()]
+        if items and all(type(k) is tuple and k[0] == "#" for k, _ in items):
+            items.sort(key=_first)  # a table keyed by ids
+        return ("dict",) + tuple(items)
+
+    def _sequence(self, value) -> tuple:
+        walk = self.walk
+        return (type(value).__name__,) + tuple(walk(item) for item in value)
+
+    def _set(self, value) -> tuple:
+        return ("set",) + tuple(sorted((self.walk(item) for item in value), key=repr))
 
 
+def _first(item):
+    return item[0]
+
+
+_ATOMS = (bool, int, float)
+_VISITS = {
+    dict: _Fingerprint._dict,
+    list: _Fingerprint._sequence,
+    tuple: _Fingerprint._sequence,
+    deque: _Fingerprint._sequence,
+    set: _Fingerprint._set,
+    frozenset: _Fingerprint._set,
+}
 _FIELDS: dict[type, tuple[str, ...]] = {}

@@ -331,6 +331,9 @@ def _add_explore(commands) -> None:
     explore.add_argument("--design", type=int, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
     explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
+    explore.add_argument("--exhaustive", action="store_true",
+                         help="with --design: walk the whole bound and list every rule broken in it (default: stop at the "
+                              "end of the first level with a counterexample, with the shortest trace of each rule broken there)")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
     explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")

@@ -8,8 +8,11 @@ Modes (one run, one exit code):
   every invariant with its verdict and, for each broken rule, the shortest
   trace; a named bound is compared with the state-space manifest;
 - ``--design N``: faulty design N explored beside the spec (default bound
-  ``kill``), with the shortest trace of every rule it breaks (``--first``: stop
-  at the first);
+  ``kill``) breadth-first up to the end of the first level with a
+  counterexample, with the shortest trace of every rule broken at that depth
+  and the count of states it needed (``--first``: stop at the first failing
+  step; ``--exhaustive``: walk the whole bound and list every rule broken in
+  it);
 - ``--kill-matrix``: every faulty design against every checker under
   ``boundary`` and ``mcp-2025-11-25`` (``--markdown FILE`` too);
 - ``--liveness``: ``no-stranded-request`` on the explored graph, with weak
@@ -40,12 +43,10 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.model.explore import state_space
 from mcp_resume.outputs import output_paths_problem
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
-from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore.server import explore_server
+from mcp_resume.model.explore.server import Stop, explore_server
 from mcp_resume.spec.space import (
     DEFAULT_BOUND,
     GRAPH_BOUND,
@@ -53,19 +54,12 @@ from mcp_resume.spec.space import (
     Bounds,
     named_bound,
 )
-from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.harness.kill_matrix import VACUOUS, KillMatrix, describe_cell, run_kill_matrix
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
-from mcp_resume.model.explore.state_graph import GraphTooLarge
-from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec import designs
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
 from mcp_resume.spec.profiles import Profile
 
-from .explore_docs import draw_graph, write_graph
-from .kill_columns import kill_columns
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
@@ -142,11 +136,15 @@ def _check_options(args) -> None:
         for option, value in (("--markdown", args.markdown), ("--examples", args.examples), ("--workers", args.workers)):
             if value is not None:
                 raise UsageError(f"{option} only applies with --kill-matrix")
-    if args.first and args.design is None:
-        raise UsageError("--first only applies with --design N")
+    for option, value in (("--first", args.first), ("--exhaustive", args.exhaustive)):
+        if value and args.design is None:
+            raise UsageError(f"{option} only applies with --design N")
+    if args.first and args.exhaustive:
+        raise UsageError("--first and --exhaustive ask for opposite walks: give one")
     if getattr(args, "liveness", False):
         for option, value in (("--kill-matrix", args.kill_matrix), ("--first", args.first),
-                              ("--no-symmetry", args.no_symmetry), ("--engine reference", args.engine == "reference")):
+                              ("--exhaustive", args.exhaustive), ("--no-symmetry", args.no_symmetry),
+                              ("--engine reference", args.engine == "reference")):
             if value:
                 raise UsageError(f"{option} does not apply with --liveness")
 
@@ -155,6 +153,10 @@ def _check_options(args) -> None:
 
 
 def _spec(args, profile, bound_name, bounds, console, progress):
+    from mcp_resume.model.explore import state_space
+    from mcp_resume.model.explore.fast import explore_fast
+    from mcp_resume.model.explore.plain import explore_spec
+
     if args.engine == "reference" or args.no_symmetry:
         result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
     else:
@@ -175,7 +177,8 @@ def _spec(args, profile, bound_name, bounds, console, progress):
 
 def _design(args, profile, bound_name, bounds, console, progress):
     factory = DESIGNS[args.design]
-    result = explore_server(factory, bounds, profile, stop_at_first=args.first, progress=progress)
+    stop = Stop.FIRST if args.first else Stop.NEVER if args.exhaustive else Stop.LEVEL
+    result = explore_server(factory, bounds, profile, stop=stop, progress=progress)
     if progress:
         progress.done()
     print_exploration(result, console, bound_name, None)
@@ -187,6 +190,9 @@ def _design(args, profile, bound_name, bounds, console, progress):
 
 
 def _kill_matrix(args, console, progress) -> int:
+    from mcp_resume.model.harness.kill_matrix import VACUOUS, run_kill_matrix
+    from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+
     bounds = resolve_bounds(args)[1]
     note = progress.note if progress else None
     workers = args.workers or min(4, os.cpu_count() or 1)
@@ -203,7 +209,17 @@ def _kill_matrix(args, console, progress) -> int:
     return EXIT_OK if matrix.holds else EXIT_FAILED
 
 
-def print_kill_matrix(matrix: KillMatrix, console: Console) -> None:
+def kill_columns(examples, bounds):
+    """``kill_columns.kill_columns``, imported when the matrix runs (it pulls in Hypothesis, Z3, httpx)."""
+    from .kill_columns import kill_columns as columns
+
+    return columns(examples, bounds)
+
+
+def print_kill_matrix(matrix, console: Console) -> None:
+    """``matrix`` is a ``kill_matrix.KillMatrix``."""
+    from mcp_resume.model.harness.kill_matrix import describe_cell
+
     for profile in sorted({c.profile for c in matrix.cells}, key=lambda p: p is not Profile.BOUNDARY):
         table = Table(title=f"kill matrix under {profile.value}")
         table.add_column("design")
@@ -229,6 +245,11 @@ def print_kill_matrix(matrix: KillMatrix, console: Console) -> None:
 
 
 def _graph(args, profile, bound_name, bounds, console) -> int:
+    from mcp_resume.model.explore.state_graph import GraphTooLarge
+    from mcp_resume.proofs.diagrams import graphviz
+
+    from .explore_docs import draw_graph, write_graph
+
     try:
         drawn = draw_graph(bounds, profile, args.design)
     except GraphTooLarge as error:
@@ -259,7 +280,7 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         ("engine", f"{result.engine}{' with symmetry reduction' if result.symmetry else ', no symmetry reduction'}"),
         ("distinct states", f"{result.states:,}"),
         ("transitions", f"{result.transitions:,} (+{result.pruned:,} pruned by the bound)"),
-        ("depth", f"{result.depth}" + ("" if result.exhausted else " (stopped at the first counterexample)")),
+        ("depth", f"{result.depth}" + ("" if result.exhausted else f" ({_stopped(result)})")),
         ("states per level", " ".join(map(str, result.levels))),
         ("time", f"{result.seconds:.2f} s, {result.states_per_second:,.0f} states/s"),
         ("coverage", result.coverage.explain()),
@@ -301,6 +322,20 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         console.print(violation.trace.describe(), markup=False, highlight=False)
     verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
     console.print(f"{result.server} {verdict} within {result.bounds.describe()}")
+
+
+_STOPPED = {
+    "first": "stopped at the first counterexample",
+    "level": "stopped at the end of the first level with a counterexample; --exhaustive walks the whole bound",
+}
+
+
+def _stopped(result: ExplorationResult) -> str:
+    """Why a walk ended early and, for a design, how many product states it needed."""
+    text = _STOPPED.get(result.notes.get("stop"), _STOPPED["first"])
+    if "expanded" in result.notes:
+        text += f"; needed {result.states:,} states, {result.notes['expanded']:,} of them expanded"
+    return text
 
 
 def _write_json(path, data) -> None:

@@ -1,0 +1,170 @@
+"""Time every checker to its first counterexample on every faulty design.
+
+``python benchmarks/bench_checkers.py [--designs 1-18] [--checkers explorer,hypothesis,z3,spec] [--json FILE]``
+
+Prints, in one run and one process, for each faulty design (DESIGN.md §5) under
+``boundary`` and each checker:
+
+- ``explorer``: the design explorer (``explore_server``) within the kill bound,
+  stopping at the first failing step (``Stop.FIRST``) and, as ``explore
+  --design N`` does, at the end of that level (``Stop.LEVEL``); the spec's side
+  of each step is computed afresh for each design, as in a fresh process;
+- ``hypothesis``: the Hypothesis machine (``machine.run_machine``), shrinking
+  included, with its default examples;
+- ``z3``: bounded model checking (``bmc.bmc_design``), for the designs the
+  transition formulas can express;
+
+the wall seconds to the first counterexample, its length in steps and the rule
+it breaks; then (``spec``) the spec explorer's distinct states per second on the
+default bound (``explore_fast``). Wall and CPU seconds are both printed, with
+the load average before and after: the machine may be shared. Nothing is
+asserted; a design a checker does not catch shows ``-``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from mcp_resume.model.explore import server as design_explorer
+from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.server import Stop, explore_server
+from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.proofs.system.bmc import bmc_design
+from mcp_resume.proofs.system.designs import needs_encoding
+from mcp_resume.spec.designs import NUMBERS, design as spec_design
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.space import DEFAULT_BOUND, KILL_BOUND, named_bound
+
+CHECKERS = ("explorer", "hypothesis", "z3", "spec")
+PROFILE = Profile.BOUNDARY
+
+
+@dataclass
+class Timing:
+    """One checker on one design: seconds to its first counterexample (``None``: not caught)."""
+
+    checker: str
+    design: int
+    wall: float
+    cpu: float
+    steps: int | None = None
+    rule: str | None = None
+    detail: str = ""
+
+
+class Clock:
+    def __enter__(self) -> "Clock":
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.wall, self.cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
+
+
+def explorer(number: int, stop: Stop) -> Timing:
+    design_explorer.clear_spec_memo()
+    with Clock() as clock:
+        result = explore_server(DESIGNS[number], named_bound(KILL_BOUND), PROFILE, stop=stop)
+    first = result.first
+    detail = f"{result.states} states, {result.notes['expanded']} expanded"
+    return Timing(f"explorer-{stop.value}", number, clock.wall, clock.cpu,
+                  first.steps if first else None, first.rule if first else None, detail)
+
+
+def hypothesis(number: int) -> Timing:
+    with Clock() as clock:
+        result = run_machine(DESIGNS[number], PROFILE)
+    trace = result.trace
+    return Timing("hypothesis", number, clock.wall, clock.cpu, len(trace.actions) if trace else None,
+                  trace.failure.rule if trace and trace.failure else None, f"{result.actions_run} actions")
+
+
+def z3(number: int) -> Timing:
+    missing = needs_encoding(spec_design(number))
+    if missing is not None:
+        return Timing("z3", number, 0.0, 0.0, detail=f"not encoded: {missing}")
+    with Clock() as clock:
+        result = bmc_design(number, PROFILE)
+    return Timing("z3", number, clock.wall, clock.cpu, result.depth, result.rule)
+
+
+def spec_rate() -> dict:
+    bounds = named_bound(DEFAULT_BOUND)
+    with Clock() as clock:
+        result = explore_fast(bounds, PROFILE)
+    return {"bound": DEFAULT_BOUND, "states": result.states, "wall": clock.wall, "cpu": clock.cpu,
+            "states_per_second": result.states / clock.wall if clock.wall else 0.0,
+            "states_per_cpu_second": result.states / clock.cpu if clock.cpu else 0.0}
+
+
+def run(numbers: list[int], checkers: list[str]) -> dict:
+    load = [os.getloadavg()]
+    timings: list[Timing] = []
+    for number in numbers:
+        row: list[Timing] = []
+        if "explorer" in checkers:
+            row += [explorer(number, Stop.FIRST), explorer(number, Stop.LEVEL)]
+        if "hypothesis" in checkers:
+            row.append(hypothesis(number))
+        if "z3" in checkers:
+            row.append(z3(number))
+        for timing in row:
+            print(_line(timing), flush=True)
+        timings += row
+    spec = spec_rate() if "spec" in checkers else None
+    if spec:
+        print(f"spec explorer, {spec['bound']} bound: {spec['states']:,} states in {spec['wall']:.2f} s wall "
+              f"({spec['cpu']:.2f} s CPU), {spec['states_per_second']:,.0f} states/s "
+              f"({spec['states_per_cpu_second']:,.0f} per CPU second)")
+    load.append(os.getloadavg())
+    print("load average before: {:.2f} {:.2f} {:.2f}; after: {:.2f} {:.2f} {:.2f}".format(*load[0], *load[1]))
+    return {"profile": PROFILE.value, "cores": os.cpu_count(), "load_average": load,
+            "timings": [asdict(t) for t in timings], "spec_explorer": spec}
+
+
+def _line(t: Timing) -> str:
+    found = f"{t.steps} steps, {t.rule}" if t.steps is not None else "-"
+    return f"design {t.design:>2}  {t.checker:<16} {t.wall:7.2f} s wall {t.cpu:7.2f} s CPU  {found}  {t.detail}"
+
+
+def parse_designs(text: str) -> list[int]:
+    """``1-5,9,12`` -> [1, 2, 3, 4, 5, 9, 12]; ``ArgumentTypeError`` for a design that does not exist."""
+    numbers: list[int] = []
+    for part in filter(None, (p.strip() for p in text.split(","))):
+        low, _, high = part.partition("-")
+        numbers += range(int(low), int(high or low) + 1)
+    unknown = [n for n in numbers if n not in NUMBERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown design(s) {unknown}; designs are {NUMBERS[0]}-{NUMBERS[-1]}")
+    return list(dict.fromkeys(numbers))
+
+
+def parse_checkers(text: str) -> list[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in CHECKERS]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown checker(s) {unknown}; checkers are {', '.join(CHECKERS)}")
+    return names
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
+    parser.add_argument("--checkers", type=parse_checkers, default=list(CHECKERS),
+                        help=f"comma-separated, of {', '.join(CHECKERS)} (default: all)")
+    parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
+    args = parser.parse_args(argv)
+    data = run(args.designs, args.checkers)
+    if args.json:
+        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
