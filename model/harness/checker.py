@@ -201,3 +201,49 @@ def replay(trace: Trace, server: ServerUnderTest, profile: Profile | None = None
             raise ValueError(f"trace step {number} ({action.kind}) is not enabled in the spec's state")
         checker.apply(action)
     return checker.reports
+
+
+def shorten(found: Counterexample, factory) -> Counterexample:
+    """A shorter counterexample for the same rule, by deleting actions from ``found``'s trace.
+
+    Greedy block deletion (halving block sizes, then single actions until no
+    deletion helps); each candidate replays on a fresh ``factory()`` server and
+    is kept when it fails by the same rule with no earlier non-failing finding
+    (after one the server is unpredictable). Returns ``found`` itself when
+    nothing can be deleted.
+    """
+    rule = found.trace.failure.rule
+    best = found
+    size = max(1, len(best.trace.actions) // 2)
+    while True:
+        progress = False
+        start = 0
+        while start < len(best.trace.actions):
+            actions = best.trace.actions
+            candidate = _fails_by(actions[:start] + actions[start + size :], factory, found.trace, rule)
+            if candidate is not None:
+                best, progress = candidate, True
+            else:
+                start += size
+        if size == 1 and not progress:
+            return best
+        size = max(1, size // 2)
+
+
+def _fails_by(actions, factory, original: Trace, rule: str) -> Counterexample | None:
+    """The counterexample ``actions`` give on a fresh server when they fail by ``rule``
+    with no earlier finding; ``None`` otherwise (also when a step is not enabled)."""
+    server = factory()
+    checker = Checker(server, original.profile, source=original.source)
+    try:
+        for action in actions:
+            if not checker.enabled(action) or checker.diverged is not None:
+                return None
+            checker.apply(action)
+    except Counterexample as failed:
+        return failed if failed.trace.failure.rule == rule and checker.diverged is None else None
+    except Unsupported:
+        return None
+    finally:
+        server.close()
+    return None
