@@ -35,6 +35,9 @@ from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
 MAX_SESSIONS = 3
+"""Live sessions at most."""
+MAX_OPENED = 6
+"""Sessions opened at most in one test case (ended ones included)."""
 
 DEFAULT_EXAMPLES = 1000
 DEFAULT_STEPS = 40
@@ -212,6 +215,12 @@ class _ResumptionMachine(RuleBasedStateMachine):
         """One of ``items`` (a non-empty sequence); shrinks towards the first."""
         return items[data.draw(_index(len(items)))] if len(items) > 1 else items[0]
 
+    def mostly_live(self, data, items: list):
+        """``items`` (session ids, or tuples that start with one) of live sessions, but
+        one time in four all of them (an ended session's requests are refused)."""
+        live = [item for item in items if (item[0] if isinstance(item, tuple) else item) in self.offer.live]
+        return live if live and data.draw(_MOSTLY) else items
+
     def allowed(self, choices: list[a.Action]) -> list[a.Action]:
         """``choices`` without the kinds this test case's swarm disabled (all of them if none is left)."""
         kept = [c for c in choices if c.kind not in self.disabled]
@@ -222,8 +231,10 @@ class _ResumptionMachine(RuleBasedStateMachine):
     @first_step(data=st.data())
     def choose_swarm(self, data) -> None:
         """Disable some kinds of action for this whole test case (shrinks to none
-        disabled), and open up to ``MAX_SESSIONS - 1`` sessions with a tool call
-        each (shrinks to none), so that the other rules start from a richer state."""
+        disabled), and open one to ``MAX_SESSIONS - 1`` sessions with a tool call
+        each, so that the other rules start from a state they can work on (a test
+        case whose swarm disables ``initialize`` would otherwise send only odd
+        requests). ``shorten`` deletes them from a trace that does not need them."""
         self.disabled = frozenset(kind for kind in SWARM_KINDS if data.draw(_SWARM_OFF))
         for _ in range(data.draw(_OPENING)):
             self.run(a.Initialize())
@@ -231,7 +242,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
 
     # -- client actions -------------------------------------------------------------
 
-    @precondition(lambda self: len(self.state.sessions) < MAX_SESSIONS)
+    @precondition(lambda self: len(self.offer.live) < MAX_SESSIONS and len(self.state.sessions) < MAX_OPENED)
     @rule(data=st.data())
     def initialize(self, data) -> None:
         self.run(a.Initialize())
@@ -254,7 +265,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         A session with a pending request on a connected stream may first lose
         that connection, so that the resumption has a request to re-emit."""
         pending = self.offer.live_pending
-        session = self.pick(data, pending if pending and data.draw(st.booleans()) else self.offer.sessions_live_first)
+        session = self.pick(data, pending if pending and data.draw(st.booleans()) else self.mostly_live(data, self.offer.sessions))
         carriers = self.offer.connected_carriers(session)
         if carriers and data.draw(st.booleans()):
             for stream in carriers:
@@ -267,7 +278,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         """A GET with a session id and a real event id of one of its streams the
         client holds a cursor on: the cursor, or an earlier (maybe evicted) event
         (branch 1, or 3 when not retained). A connected stream may drop first."""
-        session, stream, event = self.pick(data, self.offer.resumable)
+        session, stream, event = self.pick(data, self.mostly_live(data, self.offer.resumable))
         if self.state.stream(stream).connected and data.draw(st.booleans()):
             self.run(a.DropConnection(stream))
         self.run(a.Reconnect(session, event))
@@ -298,6 +309,9 @@ class _ResumptionMachine(RuleBasedStateMachine):
         sessions and those with a later event (those that could leak)."""
         session = self.pick(data, self.offer.live)
         foreign = self.offer.foreign(session)
+        ended = [event for event in foreign if event in self.offer.ended_event_ids]
+        if ended and data.draw(st.booleans()):
+            foreign = ended
         self.run(a.Reconnect(session, self.pick(data, foreign) if foreign else UNKNOWN_EVENT))
 
     def _orphan_event_id(self, data) -> None:
@@ -340,8 +354,10 @@ class _ResumptionMachine(RuleBasedStateMachine):
     @precondition(lambda self: self.offer.evictable)
     @rule(data=st.data())
     def evict_event(self, data) -> None:
-        """A ring buffer discards a stream's oldest event (as often as the other server actions)."""
-        self.run(a.EvictEvent(self.pick(data, self.offer.evictable)))
+        """A ring buffer discards a stream's oldest event; half the time one the client
+        holds as its cursor, so that resuming from it needs what was discarded."""
+        held = self.offer.evictable_cursors
+        self.run(a.EvictEvent(self.pick(data, held if held and data.draw(st.booleans()) else self.offer.evictable)))
 
     @precondition(lambda self: len(self.offer.live) > 1)
     @rule(data=st.data())
@@ -363,7 +379,8 @@ SWARM_KINDS: tuple[str, ...] = ("close_connection", "drop_connection", "end_stre
 """The kinds of action a test case's swarm may disable inside the rules that pick among several."""
 
 _SWARM_OFF = st.booleans()
-_OPENING = st.integers(0, MAX_SESSIONS - 1)
+_MOSTLY = st.integers(0, 3).map(bool)
+_OPENING = st.integers(1, MAX_SESSIONS - 1)
 _HEADER_KINDS = ("reconnect", "call_tool", "delete_session")
 _ODD_KINDS = ("foreign_event_id", "orphan_event_id", "any_headers")
 
@@ -401,6 +418,12 @@ class Offer:
         return [e.id for e in self.state.events]
 
     @cached_property
+    def ended_event_ids(self) -> frozenset[str]:
+        """The event ids of sessions that ended."""
+        live = set(self.live)
+        return frozenset(e.id for e in self.state.events if self.state.session_of_event(e.id) not in live)
+
+    @cached_property
     def seen(self) -> list[tuple[str, str]]:
         return [(entry.session, r) for entry in self.state.client for r in entry.seen]
 
@@ -409,10 +432,8 @@ class Offer:
         return any(entry.cursors or entry.seen for entry in self.state.client)
 
     @cached_property
-    def sessions_live_first(self) -> list[str]:
-        """Every session id, the live ones first."""
-        live = set(self.live)
-        return sorted((s.id for s in self.state.sessions), key=lambda session: session not in live)
+    def sessions(self) -> list[str]:
+        return [s.id for s in self.state.sessions]
 
     @cached_property
     def live_pending(self) -> list[str]:
@@ -466,6 +487,12 @@ class Offer:
         if not self.evicts:
             return []
         return [s.id for s in self.state.streams if enabled(self.state, a.EvictEvent(s.id))]
+
+    @cached_property
+    def evictable_cursors(self) -> list[str]:
+        """Evictable streams whose oldest retained event is a cursor the client holds."""
+        cursors = {event for entry in self.state.client for _, event in entry.cursors}
+        return [s for s in self.evictable if self.state.retained_events(s)[0].id in cursors]
 
     @cached_property
     def endings(self) -> list[a.Action]:
