@@ -39,7 +39,8 @@ MAX_SESSIONS = 3
 MAX_OPENED = 6
 """Sessions opened at most in one test case (ended ones included)."""
 
-DEFAULT_EXAMPLES = 1000
+DEFAULT_EXAMPLES = 500
+"""Examples per run: the machine finds every faulty design within a fifth of them (benchmarks/bench_machine.py)."""
 DEFAULT_STEPS = 40
 
 
