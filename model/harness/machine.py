@@ -3,12 +3,23 @@
 ``run_machine(factory, profile)`` generates sequences of the spec's actions
 (any header combination a client could send, every server and network action the
 spec enables), drives a fresh server from ``factory`` through each with a
-``Checker``, and on the first failing finding lets Hypothesis shrink the sequence.
-The result carries the minimal counterexample as a ``Trace``, and the coverage of
-the run (each action kind and each branch of the spec's decision, counted from
-the spec's outcome of every step judged).
+``Checker``, and stops at the first failing example; ``checker.shorten`` then
+deletes the actions the failure does not need (Hypothesis's own shrink phase
+cost five to ten times the actions of the search). The result carries the short
+counterexample as a ``Trace``, the actions and seconds it took to find, and the
+coverage of the run (each action kind and each branch of the spec's decision,
+counted from the spec's outcome of every step judged).
 
-CI runs derandomized (``settings``): the same sequences on every run.
+To find faults fast the machine uses swarm testing (Hypothesis disables a random
+subset of rules per test case; ``choose_swarm`` does the same for the kinds of
+action inside the rules that pick among several), opens a session at the first
+step, and its rules lean half the time to the rare branches: a stream resumption
+from a real event id of a retained stream, a session resumption with a pending
+request (its connection dropped first, or not), an ended session's event ids, an
+evicted cursor, a server-initiated close.
+
+CI runs derandomized (``settings``): the same sequences on every run; ``seed``
+picks another fixed sequence.
 """
 
 from __future__ import annotations
