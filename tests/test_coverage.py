@@ -34,7 +34,7 @@ def test_coverage_names_what_is_missing():
 
 
 def test_the_machine_counts_actions_and_branches_from_the_specs_outcome_of_every_step():
-    result = run_machine(ReferenceServer, Profile.BOUNDARY, max_examples=60)
+    result = run_machine(ReferenceServer, Profile.BOUNDARY, max_examples=150)
     assert result.passed and result.coverage.complete and result.holds
     assert sum(result.coverage.actions.values()) == result.actions_run
     client = sum(n for kind, n in result.action_counts.items() if ACTION_TYPES[kind].side == "client" and kind != "restart_client")

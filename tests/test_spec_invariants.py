@@ -21,7 +21,7 @@ def run(*actions, state=INITIAL_STATE):
 
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])
 def test_every_invariant_holds_on_every_state_and_step_the_machine_reaches_in_the_spec(profile):
-    result = run_machine(lambda: SpecAdapter(profile), profile, max_examples=60)
+    result = run_machine(lambda: SpecAdapter(profile), profile, max_examples=150)
     assert result.passed, result.counterexample and result.counterexample.explain()
     assert result.warnings == {}
     assert set(result.action_counts) == set(a.ACTION_TYPES), "every action kind was exercised"

@@ -201,3 +201,82 @@ def replay(trace: Trace, server: ServerUnderTest, profile: Profile | None = None
             raise ValueError(f"trace step {number} ({action.kind}) is not enabled in the spec's state")
         checker.apply(action)
     return checker.reports
+
+
+
+def shorten(found: Counterexample, factory) -> Counterexample:
+    """A shorter counterexample for the same rule, by deleting actions from ``found``'s trace.
+
+    Greedy block deletion (halving block sizes, then single actions until no
+    deletion helps). Each candidate replays on a fresh ``factory()`` server with
+    the later actions' handles renamed to those the spec gives the kept actions
+    (deleting an ``initialize`` renumbers the sessions after it), and is kept
+    when it fails by the same rule with no earlier non-failing finding (after
+    one the server is unpredictable). Returns ``found`` itself when nothing can
+    be deleted.
+    """
+    rule = found.trace.failure.rule
+    first = _fails_by([(action, ()) for action in found.trace.actions], factory, found.trace, rule)
+    if first is None:
+        return found
+    best, created = first
+    size = max(1, len(best.trace.actions) // 2)
+    while True:
+        progress, start = False, 0
+        while start < len(best.trace.actions):
+            kept = list(zip(best.trace.actions, created))
+            candidate = _fails_by(kept[:start] + kept[start + size :], factory, found.trace, rule)
+            if candidate is not None:
+                (best, created), progress = candidate, True
+            else:
+                start += size
+        if size == 1 and not progress:
+            return best
+        size = max(1, size // 2)
+
+
+_HANDLE_FIELDS = ("session", "stream", "last_event_id", "request")
+
+
+def _fails_by(steps, factory, original: Trace, rule: str):
+    """Replay ``steps`` ((action, handles it created when it was recorded)) on a
+    fresh server, renaming handles as they are created; return the counterexample
+    and each step's created handles when the replay fails by ``rule`` with no
+    earlier finding, else ``None`` (also when a step is not enabled)."""
+    server = factory()
+    checker = Checker(server, original.profile, source=original.source)
+    names: dict[str, str] = {}
+    created: list[tuple[str, ...]] = []
+    try:
+        for action, recorded in steps:
+            action = _renamed(action, names)
+            if not checker.enabled(action) or checker.diverged is not None:
+                return None
+            before = checker.state
+            try:
+                checker.apply(action)
+            except Counterexample as failed:
+                same = failed.trace.failure.rule == rule and checker.diverged is None
+                return (failed, created + [()]) if same else None
+            new = _new_handles(before, checker.state)
+            names.update(zip(recorded, new))
+            created.append(new)
+    except Unsupported:
+        return None
+    finally:
+        server.close()
+    return None
+
+
+def _renamed(action: Action, names: dict[str, str]) -> Action:
+    changes = {f: names[v] for f in _HANDLE_FIELDS if (v := getattr(action, f, None)) in names}
+    return replace(action, **changes) if changes else action
+
+
+def _new_handles(before: State, after: State) -> tuple[str, ...]:
+    """The handles ``after`` has and ``before`` has not (sessions, streams, events, requests)."""
+    new: list[str] = []
+    for field in ("sessions", "streams", "events", "requests"):
+        old = {item.id for item in getattr(before, field)}
+        new += [item.id for item in getattr(after, field) if item.id not in old]
+    return tuple(new)

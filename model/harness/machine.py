@@ -3,42 +3,61 @@
 ``run_machine(factory, profile)`` generates sequences of the spec's actions
 (any header combination a client could send, every server and network action the
 spec enables), drives a fresh server from ``factory`` through each with a
-``Checker``, and on the first failing finding lets Hypothesis shrink the sequence.
-The result carries the minimal counterexample as a ``Trace``, and the coverage of
-the run (each action kind and each branch of the spec's decision, counted from
-the spec's outcome of every step judged).
+``Checker``, and stops at the first failing example; ``checker.shorten`` then
+deletes the actions the failure does not need (Hypothesis's own shrink phase
+cost five to ten times the actions of the search). The result carries the short
+counterexample as a ``Trace``, the actions and seconds it took to find, and the
+coverage of the run (each action kind and each branch of the spec's decision,
+counted from the spec's outcome of every step judged).
 
-CI runs derandomized (``settings``): the same sequences on every run.
+To find faults fast the machine uses swarm testing (Hypothesis disables a random
+subset of rules per test case; ``choose_swarm`` does the same for the kinds of
+action inside the rules that pick among several), opens a session at the first
+step, and its rules lean half the time to the rare branches: a stream resumption
+from a real event id of a retained stream, a session resumption with a pending
+request (its connection dropped first, or not), an ended session's event ids, an
+evicted cursor, a server-initiated close.
+
+CI runs derandomized (``settings``): the same sequences on every run; ``seed``
+picks another fixed sequence.
 """
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
 from typing import Callable
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, precondition, rule, run_state_machine_as_test
+from hypothesis.stateful import initialize as first_step
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
-from mcp_resume.spec.state import RequestStatus, StreamStatus
+from mcp_resume.spec.state import RequestStatus, StreamKind, StreamStatus
 from mcp_resume.spec.transitions import enabled
 from mcp_resume.spec.trace import Failure, Trace
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported
-from mcp_resume.model.harness.checker import Checker, Counterexample
+from mcp_resume.model.harness.checker import Checker, Counterexample, shorten
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
 MAX_SESSIONS = 3
+"""Live sessions at most."""
+MAX_OPENED = 6
+"""Sessions opened at most in one test case (ended ones included)."""
 
-DEFAULT_EXAMPLES = 1000
+DEFAULT_EXAMPLES = 500
+"""Examples per run: the machine finds every faulty design within a fifth of them (benchmarks/bench_machine.py)."""
 DEFAULT_STEPS = 40
 
 
-def machine_settings(max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_STEPS) -> settings:
-    """Deterministic settings: derandomized, no example database, no deadline."""
+def machine_settings(max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_STEPS, shrink: bool = True) -> settings:
+    """Deterministic settings: derandomized, no example database, no deadline;
+    without Hypothesis's shrink phase when ``shrink`` is false."""
     return settings(
         max_examples=max_examples,
         stateful_step_count=steps,
@@ -49,7 +68,7 @@ def machine_settings(max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_
         suppress_health_check=list(HealthCheck),
         verbosity=Verbosity.quiet,
         print_blob=False,
-        phases=(Phase.explicit, Phase.generate, Phase.shrink),
+        phases=(Phase.explicit, Phase.generate, Phase.shrink) if shrink else (Phase.explicit, Phase.generate),
     )
 
 
@@ -66,6 +85,24 @@ class MachineResult:
     """Actions the server could not be driven through (``Unsupported``), by kind."""
     coverage: Coverage = field(default_factory=Coverage)
     """Steps judged per action kind and per branch of the spec's decision."""
+    actions_to_first: int | None = None
+    """Actions run up to and including the first failing one (before shrinking)."""
+    seconds_to_first: float | None = None
+    """Seconds from the start of the run to the first failing action (before shrinking)."""
+    shorten_seconds: float = 0.0
+    """Seconds spent shortening the counterexample's trace (``checker.shorten``)."""
+    started: float = field(default_factory=time.perf_counter)
+
+    def count(self, kind: str) -> None:
+        """One more action of ``kind`` run against the server."""
+        self.actions_run += 1
+        self.action_counts[kind] = self.action_counts.get(kind, 0) + 1
+
+    def mark_first(self) -> None:
+        """Note the first failing action: how many actions and seconds it took to find."""
+        if self.actions_to_first is None:
+            self.actions_to_first = self.actions_run
+            self.seconds_to_first = time.perf_counter() - self.started
 
     @property
     def passed(self) -> bool:
@@ -91,32 +128,42 @@ def run_machine(
     profile: Profile = DEFAULT_PROFILE,
     max_examples: int = DEFAULT_EXAMPLES,
     steps: int = DEFAULT_STEPS,
+    seed: int = 0,
 ) -> MachineResult:
     """Run the machine against servers made by ``factory``; never raises on a finding.
 
-    Returns the minimal counterexample Hypothesis shrank to, if any, and the
-    coverage of every step judged: a result that ``passed`` without covering
-    every action and branch (``coverage.REQUIRED_*``) is ``vacuous`` and does
-    not ``hold``.
+    ``seed`` picks the fixed sequence of examples (0: the default one; each
+    other number another, as deterministic).
+
+    Returns the first counterexample Hypothesis generated, shortened by
+    ``checker.shorten`` (deleting actions and replaying on fresh servers, which
+    costs a fraction of Hypothesis's own shrink phase), and the coverage of every
+    step judged: a result that ``passed`` without covering every action and
+    branch (``coverage.REQUIRED_*``) is ``vacuous`` and does not ``hold``.
     """
     probe = factory()
     result = MachineResult(getattr(probe, "name", type(probe).__name__), profile)
     probe.close()
     attributes = {"factory": staticmethod(factory), "profile": profile, "result": result}
-    result.counterexample = run_until_counterexample(_ResumptionMachine, attributes, Counterexample, max_examples, steps,
-                                                     name="ResumptionMachine")
+    found = run_until_counterexample(_ResumptionMachine, attributes, Counterexample, max_examples, steps,
+                                     name="ResumptionMachine" + (f"{seed}" if seed else ""), shrink=False)
+    if found is not None:
+        started = time.perf_counter()
+        result.counterexample = shorten(found, factory)
+        result.shorten_seconds = time.perf_counter() - started
     return result
 
 
 def run_until_counterexample(base: type[RuleBasedStateMachine], attributes: dict, stops: type[Exception],
-                             max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_STEPS, name: str = "Machine"):
+                             max_examples: int = DEFAULT_EXAMPLES, steps: int = DEFAULT_STEPS, name: str = "Machine",
+                             shrink: bool = True):
     """Run a fresh subclass of ``base`` called ``name``, with ``attributes`` as class
     attributes, under ``machine_settings``; return the ``stops`` exception of the
-    shrunk failing run, or ``None`` when no example failed (any other exception
-    propagates)."""
+    failing run (shrunk by Hypothesis unless ``shrink`` is false), or ``None``
+    when no example failed (any other exception propagates)."""
     machine = type(name, (base,), attributes)
     try:
-        run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps))
+        run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps, shrink))
     except stops as found:
         return found
     return None
@@ -124,7 +171,13 @@ def run_until_counterexample(base: type[RuleBasedStateMachine], attributes: dict
 
 class _ResumptionMachine(RuleBasedStateMachine):
     """Every rule takes ``data`` so that Hypothesis orders rules by name only
-    (it puts rules with fewer arguments first, and its draws lean to the front)."""
+    (it puts rules with fewer arguments first, and its draws lean to the front).
+
+    Hypothesis enables a random subset of the rules per test case (its swarm
+    testing); ``choose_swarm`` does the same for the kinds of action inside the
+    rules that pick among several. What the state offers is computed once per
+    state (``Offer``), and each pick draws an index from a cached strategy.
+    """
 
     factory: Callable[[], ServerUnderTest]
     profile: Profile
@@ -134,10 +187,18 @@ class _ResumptionMachine(RuleBasedStateMachine):
         super().__init__()
         self.checker = Checker(self.factory(), self.profile, source="hypothesis")
         self.evicts = getattr(self.checker.server, "evicts", True)  # a server may declare it keeps every event
+        self.disabled: frozenset[str] = frozenset()
+        self._offer = Offer(self.checker.state, self.evicts)
 
     @property
     def state(self):
         return self.checker.state
+
+    @property
+    def offer(self) -> "Offer":
+        if self._offer.state is not self.checker.state:
+            self._offer = Offer(self.checker.state, self.evicts)
+        return self._offer
 
     def teardown(self) -> None:
         self.checker.server.close()
@@ -147,104 +208,132 @@ class _ResumptionMachine(RuleBasedStateMachine):
         unpredictable; then the rest of this sequence is not judged."""
         if self.checker.diverged is not None:
             return
-        self.result.actions_run += 1
-        self.result.action_counts[action.kind] = self.result.action_counts.get(action.kind, 0) + 1
+        result = self.result
         try:
             report = self.checker.apply(action)
         except Unsupported:  # not driven: counted as skipped instead
-            self.result.actions_run -= 1
-            self.result.action_counts[action.kind] -= 1
-            self.result.skipped[action.kind] = self.result.skipped.get(action.kind, 0) + 1
+            result.skipped[action.kind] = result.skipped.get(action.kind, 0) + 1
             return
-        self.result.coverage.record(action.kind, report.branch)
+        except Counterexample:
+            result.count(action.kind)
+            result.mark_first()
+            raise
+        result.count(action.kind)
+        result.coverage.record(action.kind, report.branch)
         for finding in report.findings:
-            self.result.warnings.setdefault(finding.rule, self.checker.trace(Failure(report.number, finding.rule, finding.message)))
-
-    # -- strategies over the current state ---------------------------------------
-
-    def session_header(self, data) -> str | None:
-        sessions = [s.id for s in self.state.sessions]
-        literals = [None, MALFORMED_SESSION, UNKNOWN_SESSION]
-        if not sessions:
-            return data.draw(st.sampled_from(literals))
-        return data.draw(st.one_of(st.sampled_from(sessions), st.sampled_from(literals)))
-
-    def event_header(self, data, session: str | None) -> str | None:
-        entry = self.state.client_session(session) if session else None
-        cursors = [event for _, event in entry.cursors] if entry else []
-        others = [e.id for e in self.state.events]
-        literals = [None, MALFORMED_EVENT, UNKNOWN_EVENT]
-        choices = [st.sampled_from(literals)]
-        if others:
-            choices.insert(0, st.sampled_from(others))
-        if cursors:
-            choices.insert(0, st.sampled_from(cursors))
-        return data.draw(st.one_of(*choices))
+            result.warnings.setdefault(finding.rule, self.checker.trace(Failure(report.number, finding.rule, finding.message)))
 
     def pick(self, data, items):
-        return data.draw(st.sampled_from(list(items)))
+        """One of ``items`` (a non-empty sequence); shrinks towards the first."""
+        return items[data.draw(_index(len(items)))] if len(items) > 1 else items[0]
+
+    def mostly_live(self, data, items: list):
+        """``items`` (session ids, or tuples that start with one) of live sessions, but
+        one time in four all of them (an ended session's requests are refused)."""
+        live = [item for item in items if (item[0] if isinstance(item, tuple) else item) in self.offer.live]
+        return live if live and data.draw(_MOSTLY) else items
+
+    def allowed(self, choices: list[a.Action]) -> list[a.Action]:
+        """``choices`` without the kinds this test case's swarm disabled (all of them if none is left)."""
+        kept = [c for c in choices if c.kind not in self.disabled]
+        return kept or choices
+
+    # -- swarm ----------------------------------------------------------------------
+
+    @first_step(data=st.data())
+    def choose_swarm(self, data) -> None:
+        """Disable some kinds of action for this whole test case (shrinks to none
+        disabled), and open one to ``MAX_SESSIONS - 1`` sessions with a tool call
+        each, so that the other rules start from a state they can work on (a test
+        case whose swarm disables ``initialize`` would otherwise send only odd
+        requests). ``shorten`` deletes them from a trace that does not need them."""
+        self.disabled = frozenset(kind for kind in SWARM_KINDS if data.draw(_SWARM_OFF))
+        for _ in range(data.draw(_OPENING)):
+            self.run(a.Initialize())
+            self.run(a.CallTool(self.state.sessions[-1].id))
 
     # -- client actions -------------------------------------------------------------
 
-    @precondition(lambda self: len(self.state.sessions) < MAX_SESSIONS)
+    @precondition(lambda self: len(self.offer.live) < MAX_SESSIONS and len(self.state.sessions) < MAX_OPENED)
     @rule(data=st.data())
     def initialize(self, data) -> None:
         self.run(a.Initialize())
 
-    @precondition(lambda self: self.state.live_sessions())
+    @precondition(lambda self: self.offer.live)
     @rule(data=st.data())
     def call_tool(self, data) -> None:
-        self.run(a.CallTool(self.pick(data, [s.id for s in self.state.live_sessions()])))
+        """A tool call on a live session; half of them ask the client something (a
+        server request on the call's stream, as an elicitation would)."""
+        self.run(a.CallTool(self.pick(data, self.offer.live)))
+        stream = self.state.streams[-1] if self.state.streams else None
+        if stream is not None and stream.id in self.offer.open and data.draw(st.booleans()):
+            self.run(a.IssueServerRequest(stream.id))
 
     @precondition(lambda self: self.state.sessions)
     @rule(data=st.data())
     def resume_session(self, data) -> None:
-        """A GET with the session id only (branch 2, or a guard if the session ended)."""
-        self.run(a.Reconnect(self.pick(data, [s.id for s in self.state.sessions]), None))
+        """A GET with the session id only (branch 2, or a guard if the session ended).
 
-    @precondition(lambda self: any(entry.cursors for entry in self.state.client))
+        A session with a pending request on a connected stream may first lose
+        that connection, so that the resumption has a request to re-emit."""
+        pending = self.offer.live_pending
+        session = self.pick(data, pending if pending and data.draw(st.booleans()) else self.mostly_live(data, self.offer.sessions))
+        carriers = self.offer.connected_carriers(session)
+        if carriers and data.draw(st.booleans()):
+            for stream in carriers:
+                self.run(a.DropConnection(stream))
+        self.run(a.Reconnect(session, None))
+
+    @precondition(lambda self: self.offer.resumable)
     @rule(data=st.data())
     def resume_stream(self, data) -> None:
-        """A GET with a session id and one of its own cursors (branch 1, or 3 if expired)."""
-        held = [(entry.session, event) for entry in self.state.client for _, event in entry.cursors]
-        session, event = self.pick(data, held)
+        """A GET with a session id and a real event id of one of its streams the
+        client holds a cursor on: the cursor, or an earlier (maybe evicted) event
+        (branch 1, or 3 when not retained). A connected stream may drop first."""
+        session, stream, event = self.pick(data, self.mostly_live(data, self.offer.resumable))
+        if self.state.stream(stream).connected and data.draw(st.booleans()):
+            self.run(a.DropConnection(stream))
         self.run(a.Reconnect(session, event))
 
-    @precondition(lambda self: any(entry.seen for entry in self.state.client))
+    @precondition(lambda self: self.offer.seen)
     @rule(data=st.data())
     def answer_request(self, data) -> None:
-        held = [(entry.session, r) for entry in self.state.client for r in entry.seen]
-        session, request = self.pick(data, held)
+        session, request = self.pick(data, self.offer.seen)
         self.run(a.AnswerRequest(session, request))
 
-    @precondition(lambda self: self.state.events and self.state.live_sessions())
-    @rule(data=st.data())
-    def foreign_event_id(self, data) -> None:
-        """A GET naming a live session and an event id of another session (branch 3)."""
-        session = self.pick(data, [s.id for s in self.state.live_sessions()])
-        foreign = [e.id for e in self.state.events if self.state.session_of_event(e.id) != session]
-        foreign.sort(key=lambda event_id: not _has_successor(self.state, event_id))  # those that could leak first
-        self.run(a.Reconnect(session, self.pick(data, foreign) if foreign else UNKNOWN_EVENT))
-
-    @precondition(lambda self: self.state.events)
-    @rule(data=st.data())
-    def orphan_event_id(self, data) -> None:
-        """A GET with an event id and no session id (branch 4)."""
-        self.run(a.Reconnect(None, self.pick(data, [e.id for e in self.state.events])))
-
-    @precondition(lambda self: any(entry.cursors or entry.seen for entry in self.state.client))
+    @precondition(lambda self: self.offer.client_holds)
     @rule(data=st.data())
     def restart_client(self, data) -> None:
         """Only when the client has something to forget: otherwise a restart changes nothing."""
         self.run(a.RestartClient())
 
     @rule(data=st.data())
-    def any_headers(self, data) -> None:
-        """A client request with any combination of headers: a GET, a tool call or a DELETE."""
-        session = self.session_header(data)
-        kind = data.draw(st.sampled_from(["reconnect", "call_tool", "delete_session"]))
+    def odd_request(self, data) -> None:
+        """A request the decision must refuse or route with care, one rule for all of
+        them so that they do not crowd out the rules that build state: a GET with a
+        foreign event id (branch 3), with an event id and no session id (branch 4),
+        or any combination of headers on a GET, a tool call or a DELETE."""
+        kinds = _ODD_KINDS if self.state.events and self.offer.live else _ODD_KINDS[2:]
+        getattr(self, "_" + self.pick(data, kinds))(data)
+
+    def _foreign_event_id(self, data) -> None:
+        """A live session and an event id of another session: first the ids of ended
+        sessions and those with a later event (those that could leak)."""
+        session = self.pick(data, self.offer.live)
+        foreign = self.offer.foreign(session)
+        ended = [event for event in foreign if event in self.offer.ended_event_ids]
+        if ended and data.draw(st.booleans()):
+            foreign = ended
+        self.run(a.Reconnect(session, self.pick(data, foreign) if foreign else UNKNOWN_EVENT))
+
+    def _orphan_event_id(self, data) -> None:
+        self.run(a.Reconnect(None, self.pick(data, self.offer.event_ids)))
+
+    def _any_headers(self, data) -> None:
+        session = self.pick(data, self.offer.session_headers)
+        kind = self.pick(data, _HEADER_KINDS)
         if kind == "reconnect":
-            self.run(a.Reconnect(session, self.event_header(data, session)))
+            self.run(a.Reconnect(session, self.pick(data, self.offer.event_headers(session))))
         elif kind == "call_tool":
             self.run(a.CallTool(session))
         else:
@@ -252,40 +341,180 @@ class _ResumptionMachine(RuleBasedStateMachine):
 
     # -- network and server actions --------------------------------------------------
 
-    @precondition(lambda self: any(s.connected for s in self.state.streams))
+    @precondition(lambda self: self.offer.connected)
     @rule(data=st.data())
     def drop_connection(self, data) -> None:
         """The network drops a connection, or the server closes it (SEP-1699)."""
-        choices = [a.DropConnection(s.id) for s in self.state.streams if s.connected]
-        choices += [a.CloseConnection(s.id) for s in self.state.open_streams() if s.connected]
-        self.run(self.pick(data, choices))
+        self.run(self.pick(data, self.allowed(self.offer.disconnections)))
 
-    @precondition(lambda self: self.state.open_streams())
+    @precondition(lambda self: self.offer.open)
     @rule(data=st.data())
     def emit_event(self, data) -> None:
-        self.run(a.EmitEvent(self.pick(data, [s.id for s in self.state.open_streams()])))
+        self.run(a.EmitEvent(self.pick(data, self.offer.open)))
 
-    @precondition(lambda self: self.state.open_streams())
+    @precondition(lambda self: self.offer.open_get)
+    @rule(data=st.data())
+    def emit_on_get_stream(self, data) -> None:
+        """An event on a session's standalone GET stream (opened by a session resumption)."""
+        self.run(a.EmitEvent(self.pick(data, self.offer.open_get)))
+
+    @precondition(lambda self: self.offer.open)
     @rule(data=st.data())
     def issue_server_request(self, data) -> None:
-        self.run(a.IssueServerRequest(self.pick(data, [s.id for s in self.state.open_streams()])))
+        self.run(a.IssueServerRequest(self.pick(data, self.offer.open)))
 
-    @precondition(lambda self: self.evicts and any(_evictable(self.state, s) for s in self.state.streams))
+    @precondition(lambda self: self.offer.evictable)
     @rule(data=st.data())
     def evict_event(self, data) -> None:
-        """A ring buffer discards a stream's oldest event (as often as the other server actions)."""
-        self.run(a.EvictEvent(self.pick(data, [s.id for s in self.state.streams if _evictable(self.state, s)])))
+        """A ring buffer discards a stream's oldest event; half the time one the client
+        holds as its cursor, so that resuming from it needs what was discarded."""
+        held = self.offer.evictable_cursors
+        self.run(a.EvictEvent(self.pick(data, held if held and data.draw(st.booleans()) else self.offer.evictable)))
 
-    @precondition(lambda self: self.state.live_sessions())
+    @precondition(lambda self: len(self.offer.live) > 1)
+    @rule(data=st.data())
+    def end_session(self, data) -> None:
+        """The client deletes a live session, or the server expires it, while another
+        stays live: the ended session's event ids and requests must not reach it."""
+        session = self.pick(data, self.offer.live)
+        self.run(self.pick(data, self.allowed([a.DeleteSession(session), a.ExpireSession(session)])))
+
+    @precondition(lambda self: self.offer.live)
     @rule(data=st.data())
     def server_ends_something(self, data) -> None:
         """The server ends a stream, cancels a request, or expires a stream or a session."""
-        choices = [a.EndStream(s.id) for s in self.state.open_streams()]
-        choices += [a.CancelRequest(r) for r in _cancellable(self.state)]
-        choices += [a.ExpireStream(s) for s in _expirable(self.state)]
-        choices += [a.ExpireSession(s.id) for s in self.state.live_sessions()]
-        choices += [a.EvictEvent(s.id) for s in self.state.streams if self.evicts and _evictable(self.state, s)]
-        self.run(self.pick(data, choices))
+        self.run(self.pick(data, self.allowed(self.offer.endings)))
+
+
+SWARM_KINDS: tuple[str, ...] = ("close_connection", "drop_connection", "end_stream", "cancel_request",
+                                "expire_stream", "expire_session", "evict_event", "delete_session")
+"""The kinds of action a test case's swarm may disable inside the rules that pick among several."""
+
+_SWARM_OFF = st.booleans()
+_MOSTLY = st.integers(0, 3).map(bool)
+_OPENING = st.integers(1, MAX_SESSIONS - 1)
+_HEADER_KINDS = ("reconnect", "call_tool", "delete_session")
+_ODD_KINDS = ("foreign_event_id", "orphan_event_id", "any_headers")
+
+
+@lru_cache(maxsize=None)
+def _index(n: int):
+    return st.integers(0, n - 1)
+
+
+class Offer:
+    """What one spec state offers the machine's rules, each list computed at most once."""
+
+    def __init__(self, state, evicts: bool) -> None:
+        self.state = state
+        self.evicts = evicts
+
+    @cached_property
+    def live(self) -> list[str]:
+        return [s.id for s in self.state.live_sessions()]
+
+    @cached_property
+    def open(self) -> list[str]:
+        return [s.id for s in self.state.open_streams()]
+
+    @cached_property
+    def open_get(self) -> list[str]:
+        return [s.id for s in self.state.open_streams() if s.kind is StreamKind.GET]
+
+    @cached_property
+    def connected(self) -> list[str]:
+        return [s.id for s in self.state.streams if s.connected]
+
+    @cached_property
+    def event_ids(self) -> list[str]:
+        return [e.id for e in self.state.events]
+
+    @cached_property
+    def ended_event_ids(self) -> frozenset[str]:
+        """The event ids of sessions that ended."""
+        live = set(self.live)
+        return frozenset(e.id for e in self.state.events if self.state.session_of_event(e.id) not in live)
+
+    @cached_property
+    def seen(self) -> list[tuple[str, str]]:
+        return [(entry.session, r) for entry in self.state.client for r in entry.seen]
+
+    @cached_property
+    def client_holds(self) -> bool:
+        return any(entry.cursors or entry.seen for entry in self.state.client)
+
+    @cached_property
+    def sessions(self) -> list[str]:
+        return [s.id for s in self.state.sessions]
+
+    @cached_property
+    def live_pending(self) -> list[str]:
+        """The live sessions with a pending server request (a session resumption may re-emit it)."""
+        pending = {r.session for r in self.state.requests if r.status is RequestStatus.PENDING}
+        return [session for session in self.live if session in pending]
+
+    def connected_carriers(self, session: str) -> list[str]:
+        """The connected streams carrying a pending request of ``session``."""
+        state = self.state
+        carriers = {r.stream for r in state.pending_requests(session)}
+        return [s.id for s in state.streams if s.id in carriers and s.connected]
+
+    @cached_property
+    def resumable(self) -> list[tuple[str, str, str]]:
+        """(session, stream, event id): each cursor the client holds, then the earlier events of its stream."""
+        cursors, earlier = [], []
+        for entry in self.state.client:
+            for stream, cursor in entry.cursors:
+                cursors.append((entry.session, stream, cursor))
+                earlier += [(entry.session, stream, e.id) for e in self.state.events_of(stream) if e.id != cursor]
+        return cursors + earlier
+
+    def foreign(self, session: str) -> list[str]:
+        """Event ids of other sessions: an ended session's first, then those with a later event."""
+        state = self.state
+        live = set(self.live)
+        foreign = [e.id for e in state.events if state.session_of_event(e.id) != session]
+        foreign.sort(key=lambda event_id: (state.session_of_event(event_id) in live, not _has_successor(state, event_id)))
+        return foreign
+
+    @cached_property
+    def session_headers(self) -> list[str | None]:
+        return [s.id for s in self.state.sessions] + [None, MALFORMED_SESSION, UNKNOWN_SESSION]
+
+    def event_headers(self, session: str | None) -> list[str | None]:
+        """The session's cursors, every event id, then the literal headers."""
+        entry = self.state.client_session(session) if session else None
+        cursors = [event for _, event in entry.cursors] if entry else []
+        return cursors + self.event_ids + [None, MALFORMED_EVENT, UNKNOWN_EVENT]
+
+    @cached_property
+    def disconnections(self) -> list[a.Action]:
+        live = set(self.live)
+        drops = [a.DropConnection(s) for s in self.connected]
+        closes = [a.CloseConnection(s.id) for s in self.state.streams if s.connected and s.session in live]
+        return drops + closes
+
+    @cached_property
+    def evictable(self) -> list[str]:
+        if not self.evicts:
+            return []
+        return [s.id for s in self.state.streams if enabled(self.state, a.EvictEvent(s.id))]
+
+    @cached_property
+    def evictable_cursors(self) -> list[str]:
+        """Evictable streams whose oldest retained event is a cursor the client holds."""
+        cursors = {event for entry in self.state.client for _, event in entry.cursors}
+        return [s for s in self.evictable if self.state.retained_events(s)[0].id in cursors]
+
+    @cached_property
+    def endings(self) -> list[a.Action]:
+        state = self.state
+        choices: list[a.Action] = [a.EndStream(s) for s in self.open]
+        choices += [a.CancelRequest(r) for r in _cancellable(state)]
+        choices += [a.ExpireStream(s) for s in _expirable(state)]
+        choices += [a.ExpireSession(s) for s in self.live]
+        choices += [a.EvictEvent(s) for s in self.evictable]
+        return choices
 
 
 def _has_successor(state, event_id: str) -> bool:
@@ -297,10 +526,6 @@ def _has_successor(state, event_id: str) -> bool:
 def _cancellable(state) -> list[str]:
     live = {s.id for s in state.live_sessions()}
     return [r.id for r in state.requests if r.status is RequestStatus.PENDING and r.session in live]
-
-
-def _evictable(state, stream) -> bool:
-    return enabled(state, a.EvictEvent(stream.id))
 
 
 def _expirable(state) -> list[str]:

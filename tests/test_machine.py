@@ -1,0 +1,84 @@
+"""The Hypothesis machine finds every faulty design quickly, by a margin, with a short trace.
+
+``run_machine`` generates examples until the first failing one and then shortens
+its trace (``checker.shorten``); these tests hold it to the figures issue 13
+asks for, to the kill matrix's profiles, and to the correct servers.
+"""
+
+import pytest
+
+from mcp_resume.model.harness.checker import Counterexample, replay, shorten
+from mcp_resume.model.harness.kill_matrix import KILL_PROFILES
+from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS, run_machine
+from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.servers.inprocess import server_factory
+from mcp_resume.model.servers.reference import ReferenceServer
+from mcp_resume.spec import actions as a
+from mcp_resume.spec import designs
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.trace import Trace
+
+CAUGHT_CELLS = [(number, profile) for profile in KILL_PROFILES for number in designs.NUMBERS
+                if designs.design(number).caught(profile)]
+
+MARGIN = DEFAULT_EXAMPLES * DEFAULT_STEPS // 4
+"""A design must be found within a quarter of the actions the default budget allows."""
+
+LONGEST_TRACE = 12
+
+
+def _padded_off_by_one_trace() -> Trace:
+    """Design 7's fault (a stream resumption replays its cursor's event) behind steps that do not matter."""
+    actions = (
+        a.Initialize(), a.Initialize(), a.CallTool("S2"), a.EmitEvent("T1"), a.RestartClient(),
+        a.CallTool("S1"), a.EmitEvent("T2"), a.DropConnection("T2"), a.Reconnect("S1", "E2"),
+    )
+    return Trace(actions, Profile.BOUNDARY, source="test")
+
+
+def test_shorten_deletes_the_steps_that_do_not_matter_and_keeps_the_rule():
+    with pytest.raises(Counterexample) as failed:
+        replay(_padded_off_by_one_trace(), DESIGNS[7]())
+    found = failed.value
+    short = shorten(found, DESIGNS[7])
+    assert short.trace.failure.rule == found.trace.failure.rule == "replay-suffix"
+    assert len(short.trace.actions) < len(found.trace.actions)
+    assert not any(isinstance(action, a.RestartClient) for action in short.trace.actions)
+    with pytest.raises(Counterexample) as again:
+        replay(short.trace, DESIGNS[7]())
+    assert again.value.trace.failure.step == len(short.trace.actions)
+    assert len(replay(short.trace, ReferenceServer())) == len(short.trace.actions)
+
+
+def test_the_result_says_how_many_actions_found_the_counterexample():
+    result = run_machine(server_factory("design-8"), Profile.BOUNDARY)
+    assert not result.passed
+    assert result.actions_to_first is not None and result.actions_to_first <= result.actions_run
+    assert result.seconds_to_first is not None and result.seconds_to_first > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("number", "profile"), CAUGHT_CELLS, ids=[f"{n}-{p.value}" for n, p in CAUGHT_CELLS])
+def test_each_design_is_found_by_a_margin_with_a_short_trace(number, profile):
+    result = run_machine(server_factory(f"design-{number}"), profile)
+    assert not result.passed, f"design {number} not found under {profile.value}"
+    assert result.trace.failure.rule in designs.design(number).rules
+    assert result.actions_to_first <= MARGIN, f"found only after {result.actions_to_first} actions"
+    assert len(result.trace.actions) <= LONGEST_TRACE, result.counterexample.explain()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [1, 2])
+@pytest.mark.parametrize("number", designs.NUMBERS)
+def test_each_design_is_found_under_other_seeds_too(number, seed):
+    result = run_machine(server_factory(f"design-{number}"), Profile.BOUNDARY, seed=seed)
+    assert not result.passed, f"design {number} not found with seed {seed}"
+    assert result.trace.failure.rule in designs.design(number).rules
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("target", ["reference"] + [variation.target for variation in designs.VARIATIONS])
+def test_correct_servers_give_no_counterexample_and_full_coverage(target):
+    result = run_machine(server_factory(target), Profile.BOUNDARY)
+    assert result.passed, result.counterexample and result.counterexample.explain()
+    assert result.holds, result.coverage.explain()
