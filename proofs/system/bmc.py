@@ -49,9 +49,10 @@ from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, Acti
 DEFAULT_MAX_DEPTH = 8
 
 DEFAULT_SCOPE: dict[str, int] = {SESSION: 2, STREAM: 3, EVENT: 4, REQUEST: 2}
-"""Elements per sort (ids issued or not). The shortest runs of the twelve designs
+"""Elements per sort (ids issued or not). The shortest runs of the eighteen designs
 use at most 2 sessions, 2 streams, 2 events and 1 request, plus an unknown or
-server-only id; a larger scope finds runs of the same lengths, more slowly."""
+server-only id (design 13's broadcast event, design 15's misrouted key); a larger
+scope finds runs of the same lengths, more slowly."""
 
 UNKNOWN = {SESSION: UNKNOWN_SESSION, EVENT: UNKNOWN_EVENT, REQUEST: UNKNOWN_REQUEST}
 MALFORMED = {SESSION: MALFORMED_SESSION, EVENT: MALFORMED_EVENT}
