@@ -426,7 +426,6 @@ class DesignUnrolling:
         aux = {name: L.relation(f"u{i}.{name}", sorts) for name, sorts in self.design.aux.items()}
         server = DesignStep(L, self.R, spec.X, spec.A, spec.O, spec.Y, F, self.hidden[-1], H2, aux, self.profile)
         parts = [Conjunct(f"bmc.step-{i}.server", L.and_(*(c.formula for c in observation_of(self.design, server))))]
-        parts.append(Conjunct(f"bmc.step-{i}.spec-v2-agreement", self._spec_v2_agreement(server)))
         if self.profile is not Profile.BOUNDARY:
             parts.append(Conjunct(f"bmc.step-{i}.reference-variant", self._reference_variant(server)))
         self.hidden.append(H2)
@@ -440,11 +439,6 @@ class DesignUnrolling:
         for i in range(depth):
             made += [self.spec.conjuncts[i]] + self.server_conjuncts[i]
         return made
-
-    def _spec_v2_agreement(self, d: DesignStep):
-        """Keep to runs without a stream resumption of a connected stream (the spec
-        closes the old connection first; a design's fault shows without it)."""
-        return self.L.not_(self.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.X.t_connected(self.R.stream_of(d.A.eh))))
 
     def _reference_variant(self, d: DesignStep):
         """Under the MCP revisions a session resumption may also re-emit nothing, and the
