@@ -18,8 +18,9 @@ from mcp_resume.spec import transitions
 from mcp_resume.proofs.system.converse import check_converse
 from mcp_resume.proofs.system.logic import Conjunct
 from mcp_resume.spec.actions import (
-    CallTool, DropConnection, EmitEvent, EndStream, Initialize, IssueServerRequest, Reconnect, RestartClient,
+    CallTool, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, RestartClient,
 )
+from mcp_resume.spec import invariants as spec_invariants
 from mcp_resume.spec.invariants import check_state
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession
@@ -66,6 +67,27 @@ def test_a_resumption_that_broadcasts_a_connected_request_breaks_no_broadcast():
     broadcast = replace(old, before=taken[-1].before)  # main's old spec: re-emitted while T1 is connected
     problems = check_step(broadcast, Profile.BOUNDARY)
     assert any("no-broadcast.step" in p for p in problems), problems
+
+
+def test_a_stream_resumption_that_names_another_stream_breaks_replay_suffix():
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), DropConnection("T1"), Reconnect("S1", "E1")])[-1]
+    assert taken.observation.stream == "T1" and check_step(taken, Profile.BOUNDARY) == []
+    misrouted = replace(taken, observation=replace(taken.observation, stream="E1"))  # design 15: an event id as key
+    assert [p for p in spec_invariants.replay_suffix(misrouted)]
+    problems = check_step(misrouted, Profile.BOUNDARY)
+    assert any("replay-suffix.step" in p for p in problems), problems
+
+
+def test_an_evicted_cursor_answered_200_with_what_the_buffer_kept_breaks_replay_suffix():
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EvictEvent("T1"), EmitEvent("T1"),
+                  Reconnect("S1", "E1")])[-1]
+    assert taken.outcome.branch.value == "reject-foreign-event-id" and taken.observation.events == ()
+    assert check_step(taken, Profile.BOUNDARY) == []
+    gap = replace(taken, observation=replace(taken.observation, status=200,
+                                             events=(transitions.Delivered("E2", None, "T1"),)))  # design 16
+    assert spec_invariants.replay_suffix(gap)
+    problems = check_step(gap, Profile.BOUNDARY, canonical=False)
+    assert any("replay-suffix.step" in p for p in problems), problems
 
 
 def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):

@@ -3,8 +3,6 @@ decoded into a trace, replays: it fails on the design's in-process server and pa
 on the spec and the reference server. The proofs and the model check each other."""
 
 import pytest
-
-from mcp_resume.proofs.system.designs import needs_encoding
 import z3
 
 from mcp_resume.model.harness.checker import Counterexample, replay
@@ -14,18 +12,20 @@ from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.solving import SatResult, Verdict
 from mcp_resume.proofs.system import bmc as ts_bmc
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
-from mcp_resume.proofs.system.designs import DESIGNS, design_for
+from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, design_for, needs_encoding
 from mcp_resume.spec import designs
-ENCODED = tuple(d.number for d in designs.DESIGNS if needs_encoding(d) is None)
-"""The designs the transition formulas can express (``proofs.system.designs.NEEDS_ENCODING``)."""
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
-from mcp_resume.proofs.system.designs import needs_encoding as _needs_encoding
+ENCODED = tuple(d.number for d in designs.DESIGNS if needs_encoding(d) is None)
+"""The designs the transition formulas can express (``proofs.system.designs.NEEDS_ENCODING``)."""
 
 CAUGHT_UNDER_MCP = frozenset(n for n in designs.caught_under(Profile.MCP_2025_11_25)
-                             if _needs_encoding(designs.design(n)) is None)
+                             if needs_encoding(designs.design(n)) is None)
 """The designs Z3 must catch under mcp-2025-11-25: those its formulas can express."""
+
+SEEN_SINCE = {13: "no-broadcast", 15: "replay-suffix", 16: "replay-suffix"}
+"""Designs of DESIGN.md §5 whose Z3 variations came last, with the rule §5 names for each."""
 
 
 def _replay_smt2(text: str) -> str:
@@ -45,6 +45,30 @@ def boundary(prove_outcome):
 
 def test_every_design_is_modelled(boundary):
     assert set(DESIGNS) == set(boundary) == set(ENCODED) and set(SERVERS) == set(designs.NUMBERS)
+
+
+def test_every_design_and_every_correct_variation_has_a_z3_variation():
+    assert [d.number for d in designs.DESIGNS if needs_encoding(d) is not None] == []
+    assert [v.target for v in designs.VARIATIONS if needs_encoding(v) is not None] == []
+    assert set(ENCODED) == set(designs.NUMBERS) and set(CORRECT) == {v.target for v in designs.VARIATIONS}
+
+
+@pytest.mark.parametrize("number", sorted(SEEN_SINCE))
+def test_a_design_seen_since_is_caught_by_the_rule_design_5_names(boundary, number):
+    result = boundary[number]
+    assert result.caught and result.rule == SEEN_SINCE[number]
+    with pytest.raises(Counterexample) as found:
+        replay(loads(result.trace.dumps()), SERVERS[number]())
+    assert (found.value.trace.failure.rule, found.value.trace.failure.step) == (SEEN_SINCE[number], result.depth)
+
+
+def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(boundary):
+    kinds = {n: [a.kind for a in boundary[n].trace.actions] for n in SEEN_SINCE}
+    last = {n: boundary[n].trace.actions[-1] for n in SEEN_SINCE}
+    assert all(kinds[n][-1] == "reconnect" for n in SEEN_SINCE)
+    assert last[13].last_event_id is None and "issue_server_request" in kinds[13]  # a session resumption, a request
+    assert last[15].last_event_id is not None and last[16].last_event_id is not None  # a cursor to resume
+    assert "evict_event" in kinds[16]  # the cursor was evicted first
 
 
 @pytest.mark.parametrize("number", ENCODED)

@@ -287,4 +287,5 @@ def _observation_values(tag: str, observed) -> dict[str, object]:
         f"{tag}.closed": set(observed.closed),
         f"{tag}.any": bool(delivered),
         f"{tag}.last": delivered[-1] if delivered else SPARE[EVENT],
+        f"{tag}.stream": observed.stream or SPARE[STREAM],
     }

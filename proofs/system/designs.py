@@ -20,9 +20,9 @@ Each design (its number, summary, rules and deviations) is defined once, as data
 in ``spec.designs``; here each ``spec.designs.Deviation`` has its ``Variation``
 (``VARIATIONS``), and ``design_for`` builds a design's variation from its
 deviations and parameters. The variations are written from the behaviour of
-``model/servers/faulty.py``; this package does not import it. A deviation the
-formulas cannot express yet (``NEEDS_ENCODING``: eviction, the cancel alternative,
-no broadcast) leaves its design without a variation, and says why.
+``model/servers/faulty.py`` and ``model/servers/variations.py``; this package
+imports neither. A deviation the formulas cannot express (``NEEDS_ENCODING``,
+empty today) would leave its design without a variation, and say why.
 """
 
 from __future__ import annotations
@@ -92,12 +92,14 @@ class DesignStep:
 @dataclass(frozen=True)
 class Override:
     """Where the server's observation differs: ``when`` it happens, and the status,
-    delivered events and closed connections it shows then (``None``: as the spec's)."""
+    delivered events, closed connections and named stream it shows then (``None``: as
+    the spec's)."""
 
     when: Callable[[DesignStep], object]
     status: Callable[[DesignStep], object] | None = None
     delivered: Callable[[DesignStep, object], object] | None = None
     closed: Callable[[DesignStep, object], object] | None = None
+    stream: Callable[[DesignStep], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -105,13 +107,16 @@ class Variation:
     """What one deviation changes in the transition system: how the observation
     deviates (``overrides``, the first one applying wins), hidden relations
     (name -> sorts, empty initially) with their update, relations of one step
-    (``aux``), and constraints on them (``extra``)."""
+    (``aux``), constraints on them (``extra``), and whether a session resumption
+    cancels the requests it must deal with instead of re-emitting them (``cancels``:
+    the spec's cancel alternative, DESIGN.md §2 branch 2)."""
 
     overrides: tuple[Override, ...]
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
     updates: dict[str, Callable] = field(default_factory=dict)
     aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: Callable[[DesignStep], list] | None = None
+    cancels: bool = False
 
 
 @dataclass(frozen=True)
@@ -125,6 +130,7 @@ class Design:
     updates: dict[str, Callable] = field(default_factory=dict)
     aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extras: tuple[Callable[[DesignStep], list], ...] = ()
+    cancels: bool = False
 
     @property
     def number(self) -> int | None:
@@ -136,13 +142,16 @@ class Design:
 
 
 def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
-    """The server's observation ``F`` of one step, and its hidden state after it."""
+    """The server's observation ``F`` of one step, its hidden state after it, and its
+    choice for the requests a session resumption deals with (``A.cancel``)."""
     L, O, F = d.L, d.O, d.F
-    status, delivered, closed = O.status, O.delivered, O.closed
+    status, delivered, closed, stream = O.status, O.delivered, O.closed, O.stream
     for dev in reversed(design.overrides):
         condition = dev.when(d)
         if dev.status is not None:
             status = L.ite(condition, dev.status(d), status)
+        if dev.stream is not None:
+            stream = L.ite(condition, dev.stream(d), stream)
         if dev.delivered is not None:
             delivered = (lambda c, f, rest: lambda e: L.ite(c, f(d, e), rest(e)))(condition, dev.delivered, delivered)
         if dev.closed is not None:
@@ -151,6 +160,8 @@ def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
         Conjunct("server.status", L.eq(F.status, status)),
         Conjunct("server.delivered", L.forall((EVENT,), lambda e: L.iff(F.delivered(e), delivered(e)))),
         Conjunct("server.closed", L.forall((STREAM,), lambda t: L.iff(F.closed(t), closed(t)))),
+        Conjunct("server.stream", L.eq(F.stream, stream)),
+        Conjunct("server.cancels", L.forall((REQUEST,), lambda r: d.A.cancel(r) if design.cancels else L.not_(d.A.cancel(r)))),
     ]
     for name, sorts in design.hidden.items():
         update, after = design.updates[name], d.H2[name]
@@ -280,6 +291,58 @@ def _session_events_after(d: DesignStep, e):
     return L.and_(X.e_issued(e), L.eq(R.owner(R.stream_of(e)), A.sh), R.lt(A.eh, e))
 
 
+def _on_open_connection(d: DesignStep, r):
+    """``REEMIT_ON_OPEN_CONNECTION``: a pending request of the session whose carrying stream has an open connection."""
+    return d.L.and_(d.pending_of_session(r), d.L.not_(d.A.stranded(r)))
+
+
+def _broadcasts(d: DesignStep) -> list[Conjunct]:
+    """``REEMIT_ON_OPEN_CONNECTION``: a session resumption also sends, on its new stream, one new event per
+    pending request still on an open connection (the spec sends those none)."""
+    L, R, Y, A = d.L, d.R, d.Y, d.A
+    extra, when = d.aux["broadcast"], d.reconnect(Branch.SESSION_RESUMPTION)
+    sent = lambda e, r: L.and_(extra(e), R.carries(e, r), L.eq(R.stream_of(e), A.new_stream))
+    one_per_request = L.forall((REQUEST,), lambda r: L.implies(L.and_(when, _on_open_connection(d, r)), L.exists(
+        (EVENT,), lambda e: sent(e, r))))
+    only_those = L.forall((EVENT,), lambda e: L.implies(extra(e), L.and_(when, L.not_(Y.e_issued(e)), L.exists(
+        (REQUEST,), lambda r: L.and_(_on_open_connection(d, r), sent(e, r))))))
+    return [Conjunct("server.broadcast-per-request", one_per_request), Conjunct("server.broadcast-only", only_those)]
+
+
+def _other_stream(d: DesignStep):
+    """``RESUMED_STREAM_MISROUTED``: a stream that is not the resumed one (the key the store hands back
+    names no stream of the resumption; which other element it is does not matter)."""
+    L, resumed = d.L, d.R.stream_of(d.A.eh)
+    first, second = L.elements[STREAM][:2]
+    return L.ite(L.eq(resumed, first), second, first)
+
+
+def _evicted_cursor(d: DesignStep):
+    """``RING_BUFFER_*``: under a live session, a cursor of a retained stream of that session that its
+    ring buffer evicted (branch 3 in the spec)."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    t = R.stream_of(A.eh)
+    return L.and_(d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), d.live_session_header(), d.named_event(),
+                  L.eq(R.owner(t), A.sh), d.retained(t), X.e_evicted(A.eh))
+
+
+def _kept(d: DesignStep, e):
+    """The events the ring buffer of the cursor's stream still holds."""
+    L, R, X = d.L, d.R, d.X
+    return L.and_(X.e_issued(e), L.eq(R.stream_of(e), R.stream_of(d.A.eh)), L.not_(X.e_evicted(e)))
+
+
+def _gap_replay(d: DesignStep):
+    """``RING_BUFFER_GAP``: an evicted cursor whose buffer still holds events is resumed (an empty one is refused)."""
+    return d.L.and_(_evicted_cursor(d), d.L.exists((EVENT,), lambda e: _kept(d, e)))
+
+
+def _cancel_events(d: DesignStep, e):
+    """``CANCEL_ON_SESSION_RESUME``: the new events of a session resumption, each cancelling a request it owes."""
+    L, R, X, Y = d.L, d.R, d.X, d.Y
+    return L.and_(Y.e_issued(e), L.not_(X.e_issued(e)), L.exists((REQUEST,), lambda r: L.and_(owed(d, r), R.cancels(e, r))))
+
+
 def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
     """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
     return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
@@ -326,19 +389,24 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
         (Override(_orphan_event_id, _status(200), _nothing),))),
     Deviation.GET_STREAM_STORES_SESSION: _fixed(Variation(
         (Override(_get_stream_resumed, None, _session_events_after),))),
+    Deviation.REEMIT_ON_OPEN_CONNECTION: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None,
+                  lambda d, e: d.L.or_(d.O.delivered(e), d.aux["broadcast"](e))),),
+        aux={"broadcast": (EVENT,)}, extra=_broadcasts)),
+    Deviation.RESUMED_STREAM_MISROUTED: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), stream=_other_stream),))),
+    Deviation.RING_BUFFER_GAP: _fixed(Variation(
+        (Override(_gap_replay, _status(200), _kept),))),
+    Deviation.CANCEL_ON_SESSION_RESUME: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _cancel_events),), cancels=True)),
+    Deviation.RING_BUFFER_REJECTS: _fixed(Variation(
+        (Override(_evicted_cursor, _status(400), _nothing),))),
     Deviation.RESERIALISED_REPLAY: _fixed(Variation(())),  # bytes on the wire only: the spec's observation
     Deviation.JSON_POST_RESPONSES: _fixed(Variation(())),
 }
 """The variation of each deviation, made from the design (for its parameters)."""
 
-NEEDS_ENCODING: dict[Deviation, str] = {
-    Deviation.REEMIT_ON_OPEN_CONNECTION: "the transition formulas re-emit every pending request and have no "
-                                         "no-broadcast step property yet (spec-v2 encoding)",
-    Deviation.RESUMED_STREAM_MISROUTED: "the formulas' observation does not name the resumed stream",
-    Deviation.RING_BUFFER_GAP: "the formulas have no ring-buffer eviction (EvictEvent) yet",
-    Deviation.CANCEL_ON_SESSION_RESUME: "the formulas have no cancel alternative of a session resumption yet",
-    Deviation.RING_BUFFER_REJECTS: "the formulas have no ring-buffer eviction (EvictEvent) yet",
-}
+NEEDS_ENCODING: dict[Deviation, str] = {}
 """Deviations the transition formulas cannot express yet, with the reason: a design
 that makes one has no Z3 variation (its bounded search is not available)."""
 
@@ -356,7 +424,8 @@ def design_for(design: spec_designs.Design) -> Design:
     merged = lambda attribute: {k: v for variation in variations for k, v in getattr(variation, attribute).items()}
     return Design(design, tuple(o for variation in variations for o in variation.overrides),
                   merged("hidden"), merged("updates"), merged("aux"),
-                  tuple(variation.extra for variation in variations if variation.extra is not None))
+                  tuple(variation.extra for variation in variations if variation.extra is not None),
+                  any(variation.cancels for variation in variations))
 
 
 DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS

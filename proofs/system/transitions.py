@@ -66,11 +66,16 @@ class Semantics:
 
     - ``profile``: a session-era profile (statuses and re-emission depend on it);
     - ``canonical``: only the reference's status and, under the MCP revisions,
-      only the re-emitting variant of a session resumption.
+      only the re-emitting variant of a session resumption;
+    - ``cancel``: with ``canonical``, a session resumption may still cancel a
+      request it must deal with instead of re-emitting it (``A.cancel`` says
+      which): the spec side of bounded model checking, where each design fixes
+      that choice.
     """
 
     profile: Profile = Profile.BOUNDARY
     canonical: bool = False
+    cancel: bool = False
 
 
 def axioms(L: Logic, R: Rigid) -> list[Conjunct]:
@@ -349,7 +354,7 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     stream_resume = client.go(Branch.STREAM_RESUMPTION)
     session_resume = client.go(Branch.SESSION_RESUMPTION)
     no_choice = lambda r: L.false()
-    cancel = no_choice if semantics.canonical else A.cancel
+    cancel = no_choice if semantics.canonical and not semantics.cancel else A.cancel
     leave = no_choice if semantics.canonical or semantics.profile is Profile.BOUNDARY else A.leave
     dealt = lambda r: L.and_(session_resume, owed(step, r), L.not_(leave(r)))
     reemitted = lambda r: L.and_(dealt(r), L.not_(cancel(r)))
@@ -360,6 +365,8 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
 
     conjuncts = [
         stranded_definition(step),
+        Conjunct("tr.reconnect.stream", L.and_(L.implies(stream_resume, L.eq(step.O.stream, resumed)),
+                                               L.implies(session_resume, L.eq(step.O.stream, A.new_stream)))),
         Conjunct("tr.reconnect.fresh-get-stream", L.implies(session_resume, L.and_(
             L.not_(X.t_issued(A.new_stream)), L.eq(R.owner(A.new_stream), A.sh), R.t_get(A.new_stream)))),
     ]

@@ -229,7 +229,9 @@ class Observation:
     ``status`` (an HTTP status; 0 for server and network actions),
     ``delivered(e)``, ``requests(r)`` (some delivered event carries ``r``),
     ``closed(t)`` (the step ended ``t``'s connection), ``any`` (something was
-    delivered) and ``last`` (the last event delivered, when ``any``).
+    delivered), ``last`` (the last event delivered, when ``any``) and ``stream``
+    (the stream a reconnect answered 200 names: the resumed one, or the new one
+    of a session resumption; unconstrained on other steps).
     """
 
     tag: str
@@ -239,6 +241,7 @@ class Observation:
     closed: Callable
     any: object
     last: object
+    stream: object
 
 
 def observation(L: Logic, tag: str) -> Observation:
@@ -250,4 +253,5 @@ def observation(L: Logic, tag: str) -> Observation:
         closed=L.relation(f"{tag}.closed", (STREAM,)),
         any=L.boolean(f"{tag}.any"),
         last=L.constant(f"{tag}.last", EVENT),
+        stream=L.constant(f"{tag}.stream", STREAM),
     )
