@@ -118,6 +118,7 @@ def test_the_spec_itself_has_no_violating_run(monkeypatch):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # a whole prove under mcp-2025-11-25 (about 120 s on an idle machine)
 def test_under_mcp_2025_11_25_only_the_designs_breaking_its_musts_are_caught(prove_outcome):
     results = {r.design: r for r in prove_outcome(Profile.MCP_2025_11_25).bmc}
     assert {n for n, r in results.items() if r.caught} == CAUGHT_UNDER_MCP
