@@ -36,7 +36,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model.explore import state_space
-from mcp_resume.outputs import output_paths_problem
+from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
@@ -184,7 +184,7 @@ def _kill_matrix(args, console, progress) -> int:
     print_kill_matrix(matrix, console)
     _write_json(args.json, matrix.to_json())
     if args.markdown:
-        Path(args.markdown).write_text(matrix.to_markdown(), encoding="utf-8")
+        write_output(Path(args.markdown), matrix.to_markdown())
     if any(cell.outcome == VACUOUS for cell in matrix.misses):
         console.print(f"VACUOUS cells: the run never fired some action or took some decision branch; "
                       f"raise --examples (default {DEFAULT_EXAMPLES})")
@@ -293,7 +293,7 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
 
 def _write_json(path, data) -> None:
     if path is not None:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_output(Path(path), json.dumps(data, indent=2) + "\n")
 
 
 def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> None:
@@ -301,7 +301,7 @@ def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> 
     for registry in (result.violations, result.warnings):
         for rule, violation in registry.items():
             path = folder / f"{result.server}-{rule}.json"
-            path.write_text(violation.trace.dumps(), encoding="utf-8")
+            write_output(path, violation.trace.dumps())
             console.print(f"trace: {path}")
 
 

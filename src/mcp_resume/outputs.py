@@ -147,11 +147,14 @@ class StageProgress:
     done. On a terminal a single rich line shows the stage, the item, ``n/N`` and the time elapsed,
     redrawn in place and cleared at the end; elsewhere (a CI log) each stage is one plain line
     ``<command>: <name>`` (with ``, N items`` when counted) and items print nothing. ``note(text)``
-    prints a plain line in both modes. ``quiet`` prints nothing. Use it as a context manager.
+    prints a plain line in both modes. ``quiet`` prints nothing. With ``stages`` (the count known
+    up front) each stage name is prefixed ``stage i of N:``. Use it as a context manager.
     """
 
-    def __init__(self, command: str, *, quiet: bool = False, terminal: bool | None = None, unit: str = "items") -> None:
-        self.command, self.quiet, self.unit = command, quiet, unit
+    def __init__(self, command: str, *, quiet: bool = False, terminal: bool | None = None, unit: str = "items",
+                 stages: int | None = None) -> None:
+        self.command, self.quiet, self.unit, self.stages = command, quiet, unit, stages
+        self.started = 0
         self.terminal = sys.stderr.isatty() if terminal is None else terminal
         self.name = ""
         self._bar = self._task = None
@@ -174,14 +177,15 @@ class StageProgress:
             self._bar = None
 
     def stage(self, name: str, total: int | None = None) -> None:
-        self.name = name
+        self.started += 1
+        self.name = f"stage {self.started} of {self.stages}: {name}" if self.stages else name
         if self.quiet:
             return
         if self._bar is not None:
-            self._bar.reset(self._task, total=total, description=f"{self.command}: {name}")
+            self._bar.reset(self._task, total=total, description=f"{self.command}: {self.name}")
         else:
             counted = f", {total} {self.unit}" if total else ""
-            print(f"{self.command}: {name}{counted}", file=sys.stderr, flush=True)
+            print(f"{self.command}: {self.name}{counted}", file=sys.stderr, flush=True)
 
     def advance(self, item: str | None = None) -> None:
         if self._bar is not None:
