@@ -52,7 +52,7 @@ from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.model.harness.pools import stop_workers
-from mcp_resume.outputs import output_paths_problem, staged_folder, write_output
+from mcp_resume.outputs import StageProgress, output_paths_problem, staged_folder, write_output
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
 
@@ -262,12 +262,11 @@ class _Reporter:
     """One plain line per event on stderr, so a CI log shows the run as well as a terminal."""
 
     def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
+        self.lines = StageProgress("check", quiet=quiet, terminal=False)
         self.started = time.perf_counter()
 
     def say(self, text: str) -> None:
-        if not self.quiet:
-            print(f"check: {text}", file=sys.stderr, flush=True)
+        self.lines.note(text)
 
     def stage_done(self, stage: Stage, lines: list[Line], seconds: float, finished: int, total: int) -> None:
         words = ", ".join(sorted({line.word for line in lines})) or "no result"

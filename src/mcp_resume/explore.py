@@ -143,6 +143,8 @@ def _check_options(args) -> None:
 
 
 def _spec(args, profile, bound_name, bounds, console, progress):
+    if progress:
+        progress.note(f"explore: the spec under {profile.value}, within {bounds.describe()}")
     if args.engine == "reference" or args.no_symmetry:
         result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
     else:
@@ -163,6 +165,9 @@ def _spec(args, profile, bound_name, bounds, console, progress):
 
 def _design(args, profile, bound_name, bounds, console, progress):
     factory = DESIGNS[args.design]
+    if progress:
+        progress.note(f"explore: design {args.design} beside the spec under {profile.value}, within {bounds.describe()}"
+                      f"{' (until the first counterexample)' if args.first else ''}")
     result = explore_server(factory, bounds, profile, stop_at_first=args.first, progress=progress)
     if progress:
         progress.done()

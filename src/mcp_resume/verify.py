@@ -47,8 +47,8 @@ from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import Report, RuleVerdict
-from mcp_resume.model.verify.suite import VerifyRun, verify
-from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, write_output, write_problem
+from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
+from mcp_resume.outputs import OutputError, StageProgress, output_file_problem, prepare_output_folder, write_output, write_problem
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -215,11 +215,13 @@ def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | 
 
 
 def _progress(enabled: bool):
-    if not (enabled or sys.stderr.isatty()):
-        return None
+    """One line per rule judged on stderr, ``verify: rule 7 of 21: replay-suffix: PASS``, on a terminal
+    and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
+    progress = StageProgress("verify", terminal=False)
+    done = iter(range(1, len(RULES) + 1))
 
     def show(verdict: RuleVerdict) -> None:
-        print(f"  {verdict.rule}: {verdict.verdict.value}", file=sys.stderr, flush=True)
+        progress.stage(f"rule {next(done, '?')} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
 
     return show
 
