@@ -12,9 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcp_resume.docgen.hooks import SECTIONS
 from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
-from mcp_resume.outputs import OutputError, StageProgress, prepare_output_folder, staged_folder
+from mcp_resume.docgen.hooks import SECTIONS
+from mcp_resume.outputs import StageProgress, prepare_output_folder, staged_folder, write_problem
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
@@ -27,7 +27,9 @@ def run_docs(args) -> int:
     ``args.tests`` is the test folder scanned for ``covers`` markers (its parent
     is the repository root). Returns 0 when written (or up to date), 1 when the
     set differs from the spec or generation failed, 2 when the test folder is
-    missing or ``args.out`` cannot be a folder (with ``--check``: is not one).
+    missing, ``args.out`` cannot be a folder (with ``--check``: is not one) or a
+    file cannot be written (one line naming it). An interrupt leaves ``args.out``
+    as it was (``KeyboardInterrupt``, exit 130 in ``cli.main``).
     Files already in ``args.out`` with the names of generated ones are overwritten.
     """
     tests = Path(args.tests)
@@ -44,11 +46,12 @@ def run_docs(args) -> int:
         if args.check:
             return _check(Path(args.out), tests, dot_program)
         result = _build(out, tests, dot_program)
-    except OutputError:
-        raise
-    except (CoverageError, HookError, GraphvizError, OSError) as error:
+    except (CoverageError, HookError, GraphvizError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as error:
+        print(f"mcp-resume docs: error: {write_problem(error)}", file=sys.stderr)
+        return EXIT_USAGE
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"wrote {len(result.written)} files to {args.out}")
