@@ -58,6 +58,7 @@ def test_explore_design_says_what_it_explores(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_prove_logs_its_four_stages_with_counts(tmp_path):
     done = run("prove", "--out", str(tmp_path / "proofs"), cwd=tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
@@ -77,6 +78,7 @@ def test_verify_logs_rule_n_of_all(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_docs_logs_each_stage(tmp_path):
     done = run("docs", "--out", str(tmp_path / "docs"), "--tests", str(ROOT / "tests"), cwd=ROOT)
     assert done.returncode == 0, done.stderr

@@ -28,6 +28,7 @@ def test_unknown_alone_has_its_own_exit_code_and_a_refutation_wins():
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 def test_prove_with_rlimit_1_says_unknown_and_why_once(tmp_path):
     out = tmp_path / "proofs"
     done = subprocess.run([sys.executable, "-m", "mcp_resume.cli", "prove", "--rlimit", "1", "--out", str(out),

@@ -80,6 +80,7 @@ def test_main_names_the_file_of_a_stray_os_error(monkeypatch, capsys):
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("target", ["/dev/full", "/proc/version"])
 def test_prove_json_that_cannot_be_written(tmp_path, target):
     done = run("prove", "--out", str(tmp_path / "proofs"), "--json", target, "--quiet", cwd=tmp_path)
