@@ -120,7 +120,8 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
         "`yes`: unsat as expected (the invariant holds) and its vacuity query found a step that meets its "
         "antecedent; `n/a`: not applicable, no query asked (the action cannot touch it; see below); "
         "`vacuous`: proven only because no step meets its antecedent; `NO`: a counterexample to induction "
-        "(below); `no (not required)`: the profile does not make the rule a MUST.", "",
+        "(below); `unknown`: Z3 ran out of its resource limit, neither proven nor refuted (raise `--rlimit`); "
+        "`no (not required)`: the profile does not make the rule a MUST.", "",
         "Actions: " + ", ".join(f"{i + 1} `{k.value}`" for i, k in enumerate(kinds)), "",
         "| invariant | rule | kind | initiation | " + " | ".join(str(i + 1) for i in range(len(kinds))) + " |",
         "|---|---|---|---|" + "---|" * len(kinds),
@@ -141,7 +142,15 @@ def _mark(result: ProofResult | None) -> str:
         return "**vacuous**"
     if result.holds:
         return "yes"
+    if result.verdict is Verdict.UNKNOWN:
+        return "unknown"
     return "no (not required)" if not required(result) else "**NO**"
+
+
+def _yes_no(result: ProofResult) -> str:
+    if result.verdict is Verdict.UNKNOWN:
+        return "unknown"
+    return "yes" if result.holds else "**NO**"
 
 
 def _fragments(proofs: list[ProofResult], bmc: list[BmcResult]) -> list[str]:
@@ -211,7 +220,7 @@ def _enabled(proofs: list[ProofResult]) -> list[str]:
              "Every action can happen from some state satisfying the inductive invariant (sat), and both "
              "resumptions can succeed and deliver something.", "",
              "| query | result | holds |", "|---|---|---|"]
-    lines += [f"| `{r.query}` | {r.result.value} | {'yes' if r.holds else '**NO**'} |" for r in proofs if r.kind == ENABLED]
+    lines += [f"| `{r.query}` | {r.result.value} | {_yes_no(r)} |" for r in proofs if r.kind == ENABLED]
     return lines
 
 
@@ -268,6 +277,12 @@ def _waived(profile: Profile, waived: list[ProofResult]) -> list[str]:
     return lines
 
 
+def _caught(b: BmcResult) -> str:
+    if b.caught:
+        return "yes"
+    return f"unknown at depth {len(b.depths)}" if b.verdict is Verdict.UNKNOWN else "no"
+
+
 def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> list[str]:
     lines = ["", "## Faulty designs: shortest violating runs (bounded model checking)", "",
              "One query per design: a script that checks depths 1, 2, ... in order on one incremental "
@@ -280,7 +295,7 @@ def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> 
         yes = lambda flag: "-" if replay is None else ("yes" if flag else "**NO**")
         scope = ", ".join(f"{v} {k}" for k, v in b.scope.items())
         lines.append(
-            f"| {b.design} | {'yes' if b.caught else 'no'} | {b.depth or '-'} | {b.rule or '-'} | "
+            f"| {b.design} | {_caught(b)} | {b.depth or '-'} | {b.rule or '-'} | "
             f"{replay.rule if replay and replay.rule else '-'} | {yes(replay and replay.on_design)} | "
             f"{yes(replay and replay.on_spec)} | {yes(replay and replay.on_reference)} | {scope} |")
     for b in bmc:

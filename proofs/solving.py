@@ -17,7 +17,10 @@ and the transition-system queries (``proofs.system.proofs`` and
 Z3 is bounded by ``rlimit``, its deterministic resource counter, never by a
 wall clock, so a query gives the same answer, core and model on every run with
 the same inputs in the same order. Running out of the limit answers
-``UNKNOWN``, which never counts as a proof.
+``UNKNOWN``, which never counts as a proof. Z3 does not catch Ctrl-C
+(``ctrl_c`` off: its own handler would cancel the query and answer unknown,
+"canceled", like a resource limit): the check ends and Python raises
+``KeyboardInterrupt``, so an interrupt stops the run and is never a result.
 """
 
 from __future__ import annotations
@@ -41,6 +44,20 @@ Z3's global default."""
 GROUND_RELEVANCY = 0
 """Relevancy filtering off, for the ground (quantifier-free) bounded-model-checking
 problems: there it halves the solving time."""
+
+
+INTERRUPTED = "interrupted from keyboard"
+"""Z3's ``reason_unknown`` for a check it stopped on SIGINT itself (only when its ``ctrl_c`` option is on;
+``new_solver`` turns it off, so that Python sees the signal once the check ends)."""
+
+
+def check(solver: z3.Solver, *assumptions: z3.BoolRef) -> "SatResult":
+    """``solver.check(*assumptions)`` as a ``SatResult``. Raises ``KeyboardInterrupt`` when Z3 answered
+    unknown because it was interrupted: a canceled check is no result, the run must stop."""
+    answer = SatResult.of(solver.check(*assumptions))
+    if answer is SatResult.UNKNOWN and solver.reason_unknown() == INTERRUPTED:
+        raise KeyboardInterrupt
+    return answer
 
 
 class SatResult(str, Enum):
@@ -105,13 +122,15 @@ def check_rlimit(rlimit: int) -> None:
 def new_solver(ctx: z3.Context, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
                relevancy: int = RELEVANCY) -> z3.Solver:
     """A solver of ``ctx`` with the seed, the resource limit (units per check, Z3
-    counts from where each check starts) and the relevancy level set. Raises
+    counts from where each check starts) and the relevancy level set, and Z3's own
+    Ctrl-C handler off (SIGINT reaches Python once the check ends). Raises
     ``ValueError`` for a non-positive ``rlimit``."""
     check_rlimit(rlimit)
     solver = z3.Solver(ctx=ctx)
     solver.set("random_seed", random_seed)
     solver.set("rlimit", rlimit)
     solver.set("smt.relevancy", relevancy)
+    solver.set("ctrl_c", False)
     return solver
 
 
@@ -195,7 +214,7 @@ def solve(conjuncts: Iterable[Conjunct], ctx: z3.Context | None = None, *, meter
     literals = [meter.literal(name) for name in names] if track else []
     for assertion in _assertions(conjuncts, meter, track):
         z3.Z3_solver_assert(ctx.ref(), solver.solver, assertion.as_ast())
-    answer = SatResult.of(solver.check(*literals))
+    answer = check(solver, *literals)
     used = meter.used(solver)
     core = tuple(sorted(str(p) for p in solver.unsat_core())) if answer is SatResult.UNSAT and track else ()
     return Solved(

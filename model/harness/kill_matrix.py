@@ -29,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
+from mcp_resume.model.harness.pools import stop_workers
 from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace
@@ -322,6 +323,9 @@ def _run_cells(todo: list[tuple[Column, Row, Profile]], workers: int) -> Iterato
         try:
             for future in as_completed(futures):
                 yield future.result()
+        except BaseException:
+            stop_workers(pool)  # an interrupt ends the running cells too, not only the queued ones
+            raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 

@@ -4,10 +4,19 @@
 (``model.targets.python_sdk_server``): it picks a free port, starts the server, waits
 (bounded) until it answers HTTP, yields the MCP endpoint URL and stops the
 process by its id afterwards, whatever happened in between.
+
+Every server started here dies with this process, even when this process is
+SIGKILLed and no clean-up runs: on Linux the kernel sends it SIGKILL when its
+parent dies (``prctl(PR_SET_PDEATHSIG)``, set between fork and exec); and a
+Python or node server also watches its parent itself, on every system
+(``lifetime/watch_parent.py`` runs before the server's own code, node preloads
+``lifetime/watch_parent.cjs``): its stdin is a pipe this process keeps open and
+never writes, whose end means the parent is gone, and it polls the parent pid.
 """
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import socket
@@ -17,6 +26,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 
 import httpx
 
@@ -26,6 +36,9 @@ START_TIMEOUT_SECONDS = 30.0
 STOP_GRACE_SECONDS = 5.0
 """How long a server may take to exit after SIGTERM before it gets SIGKILL, in seconds."""
 STDERR_TAIL_LINES = 15
+LIFETIME = Path(__file__).with_name("lifetime")
+PARENT_PID_VARIABLE = "MCP_RESUME_PARENT_PID"
+PR_SET_PDEATHSIG = 1
 
 
 class TargetStartError(RuntimeError):
@@ -51,7 +64,10 @@ def running_server(
     SIGTERM, then SIGKILL after ``STOP_GRACE_SECONDS``.
     """
     with tempfile.TemporaryFile(mode="w+b") as stderr:
-        process = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=stderr)
+        parent = os.getpid()
+        process = subprocess.Popen(guarded(argv), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=stderr,
+                                   env={**os.environ, PARENT_PID_VARIABLE: str(parent)},
+                                   preexec_fn=_die_with(parent) if _PRCTL is not None else None)
         try:
             _wait_until_answers(process, url, name, start_timeout, stderr)
             yield url
@@ -71,9 +87,46 @@ def running_python_sdk(start_timeout: float = START_TIMEOUT_SECONDS) -> Iterator
         yield url
 
 
+def guarded(argv: list[str]) -> list[str]:
+    """``argv`` with the parent watch of a Python (``lifetime/watch_parent.py`` run first, the script
+    or ``-m`` module after it) or node (``--require lifetime/watch_parent.cjs``) server; other
+    programs as they are (on Linux the parent-death signal still ends them)."""
+    program = os.path.basename(argv[0]).lower()
+    if program.startswith("python"):
+        return [argv[0], "-c", (LIFETIME / "watch_parent.py").read_text(encoding="utf-8"), *argv[1:]]
+    if program.startswith("node"):
+        return [argv[0], "--require", str(LIFETIME / "watch_parent.cjs"), *argv[1:]]
+    return list(argv)
+
+
+def _libc_prctl():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl()
+
+
+def _die_with(parent: int):
+    """The child's step between fork and exec: SIGKILL when the parent dies (Linux), and exit now if
+    it already has (it died before the request took effect)."""
+
+    def set_parent_death_signal() -> None:
+        _PRCTL(PR_SET_PDEATHSIG, signal.SIGKILL)
+        if os.getppid() != parent:
+            os._exit(1)
+
+    return set_parent_death_signal
+
+
 def stop_process(process: subprocess.Popen) -> None:
-    """Stop ``process`` by its id: SIGTERM, wait, then SIGKILL; reap it."""
+    """Stop ``process`` by its id: SIGTERM, wait, then SIGKILL; reap it (and close its stdin pipe)."""
     if process.poll() is not None:
+        _close_stdin(process)
         return
     try:
         os.kill(process.pid, signal.SIGTERM)
@@ -83,6 +136,15 @@ def stop_process(process: subprocess.Popen) -> None:
         process.wait(STOP_GRACE_SECONDS)
     except ProcessLookupError:
         pass
+    _close_stdin(process)
+
+
+def _close_stdin(process: subprocess.Popen) -> None:
+    if process.stdin is not None:
+        try:
+            process.stdin.close()
+        except OSError:
+            pass
 
 
 def _wait_until_answers(process: subprocess.Popen, url: str, name: str, timeout: float, stderr) -> None:

@@ -34,7 +34,7 @@ from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import enabled, step as spec_step
 
 from mcp_resume.proofs.solving import (
-    DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, Meter, SatResult, Verdict, check_rlimit, new_solver, options_smt2,
+    DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, Meter, SatResult, Verdict, check, check_rlimit, new_solver, options_smt2,
 )
 
 from mcp_resume.proofs.system.decision import Request
@@ -193,7 +193,7 @@ def _search(number: int | str, profile: Profile, max_depth: int, rlimit: int, ra
         solver.add(violation)
         script.assert_(violation)
         script.check(literal)
-        answer = SatResult.of(solver.check(literal))
+        answer = check(solver, literal)
         reason = solver.reason_unknown() if answer is SatResult.UNKNOWN else None
         depths.append(BmcQuery(depth, answer, reason, spec.meter.used(solver)))
         if answer is SatResult.SAT:

@@ -32,7 +32,7 @@ from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.state import RequestStatus, SessionStatus, State, StreamStatus, _handle_order
 from mcp_resume.spec.transitions import Transition, enabled, step
 
-from mcp_resume.proofs.solving import GROUND_RELEVANCY, SatResult, new_solver
+from mcp_resume.proofs.solving import GROUND_RELEVANCY, SatResult, check, new_solver
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, VARIABLE_PREFIX, FiniteLogic
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, transition
 from mcp_resume.proofs.system.vocabulary import STATE_RELATIONS, ActionKind, observation, params, rigid, state
@@ -137,7 +137,7 @@ class Converse:
         cases.append((L.not_(L.or_(*(chosen for chosen, _ in cases))), L.true()))
         for literal, (chosen, differs) in zip(self._literals, cases):
             solver.add(L.implies(literal, L.and_(chosen, differs)))
-            answer = SatResult.of(solver.check(literal))
+            answer = check(solver, literal)
             if answer is SatResult.SAT:
                 report.problems.append(self._describe(names, before, solver.model()))
                 break

@@ -25,9 +25,11 @@ explorer, Z3 bounded model checking, ``verify`` over HTTP) under ``boundary``
 and ``mcp-2025-11-25``: ``kill-matrix.json``/``.md``.
 
 One line per finished stage goes to stderr (terminal or CI log alike) unless
-``--quiet``. Exit code 0 when everything holds, 1 otherwise, 2 when ``--out``
-or ``--json`` cannot be written (checked before any work starts), 130 when
-interrupted.
+``--quiet``. Every stage writes into a scratch folder inside ``--out``, merged
+into ``--out`` once all are done. Exit code 0 when everything holds, 1
+otherwise, 2 when ``--out`` or ``--json`` cannot be written, 130 when
+interrupted: the worker processes are ended at once and ``--out`` is left as
+it was.
 """
 
 from __future__ import annotations
@@ -49,7 +51,8 @@ from mcp_resume import check_explore
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
-from mcp_resume.outputs import output_paths_problem
+from mcp_resume.model.harness.pools import stop_workers
+from mcp_resume.outputs import StageProgress, output_paths_problem, staged_folder, write_output
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
 
@@ -198,22 +201,25 @@ def run_check(args) -> int:
     if problem:
         print(f"mcp-resume check: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    _clear_old_traces(out / "traces")
     profile = Profile.parse(args.profile)
     examples = args.examples or DEFAULT_EXAMPLES
     workers = args.workers or os.cpu_count() or 1
     report = _Reporter(quiet=args.quiet)
     summary = CheckSummary(profile)
-    work = stages(out, profile, examples)
-    report.say(f"{len(work)} stages on {min(workers, len(work))} process(es); artifacts in {out}/")
-    summary.lines += run_stages(work, workers, report.stage_done)
-    if args.kill_matrix:
-        report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
-        kill = check_explore.kill_matrix_stage(out, args.examples, report.cell_done, workers=workers)
-        summary.lines += [Line(**line) for line in kill]
+    with staged_folder(out) as scratch:
+        work = stages(scratch, profile, examples)
+        report.say(f"{len(work)} stages on {min(workers, len(work))} process(es); artifacts in {out}/")
+        summary.lines += run_stages(work, workers, report.stage_done)
+        if args.kill_matrix:
+            report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
+            kill = check_explore.kill_matrix_stage(scratch, args.examples, report.cell_done, workers=workers)
+            summary.lines += [Line(**line) for line in kill]
+        _clear_old_traces(out / "traces")
+    for line in summary.lines:
+        line.detail = line.detail.replace(str(scratch), str(out))
     _print(summary, out, Console())
     if args.json:
-        Path(args.json).write_text(json.dumps(summary.to_json(), indent=2) + "\n")
+        write_output(Path(args.json), json.dumps(summary.to_json(), indent=2) + "\n")
     return EXIT_OK if summary.holds else EXIT_FAILED
 
 
@@ -242,8 +248,7 @@ def run_stages(work: list[Stage], workers: int, done: Callable[[Stage, list[Line
                     results[index] = lines
                     done(work[index], lines, seconds, len(results), total)
         except BaseException:
-            for future in pending:
-                future.cancel()
+            stop_workers(pool)
             raise
     return [line for index in range(total) for line in results[index]]
 
@@ -257,12 +262,11 @@ class _Reporter:
     """One plain line per event on stderr, so a CI log shows the run as well as a terminal."""
 
     def __init__(self, quiet: bool) -> None:
-        self.quiet = quiet
+        self.lines = StageProgress("check", quiet=quiet, terminal=False)
         self.started = time.perf_counter()
 
     def say(self, text: str) -> None:
-        if not self.quiet:
-            print(f"check: {text}", file=sys.stderr, flush=True)
+        self.lines.note(text)
 
     def stage_done(self, stage: Stage, lines: list[Line], seconds: float, finished: int, total: int) -> None:
         words = ", ".join(sorted({line.word for line in lines})) or "no result"

@@ -216,7 +216,7 @@ def _add_verify(commands) -> None:
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
     verify.add_argument("--session-ttl", type=float, default=None, metavar="S", help="seconds after which the server ends an idle session: verify waits that long and checks expiry-independent")
-    verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made (default when stderr is a terminal)")
+    verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 
 def _add_replay(commands) -> None:
@@ -290,7 +290,9 @@ def _add_prove(commands) -> None:
             "profile, results.json (every query, its result, unsat core and fragment), the traces and REPORT.md "
             "to OUT/<profile>/; with --smt2 also one SMT-LIB2 file per query in OUT/<profile>/smt2/."
         ),
-        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error.",
+        epilog=("Exit codes: 0 all holds, 1 something is refuted (a counterexample) or does not replay, 2 usage "
+                "error or an output that cannot be written, 3 nothing refuted but some query unknown (Z3 ran out "
+                "of resource units: raise --rlimit), 130 interrupted (nothing written to --out)."),
     )
     prove.set_defaults(handler=_command("prove", "run_prove"))
     prove.add_argument("--profile", action="append", choices=SESSION_PROFILE_NAMES, metavar="PROFILE",
@@ -347,27 +349,54 @@ def _add_explore(commands) -> None:
     explore.add_argument("--quiet", action="store_true", help="no progress line")
 
 
+EXIT_INTERRUPTED = 130
+
+
 def main(argv: list[str] | None = None) -> int:
+    """Run one subcommand. Shared by all of them: SIGINT and SIGTERM end the run with exit 130; an
+    output that cannot be written (``OutputError``, or an ``OSError`` naming a file) is one line on
+    stderr and exit 2, never a traceback."""
+    from mcp_resume.outputs import OutputError
+
     parser = build_parser()
     args = parser.parse_args(argv)
-    _stop_on_sigterm()
+    previous = _stop_on_signals()
     try:
         return args.handler(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
-        return 130
+        print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except OutputError as error:
+        print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except OSError as error:
+        if error.filename is None:
+            raise
+        print(f"mcp-resume {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
-def _stop_on_sigterm() -> None:
+def _stop_on_signals() -> dict:
     """Treat SIGTERM like Ctrl-C, so that started servers are stopped and partial
-    reports written on the way out (only in the main thread, where signals land)."""
+    reports written on the way out (only in the main thread, where signals land).
+    Only the first signal interrupts: later ones are ignored, so that the clean-up
+    (removing a scratch folder, stopping servers and workers) is not cut short.
+    Returns the handlers it replaced, to be put back when the command ends."""
     if threading.current_thread() is not threading.main_thread():
-        return
+        return {}
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
 
     def interrupt(signum, frame):
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt
 
+    signal.signal(signal.SIGINT, interrupt)
     signal.signal(signal.SIGTERM, interrupt)
+    return previous
 
 
 if __name__ == "__main__":

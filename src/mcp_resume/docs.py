@@ -1,4 +1,10 @@
-"""``mcp-resume docs``: write (or check) the documentation set generated from the spec."""
+"""``mcp-resume docs``: write (or check) the documentation set generated from the spec.
+
+The set is built in a scratch folder inside ``--out`` and merged into it only when
+complete, so an interrupt (exit 130) leaves ``--out`` as it was. Each stage (every
+optional section, then the diagrams and pages) is one line on stderr in a CI log,
+one redrawn line on a terminal (``outputs.StageProgress``).
+"""
 
 from __future__ import annotations
 
@@ -7,7 +13,8 @@ import tempfile
 from pathlib import Path
 
 from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
-from mcp_resume.outputs import prepare_output_folder
+from mcp_resume.docgen.hooks import SECTIONS
+from mcp_resume.outputs import StageProgress, prepare_output_folder, staged_folder, write_problem
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
@@ -20,7 +27,9 @@ def run_docs(args) -> int:
     ``args.tests`` is the test folder scanned for ``covers`` markers (its parent
     is the repository root). Returns 0 when written (or up to date), 1 when the
     set differs from the spec or generation failed, 2 when the test folder is
-    missing or ``args.out`` cannot be a folder (with ``--check``: is not one).
+    missing, ``args.out`` cannot be a folder (with ``--check``: is not one) or a
+    file cannot be written (one line naming it). An interrupt leaves ``args.out``
+    as it was (``KeyboardInterrupt``, exit 130 in ``cli.main``).
     Files already in ``args.out`` with the names of generated ones are overwritten.
     """
     tests = Path(args.tests)
@@ -36,10 +45,13 @@ def run_docs(args) -> int:
     try:
         if args.check:
             return _check(Path(args.out), tests, dot_program)
-        result = build_docs(Path(args.out), tests, dot_program)
-    except (CoverageError, HookError, GraphvizError, OSError) as error:
+        result = _build(out, tests, dot_program)
+    except (CoverageError, HookError, GraphvizError) as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
+    except OSError as error:
+        print(f"mcp-resume docs: error: {write_problem(error)}", file=sys.stderr)
+        return EXIT_USAGE
     for note in result.notes:
         print(f"note: {note}", file=sys.stderr)
     print(f"wrote {len(result.written)} files to {args.out}")
@@ -48,9 +60,21 @@ def run_docs(args) -> int:
     return EXIT_OK
 
 
+def _build(out: Path, tests: Path, dot_program: str | None):
+    """Build into a scratch folder inside ``out``, merged into ``out`` when complete; paths as in ``out``."""
+    with _progress() as progress, staged_folder(out) as scratch:
+        result = build_docs(scratch, tests, dot_program, progress.stage)
+    result.written = [out / path.relative_to(scratch) for path in result.written]
+    return result
+
+
+def _progress() -> StageProgress:
+    return StageProgress("docs", stages=len(SECTIONS) + 1)
+
+
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
-    with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch:
-        result = build_docs(Path(scratch), tests, dot_program)
+    with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch, _progress() as progress:
+        result = build_docs(Path(scratch), tests, dot_program, progress.stage)
         differences = compare_sets(Path(scratch), committed, svg=dot_program is not None)
     for note in result.notes:
         print(f"note: {note}; SVG files not compared", file=sys.stderr)

@@ -43,7 +43,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.outputs import output_paths_problem
+from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import Stop, explore_server
@@ -157,6 +157,8 @@ def _spec(args, profile, bound_name, bounds, console, progress):
     from mcp_resume.model.explore.fast import explore_fast
     from mcp_resume.model.explore.plain import explore_spec
 
+    if progress:
+        progress.note(f"explore: the spec under {profile.value}, within {bounds.describe()}")
     if args.engine == "reference" or args.no_symmetry:
         result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
     else:
@@ -178,6 +180,11 @@ def _spec(args, profile, bound_name, bounds, console, progress):
 def _design(args, profile, bound_name, bounds, console, progress):
     factory = DESIGNS[args.design]
     stop = Stop.FIRST if args.first else Stop.NEVER if args.exhaustive else Stop.LEVEL
+    if progress:
+        walk = "until the first counterexample" if args.first else "the whole bound" if args.exhaustive else \
+            "to the end of the first level with a counterexample"
+        progress.note(f"explore: design {args.design} beside the spec under {profile.value}, within "
+                      f"{bounds.describe()} ({walk})")
     result = explore_server(factory, bounds, profile, stop=stop, progress=progress)
     if progress:
         progress.done()
@@ -202,7 +209,7 @@ def _kill_matrix(args, console, progress) -> int:
     print_kill_matrix(matrix, console)
     _write_json(args.json, matrix.to_json())
     if args.markdown:
-        Path(args.markdown).write_text(matrix.to_markdown(), encoding="utf-8")
+        write_output(Path(args.markdown), matrix.to_markdown())
     if any(cell.outcome == VACUOUS for cell in matrix.misses):
         console.print(f"VACUOUS cells: the run never fired some action or took some decision branch; "
                       f"raise --examples (default {DEFAULT_EXAMPLES})")
@@ -340,7 +347,7 @@ def _stopped(result: ExplorationResult) -> str:
 
 def _write_json(path, data) -> None:
     if path is not None:
-        Path(path).write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_output(Path(path), json.dumps(data, indent=2) + "\n")
 
 
 def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> None:
@@ -348,7 +355,7 @@ def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> 
     for registry in (result.violations, result.warnings):
         for rule, violation in registry.items():
             path = folder / f"{result.server}-{rule}.json"
-            path.write_text(violation.trace.dumps(), encoding="utf-8")
+            write_output(path, violation.trace.dumps())
             console.print(f"trace: {path}")
 
 

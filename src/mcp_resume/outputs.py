@@ -1,9 +1,19 @@
-"""Checks on the output paths the commands are given, made before any work starts."""
+"""Output of the commands: checks on the paths they are given (made before any work starts), the one
+writer of reports (``write_output``, ``OutputError``), staged artifact folders (``staged_folder``) and
+the progress of long runs (``StageProgress``)."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
 
 def output_folder_problem(folder: Path) -> str | None:
@@ -69,3 +79,123 @@ def output_paths_problem(folders=(), files=()) -> str | None:
         if path is not None and (problem := prepare_output_folder(Path(path))):
             return problem
     return None
+
+
+class OutputError(Exception):
+    """A report or artifact could not be written; the message is one line naming the file and the reason.
+    ``mcp_resume.cli.main`` turns it into exit code 2."""
+
+
+def write_output(path: Path, text: str | bytes) -> Path:
+    """Write ``text`` (UTF-8 when a ``str``) to ``path``; raise ``OutputError`` naming ``path`` and the
+    reason when the write fails (``/dev/full``, ``/proc/version``, a read-only or missing folder)."""
+    data = text.encode("utf-8") if isinstance(text, str) else text
+    try:
+        with open(path, "wb") as stream:
+            stream.write(data)
+    except OSError as error:
+        raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
+    return Path(path)
+
+
+def write_problem(error: OSError) -> str:
+    """One line for an ``OSError`` raised while writing output: the file (when known) and the reason."""
+    where = error.filename if error.filename is not None else "a file"
+    return f"cannot write {where}: {error.strerror or error}"
+
+
+@contextmanager
+def staged_folder(out: Path) -> Iterator[Path]:
+    """A scratch folder inside ``out`` to write a run's artifacts into; merged into ``out`` when the block
+    ends normally (files replace those of the same name, nothing else in ``out`` is touched), removed
+    without a trace when it raises (an interrupt, an error), so that ``out`` never holds a partial run.
+
+    ``out`` must exist (``prepare_output_folder``). Raises ``OutputError`` when the scratch folder cannot
+    be made or merged.
+    """
+    out = Path(out)
+    try:
+        scratch = Path(tempfile.mkdtemp(prefix=".partial-", dir=out))
+    except OSError as error:
+        raise OutputError(write_problem(error)) from None
+    try:
+        yield scratch
+        _merge(scratch, out)
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+def _merge(source: Path, target: Path) -> None:
+    try:
+        for entry in sorted(source.iterdir()):
+            destination = target / entry.name
+            if entry.is_dir() and not entry.is_symlink():
+                if destination.exists() and not destination.is_dir():
+                    destination.unlink()
+                destination.mkdir(exist_ok=True)
+                _merge(entry, destination)
+            else:
+                os.replace(entry, destination)
+    except OSError as error:
+        raise OutputError(write_problem(error)) from None
+
+
+class StageProgress:
+    """What a long run is doing and how far, on stderr; the one progress helper of the commands.
+
+    ``stage(name, total)`` starts a stage (``total`` items, if known); ``advance(item)`` marks one item
+    done. On a terminal a single rich line shows the stage, the item, ``n/N`` and the time elapsed,
+    redrawn in place and cleared at the end; elsewhere (a CI log) each stage is one plain line
+    ``<command>: <name>`` (with ``, N items`` when counted) and items print nothing. ``note(text)``
+    prints a plain line in both modes. ``quiet`` prints nothing. With ``stages`` (the count known
+    up front) each stage name is prefixed ``stage i of N:``. Use it as a context manager.
+    """
+
+    def __init__(self, command: str, *, quiet: bool = False, terminal: bool | None = None, unit: str = "items",
+                 stages: int | None = None) -> None:
+        self.command, self.quiet, self.unit, self.stages = command, quiet, unit, stages
+        self.started = 0
+        self.terminal = sys.stderr.isatty() if terminal is None else terminal
+        self.name = ""
+        self._bar = self._task = None
+
+    def __enter__(self) -> "StageProgress":
+        if self.terminal and not self.quiet:
+            self._bar = Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
+                                 MofNCompleteColumn(), TimeElapsedColumn(), console=Console(stderr=True),
+                                 transient=True)
+            self._bar.start()
+            self._task = self._bar.add_task(self.command, total=None)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.stop()
+            self._bar = None
+
+    def stage(self, name: str, total: int | None = None) -> None:
+        self.started += 1
+        self.name = f"stage {self.started} of {self.stages}: {name}" if self.stages else name
+        if self.quiet:
+            return
+        if self._bar is not None:
+            self._bar.reset(self._task, total=total, description=f"{self.command}: {self.name}")
+        else:
+            counted = f", {total} {self.unit}" if total else ""
+            print(f"{self.command}: {self.name}{counted}", file=sys.stderr, flush=True)
+
+    def advance(self, item: str | None = None) -> None:
+        if self._bar is not None:
+            text = f"{self.command}: {self.name}" + (f": {item}" if item else "")
+            self._bar.update(self._task, advance=1, description=text)
+
+    def note(self, text: str) -> None:
+        if self.quiet:
+            return
+        if self._bar is not None:
+            self._bar.console.print(text, markup=False, highlight=False)
+        else:
+            print(f"{self.command}: {text}", file=sys.stderr, flush=True)

@@ -17,9 +17,13 @@ For each profile asked for (default ``boundary``):
 
 Exit code 0 when every obligation the profile requires holds, none is vacuous,
 the encoding agrees with the spec both ways, every design is caught under
-``boundary`` and every trace replays as it must; 1 otherwise (an unknown answer,
-Z3's resource limit, is never a proof);
-2 for a profile whose state machine is not modelled.
+``boundary`` and every trace replays as it must; 1 when something is refuted or
+does not replay; 3 when nothing is refuted but some query is unknown (Z3 ran out
+of its ``--rlimit`` resource units: never a proof, never a counterexample);
+2 for a profile whose state machine is not modelled or an output that cannot be
+written; 130 when interrupted, with nothing written: the artifacts are written
+into a scratch folder inside ``--out`` and moved into place only when every
+profile is done.
 """
 
 from __future__ import annotations
@@ -30,22 +34,20 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from rich.console import Console
-
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
 from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, Verdict
-from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, BmcResult, Replay, bmc_designs
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DESIGNS as BMC_DESIGNS, BmcResult, Replay, bmc_designs
 from mcp_resume.proofs.system.agreement import AgreementFigures, agreement_both_ways
-from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, required, run_proofs, tally
-from mcp_resume.outputs import output_paths_problem
+from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, obligations, required, run_proofs, tally
+from mcp_resume.outputs import StageProgress, output_paths_problem, staged_folder, write_output
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 from mcp_resume.spec.trace import Trace, loads
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNKNOWN = 0, 1, 2, 3
 
 
 @dataclass
@@ -60,10 +62,12 @@ class ProfileOutcome:
     seconds: float
     agreement: AgreementFigures | None = None
     problems: list[str] = field(default_factory=list)
+    unknown: list[str] = field(default_factory=list)
+    rlimit: int = DEFAULT_RLIMIT
 
     @property
     def holds(self) -> bool:
-        return not self.problems
+        return not self.problems and not self.unknown
 
     def summary(self) -> dict:
         held = [r for r in self.proofs if required(r) and r.kind != VACUITY]
@@ -80,28 +84,41 @@ class ProfileOutcome:
                                         "replay_confirmed": b.design in self.replays and self.replays[b.design].confirmed}
                         for b in self.bmc},
             "problems": self.problems,
+            "unknown": self.unknown,
         }
 
 
 def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
-                  max_depth: int = DEFAULT_MAX_DEPTH, progress=None, smt2: bool = False) -> ProfileOutcome:
+                  max_depth: int = DEFAULT_MAX_DEPTH, progress: StageProgress | None = None,
+                  smt2: bool = False) -> ProfileOutcome:
     """Prove, search, replay and write the artifacts of ``profile`` into ``out/<profile>``
-    (``smt2``: also one SMT-LIB2 file per query).
+    (``smt2``: also one SMT-LIB2 file per query). ``progress`` is told each of the four
+    stages (obligations, agreement, bounded model checking, replays) and each query.
 
     Raises ``ValueError`` for a sessionless profile or a bad limit, ``OSError`` when
-    ``out`` cannot be written.
+    ``out`` cannot be written, ``KeyboardInterrupt`` when interrupted (before writing).
     """
     started = time.perf_counter()
-    proofs = run_proofs(profile, rlimit, random_seed, progress, smt2=smt2)
-    if progress:
-        progress("agreement both ways")
+    progress = progress or StageProgress("prove", quiet=True)
+    name = profile.value
+    progress.stage(f"{name}: stage 1 of 4: proof obligations", total=len(obligations()))
+    proofs = run_proofs(profile, rlimit, random_seed, progress.advance, smt2=smt2)
+    progress.stage(f"{name}: stage 2 of 4: agreement of the formulas with the spec, both ways")
     agreement = agreement_both_ways(profile=profile)
-    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress, smt2=smt2)
-    replays = {b.design: replay_trace(b.trace, b.design) for b in bmc if b.trace is not None}
+    progress.stage(f"{name}: stage 3 of 4: bounded model checking of the faulty designs", total=len(BMC_DESIGNS))
+    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress.advance, smt2=smt2)
+    traced = [b for b in bmc if b.trace is not None]
+    progress.stage(f"{name}: stage 4 of 4: replaying the designs' shortest runs", total=len(traced))
+    replays = {}
+    for b in traced:
+        replays[b.design] = replay_trace(b.trace, b.design)
+        progress.advance(f"design {b.design}")
     folder = Path(out) / profile.value
     write_prove_artifacts(profile, proofs, bmc, replays, folder, smt2=smt2, agreement=agreement.to_json())
-    outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started, agreement)
+    outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started, agreement,
+                             rlimit=rlimit)
     outcome.problems = _problems(outcome)
+    outcome.unknown = _unknown(outcome)
     return outcome
 
 
@@ -129,10 +146,23 @@ def _problems(outcome: ProfileOutcome) -> list[str]:
     return _proof_problems(outcome) + _design_problems(outcome)
 
 
+def _unknown(outcome: ProfileOutcome) -> list[str]:
+    """The queries Z3 answered unknown (required obligations, designs' searches): neither a proof nor a
+    counterexample."""
+    proofs = [r.query for r in outcome.proofs if required(r) and r.verdict is Verdict.UNKNOWN]
+    return proofs + [b.query for b in outcome.bmc if b.verdict is Verdict.UNKNOWN]
+
+
+def unknown_cause(outcome: ProfileOutcome) -> str:
+    """The one line that says why queries are unknown and what to do."""
+    return (f"{len(outcome.unknown)} queries unknown, neither proven nor refuted: Z3 ran out of resource units "
+            f"(--rlimit {outcome.rlimit:,} per query); raise --rlimit (default {DEFAULT_RLIMIT:,})")
+
+
 def _proof_problems(outcome: ProfileOutcome) -> list[str]:
     problems = []
     for r in outcome.proofs:
-        if not required(r) or r.holds:
+        if not required(r) or r.holds or r.verdict is Verdict.UNKNOWN:
             continue
         if r.kind == VACUITY and r.result is SatResult.UNSAT:
             problems.append(f"{r.of} is vacuous: no step from a state the invariants allow meets its antecedent")
@@ -148,7 +178,7 @@ def _proof_problems(outcome: ProfileOutcome) -> list[str]:
 def _design_problems(outcome: ProfileOutcome) -> list[str]:
     problems = []
     for b in outcome.bmc:
-        if not b.caught and outcome.profile is Profile.BOUNDARY:
+        if not b.caught and b.verdict is not Verdict.UNKNOWN and outcome.profile is Profile.BOUNDARY:
             problems.append(f"design {b.design} was not caught within {b.max_depth} steps")
         replayed = outcome.replays.get(b.design)
         if replayed is not None and not replayed.confirmed:
@@ -159,43 +189,57 @@ def _design_problems(outcome: ProfileOutcome) -> list[str]:
 
 
 def prove_stage(folder: Path) -> list[tuple[str, bool, str]]:
-    """The ``boundary`` run as ``(item, holds, detail)`` lines for ``mcp-resume check``."""
+    """The ``boundary`` run as ``(item, holds, detail)`` lines for ``mcp-resume check``; an unknown
+    query holds nothing."""
     outcome = prove_profile(Profile.BOUNDARY, folder)
     summary = outcome.summary()
     detail = (f"{tally(outcome.proofs).describe()} (initiation and consecution per action, any number of "
               f"entities); {outcome.agreement.describe()}")
+    if outcome.unknown:
+        detail += "; " + unknown_cause(outcome)
     caught = f"{len(summary['designs_caught'])} of {len(outcome.bmc)} designs refuted by a shortest run, replays confirmed"
     design_problems = _design_problems(outcome)
     if design_problems:
         caught += "; " + "; ".join(design_problems)
-    return [("transition-system invariants", not _proof_problems(outcome), detail),
-            ("faulty designs (bounded model checking)", not design_problems, caught)]
+    return [("transition-system invariants", not _proof_problems(outcome) and not outcome.unknown, detail),
+            ("faulty designs (bounded model checking)", not design_problems and not outcome.unknown, caught)]
 
 
 def run_prove(args) -> int:
-    """The command: prove each ``--profile``; print a summary; 0 when all holds, else 1."""
+    """The command: prove each ``--profile``; print a summary; exit code as in the module docstring.
+
+    The artifacts go to a scratch folder inside ``--out``, moved into ``--out`` once every profile is
+    done: an interrupt (``KeyboardInterrupt``, exit 130 in ``cli.main``) leaves ``--out`` as it was.
+    """
     profiles = [Profile.parse(name) for name in (args.profile or [Profile.BOUNDARY.value])]
     unmodelled = [p.value for p in profiles if p not in SESSION_ERA]
     if unmodelled:
         print(f"error: the state machine is not modelled for {', '.join(unmodelled)} (only its decision is); "
               f"choose one of {', '.join(p.value for p in Profile if p in SESSION_ERA)}", file=sys.stderr)
         return EXIT_USAGE
-    problem = output_paths_problem(folders=[Path(args.out)], files=[args.json])
+    out = Path(args.out)
+    problem = output_paths_problem(folders=[out], files=[args.json])
     if problem:
         print(f"mcp-resume prove: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    console = Console(stderr=True)
     outcomes = []
-    for profile in profiles:
-        with console.status(f"proving {profile.value}", spinner="dots") as status:
-            show = None if args.quiet else (lambda item, status=status, p=profile: status.update(f"{p.value}: {item}"))
-            outcomes.append(prove_profile(profile, Path(args.out), args.rlimit, args.seed, args.max_depth, show,
+    with StageProgress("prove", quiet=args.quiet, unit="queries") as progress, staged_folder(out) as scratch:
+        for profile in profiles:
+            outcomes.append(prove_profile(profile, scratch, args.rlimit, args.seed, args.max_depth, progress,
                                           smt2=args.smt2))
     for outcome in outcomes:
+        outcome.folder = out / outcome.profile.value
         _print(outcome)
     if args.json:
-        Path(args.json).write_text(json.dumps([o.summary() for o in outcomes], indent=2) + "\n")
-    return EXIT_OK if all(o.holds for o in outcomes) else EXIT_FAILED
+        write_output(Path(args.json), json.dumps([o.summary() for o in outcomes], indent=2) + "\n")
+    return exit_code(outcomes)
+
+
+def exit_code(outcomes: list[ProfileOutcome]) -> int:
+    """1 when something is refuted or fails to replay, else 3 when some query is unknown, else 0."""
+    if any(o.problems for o in outcomes):
+        return EXIT_FAILED
+    return EXIT_UNKNOWN if any(o.unknown for o in outcomes) else EXIT_OK
 
 
 def _print(outcome: ProfileOutcome) -> None:
@@ -207,15 +251,23 @@ def _print(outcome: ProfileOutcome) -> None:
     if outcome.agreement is not None:
         print(f"  {outcome.agreement.describe()}")
     for b in outcome.bmc:
-        replayed = outcome.replays.get(b.design)
-        state = (f"caught at depth {b.depth} ({b.rule}), replay {'confirmed' if replayed and replayed.confirmed else 'NOT CONFIRMED'}"
-                 if b.caught else f"not caught within {b.max_depth} steps")
-        print(f"  design {b.design:2}: {state}")
+        print(f"  design {b.design:2}: {_design_state(b, outcome.replays.get(b.design))}")
+    if outcome.unknown:
+        print(f"  UNKNOWN: {unknown_cause(outcome)}")
     for problem in outcome.problems:
         print(f"  FAILS: {problem}")
     for result in outcome.proofs:
         if required(result) and result.holds is False and result.counterexample:
             print("\n".join("    " + line for line in result.counterexample.splitlines()))
+
+
+def _design_state(b: BmcResult, replayed: Replay | None) -> str:
+    if b.caught:
+        return (f"caught at depth {b.depth} ({b.rule}), "
+                f"replay {'confirmed' if replayed and replayed.confirmed else 'NOT CONFIRMED'}")
+    if b.verdict is Verdict.UNKNOWN:
+        return f"unknown at depth {len(b.depths)}"
+    return f"not caught within {b.max_depth} steps"
 
 
 # -- the documentation hook (``mcp-resume docs``, see ``docgen.hooks``) -------------------

@@ -47,8 +47,8 @@ from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import Report, RuleVerdict
-from mcp_resume.model.verify.suite import VerifyRun, verify
-from mcp_resume.outputs import output_file_problem, prepare_output_folder
+from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
+from mcp_resume.outputs import OutputError, StageProgress, output_file_problem, prepare_output_folder, write_output, write_problem
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -107,8 +107,10 @@ def run_verify(args) -> int:
     print_report(report, console)
     try:
         _write_outputs(report, outputs, getattr(args, "out", None), console)
+    except OutputError as error:
+        return _error(str(error), EXIT_USAGE)
     except OSError as error:
-        return _error(f"cannot write a report to {error.filename or 'its file'}: {error.strerror or error}", EXIT_USAGE)
+        return _error(write_problem(error), EXIT_USAGE)
     if stopped:
         return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
     if report.failed:
@@ -205,19 +207,21 @@ def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | 
     if files:
         console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
     if outputs["json"] is not None:
-        outputs["json"].write_text(json.dumps(report.to_json(), indent=2) + "\n", encoding="utf-8")
+        write_output(outputs["json"], json.dumps(report.to_json(), indent=2) + "\n")
     if outputs["junit"] is not None:
-        outputs["junit"].write_text(junit_xml(report), encoding="utf-8")
+        write_output(outputs["junit"], junit_xml(report))
     if outputs["markdown"] is not None:
-        outputs["markdown"].write_text(markdown(report, files), encoding="utf-8")
+        write_output(outputs["markdown"], markdown(report, files))
 
 
 def _progress(enabled: bool):
-    if not (enabled or sys.stderr.isatty()):
-        return None
+    """One line per rule judged on stderr, ``verify: rule 7 of 21: replay-suffix: PASS``, on a terminal
+    and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
+    progress = StageProgress("verify", terminal=False)
+    done = iter(range(1, len(RULES) + 1))
 
     def show(verdict: RuleVerdict) -> None:
-        print(f"  {verdict.rule}: {verdict.verdict.value}", file=sys.stderr, flush=True)
+        progress.stage(f"rule {next(done, '?')} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
 
     return show
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from mcp_resume.proofs.diagrams.render import to_dot, to_mermaid
 from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
@@ -27,7 +28,8 @@ class DocsResult:
     uncovered: list[str] = field(default_factory=list)
 
 
-def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None) -> DocsResult:
+def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None,
+               progress: Callable[[str], None] | None = None) -> DocsResult:
     """Generate the documentation set into ``out_dir`` (created if needed).
 
     ``tests_dir`` is scanned for ``covers`` markers; its parent is taken as the
@@ -35,18 +37,22 @@ def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None) -> DocsR
     ``dot``) and skipped, with a note, when it is ``None``. Raises
     ``CoverageError`` for a bad marker, ``HookError`` when an optional section's
     module breaks its contract, ``GraphvizError`` when ``dot`` fails and
-    ``OSError`` when a file cannot be written.
+    ``OSError`` when a file cannot be written. ``progress`` is called with the name of each
+    stage as it starts: every optional section, then the diagrams and pages (``len(SECTIONS) + 1``).
     """
+    progress = progress or (lambda stage: None)
     out = Path(out_dir)
     model = collect(Path(tests_dir), Path(tests_dir).resolve().parent)
     result = DocsResult(uncovered=[rule.id for rule in model.uncovered()])
     out.mkdir(parents=True, exist_ok=True)
     for section in SECTIONS:
         module = load(section)
+        progress(f"section {section.folder} (as {section.command})")
         if module is not None:
             contribution = contribute(section, module, out, dot_program)
             model.contributions.append(contribution)
             result.written += [out / name for name in contribution.files]
+    progress("diagrams and pages")
     result.written += _write_diagrams(model.diagrams, out / DIAGRAMS, dot_program)
     if dot_program is None:
         result.notes.append(f"SVG diagrams not written: Graphviz's dot is not installed ({INSTALL_HINT})")
