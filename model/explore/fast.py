@@ -62,7 +62,7 @@ from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore import forms, search
 from mcp_resume.model.explore.search import _insert
-from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge, explore_spec
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
 """How many concrete actions one template stands for in a state."""
@@ -342,6 +342,7 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
     if bounds.sessions == 0:
         return distances
     pool = forms.Pool(workers, bounds, table.profile) if workers > 1 else None
+    failed = True
     try:
         frontier = [fresh]
         distance = 0
@@ -355,12 +356,14 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
                         distances[after] = distance + 1
                         found.append(after)
                 if limit is not None and len(distances) > limit:
+                    failed = False
                     return distances
             frontier = found
             distance += 1
+        failed = False
     finally:
         if pool is not None:
-            pool.close()
+            pool.close(failed)
     return distances
 
 
@@ -387,6 +390,27 @@ def estimate_states(distances: dict[int, int], bounds: Bounds) -> int:
                     total += ways[k - m][w - m * age] * comb(count + m - 1, m)
                 ways[k][w] += total
     return sum(sum(row) for row in ways)
+
+
+SAMPLE_DEPTH = 4
+"""How deep the reference engine is sampled with and without symmetry reduction to scale an estimate."""
+
+
+def estimate_reference(bounds: Bounds, profile: Profile = DEFAULT_PROFILE, symmetry: bool = True,
+                       workers: int = 1, limit: int | None = None) -> int:
+    """About how many states ``explore_spec`` finds within ``bounds``: ``estimate_states``
+    (after expanding the session forms, at most ``limit`` of them), and without symmetry
+    reduction scaled by the ratio of the two engines' states at depth ``SAMPLE_DEPTH``
+    (the ratio grows with depth: an underestimate)."""
+    table = SessionTable(bounds, profile)
+    world = _global_actions(table)
+    estimate = estimate_states(expand_forms(table, world.fresh, bounds, limit, workers), bounds)
+    if symmetry:
+        return estimate
+    depth = SAMPLE_DEPTH if bounds.depth is None else min(bounds.depth, SAMPLE_DEPTH)
+    sample = Bounds(bounds.sessions, bounds.streams, bounds.events, bounds.requests, depth)
+    plain, reduced = explore_spec(sample, profile, symmetry=False).states, explore_fast(sample, profile).states
+    return estimate * plain // max(1, reduced)
 
 
 def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int) -> search.Plan:
@@ -601,4 +625,5 @@ def _run(actions) -> State:
     return state
 
 
-__all__ = ["explore_fast", "FastEngineError", "SessionTable", "concrete_path", "moves"]
+__all__ = ["explore_fast", "estimate_reference", "estimate_states", "FastEngineError", "SessionTable", "TooLarge",
+           "concrete_path", "moves"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 import time
 
 CHUNK = 48
@@ -35,20 +36,25 @@ class Pool:
         self.known: dict[int, list] = {}  # worker pid -> its form tuples, by its form id
         self.findings: dict[int, dict[int, list]] = {}
 
-    def close(self) -> None:
-        self.pool.terminate()
+    def close(self, failed: bool = False) -> None:
+        """Let the workers finish (or, after a failure, stop them) and wait for them."""
+        if failed:
+            self.pool.terminate()
+        else:
+            self.pool.close()
         self.pool.join()
 
-    def __enter__(self) -> "Pool":
-        return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+def quiet_worker() -> None:
+    """In a forked worker: Ctrl-C and SIGTERM are the parent's business (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _start(bounds, profile) -> None:
     from mcp_resume.model.explore.fast import SessionTable
 
+    quiet_worker()
     _LOCAL["table"] = SessionTable(bounds, profile)
     _LOCAL["sent"] = 0
 

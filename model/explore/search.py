@@ -169,9 +169,8 @@ def _chunks(frontier: list, size: int):
 class _Budget:
     """Whether a run has gone over ``max_states`` or ``max_memory``; the reason when it has."""
 
-    def __init__(self, plan: Plan, workers: int) -> None:
+    def __init__(self, plan: Plan, workers: int = 1) -> None:
         self.plan = plan
-        self.workers = workers
 
     def over(self, states: int, memory: float) -> str | None:
         plan = self.plan
@@ -279,6 +278,9 @@ def _result(shared: _Shared, children) -> Tally:
 
 
 def _child(plan: Plan, shared: _Shared, worker: int) -> None:
+    from mcp_resume.model.explore.forms import quiet_worker
+
+    quiet_worker()
     try:
         shared.results.put(("tally", _work(plan, shared, worker, None)))
     except BaseException as error:  # the parent re-raises it

@@ -16,12 +16,22 @@ Modes (one run, one exit code):
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red.
 
+The spec explorer estimates the size of a run before it starts
+(``fast.estimate_states``; without symmetry reduction, scaled by a sample) and
+refuses one above ``--budget`` (default ``FAST_BUDGET`` states for the fast
+engine, ``REFERENCE_BUDGET`` for the reference one), naming the estimate and
+the flag; ``--max-states N`` and ``--max-memory MB`` stop a run there, with the
+counts so far, marked incomplete. ``--workers N`` splits the fast engine over N
+processes (default: cores, at most 4); the counts do not depend on N.
+
 Exit codes: 0 everything explored holds (for ``--kill-matrix``: every cell
 shows what it must); 1 a rule is broken, a run is vacuous, the counts differ
 from the manifest, or a cell of the matrix does not show what it must; 2 bad
-usage (unknown bound or design, negative bound, a bound too big to draw, a
-file in a folder that does not exist). Without Graphviz, ``--graph`` writes the
-DOT file only, and says so.
+usage (unknown bound or design, negative bound, a bound too big to draw or
+above the budget, options that mean nothing together, a file in a folder that
+does not exist); 3 the run stopped at ``--max-states`` or ``--max-memory``
+before exploring everything (nothing broken so far). Without Graphviz,
+``--graph`` writes the DOT file only, and says so.
 """
 
 from __future__ import annotations
@@ -36,9 +46,9 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model.explore import state_space
-from mcp_resume.outputs import output_paths_problem
+from mcp_resume.outputs import output_folder_problem, output_paths_problem
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
-from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.fast import TooLarge, estimate_reference, explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.spec.space import (
@@ -57,12 +67,20 @@ from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec import designs
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 
 from .explore_docs import draw_graph, write_graph
 from .kill_columns import kill_columns
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+FAST_BUDGET = 3_000_000
+"""States the fast engine explores without ``--budget`` (the default bound: 401,319)."""
+
+REFERENCE_BUDGET = 150_000
+"""States the reference engine explores without ``--budget`` (it walks a few thousand states/s)."""
+
+MAX_WORKERS = 4
 
 EXPLICIT = ("sessions", "streams", "events", "requests", "depth")
 
@@ -74,12 +92,12 @@ class UsageError(ValueError):
 def run_explore(args) -> int:
     """Run ``explore`` for parsed ``args``; return the exit code (module docstring)."""
     try:
-        profile = Profile.parse(args.profile)
+        profile = Profile.parse(args.profile or DEFAULT_PROFILE.value)
         bound_name, bounds = resolve_bounds(args)
         if args.design is not None and args.design not in designs.BY_NUMBER:
             raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
-        problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
+        problem = output_paths_problem(files=[args.json, args.markdown]) or _folders_problem(args.graph, args.traces)
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
@@ -92,7 +110,14 @@ def run_explore(args) -> int:
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
     else:
-        code, result = _spec(args, profile, bound_name, bounds, console, progress)
+        try:
+            code, result = _spec(args, profile, bound_name, bounds, console, progress)
+        except TooLarge as error:
+            if progress:
+                progress.done()
+            print(f"error: {error}; explore it anyway with --budget {error.estimate}, "
+                  f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
+            return EXIT_USAGE
     if args.graph:
         graph_code = _graph(args, profile, bound_name, bounds, console)
         code = max(code, graph_code)
@@ -130,30 +155,86 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
 
 
 def _check_options(args) -> None:
-    """Options that only mean something beside another one are refused alone, not ignored."""
-    if not args.kill_matrix:
-        for option, value in (("--markdown", args.markdown), ("--examples", args.examples), ("--workers", args.workers)):
-            if value is not None:
-                raise UsageError(f"{option} only applies with --kill-matrix")
-    if args.first and args.design is None:
-        raise UsageError("--first only applies with --design N")
+    """Options that mean nothing together are refused, not ignored (``_conflict``)."""
+    problem = _conflict(args)
+    if problem:
+        raise UsageError(problem)
+
+
+_SPEC_ONLY = ("--max-states", "--max-memory", "--budget")
+"""Options of the spec explorer alone (not of --design N, not of --kill-matrix)."""
+
+
+def _given(args) -> dict[str, bool]:
+    """Which options the command line set (defaults are None or False)."""
+    names = ("bound", "design", "first", "kill_matrix", "examples", "workers", "profile", "engine", "no_symmetry",
+             "markdown", "traces", "graph", "max_states", "max_memory", "budget")
+    return {"--" + name.replace("_", "-"): getattr(args, name, None) not in (None, False) for name in names}
+
+
+def _conflict(args) -> str | None:
+    """The first option that means nothing beside the others, as one line; None when they fit."""
+    given = _given(args)
+    if given["--kill-matrix"]:
+        for option in ("--design", "--graph", "--first", "--traces", "--engine", "--no-symmetry", "--profile", *_SPEC_ONLY):
+            if given[option]:
+                return f"{option} does not apply with --kill-matrix (it runs every design under its two profiles)"
+        return None
+    for option in ("--markdown", "--examples"):
+        if given[option]:
+            return f"{option} only applies with --kill-matrix"
+    if given["--first"] and not given["--design"]:
+        return "--first only applies with --design N"
+    if given["--design"]:
+        for option in ("--engine", "--no-symmetry", "--workers", *_SPEC_ONLY):
+            if given[option]:
+                return f"{option} applies to the spec explorer, not to --design N"
+        return None
+    if given["--no-symmetry"] and args.engine == "fast":
+        return "--no-symmetry needs --engine reference (the fast engine always reduces symmetry)"
+    if given["--workers"] and (args.engine == "reference" or given["--no-symmetry"]):
+        return "--workers applies to the fast engine; the reference engine runs in one process"
+    return None
+
+
+def _folders_problem(*folders) -> str | None:
+    """Why an output folder cannot be created later; nothing is created now."""
+    for folder in folders:
+        if folder is not None and (problem := output_folder_problem(Path(folder))):
+            return problem
+    return None
 
 
 # -- the spec alone ------------------------------------------------------------------
 
 
 def _spec(args, profile, bound_name, bounds, console, progress):
+    limits = {"max_states": args.max_states, "max_memory": args.max_memory}
     if args.engine == "reference" or args.no_symmetry:
-        result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
+        budget = args.budget if args.budget is not None else REFERENCE_BUDGET
+        workers = min(MAX_WORKERS, os.cpu_count() or 1)
+        estimate = estimate_reference(bounds, profile, not args.no_symmetry, workers, budget)
+        if estimate > budget:
+            raise TooLarge(estimate, budget)
+        result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress, **limits)
+        result.notes["estimated_states"] = estimate
     else:
-        result = explore_fast(bounds, profile, progress=progress)
+        workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
+        budget = args.budget if args.budget is not None else FAST_BUDGET
+        result = explore_fast(bounds, profile, progress=progress, workers=workers, budget=budget, **limits)
     if progress:
         progress.done()
     differences = None
-    if bound_name is not None and not args.no_symmetry and state_space.expected(bound_name, profile) is not None:
+    if bound_name is not None and result.complete and not args.no_symmetry \
+            and state_space.expected(bound_name, profile) is not None:
         differences = state_space.differences(bound_name, result)
     print_exploration(result, console, bound_name, differences)
-    code = EXIT_OK if result.holds and not differences else EXIT_FAILED
+    if result.violations:
+        code = EXIT_FAILED
+    elif not result.complete:
+        code = EXIT_INCOMPLETE
+    else:
+        code = EXIT_OK if result.holds and not differences else EXIT_FAILED
     _write_json(args.json, {**result.to_json(), "bound_name": bound_name, "manifest_differences": differences})
     return code, result
 
@@ -247,13 +328,15 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         ("engine", f"{result.engine}{' with symmetry reduction' if result.symmetry else ', no symmetry reduction'}"),
         ("distinct states", f"{result.states:,}"),
         ("transitions", f"{result.transitions:,} (+{result.pruned:,} pruned by the bound)"),
-        ("depth", f"{result.depth}" + ("" if result.exhausted else " (stopped at the first counterexample)")),
+        ("depth", f"{result.depth}" + ("" if result.exhausted or result.stopped else " (stopped at the first counterexample)")),
         ("states per level", " ".join(map(str, result.levels))),
         ("time", f"{result.seconds:.2f} s, {result.states_per_second:,.0f} states/s"),
         ("coverage", result.coverage.explain()),
     ]
     if differences is not None:
         rows.append(("manifest", "matches" if not differences else "DIFFERS: " + "; ".join(differences)))
+    if result.stopped:
+        rows.insert(0, ("INCOMPLETE", f"{result.stopped}; the counts are those of the states explored so far"))
     for measure, value in rows:
         summary.add_row(measure, value)
     console.print(summary)
@@ -287,7 +370,12 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
     for violation in list(result.violations.values()) + list(result.warnings.values()):
         console.print(f"[bold]{violation.rule}[/] ({violation.steps} steps): {violation.message}")
         console.print(violation.trace.describe(), markup=False, highlight=False)
-    verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
+    if result.violations:
+        verdict = "DOES NOT HOLD"
+    elif result.stopped:
+        verdict = "INCOMPLETE (nothing broken so far)"
+    else:
+        verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
     console.print(f"{result.server} {verdict} within {result.bounds.describe()}")
 
 
