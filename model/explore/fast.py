@@ -60,9 +60,9 @@ from mcp_resume.spec.walk import BreadthFirst, StopWalk
 from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore import forms, search
+from mcp_resume.model.explore import estimate, forms, search
 from mcp_resume.model.explore.search import _insert
-from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge, explore_spec
+from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
 """How many concrete actions one template stands for in a state."""
@@ -289,8 +289,9 @@ def explore_fast(
     ``workers``: processes the state search is split over (``search``), the counts
     are the same for any number. ``max_states`` / ``max_memory`` (MB resident):
     stop there, with ``result.stopped`` saying why and the counts so far.
-    ``budget``: refuse (``TooLarge``, with the estimate) a run whose estimated
-    size (``estimate_states``) is above it.
+    ``budget``: refuse (``estimate.TooLarge``, with the estimate) a run whose
+    estimated size (``estimate.estimate_states``) is above it, as soon as the
+    estimate passes it while the session forms are expanded.
 
     Raises ``NotModelled`` for a sessionless profile, ``FastEngineError`` when the
     spec breaks the session independence this explorer relies on.
@@ -299,13 +300,9 @@ def explore_fast(
     result = ExplorationResult("spec", profile, bounds, "fast", True)
     table = SessionTable(bounds, profile)
     world = _global_actions(table)
-    limit = min(x for x in (max_states, budget) if x is not None) if (max_states or budget) else None
-    distances = expand_forms(table, world.fresh, bounds, limit, workers)
-    if budget is not None:
-        estimate = estimate_states(distances, bounds)
-        result.notes["estimated_states"] = estimate
-        if estimate > budget:
-            raise TooLarge(estimate, budget)
+    watch = estimate.Watch(bounds, budget)
+    distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
+    result.notes["estimated_states"] = watch.final(distances)
     if max_states is not None and len(distances) > max_states:
         result.stopped = f"stopped at --max-states {max_states:,}: {len(distances):,} session forms already"
     else:
@@ -322,22 +319,14 @@ def explore_fast(
     return result
 
 
-class TooLarge(ValueError):
-    """The estimated size of a run is above its budget."""
-
-    def __init__(self, estimate: int, budget: int) -> None:
-        super().__init__(f"about {estimate:,} states estimated, above the budget of {budget:,}")
-        self.estimate = estimate
-        self.budget = budget
-
-
 def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | None = None,
-                 workers: int = 1) -> dict[int, int]:
+                 workers: int = 1, watch: "estimate.Watch | None" = None) -> dict[int, int]:
     """Expand every session form that a state within ``bounds`` can hold while the
     search expands it, breadth-first from the fresh form, on ``workers`` processes
     (``forms``): the forms at most ``depth - 2`` single-session steps from it (a
     form ``k`` steps away first appears at depth ``k + 1``). Return the distance
-    of every form interned. Stop early when more than ``limit`` forms are known."""
+    of every form interned. Stop early when more than ``limit`` forms are known;
+    ``watch`` sees the distances after each level (and may raise ``TooLarge``)."""
     distances = {fresh: 0}
     if bounds.sessions == 0:
         return distances
@@ -360,57 +349,13 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
                     return distances
             frontier = found
             distance += 1
+            if watch is not None:
+                watch.level(distances, distance + 1, bool(frontier))
         failed = False
     finally:
         if pool is not None:
             pool.close(failed)
     return distances
-
-
-def estimate_states(distances: dict[int, int], bounds: Bounds) -> int:
-    """About how many states the search will find: the multisets of at most
-    ``bounds.sessions`` forms whose ages (a form ``k`` steps from the fresh form is
-    at least ``k + 1`` steps old) add up to at most ``bounds.depth`` (any, without a
-    depth bound). Restarts move every session in one step, so this is an estimate,
-    not a bound (401,319 states found for 430,000 estimated at the default bound)."""
-    by_age: dict[int, int] = {}
-    for distance in distances.values():
-        by_age[distance + 1] = by_age.get(distance + 1, 0) + 1
-    depth = bounds.depth if bounds.depth is not None else max(by_age, default=0) * bounds.sessions
-    # ways[k][w]: multisets of k forms with total age w
-    ways = [[0] * (depth + 1) for _ in range(bounds.sessions + 1)]
-    ways[0][0] = 1
-    for age, count in by_age.items():
-        for k in range(bounds.sessions, 0, -1):
-            for w in range(depth, -1, -1):
-                total = 0
-                for m in range(1, k + 1):
-                    if m * age > w:
-                        break
-                    total += ways[k - m][w - m * age] * comb(count + m - 1, m)
-                ways[k][w] += total
-    return sum(sum(row) for row in ways)
-
-
-SAMPLE_DEPTH = 4
-"""How deep the reference engine is sampled with and without symmetry reduction to scale an estimate."""
-
-
-def estimate_reference(bounds: Bounds, profile: Profile = DEFAULT_PROFILE, symmetry: bool = True,
-                       workers: int = 1, limit: int | None = None) -> int:
-    """About how many states ``explore_spec`` finds within ``bounds``: ``estimate_states``
-    (after expanding the session forms, at most ``limit`` of them), and without symmetry
-    reduction scaled by the ratio of the two engines' states at depth ``SAMPLE_DEPTH``
-    (the ratio grows with depth: an underestimate)."""
-    table = SessionTable(bounds, profile)
-    world = _global_actions(table)
-    estimate = estimate_states(expand_forms(table, world.fresh, bounds, limit, workers), bounds)
-    if symmetry:
-        return estimate
-    depth = SAMPLE_DEPTH if bounds.depth is None else min(bounds.depth, SAMPLE_DEPTH)
-    sample = Bounds(bounds.sessions, bounds.streams, bounds.events, bounds.requests, depth)
-    plain, reduced = explore_spec(sample, profile, symmetry=False).states, explore_fast(sample, profile).states
-    return estimate * plain // max(1, reduced)
 
 
 def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int) -> search.Plan:
@@ -625,5 +570,4 @@ def _run(actions) -> State:
     return state
 
 
-__all__ = ["explore_fast", "estimate_reference", "estimate_states", "FastEngineError", "SessionTable", "TooLarge",
-           "concrete_path", "moves"]
+__all__ = ["explore_fast", "expand_forms", "FastEngineError", "SessionTable", "concrete_path", "moves"]

@@ -83,9 +83,9 @@ def explore_spec(
                 continue
             yield action, after_key, transition.after
             _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
-        if (walk.expanded + 1) % PROGRESS_EVERY == 0:
-            if progress:
-                _progress(result, walk, started, progress)
+        if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
+            _progress(result, walk, started, progress)
+        if walk.expanded % PROGRESS_EVERY == 0 and (max_states or max_memory):
             result.stopped = over_budget(len(parents), max_states, max_memory)
             if result.stopped:
                 raise StopWalk

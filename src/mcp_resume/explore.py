@@ -48,7 +48,8 @@ from rich.table import Table
 from mcp_resume.model.explore import state_space
 from mcp_resume.outputs import output_folder_problem, output_paths_problem
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
-from mcp_resume.model.explore.fast import TooLarge, estimate_reference, explore_fast
+from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
+from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.spec.space import (
@@ -210,18 +211,14 @@ def _folders_problem(*folders) -> str | None:
 
 def _spec(args, profile, bound_name, bounds, console, progress):
     limits = {"max_states": args.max_states, "max_memory": args.max_memory}
+    workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
     if args.engine == "reference" or args.no_symmetry:
-        budget = args.budget if args.budget is not None else REFERENCE_BUDGET
-        workers = min(MAX_WORKERS, os.cpu_count() or 1)
-        estimate = estimate_reference(bounds, profile, not args.no_symmetry, workers, budget)
-        if estimate > budget:
-            raise TooLarge(estimate, budget)
+        budget = _budget(args, REFERENCE_BUDGET)
+        estimate = None if budget is None else estimate_reference(bounds, profile, not args.no_symmetry, budget, workers)
         result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress, **limits)
         result.notes["estimated_states"] = estimate
     else:
-        workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
-        budget = args.budget if args.budget is not None else FAST_BUDGET
-        result = explore_fast(bounds, profile, progress=progress, workers=workers, budget=budget, **limits)
+        result = explore_fast(bounds, profile, progress=progress, workers=workers, budget=_budget(args, FAST_BUDGET), **limits)
     if progress:
         progress.done()
     differences = None
@@ -237,6 +234,13 @@ def _spec(args, profile, bound_name, bounds, console, progress):
         code = EXIT_OK if result.holds and not differences else EXIT_FAILED
     _write_json(args.json, {**result.to_json(), "bound_name": bound_name, "manifest_differences": differences})
     return code, result
+
+
+def _budget(args, default: int) -> int | None:
+    """``--budget``, else none when ``--max-states`` or ``--max-memory`` bound the run, else ``default``."""
+    if args.budget is not None:
+        return args.budget
+    return None if args.max_states is not None or args.max_memory is not None else default
 
 
 # -- one faulty design beside the spec ------------------------------------------------
