@@ -61,14 +61,17 @@ def estimate_states(distances: dict[int, int], sessions: int, depth: int | None)
 class Watch:
     """Checks the estimate against ``budget`` while the forms are expanded (``fast.expand_forms``)."""
 
-    def __init__(self, bounds: Bounds, budget: int | None, scale: float = 1.0) -> None:
+    def __init__(self, bounds: Bounds, budget: int | None, scale: float = 1.0, report=None) -> None:
         self.bounds = bounds
         self.budget = budget
         self.scale = scale
+        self.report = report  # called with (distances, level) after each level, for progress
 
     def level(self, distances: dict[int, int], known_depth: int, more: bool) -> None:
         """After a level: every form of ``distances`` up to ``known_depth - 1`` steps
         is known (every form, when not ``more``). Raises ``TooLarge``."""
+        if self.report is not None:
+            self.report(distances, known_depth - 1)
         if self.budget is None:
             return
         depth = self.bounds.depth

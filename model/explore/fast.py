@@ -18,8 +18,15 @@ The explorer therefore keeps two levels:
 - a **state graph**: a state is the sorted tuple of its sessions' integers. Its
   successors are its sessions' successors in the table, a new session
   (``initialize``), and ``restart_client`` (every session forgets at once).
-  The breadth-first walk (``spec.walk``) over these tuples costs a tuple and a
-  dict lookup per successor.
+
+A run does the two in turn. ``expand_forms`` expands, breadth-first from the
+fresh form, every form a state within the bound can hold while it is expanded
+(most of the time of a run: ``forms`` spreads each level over a pool of forked
+workers); its level sizes also give the size of the run before the search
+starts (``estimate``). The breadth-first walk over the tuples (``search``,
+split by hash over worker processes with ``workers > 1``) then costs a tuple
+and a set lookup per successor. The counts do not depend on the number of
+workers.
 
 Counts are those of the reference explorer: each action that names any event of
 another session counts once per such event (``foreign`` multiplicity), each
@@ -300,7 +307,7 @@ def explore_fast(
     result = ExplorationResult("spec", profile, bounds, "fast", True)
     table = SessionTable(bounds, profile)
     world = _global_actions(table)
-    watch = estimate.Watch(bounds, budget)
+    watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
     distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
     result.notes["estimated_states"] = watch.final(distances)
     if max_states is not None and len(distances) > max_states:
@@ -367,11 +374,25 @@ def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memor
                        bounds.depth, max_states, max_memory, every)
 
 
+def _forms_progress(result: ExplorationResult, progress: Progress | None, started: float):
+    """Progress while the session forms are expanded: ``notes["forms_so_far"]``, the level reached."""
+    if progress is None:
+        return None
+
+    def report(distances: dict[int, int], distance: int) -> None:
+        result.notes["forms_so_far"] = len(distances)
+        result.depth, result.seconds = distance, time.perf_counter() - started
+        progress(result)
+
+    return report
+
+
 def _progress_of(result: ExplorationResult, progress: Progress | None, started: float):
     if progress is None:
         return None
 
     def report(tally: search.Tally) -> None:
+        result.notes.pop("forms_so_far", None)
         result.states, result.depth, result.levels = tally.states, tally.depth, list(tally.levels)
         result.seconds = time.perf_counter() - started
         progress(result)

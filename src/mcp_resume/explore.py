@@ -411,6 +411,10 @@ class ProgressLine:
         if now - self.last < self.interval:
             return
         self.last = now
+        forms = result.notes.get("forms_so_far")
+        if forms is not None:
+            self._show(f"expanding session forms: {forms:,} forms within {result.depth} steps, {result.seconds:.0f} s")
+            return
         self._show(f"explored {result.states:,} states, depth {result.depth}, "
                    f"{result.seconds:.0f} s, {result.states_per_second:,.0f} states/s")
 
