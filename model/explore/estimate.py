@@ -31,7 +31,7 @@ class TooLarge(ValueError):
     """The estimated size of a run is above its budget (``estimate``, ``budget``: states)."""
 
     def __init__(self, estimate: int, budget: int) -> None:
-        super().__init__(f"about {estimate:,} states estimated (at least), above the budget of {budget:,}")
+        super().__init__(f"about {estimate:,} states estimated, above the budget of {budget:,}")
         self.estimate = estimate
         self.budget = budget
 
@@ -92,7 +92,7 @@ class Watch:
         return int(estimate_states(distances, self.bounds.sessions, depth) * self.scale)
 
 
-SAMPLE_STATES = 3000
+SAMPLE_STATES = 1500
 """States the reference explorer walks to sample the growth of its levels."""
 
 
