@@ -51,7 +51,6 @@ with ``step`` to confirm the finding.
 from __future__ import annotations
 
 import time
-from math import comb
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -417,7 +416,6 @@ def _global_actions(table: SessionTable) -> _Global:
 
 
 _SLOTS = {ONE: 0, PER_FOREIGN_EVENT: 1, PER_FOREIGN_REQUEST: 2}
-_INITIALIZE, _RESTART = -1, -2  # the steps of the search that are not a session form
 
 
 def _label(transition: Transition) -> tuple[str, object]:

@@ -169,7 +169,7 @@ def _chunks(frontier: list, size: int):
 class _Budget:
     """Whether a run has gone over ``max_states`` or ``max_memory``; the reason when it has."""
 
-    def __init__(self, plan: Plan, workers: int = 1) -> None:
+    def __init__(self, plan: Plan) -> None:
         self.plan = plan
 
     def over(self, states: int, memory: float) -> str | None:
@@ -190,7 +190,7 @@ def search(plan: Plan, workers: int = 1, progress: Progress | None = None) -> Ta
 
 def _search_here(plan: Plan, progress: Progress | None) -> Tally:
     tally = Tally(len(plan.successors))
-    budget = _Budget(plan, 1)
+    budget = _Budget(plan)
     seen: set = {()}
     frontier: list = [()]
     add = seen.add
@@ -293,7 +293,7 @@ def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -
     """One worker's share of the walk: its frontier, its states, what it sends each level."""
     workers = shared.workers
     tally = Tally(len(plan.successors))
-    budget = _Budget(plan, workers)
+    budget = _Budget(plan)
     seen: set = {()} if worker == 0 else set()
     frontier: list = [()] if worker == 0 else []
     sent: set = set()
