@@ -1,14 +1,15 @@
 """Time the explorers: ``python benchmarks/bench_explorer.py [--skip-default] [--skip-designs]``.
 
-Prints, in one run (wall and CPU seconds; one process, one core):
+Prints, in one run (wall and CPU seconds):
 
 1. symmetry reduction: the reference explorer (whole states, ``spec.step`` on
    each) on one bound with and without the reduction, its distinct states per
    second each way and the ratio of states between them; the fast explorer on
    the same bound;
-2. the time to exhaust the default bound with the fast explorer, its states
-   per second, and where the time goes (session forms expanded with
-   ``spec.step``, the state graph over them);
+2. the time to exhaust the default bound with the fast explorer on 1 and 2
+   worker processes (``--workers``), its states per second, where the time goes
+   (session forms expanded with ``spec.step``, the state graph over them), and
+   the load average of the machine before each run (others' work slows it);
 3. for the design explorer, the cost of reaching a server state again three
    ways (``pickle.loads`` of a snapshot, ``copy.deepcopy``, re-running the
    path from the start) at the deepest state of the kill bound, and the time to
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import os
 import pickle
 import time
 
@@ -71,20 +73,22 @@ def symmetry() -> None:
           f"with {reduced / rows[1][3].cpu:,.0f}, fast explorer {rows[2][1] / rows[2][3].cpu:,.0f}")
 
 
-def default_bound() -> None:
+def default_bound(workers: tuple[int, ...]) -> None:
     bounds = NAMED_BOUNDS[DEFAULT_BOUND]
     print(f"2. default bound: {bounds.describe()}")
-    with Clock() as clock:
-        result = explore_fast(bounds)
-    print(f"   {result.states:,} distinct states, {result.transitions:,} transitions, depth {result.depth}, "
-          f"holds: {result.holds}")
-    print(f"   exhausted in {clock.wall:.2f} s wall, {clock.cpu:.2f} s cpu; {_rate(result.states, clock.cpu)} (cpu), "
-          f"{_rate(result.states, clock.wall)} (wall)")
-    forms, steps, expanding = result.notes["session_forms"], result.notes["session_steps"], result.notes["session_seconds"]
-    search = clock.wall - expanding
-    print(f"   {forms:,} session forms expanded with {steps:,} spec steps and checks: {expanding:.2f} s wall "
-          f"({expanding / steps * 1e6:.0f} us per step)")
-    print(f"   the search over states of forms: {search:.2f} s wall, {_rate(result.states, search)}")
+    for count in workers:
+        load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+        with Clock() as clock:
+            result = explore_fast(bounds, workers=count)
+        print(f"   {count} worker(s), load average {load:.2f} before the run:")
+        print(f"   {result.states:,} distinct states, {result.transitions:,} transitions, depth {result.depth}, "
+              f"holds: {result.holds}")
+        print(f"   exhausted in {clock.wall:.2f} s wall, {clock.cpu:.2f} s cpu in this process; "
+              f"{_rate(result.states, clock.wall)} (wall)")
+        forms, steps, expanding = result.notes["session_forms"], result.notes["session_steps"], result.notes["session_seconds"]
+        search = clock.wall - expanding
+        print(f"   {forms:,} session forms expanded with {steps:,} spec steps and checks: {expanding:.2f} s wall")
+        print(f"   the search over states of forms: {search:.2f} s wall, {_rate(result.states, search)}")
 
 
 def snapshots() -> None:
@@ -124,10 +128,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--skip-default", action="store_true", help="do not exhaust the default bound")
     parser.add_argument("--skip-designs", action="store_true", help="do not time the design explorer")
+    parser.add_argument("--workers", type=int, nargs="+", default=[1, 2], help="worker counts for the default bound")
     args = parser.parse_args()
     symmetry()
     if not args.skip_default:
-        default_bound()
+        default_bound(tuple(args.workers))
     if not args.skip_designs:
         snapshots()
 

@@ -113,7 +113,43 @@ def session_form(state: State, session_id: str) -> SessionForm:
     ``state`` must be a state of the spec (every cursor names an event of its own
     stream, every request was first sent on a stream of its session).
     """
+    if len(state.sessions) == 1 and len(state.requests) <= 1 and state.sessions[0].id == session_id:
+        return _alone_form(state)
     return _form(state, session_id, naming=False)[0]
+
+
+def _alone_form(state: State) -> SessionForm:
+    """``session_form`` of a state with one session and at most one server request
+    (what the fast explorer meets most): no filtering, no permutation."""
+    session = state.sessions[0]
+    entry = state.client[0] if state.client else None
+    cursors = dict(entry.cursors) if entry else {}
+    request = state.requests[0] if state.requests else None
+    carrier = request.stream if request else None
+    origin = request.origin if request else None
+    codes: dict[str, list[int]] = {stream.id: [] for stream in state.streams}
+    cursor_at: dict[str, int] = {}
+    for event in state.events:
+        stream_codes = codes[event.stream]
+        if event.cancels is not None:
+            stream_codes.append(-1)
+        elif event.request is not None:
+            stream_codes.append(4 + 2 * (carrier == event.stream) + (origin == event.stream))
+        else:
+            stream_codes.append(0)
+        if cursors.get(event.stream) == event.id:
+            cursor_at[event.stream] = len(stream_codes)
+    streams = sorted(
+        (KIND_CODES[t.kind], STREAM_CODES[t.status], int(t.connected), cursor_at.get(t.id, 0), tuple(codes[t.id]), t.evicted)
+        for t in state.streams
+    )
+    return (
+        SESSION_CODES[session.status],
+        1 if entry else 0,
+        tuple(streams),
+        (REQUEST_CODES[request.status],) if request else (),
+        (1,) if entry and entry.seen else (),
+    )
 
 
 def session_naming(state: State, session_id: str) -> tuple[SessionForm, Naming]:

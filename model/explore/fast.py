@@ -18,8 +18,15 @@ The explorer therefore keeps two levels:
 - a **state graph**: a state is the sorted tuple of its sessions' integers. Its
   successors are its sessions' successors in the table, a new session
   (``initialize``), and ``restart_client`` (every session forgets at once).
-  The breadth-first walk (``spec.walk``) over these tuples costs a tuple and a
-  dict lookup per successor.
+
+A run does the two in turn. ``expand_forms`` expands, breadth-first from the
+fresh form, every form a state within the bound can hold while it is expanded
+(most of the time of a run: ``forms`` spreads each level over a pool of forked
+workers); its level sizes also give the size of the run before the search
+starts (``estimate``). The breadth-first walk over the tuples (``search``,
+split by hash over worker processes with ``workers > 1``) then costs a tuple
+and a set lookup per successor. The counts do not depend on the number of
+workers.
 
 Counts are those of the reference explorer: each action that names any event of
 another session counts once per such event (``foreign`` multiplicity), each
@@ -44,7 +51,6 @@ with ``step`` to confirm the finding.
 from __future__ import annotations
 
 import time
-from bisect import insort
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -60,6 +66,8 @@ from mcp_resume.spec.walk import BreadthFirst, StopWalk
 from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
+from mcp_resume.model.explore import estimate, forms, search
+from mcp_resume.model.explore.search import _insert
 from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
@@ -122,13 +130,19 @@ class SessionTable:
         number = self.ids.get(form)
         if number is not None:
             return number
+        return self.intern_checked(form, check_state(decode([form]) if state is None else state))
+
+    def intern_checked(self, form: SessionForm, findings) -> int:
+        """The id of ``form``; a new form has ``findings`` (its ``check_state`` findings, computed elsewhere)."""
+        number = self.ids.get(form)
+        if number is not None:
+            return number
         number = len(self.forms)
         self.ids[form] = number
         self.forms.append(form)
         self.expansions.append(None)
         self.events.append(sum(len(stream[4]) for stream in form[2]))
         self.requests.append(len(form[3]))
-        findings = check_state(decode([form]) if state is None else state)
         if findings:
             self.state_findings[number] = findings
         return number
@@ -181,6 +195,14 @@ class SessionTable:
         expansion.forget_findings = check_spec_step(restarted)
         self.expansions[number] = expansion
         return expansion
+
+    def templates_of(self, number: int) -> tuple[Template, ...]:
+        """The templates of form ``number`` (an expansion made in a worker does not carry them)."""
+        expansion = self.expand(number)
+        if not expansion.templates:
+            form = self.forms[number]
+            expansion.templates = self._templates(decode([form]), decode([form, self.witness]))
+        return expansion.templates
 
     def _templates(self, alone: State, beside: State) -> tuple[Template, ...]:
         """``session_templates``, computed once per set of handles: the templates
@@ -263,8 +285,19 @@ def explore_fast(
     bounds: Bounds,
     profile: Profile = DEFAULT_PROFILE,
     progress: Progress | None = None,
+    workers: int = 1,
+    max_states: int | None = None,
+    max_memory: float | None = None,
+    budget: int | None = None,
 ) -> ExplorationResult:
     """Explore the spec within ``bounds`` (with symmetry reduction); see the module docstring.
+
+    ``workers``: processes the state search is split over (``search``), the counts
+    are the same for any number. ``max_states`` / ``max_memory`` (MB resident):
+    stop there, with ``result.stopped`` saying why and the counts so far.
+    ``budget``: refuse (``estimate.TooLarge``, with the estimate) a run whose
+    estimated size (``estimate.estimate_states``) is above it, as soon as the
+    estimate passes it while the session forms are expanded.
 
     Raises ``NotModelled`` for a sessionless profile, ``FastEngineError`` when the
     spec breaks the session independence this explorer relies on.
@@ -273,14 +306,97 @@ def explore_fast(
     result = ExplorationResult("spec", profile, bounds, "fast", True)
     table = SessionTable(bounds, profile)
     world = _global_actions(table)
-    explorer = _Search(table, bounds, world.fresh)
-    explorer.run(result, progress, started)
-    _count(result, table, world, explorer)
-    _report_findings(result, table, world, explorer, profile, bounds)
-    result.notes = {"session_forms": len(table.forms), "session_steps": table.steps,
-                    "session_seconds": round(table.seconds, 3)}
+    watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
+    distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
+    result.notes["estimated_states"] = watch.final(distances)
+    if max_states is not None and len(distances) > max_states:
+        result.stopped = f"stopped at --max-states {max_states:,}: {len(distances):,} session forms already"
+    else:
+        plan = _plan(table, world.fresh, bounds, max_states, max_memory, PROGRESS_EVERY)
+        tally = search.search(plan, workers, _progress_of(result, progress, started))
+        result.levels, result.states, result.depth = tally.levels, tally.states, tally.depth
+        result.stopped = tally.stopped
+        _count(result, table, world, tally)
+        _report_findings(result, table, world, distances, profile, bounds)
+    result.exhausted = result.stopped is None
+    result.notes.update({"session_forms": len(table.forms), "session_steps": table.steps,
+                         "session_seconds": round(table.seconds, 3), "workers": workers})
     result.seconds = time.perf_counter() - started
     return result
+
+
+def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | None = None,
+                 workers: int = 1, watch: "estimate.Watch | None" = None) -> dict[int, int]:
+    """Expand every session form that a state within ``bounds`` can hold while the
+    search expands it, breadth-first from the fresh form, on ``workers`` processes
+    (``forms``): the forms at most ``depth - 2`` single-session steps from it (a
+    form ``k`` steps away first appears at depth ``k + 1``). Return the distance
+    of every form interned. Stop early when more than ``limit`` forms are known;
+    ``watch`` sees the distances after each level (and may raise ``TooLarge``)."""
+    distances = {fresh: 0}
+    if bounds.sessions == 0:
+        return distances
+    pool = forms.Pool(workers, bounds, table.profile) if workers > 1 else None
+    failed = True
+    try:
+        frontier = [fresh]
+        distance = 0
+        while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
+            forms.expand_level(table, frontier, pool)
+            found = []
+            for form in frontier:
+                expansion = table.expansions[form]
+                for after in expansion.successors + (expansion.forget,):
+                    if after not in distances:
+                        distances[after] = distance + 1
+                        found.append(after)
+                if limit is not None and len(distances) > limit:
+                    failed = False
+                    return distances
+            frontier = found
+            distance += 1
+            if watch is not None:
+                watch.level(distances, distance + 1, bool(frontier))
+        failed = False
+    finally:
+        if pool is not None:
+            pool.close(failed)
+    return distances
+
+
+def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int) -> search.Plan:
+    successors, forgets = [], []
+    for expansion in table.expansions:
+        successors.append(expansion.successors if expansion else ())
+        forgets.append(expansion.forget if expansion else -1)
+    return search.Plan(successors, forgets, list(table.events), list(table.requests), fresh, bounds.sessions,
+                       bounds.depth, max_states, max_memory, every)
+
+
+def _forms_progress(result: ExplorationResult, progress: Progress | None, started: float):
+    """Progress while the session forms are expanded: ``notes["forms_so_far"]``, the level reached."""
+    if progress is None:
+        return None
+
+    def report(distances: dict[int, int], distance: int) -> None:
+        result.notes["forms_so_far"] = len(distances)
+        result.depth, result.seconds = distance, time.perf_counter() - started
+        progress(result)
+
+    return report
+
+
+def _progress_of(result: ExplorationResult, progress: Progress | None, started: float):
+    if progress is None:
+        return None
+
+    def report(tally: search.Tally) -> None:
+        result.notes.pop("forms_so_far", None)
+        result.states, result.depth, result.levels = tally.states, tally.depth, list(tally.levels)
+        result.seconds = time.perf_counter() - started
+        progress(result)
+
+    return report
 
 
 def _global_actions(table: SessionTable) -> _Global:
@@ -299,134 +415,33 @@ def _global_actions(table: SessionTable) -> _Global:
     return _Global(counts, findings, fresh, initialize)
 
 
-class _Search:
-    """Breadth-first search over sorted tuples of session-form ids."""
-
-    def __init__(self, table: SessionTable, bounds: Bounds, fresh: int) -> None:
-        self.table = table
-        self.bounds = bounds
-        self.fresh = fresh
-        self.expanded_states = 0
-        self.event_weight = 0  # sum over expanded states of their number of events
-        self.request_weight = 0
-        self.initializations = 0
-        self.restarts = 0
-        self.pruned_initializations = 0
-        self.form_weight: Counter = Counter()  # form id -> times expanded as a session of a state
-        self.foreign_event_weight: Counter = Counter()
-        self.foreign_request_weight: Counter = Counter()
-        self.first_expanded: dict[int, tuple] = {}  # form id -> the first state it was expanded in
-        self.first_seen_bad: dict[int, tuple] = {}  # form id with state findings -> first state holding it
-        self.first_state_with_events: tuple | None = None
-        self.first_state_with_requests: tuple | None = None
-        self.depth = 0
-
-    def run(self, result: ExplorationResult, progress: Progress | None, started: float) -> None:
-        table, bounds, fresh = self.table, self.bounds, self.fresh
-        walk = BreadthFirst((), None)
-        seen = walk.parents
-        max_sessions = bounds.sessions
-        expansions = table.expansions
-        events, requests = table.events, table.requests
-        bad = table.state_findings
-        first_seen_bad = self.first_seen_bad
-        form_weight, fe_weight, fr_weight = self.form_weight, self.foreign_event_weight, self.foreign_request_weight
-
-        def successors(state: tuple, _node):
-            # the steps are only what ``moves`` names again for a trace: a
-            # successor form, INITIALIZE or RESTART
-            self.expanded_states += 1
-            total_events = 0
-            total_requests = 0
-            for form in state:
-                total_events += events[form]
-                total_requests += requests[form]
-            self.event_weight += total_events
-            self.request_weight += total_requests
-            if total_events and self.first_state_with_events is None:
-                self.first_state_with_events = state
-            if total_requests and self.first_state_with_requests is None:
-                self.first_state_with_requests = state
-            if len(state) < max_sessions:
-                self.initializations += 1
-                yield _INITIALIZE, _insert(state, fresh), None
-            else:
-                self.pruned_initializations += 1
-            self.restarts += 1
-            previous = -1
-            forgotten = []
-            for index, form in enumerate(state):
-                expansion = expansions[form] or self._expand(form, state)
-                forgotten.append(expansion.forget)
-                form_weight[form] += 1
-                fe_weight[form] += total_events - events[form]
-                fr_weight[form] += total_requests - requests[form]
-                if form == previous:
-                    continue
-                previous = form
-                rest = state[:index] + state[index + 1 :]
-                for successor_form in expansion.successors:
-                    successor = _insert(rest, successor_form)
-                    if bad and successor_form in bad and successor_form not in first_seen_bad and successor not in seen:
-                        first_seen_bad[successor_form] = successor
-                    yield successor_form, successor, None
-            forgotten.sort()
-            restarted = tuple(forgotten)
-            if restarted != state:
-                yield _RESTART, restarted, None
-            if progress and self.expanded_states % PROGRESS_EVERY == 0:
-                result.states, result.depth = len(seen), walk.depth
-                result.seconds = time.perf_counter() - started
-                progress(result)
-
-        walk.run(successors, bounds.depth)
-        result.levels = walk.levels
-        result.states = len(seen)
-        result.depth = self.depth = walk.depth
-
-    def _expand(self, form: int, state: tuple) -> Expansion:
-        self.first_expanded[form] = state
-        return self.table.expand(form)
-
-
-def _insert(state: tuple, form: int) -> tuple:
-    size = len(state)
-    if size == 0:
-        return (form,)
-    if size == 1:
-        other = state[0]
-        return (form, other) if form <= other else (other, form)
-    items = list(state)
-    insort(items, form)
-    return tuple(items)
-
-
 _SLOTS = {ONE: 0, PER_FOREIGN_EVENT: 1, PER_FOREIGN_REQUEST: 2}
-_INITIALIZE, _RESTART = -1, -2  # the steps of the search that are not a session form
 
 
 def _label(transition: Transition) -> tuple[str, object]:
     return transition.action.kind, transition.outcome.branch if transition.outcome else None
 
 
-def _count(result: ExplorationResult, table: SessionTable, world: _Global, search: _Search) -> None:
+def _count(result: ExplorationResult, table: SessionTable, world: _Global, tally: search.Tally) -> None:
     """Transitions, pruned transitions and coverage, from the weights the search kept."""
     coverage = Coverage()
     transitions = Counter()
-    for form, weight in search.form_weight.items():
+    for form, weight in enumerate(tally.form_weight):
+        if not weight:
+            continue
         expansion = table.expansions[form]
-        weights = (weight, search.foreign_event_weight[form], search.foreign_request_weight[form])
+        weights = (weight, tally.foreign_event_weight[form], tally.foreign_request_weight[form])
         for slot, slot_weight in enumerate(weights):
             for label, count in expansion.counts[slot].items():
                 transitions[label] += count * slot_weight
             result.pruned += expansion.pruned[slot] * slot_weight
-    state_weights = {ONE: search.expanded_states, PER_EVENT: search.event_weight, PER_REQUEST: search.request_weight}
+    state_weights = {ONE: tally.expanded, PER_EVENT: tally.event_weight, PER_REQUEST: tally.request_weight}
     for multiplicity, weight in state_weights.items():
         for label, count in world.counts[multiplicity].items():
             transitions[label] += count * weight
-    transitions[("initialize", world.initialize.outcome.branch)] += search.initializations
-    transitions[("restart_client", None)] += search.restarts
-    result.pruned += search.pruned_initializations
+    transitions[("initialize", world.initialize.outcome.branch)] += tally.initializations
+    transitions[("restart_client", None)] += tally.restarts
+    result.pruned += tally.pruned_initializations
     for (kind, branch), count in transitions.items():
         if count:
             coverage.record(kind, branch, count)
@@ -437,18 +452,24 @@ def _count(result: ExplorationResult, table: SessionTable, world: _Global, searc
 # -- violations: find the path again, make it concrete, confirm it -------------------
 
 
-def _report_findings(result, table: SessionTable, world: _Global, search: _Search, profile: Profile, bounds: Bounds) -> None:
+def _report_findings(result, table: SessionTable, world: _Global, distances: dict[int, int], profile: Profile,
+                     bounds: Bounds) -> None:
+    """Every finding with a shortest trace: a form ``k`` steps from the fresh form is
+    first held by the one-session state ``(form,)``, ``k + 1`` steps deep."""
     for finding in check_state(INITIAL_STATE):
         _judge(result, [finding], (), profile, bounds)
     targets = []  # (state key, abstract action or None, finding)
-    for form, state in search.first_expanded.items():
+    expanded = [form for form in distances if table.expansions[form] is not None]
+    for form in expanded:
         expansion = table.expansions[form]
-        targets += [(state, ("session", form, index), finding) for index, finding in expansion.findings]
-        targets += [(state, ("restart",), finding) for finding in expansion.forget_findings]
-    for form, state in search.first_seen_bad.items():
-        targets += [(state, None, finding) for finding in table.state_findings[form]]
+        targets += [((form,), ("session", form, index), finding) for index, finding in expansion.findings]
+        targets += [((form,), ("restart",), finding) for finding in expansion.forget_findings]
+    if bounds.sessions and (bounds.depth is None or bounds.depth >= 1):
+        reached = [form for form, distance in distances.items() if bounds.depth is None or distance < bounds.depth]
+        targets += [((form,), None, finding) for form in reached for finding in table.state_findings.get(form, ())]
+    nearest = {PER_EVENT: _nearest(expanded, distances, table.events), PER_REQUEST: _nearest(expanded, distances, table.requests)}
     for template, finding in world.findings:
-        state = {PER_EVENT: search.first_state_with_events, PER_REQUEST: search.first_state_with_requests}.get(template.multiplicity, ())
+        state = nearest.get(template.multiplicity, ())
         if state is not None:
             targets.append((state, ("global", template), finding))
     traces = []
@@ -460,6 +481,12 @@ def _report_findings(result, table: SessionTable, world: _Global, search: _Searc
         traces.append((actions, finding))
     for actions, finding in sorted(traces, key=lambda item: len(item[0])):
         _judge(result, [finding], actions, profile, bounds)
+
+
+def _nearest(expanded: list[int], distances: dict[int, int], sizes: list[int]) -> tuple | None:
+    """The one-session state nearest the initial state whose form has events (requests)."""
+    holding = [form for form in expanded if sizes[form]]
+    return (min(holding, key=distances.__getitem__),) if holding else None
 
 
 def concrete_path(table: SessionTable, fresh: int, bounds: Bounds, target: tuple, profile: Profile = DEFAULT_PROFILE) -> tuple:
@@ -518,7 +545,7 @@ def _concrete(table: SessionTable, state: State, move: tuple) -> a.Action:
         found, naming = session_naming(state, session.id)
         if found != table.forms[form]:
             continue
-        template = table.expansions[form].templates[index]
+        template = table.templates_of(form)[index]
         mapping = naming.handles("S1", 1, 1, 1)
         if template.witness:
             others = [e.id for e in state.events if state.session_of_event(e.id) != session.id]
@@ -562,4 +589,4 @@ def _run(actions) -> State:
     return state
 
 
-__all__ = ["explore_fast", "FastEngineError", "SessionTable", "concrete_path", "moves"]
+__all__ = ["explore_fast", "expand_forms", "FastEngineError", "SessionTable", "concrete_path", "moves"]

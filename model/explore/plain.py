@@ -25,10 +25,11 @@ from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Transition, enabled, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
-from mcp_resume.spec.walk import BreadthFirst, path_to
+from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 
 from mcp_resume.model.explore.canonical import canonical_key
 from mcp_resume.model.explore.result import ExplorationResult
+from mcp_resume.model.explore.search import resident_mb
 
 Progress = Callable[[ExplorationResult], None]
 """Called now and then during a run with the result so far (counts, ``seconds``)."""
@@ -46,11 +47,14 @@ def explore_spec(
     symmetry: bool = True,
     progress: Progress | None = None,
     record: Recorder | None = None,
+    max_states: int | None = None,
+    max_memory: float | None = None,
 ) -> ExplorationResult:
     """Explore the spec within ``bounds``; see the module docstring.
 
     ``record``, when given, sees every transition taken (to draw the graph).
-    Raises ``NotModelled`` for a sessionless profile.
+    ``max_states`` / ``max_memory`` (MB resident): stop there, ``result.stopped``
+    saying why, with the counts so far. Raises ``NotModelled`` for a sessionless profile.
     """
     result = ExplorationResult("spec", profile, bounds, "reference", symmetry)
     key = canonical_key if symmetry else _identity
@@ -81,13 +85,27 @@ def explore_spec(
             _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
         if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
             _progress(result, walk, started, progress)
+        if walk.expanded % PROGRESS_EVERY == 0 and (max_states or max_memory):
+            result.stopped = over_budget(len(parents), max_states, max_memory)
+            if result.stopped:
+                raise StopWalk
 
     walk.run(successors, bounds.depth)
+    result.exhausted = result.stopped is None
     result.levels = walk.levels
     result.states = len(parents)
     result.depth = walk.depth
     result.seconds = time.perf_counter() - started
     return result
+
+
+def over_budget(states: int, max_states: int | None, max_memory: float | None) -> str | None:
+    """Why a run holding ``states`` states must stop (``--max-states``, ``--max-memory``), or None."""
+    if max_states is not None and states > max_states:
+        return f"stopped at --max-states {max_states:,}: {states:,} states held"
+    if max_memory is not None and (memory := resident_mb()) > max_memory:
+        return f"stopped at --max-memory {max_memory:,.0f} MB: {memory:,.0f} MB resident"
+    return None
 
 
 def _identity(state: State) -> State:

@@ -36,7 +36,10 @@ class ExplorationResult:
       stays within bounds; ``pruned``: those whose target breaks a bound;
     - ``depth``: the largest distance from the initial state of a state reached;
     - ``exhausted``: every state within bounds was explored (False when the run
-      stopped at its first counterexample);
+      stopped at its first counterexample or at a budget);
+    - ``stopped``: why a run stopped before exploring every state within bounds
+      (``--max-states``, ``--max-memory``), None when it did not: its counts are
+      then those of the states explored so far, and it does not hold;
     - ``violations``: per rule broken (a FAIL under ``profile``), the shortest trace;
     - ``warnings``: per rule broken without failing the run (a SHOULD or MAY);
     - ``seconds``: wall time (reported, never asserted on).
@@ -52,6 +55,7 @@ class ExplorationResult:
     pruned: int = 0
     depth: int = 0
     exhausted: bool = True
+    stopped: str | None = None
     seconds: float = 0.0
     levels: list[int] = field(default_factory=list)
     coverage: Coverage = field(default_factory=Coverage)
@@ -61,8 +65,8 @@ class ExplorationResult:
 
     @property
     def holds(self) -> bool:
-        """No rule broken, and the run was not vacuous."""
-        return not self.violations and self.coverage.complete
+        """No rule broken, the run was not vacuous, and it was not stopped at a budget."""
+        return not self.violations and self.coverage.complete and self.stopped is None
 
     @property
     def caught(self) -> bool:
@@ -70,8 +74,13 @@ class ExplorationResult:
 
     @property
     def vacuous(self) -> bool:
-        """Nothing was found but some action or branch was never exercised."""
-        return not self.violations and not self.coverage.complete
+        """Nothing was found but some action or branch was never exercised (in a complete run)."""
+        return not self.violations and not self.coverage.complete and self.stopped is None
+
+    @property
+    def complete(self) -> bool:
+        """Every state within bounds was explored, or the run stopped at its first counterexample."""
+        return self.stopped is None
 
     @property
     def first(self) -> Violation | None:
@@ -104,6 +113,8 @@ class ExplorationResult:
             "depth": self.depth,
             "levels": self.levels,
             "exhausted": self.exhausted,
+            "complete": self.complete,
+            "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
             "states_per_second": round(self.states_per_second),
             "holds": self.holds,

@@ -323,7 +323,8 @@ def _add_explore(commands) -> None:
             + "."
         ),
         epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest / "
-        "a kill-matrix cell wrong, 2 usage error.",
+        "a kill-matrix cell wrong, 2 usage error (options that mean nothing together, a run estimated above "
+        "--budget), 3 stopped at --max-states or --max-memory before exploring everything (marked incomplete).",
     )
     explore.set_defaults(handler=_command("explore", "run_explore"))
     explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
@@ -338,9 +339,12 @@ def _add_explore(commands) -> None:
                               "end of the first level with a counterexample, with the shortest trace of each rule broken there)")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
-    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="with --kill-matrix: processes to run cells in (default: cores, at most 4)")
-    explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
-    explore.add_argument("--engine", choices=["fast", "reference"], default="fast", help="spec explorer: over session forms (fast) or over whole states (reference)")
+    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="processes for the fast spec explorer or the kill matrix's cells (default: cores, at most 4)")
+    explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
+    explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
+    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer: stop after N states, marked incomplete (exit 3)")
+    explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="spec explorer: stop at MB of resident memory, marked incomplete (exit 3)")
+    explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="spec explorer: refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
     explore.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
     explore.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")

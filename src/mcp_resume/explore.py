@@ -24,12 +24,22 @@ Modes (one run, one exit code):
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red.
 
+The spec explorer estimates the size of a run before it starts
+(``fast.estimate_states``; without symmetry reduction, scaled by a sample) and
+refuses one above ``--budget`` (default ``FAST_BUDGET`` states for the fast
+engine, ``REFERENCE_BUDGET`` for the reference one), naming the estimate and
+the flag; ``--max-states N`` and ``--max-memory MB`` stop a run there, with the
+counts so far, marked incomplete. ``--workers N`` splits the fast engine over N
+processes (default: cores, at most 4); the counts do not depend on N.
+
 Exit codes: 0 everything explored holds (for ``--kill-matrix``: every cell
 shows what it must); 1 a rule is broken, a run is vacuous, the counts differ
 from the manifest, or a cell of the matrix does not show what it must; 2 bad
-usage (unknown bound or design, negative bound, a bound too big to draw, a
-file in a folder that does not exist). Without Graphviz, ``--graph`` writes the
-DOT file only, and says so.
+usage (unknown bound or design, negative bound, a bound too big to draw or
+above the budget, options that mean nothing together, a file in a folder that
+does not exist); 3 the run stopped at ``--max-states`` or ``--max-memory``
+before exploring everything (nothing broken so far). Without Graphviz,
+``--graph`` writes the DOT file only, and says so.
 """
 
 from __future__ import annotations
@@ -43,8 +53,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.outputs import output_paths_problem, write_output
+from mcp_resume.outputs import output_folder_problem, output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
+from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import Stop, explore_server
 from mcp_resume.spec.space import (
@@ -58,10 +69,18 @@ from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec import designs
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
+
+FAST_BUDGET = 3_000_000
+"""States the fast engine explores without ``--budget`` (the default bound: 401,319)."""
+
+REFERENCE_BUDGET = 150_000
+"""States the reference engine explores without ``--budget`` (it walks a few thousand states/s)."""
+
+MAX_WORKERS = 4
 
 EXPLICIT = ("sessions", "streams", "events", "requests", "depth")
 
@@ -73,12 +92,12 @@ class UsageError(ValueError):
 def run_explore(args) -> int:
     """Run ``explore`` for parsed ``args``; return the exit code (module docstring)."""
     try:
-        profile = Profile.parse(args.profile)
+        profile = Profile.parse(args.profile or DEFAULT_PROFILE.value)
         bound_name, bounds = resolve_bounds(args)
         if args.design is not None and args.design not in designs.BY_NUMBER:
             raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
-        problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
+        problem = output_paths_problem(files=[args.json, args.markdown]) or _folders_problem(args.graph, args.traces)
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
@@ -93,7 +112,14 @@ def run_explore(args) -> int:
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
     else:
-        code, result = _spec(args, profile, bound_name, bounds, console, progress)
+        try:
+            code, result = _spec(args, profile, bound_name, bounds, console, progress)
+        except TooLarge as error:
+            if progress:
+                progress.done()
+            print(f"error: {error}; explore it anyway with --budget {error.estimate}, "
+                  f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
+            return EXIT_USAGE
     if args.graph:
         graph_code = _graph(args, profile, bound_name, bounds, console)
         code = max(code, graph_code)
@@ -131,22 +157,56 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
 
 
 def _check_options(args) -> None:
-    """Options that only mean something beside another one are refused alone, not ignored."""
-    if not args.kill_matrix:
-        for option, value in (("--markdown", args.markdown), ("--examples", args.examples), ("--workers", args.workers)):
-            if value is not None:
-                raise UsageError(f"{option} only applies with --kill-matrix")
-    for option, value in (("--first", args.first), ("--exhaustive", args.exhaustive)):
-        if value and args.design is None:
-            raise UsageError(f"{option} only applies with --design N")
-    if args.first and args.exhaustive:
-        raise UsageError("--first and --exhaustive ask for opposite walks: give one")
-    if getattr(args, "liveness", False):
-        for option, value in (("--kill-matrix", args.kill_matrix), ("--first", args.first),
-                              ("--exhaustive", args.exhaustive), ("--no-symmetry", args.no_symmetry),
-                              ("--engine reference", args.engine == "reference")):
-            if value:
-                raise UsageError(f"{option} does not apply with --liveness")
+    """Options that mean nothing together are refused, not ignored (``_conflict``)."""
+    problem = _conflict(args)
+    if problem:
+        raise UsageError(problem)
+
+
+_SPEC_ONLY = ("--max-states", "--max-memory", "--budget")
+"""Options of the spec explorer alone (not of --design N, not of --kill-matrix)."""
+
+
+def _given(args) -> dict[str, bool]:
+    """Which options the command line set (defaults are None or False)."""
+    names = ("bound", "design", "first", "exhaustive", "liveness", "kill_matrix", "examples", "workers", "profile",
+             "engine", "no_symmetry", "markdown", "traces", "graph", "max_states", "max_memory", "budget")
+    return {"--" + name.replace("_", "-"): getattr(args, name, None) not in (None, False) for name in names}
+
+
+def _conflict(args) -> str | None:
+    """The first option that means nothing beside the others, as one line; None when they fit."""
+    given = _given(args)
+    if given["--kill-matrix"]:
+        for option in ("--design", "--graph", "--first", "--exhaustive", "--liveness", "--traces", "--engine",
+                       "--no-symmetry", "--profile", *_SPEC_ONLY):
+            if given[option]:
+                return f"{option} does not apply with --kill-matrix (it runs every design under its two profiles)"
+        return None
+    for option in ("--markdown", "--examples"):
+        if given[option]:
+            return f"{option} only applies with --kill-matrix"
+    for option in ("--first", "--exhaustive"):
+        if given[option] and not given["--design"]:
+            return f"{option} only applies with --design N"
+    if given["--first"] and given["--exhaustive"]:
+        return "--first and --exhaustive ask for opposite walks: give one"
+    if given["--liveness"]:
+        for option in ("--first", "--exhaustive", "--no-symmetry", "--workers", *_SPEC_ONLY):
+            if given[option]:
+                return f"{option} does not apply with --liveness"
+        if args.engine == "reference":
+            return "--engine reference does not apply with --liveness"
+    if given["--design"]:
+        for option in ("--engine", "--no-symmetry", "--workers", *_SPEC_ONLY):
+            if given[option]:
+                return f"{option} applies to the spec explorer, not to --design N"
+        return None
+    if given["--no-symmetry"] and args.engine == "fast":
+        return "--no-symmetry needs --engine reference (the fast engine always reduces symmetry)"
+    if given["--workers"] and (args.engine == "reference" or given["--no-symmetry"]):
+        return "--workers applies to the fast engine; the reference engine runs in one process"
+    return None
 
 
 # -- the spec alone ------------------------------------------------------------------
@@ -159,19 +219,37 @@ def _spec(args, profile, bound_name, bounds, console, progress):
 
     if progress:
         progress.note(f"explore: the spec under {profile.value}, within {bounds.describe()}")
+    limits = {"max_states": args.max_states, "max_memory": args.max_memory}
+    workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
     if args.engine == "reference" or args.no_symmetry:
-        result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress)
+        budget = _budget(args, REFERENCE_BUDGET)
+        estimate = None if budget is None else estimate_reference(bounds, profile, not args.no_symmetry, budget, workers)
+        result = explore_spec(bounds, profile, symmetry=not args.no_symmetry, progress=progress, **limits)
+        result.notes["estimated_states"] = estimate
     else:
-        result = explore_fast(bounds, profile, progress=progress)
+        result = explore_fast(bounds, profile, progress=progress, workers=workers, budget=_budget(args, FAST_BUDGET), **limits)
     if progress:
         progress.done()
     differences = None
-    if bound_name is not None and not args.no_symmetry and state_space.expected(bound_name, profile) is not None:
+    if bound_name is not None and result.complete and not args.no_symmetry \
+            and state_space.expected(bound_name, profile) is not None:
         differences = state_space.differences(bound_name, result)
     print_exploration(result, console, bound_name, differences)
-    code = EXIT_OK if result.holds and not differences else EXIT_FAILED
+    if result.violations:
+        code = EXIT_FAILED
+    elif not result.complete:
+        code = EXIT_INCOMPLETE
+    else:
+        code = EXIT_OK if result.holds and not differences else EXIT_FAILED
     _write_json(args.json, {**result.to_json(), "bound_name": bound_name, "manifest_differences": differences})
     return code, result
+
+
+def _budget(args, default: int) -> int | None:
+    """``--budget``, else none when ``--max-states`` or ``--max-memory`` bound the run, else ``default``."""
+    if args.budget is not None:
+        return args.budget
+    return None if args.max_states is not None or args.max_memory is not None else default
 
 
 # -- one faulty design beside the spec ------------------------------------------------
@@ -287,13 +365,15 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         ("engine", f"{result.engine}{' with symmetry reduction' if result.symmetry else ', no symmetry reduction'}"),
         ("distinct states", f"{result.states:,}"),
         ("transitions", f"{result.transitions:,} (+{result.pruned:,} pruned by the bound)"),
-        ("depth", f"{result.depth}" + ("" if result.exhausted else f" ({_stopped(result)})")),
+        ("depth", f"{result.depth}" + ("" if result.exhausted or result.stopped else f" ({_stopped(result)})")),
         ("states per level", " ".join(map(str, result.levels))),
         ("time", f"{result.seconds:.2f} s, {result.states_per_second:,.0f} states/s"),
         ("coverage", result.coverage.explain()),
     ]
     if differences is not None:
         rows.append(("manifest", "matches" if not differences else "DIFFERS: " + "; ".join(differences)))
+    if result.stopped:
+        rows.insert(0, ("INCOMPLETE", f"{result.stopped}; the counts are those of the states explored so far"))
     for measure, value in rows:
         summary.add_row(measure, value)
     console.print(summary)
@@ -327,7 +407,12 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
     for violation in list(result.violations.values()) + list(result.warnings.values()):
         console.print(f"[bold]{violation.rule}[/] ({violation.steps} steps): {violation.message}")
         console.print(violation.trace.describe(), markup=False, highlight=False)
-    verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
+    if result.violations:
+        verdict = "DOES NOT HOLD"
+    elif result.stopped:
+        verdict = "INCOMPLETE (nothing broken so far)"
+    else:
+        verdict = "holds" if result.holds else ("VACUOUS" if result.vacuous else "DOES NOT HOLD")
     console.print(f"{result.server} {verdict} within {result.bounds.describe()}")
 
 
@@ -373,6 +458,10 @@ class ProgressLine:
         if now - self.last < self.interval:
             return
         self.last = now
+        forms = result.notes.get("forms_so_far")
+        if forms is not None:
+            self._show(f"expanding session forms: {forms:,} forms within {result.depth} steps, {result.seconds:.0f} s")
+            return
         self._show(f"explored {result.states:,} states, depth {result.depth}, "
                    f"{result.seconds:.0f} s, {result.states_per_second:,.0f} states/s")
 

@@ -1,0 +1,377 @@
+"""The fast explorer's state-level search: breadth-first over sorted tuples of session-form ids.
+
+A state is a sorted tuple of session-form ids (``fast``). Once the session table
+holds every form the bound reaches (``fast.expand_forms``), the successors of a
+state need only three lists indexed by form id: its distinct successor forms,
+its form after ``restart_client``, and its counts of events and requests. This
+module walks the states level by level with those lists and tallies what the
+counts of transitions need (``Tally``): how often each form was a session of an
+expanded state, and how many events and requests the other sessions held.
+
+``search(plan, workers)`` runs the walk in this process (``workers == 1``) or
+splits it over ``workers`` processes (a fork context): worker ``w`` owns the
+states whose ``hash`` (of a tuple of ints: the same in every process) is ``w``
+modulo ``workers``, expands its own frontier, and after each level sends every
+successor it does not own to its owner, once. Levels are kept in step by a
+barrier; the counts are the same for any number of workers.
+
+A run stops early, marked ``stopped``, when it holds more than ``max_states``
+states or its processes more than ``max_memory`` MB of resident memory
+(``/proc/self/statm``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import queue
+import threading
+from dataclasses import dataclass, field
+from typing import Callable
+
+CHECK_EVERY = 2000
+"""States expanded between two looks at the budget and two progress calls."""
+
+_PAGE_MB = os.sysconf("SC_PAGE_SIZE") / 2**20 if hasattr(os, "sysconf") else 4096 / 2**20
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the walk needs, indexed by session-form id; the same in every worker."""
+
+    successors: list[tuple[int, ...]]
+    forgets: list[int]
+    events: list[int]
+    requests: list[int]
+    fresh: int
+    max_sessions: int
+    depth: int | None
+    max_states: int | None = None
+    max_memory: float | None = None  # MB, over every process of the run
+    check_every: int = CHECK_EVERY
+
+
+@dataclass
+class Tally:
+    """What a walk counted (summed over workers): see ``fast._count``."""
+
+    forms: int
+    expanded: int = 0
+    event_weight: int = 0
+    request_weight: int = 0
+    initializations: int = 0
+    pruned_initializations: int = 0
+    restarts: int = 0
+    form_weight: list[int] = field(default_factory=list)
+    foreign_event_weight: list[int] = field(default_factory=list)
+    foreign_request_weight: list[int] = field(default_factory=list)
+    levels: list[int] = field(default_factory=lambda: [1])
+    states: int = 1
+    depth: int = 0
+    stopped: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("form_weight", "foreign_event_weight", "foreign_request_weight"):
+            if not getattr(self, name):
+                setattr(self, name, [0] * self.forms)
+
+    def add(self, other: "Tally") -> None:
+        for name in ("expanded", "event_weight", "request_weight", "initializations", "pruned_initializations", "restarts"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        for name in ("form_weight", "foreign_event_weight", "foreign_request_weight"):
+            mine, theirs = getattr(self, name), getattr(other, name)
+            for index, value in enumerate(theirs):
+                if value:
+                    mine[index] += value
+
+
+Progress = Callable[[Tally], None]
+
+
+def resident_mb() -> float:
+    """This process's resident memory in MB (0.0 where ``/proc`` is missing)."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * _PAGE_MB
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def expand_level(plan: Plan, tally: Tally, frontier: list, keep: Callable[[tuple], None]) -> None:
+    """Expand every state of ``frontier``; hand each successor other than itself to ``keep``."""
+    successors, forgets, events, requests = plan.successors, plan.forgets, plan.events, plan.requests
+    fresh, max_sessions = plan.fresh, plan.max_sessions
+    weight, foreign_events, foreign_requests = tally.form_weight, tally.foreign_event_weight, tally.foreign_request_weight
+    event_weight = request_weight = initializations = pruned = 0
+    for state in frontier:
+        total_events = total_requests = 0
+        for form in state:
+            total_events += events[form]
+            total_requests += requests[form]
+        event_weight += total_events
+        request_weight += total_requests
+        size = len(state)
+        if size < max_sessions:
+            initializations += 1
+            keep(_insert(state, fresh))
+        else:
+            pruned += 1
+        previous = -1
+        for index, form in enumerate(state):
+            weight[form] += 1
+            foreign_events[form] += total_events - events[form]
+            foreign_requests[form] += total_requests - requests[form]
+            if form == previous:
+                continue
+            previous = form
+            if size == 1:
+                for after in successors[form]:
+                    keep((after,))
+            elif size == 2:
+                other = state[1 - index]
+                for after in successors[form]:
+                    keep((after, other) if after <= other else (other, after))
+            else:
+                rest = state[:index] + state[index + 1:]
+                for after in successors[form]:
+                    keep(_insert(rest, after))
+        restarted = tuple(sorted([forgets[form] for form in state]))
+        if restarted != state:
+            keep(restarted)
+    tally.expanded += len(frontier)
+    tally.event_weight += event_weight
+    tally.request_weight += request_weight
+    tally.initializations += initializations
+    tally.pruned_initializations += pruned
+    tally.restarts += len(frontier)
+
+
+def _insert(state: tuple, form: int) -> tuple:
+    size = len(state)
+    if size == 0:
+        return (form,)
+    if size == 1:
+        other = state[0]
+        return (form, other) if form <= other else (other, form)
+    items = list(state)
+    position = 0
+    while position < size and items[position] < form:
+        position += 1
+    items.insert(position, form)
+    return tuple(items)
+
+
+def _chunks(frontier: list, size: int):
+    for start in range(0, len(frontier), size):
+        yield frontier[start:start + size]
+
+
+class _Budget:
+    """Whether a run has gone over ``max_states`` or ``max_memory``; the reason when it has."""
+
+    def __init__(self, plan: Plan) -> None:
+        self.plan = plan
+
+    def over(self, states: int, memory: float) -> str | None:
+        plan = self.plan
+        if plan.max_states is not None and states > plan.max_states:
+            return f"stopped at --max-states {plan.max_states:,}: {states:,} states held"
+        if plan.max_memory is not None and memory > plan.max_memory:
+            return f"stopped at --max-memory {plan.max_memory:,.0f} MB: {memory:,.0f} MB resident"
+        return None
+
+
+def search(plan: Plan, workers: int = 1, progress: Progress | None = None) -> Tally:
+    """Walk every state within ``plan``; see the module docstring. ``workers`` >= 1."""
+    if workers <= 1:
+        return _search_here(plan, progress)
+    return _search_split(plan, workers, progress)
+
+
+def _search_here(plan: Plan, progress: Progress | None) -> Tally:
+    tally = Tally(len(plan.successors))
+    budget = _Budget(plan)
+    seen: set = {()}
+    frontier: list = [()]
+    add = seen.add
+    while frontier and (plan.depth is None or tally.depth < plan.depth):
+        found: list = []
+        append = found.append
+
+        def keep(state, add=add, append=append, seen=seen):
+            size = len(seen)
+            add(state)
+            if len(seen) != size:
+                append(state)
+
+        for chunk in _chunks(frontier, plan.check_every):
+            expand_level(plan, tally, chunk, keep)
+            tally.states = len(seen)
+            tally.stopped = budget.over(len(seen), resident_mb())
+            if tally.stopped:
+                return tally
+            if progress:
+                progress(tally)
+        frontier = found
+        if frontier:
+            tally.depth += 1
+            tally.levels.append(len(frontier))
+    tally.states = len(seen)
+    return tally
+
+
+# -- the walk split over worker processes ---------------------------------------------------
+
+
+class _Shared:
+    """What the workers of one split walk share: inboxes, a barrier, counts, a stop flag."""
+
+    def __init__(self, context, workers: int) -> None:
+        self.workers = workers
+        self.inboxes = [context.Queue() for _ in range(workers)]
+        self.results = context.Queue()
+        self.barrier = context.Barrier(workers)
+        self.sizes = context.Array("q", 2 * workers, lock=False)  # new states per worker, by level parity
+        self.held = context.Array("q", workers, lock=False)  # states each worker holds
+        self.memory = context.Array("d", workers, lock=False)  # MB resident per worker
+        self.stop = context.Event()
+        self.reason = context.Array("c", 200)
+
+
+def _search_split(plan: Plan, workers: int, progress: Progress | None) -> Tally:
+    context = multiprocessing.get_context("fork")
+    shared = _Shared(context, workers)
+    children = [context.Process(target=_child, args=(plan, shared, w), daemon=True) for w in range(1, workers)]
+    for child in children:
+        child.start()
+    try:
+        mine = _work(plan, shared, 0, progress)
+        tallies = [mine]
+        for _ in children:
+            tallies.append(_result(shared, children))
+    except BaseException:
+        shared.barrier.abort()
+        raise
+    finally:
+        for child in children:
+            child.join(timeout=5)
+            if child.is_alive():
+                child.kill()
+    total = Tally(len(plan.successors))
+    for tally in tallies:
+        total.add(tally)
+    total.levels, total.depth, total.states, total.stopped = mine.levels, mine.depth, sum(t.states for t in tallies), mine.stopped
+    return total
+
+
+def _result(shared: _Shared, children) -> Tally:
+    while True:
+        try:
+            kind, value = shared.results.get(timeout=0.5)
+        except queue.Empty:
+            if not any(child.is_alive() for child in children) and shared.results.empty():
+                raise RuntimeError("a worker of the explorer died without a result")
+            continue
+        if kind == "error":
+            raise value
+        return value
+
+
+def _child(plan: Plan, shared: _Shared, worker: int) -> None:
+    from mcp_resume.model.explore.forms import quiet_worker
+
+    quiet_worker()
+    try:
+        shared.results.put(("tally", _work(plan, shared, worker, None)))
+    except BaseException as error:  # the parent re-raises it
+        shared.barrier.abort()
+        shared.stop.set()
+        shared.results.put(("error", error if isinstance(error, Exception) else RuntimeError(repr(error))))
+
+
+def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -> Tally:
+    """One worker's share of the walk: its frontier, its states, what it sends each level."""
+    workers = shared.workers
+    tally = Tally(len(plan.successors))
+    budget = _Budget(plan)
+    seen: set = {()} if worker == 0 else set()
+    frontier: list = [()] if worker == 0 else []
+    sent: set = set()
+    level = 0
+    try:
+        while plan.depth is None or tally.depth < plan.depth:
+            found: list = []
+            outgoing: list[list] = [[] for _ in range(workers)]
+            keep = _keeper(seen, sent, found, outgoing, worker, workers)
+            for chunk in _chunks(frontier, plan.check_every):
+                expand_level(plan, tally, chunk, keep)
+                if _check(shared, budget, worker, len(seen), tally, progress):
+                    break
+            for other in range(workers):
+                if other != worker:
+                    shared.inboxes[other].put(outgoing[other])
+            for _ in range(workers - 1):
+                for state in _receive(shared, worker):
+                    size = len(seen)
+                    seen.add(state)
+                    if len(seen) != size:
+                        found.append(state)
+            frontier = found
+            shared.sizes[(level % 2) * workers + worker] = len(found)
+            shared.held[worker] = len(seen)
+            shared.barrier.wait()
+            new = sum(shared.sizes[(level % 2) * workers + w] for w in range(workers))
+            level += 1
+            if shared.stop.is_set():
+                tally.stopped = shared.reason.value.decode() or "stopped"
+                break
+            if not new:
+                break
+            tally.depth += 1
+            tally.levels.append(new)
+    except threading.BrokenBarrierError:
+        raise RuntimeError("another worker of the explorer failed") from None
+    tally.states = len(seen)
+    return tally
+
+
+def _keeper(seen: set, sent: set, found: list, outgoing: list, worker: int, workers: int):
+    add, append, send = seen.add, found.append, sent.add
+
+    def keep(state):
+        owner = hash(state) % workers
+        if owner == worker:
+            size = len(seen)
+            add(state)
+            if len(seen) != size:
+                append(state)
+        else:
+            size = len(sent)
+            send(state)
+            if len(sent) != size:
+                outgoing[owner].append(state)
+
+    return keep
+
+
+def _check(shared: _Shared, budget: _Budget, worker: int, held: int, tally: Tally, progress) -> bool:
+    shared.held[worker] = held
+    shared.memory[worker] = resident_mb()
+    if not shared.stop.is_set():
+        reason = budget.over(sum(shared.held[:]), sum(shared.memory[:]))
+        if reason:
+            shared.reason.value = reason.encode()[:199]
+            shared.stop.set()
+    if progress:
+        tally.states = sum(shared.held[:])
+        progress(tally)
+    return shared.stop.is_set()
+
+
+def _receive(shared: _Shared, worker: int) -> list:
+    while True:
+        try:
+            return shared.inboxes[worker].get(timeout=0.5)
+        except queue.Empty:
+            if shared.barrier.broken:
+                raise threading.BrokenBarrierError from None

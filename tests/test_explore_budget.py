@@ -1,0 +1,102 @@
+"""The fast explorer on several processes, its estimate, and the budgets that stop a runaway run."""
+
+import json
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.model.explore import canonical, estimate, fast, state_space
+from mcp_resume.model.explore.fast import explore_fast
+from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
+
+
+def _counts(result):
+    return (result.states, result.transitions, result.pruned, result.depth, result.levels,
+            dict(result.coverage.actions), dict(result.coverage.branches))
+
+
+@pytest.mark.parametrize("name", ["tiny", "small"])
+def test_the_counts_are_the_manifests_with_one_and_two_workers(name):
+    one, two = explore_fast(NAMED_BOUNDS[name], workers=1), explore_fast(NAMED_BOUNDS[name], workers=2)
+    assert _counts(one) == _counts(two)
+    assert state_space.differences(name, two) == [] and two.holds and two.complete
+
+
+def test_a_level_of_forms_is_expanded_by_the_pool_as_in_this_process(monkeypatch):
+    monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(fast.forms, "CHUNK", 7)
+    bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
+    here, table_here = _table(bounds, 1)
+    split, table_split = _table(bounds, 2)
+    assert here == split and table_here.forms == table_split.forms  # the same ids for the same forms
+    for mine, theirs in zip(table_here.expansions, table_split.expansions):
+        assert (mine is None) == (theirs is None)
+        if mine is not None:
+            assert (mine.moves, mine.successors, mine.forget, mine.counts, mine.pruned) == \
+                   (theirs.moves, theirs.successors, theirs.forget, theirs.counts, theirs.pruned)
+
+
+def _table(bounds, workers):
+    table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
+    world = fast._global_actions(table)
+    return fast.expand_forms(table, world.fresh, bounds, workers=workers), table
+
+
+def test_a_broken_rule_found_by_two_workers_has_the_shortest_trace(monkeypatch):
+    from mcp_resume.spec import invariants
+
+    monkeypatch.setitem(invariants.STATE_INVARIANTS, "expiry-independent",
+                        lambda state: [f"{s.id} has two streams" for s in state.sessions if len(state.streams_of(s.id)) >= 2])
+    result = explore_fast(Bounds(sessions=2, streams=2, events=1, requests=1, depth=5), workers=2)
+    assert [a.kind for a in result.violations["expiry-independent"].trace.actions] == ["initialize", "call_tool", "call_tool"]
+
+
+@pytest.mark.parametrize("name", ["graph", "tiny", "small", "kill"])
+def test_the_estimate_is_close_to_what_the_search_finds(name):
+    bounds = NAMED_BOUNDS[name]
+    distances, _ = _table(bounds, 1)
+    found = state_space.expected(name, fast.DEFAULT_PROFILE)["states"]
+    assert abs(estimate.estimate_states(distances, bounds.sessions, bounds.depth) - found) <= found // 100
+
+
+def test_the_one_session_canonical_form_is_the_general_one():
+    states = {}
+    explore_spec(Bounds(sessions=1, streams=2, events=2, requests=1, depth=6), symmetry=False,
+                 record=lambda source, t, target: states.setdefault(target, t.after))
+    assert len(states) > 500
+    for state in states.values():
+        if state.sessions:
+            assert canonical._alone_form(state) == canonical._form(state, state.sessions[0].id, False)[0]
+
+
+def test_a_runaway_bound_is_refused_with_the_estimate_and_the_flag(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    assert main(["explore", "--bound", "tiny", "--sessions", "50", "--json", str(out), "--quiet"]) == 2
+    err = capsys.readouterr().err
+    assert "states estimated" in err and "--budget" in err and err.count("\n") == 1
+    assert not out.exists()
+
+
+def test_the_reference_engine_is_refused_above_its_budget(capsys):
+    # small without symmetry reduction: 1,971 states, sampled exactly
+    assert main(["explore", "--bound", "small", "--no-symmetry", "--budget", "1500", "--quiet"]) == 2
+    assert "about 1,971 states estimated" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_max_states_stops_the_run_marked_incomplete(tmp_path, capsys, workers):
+    out = tmp_path / "r.json"
+    args = ["explore", "--bound", "tiny", "--sessions", "50", "--max-states", "3000", "--workers", workers]
+    assert main([*args, "--json", str(out), "--quiet"]) == 3
+    data = json.loads(out.read_text())
+    assert data["complete"] is False and "--max-states 3,000" in data["stopped"] and not data["holds"]
+    assert 3000 < data["states"] < 50_000 and data["manifest_differences"] is None
+    assert "INCOMPLETE" in capsys.readouterr().out
+
+
+def test_max_memory_stops_the_reference_engine(tmp_path):
+    out = tmp_path / "r.json"
+    assert main(["explore", "--bound", "small", "--engine", "reference", "--max-memory", "1", "--json", str(out), "--quiet"]) == 3
+    data = json.loads(out.read_text())
+    assert data["complete"] is False and "--max-memory 1 MB" in data["stopped"]
