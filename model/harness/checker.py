@@ -24,6 +24,7 @@ from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported, Violation
 from mcp_resume.model.servers.idmap import IdMap
+from mcp_resume.model.harness.trace_edits import not_enabled_error
 
 
 @dataclass(frozen=True)
@@ -208,13 +209,18 @@ def _success(status: int | None) -> bool:
 def replay(trace: Trace, server: ServerUnderTest, profile: Profile | None = None) -> list[StepReport]:
     """Replay ``trace`` against ``server``; return every step's report.
 
-    Raises ``Counterexample`` at the first failing step, ``ValueError`` when a
-    step is not enabled in the spec (the trace does not fit the spec).
+    Raises ``Counterexample`` at the first failing step; ``TraceStepError`` (a
+    ``ValueError``) when a step is not enabled in the spec (a hand-edited trace:
+    it names the step that made it so); ``Unsupported`` naming the step the
+    server cannot be driven through.
     """
     checker = Checker(server, profile or trace.profile, source=trace.source)
     for number, action in enumerate(trace.actions, start=1):
         if not checker.enabled(action):
-            raise ValueError(f"trace step {number} ({action.kind}) is not enabled in the spec's state")
-        checker.apply(action)
+            raise not_enabled_error(trace.actions, number, checker.profile)
+        try:
+            checker.apply(action)
+        except Unsupported as error:
+            raise Unsupported(f"step {number} ({describe(action)}) cannot be played: {error}") from None
     _check_final_state(checker)
     return checker.reports
