@@ -102,3 +102,16 @@ def _seconds(steps: int) -> float:
 def test_replay_time_grows_linearly_with_the_trace():
     small, large = _seconds(1_000), _seconds(4_000)
     assert large < 8 * small, f"1,000 steps {small:.2f} s, 4,000 steps {large:.2f} s: worse than linear"
+
+
+@pytest.mark.timeout(120)
+def test_replay_over_http_names_the_step_it_cannot_play(tmp_path, capsys):
+    from mcp_resume.model.http.facade import serving_design
+
+    actions = (a.Initialize(), a.CallTool("S1"), a.EndStream("T1"), a.ExpireStream("T1"), a.CallTool("S1"))
+    path = tmp_path / "expiry.trace.json"
+    path.write_text(Trace(actions).dumps(), encoding="utf-8")
+    with serving_design("reference") as url:
+        assert main(["replay", str(path), url, "--timeout", "2"]) == 3
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "step 3 (end_stream(stream=T1)) cannot be played" in err
