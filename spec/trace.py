@@ -21,6 +21,7 @@ from .actions import Action, action_from_json, action_to_json, describe
 from .profiles import DEFAULT_PROFILE, Profile
 
 TRACE_FORMAT = "mcp-resume-trace/1"
+NESTED_TOO_DEEPLY = "trace is JSON nested too deeply to read (a trace nests three levels: trace, actions, action)"
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,12 @@ def trace_from_json(data: object) -> Trace:
 
 
 def loads(text: str) -> Trace:
-    """Parse a trace from JSON text; ``ValueError`` on bad JSON or a bad shape."""
+    """Parse a trace from JSON text; ``ValueError`` on bad JSON (also nested too deeply
+    for Python's parser) or a bad shape."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise ValueError(f"trace is not valid JSON: {error}") from None
+    except RecursionError:
+        raise ValueError(NESTED_TOO_DEEPLY) from None
     return trace_from_json(data)

@@ -19,6 +19,7 @@ Nothing here does network I/O; ``write_findings`` writes the per-finding files.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 from pathlib import Path
@@ -33,6 +34,10 @@ from mcp_resume.model.verify.report import Report, RuleVerdict
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
 FINDINGS = (Verdict.FAIL, Verdict.WARN)
 OPEN_ENDS = (End.IDLE, End.DROPPED, End.DEADLINE)
+UNREACHABLE_CASE = "target-reachable"
+"""The JUnit test case of a run whose target could not be reached: an ``error`` saying why."""
+MANIFEST = ".mcp-resume-findings.json"
+"""The file in the findings folder listing what the last run wrote there (and so may remove)."""
 
 
 # -- JUnit ------------------------------------------------------------------------------
@@ -51,6 +56,12 @@ def junit_xml(report: Report) -> str:
         time=f"{_seconds(report.verdicts):.3f}",
     )
     ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", name="profile", value=report.profile.value)
+    if report.unreachable:
+        suite.set("tests", "1")
+        suite.set("errors", "1")
+        case = ElementTree.SubElement(suite, "testcase", classname=f"mcp-resume.{report.profile.value}",
+                                      name=UNREACHABLE_CASE, time="0.000")
+        ElementTree.SubElement(case, "error", message=report.unreachable, type="unreachable").text = report.unreachable
     for verdict in report.verdicts:
         case = ElementTree.SubElement(
             suite,
@@ -86,11 +97,14 @@ def _seconds(verdicts: list[RuleVerdict]) -> float:
 # -- Markdown -----------------------------------------------------------------------------
 
 
-def markdown(report: Report, files: dict[str, list[Path]] | None = None) -> str:
-    """The report as Markdown; ``files`` maps a rule to the reproducer files written for it."""
+def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder: Path | None = None) -> str:
+    """The report as Markdown; ``files`` maps a rule to the reproducer files written for it,
+    linked relative to ``folder`` (the Markdown file's folder; default: as given)."""
     files = files or {}
     lines = [f"# mcp-resume verify: {report.target}", ""]
     lines += [f"- endpoint: `{report.url}`", f"- profile: `{report.profile.value}`"]
+    if report.unreachable:
+        lines.append(f"- **not verified**: {report.unreachable}")
     if report.note:
         lines.append(f"- note: {report.note}")
     caps = report.capabilities
@@ -115,8 +129,13 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None) -> str:
         lines += ["| check | expected | observed | held |", "|---|---|---|---|"]
         lines += [f"| {_cell(c.what)} | {_cell(c.expected)} | {_cell(c.observed)} | {'yes' if c.held else '**no**'} |" for c in v.checks]
         if v.rule in files:
-            lines += ["", "Reproduce: " + ", ".join(f"`{p}`" for p in files[v.rule])]
+            lines += ["", "Reproduce: " + ", ".join(_link(p, folder) for p in files[v.rule])]
     return "\n".join(lines) + "\n"
+
+
+def _link(path: Path, folder: Path | None) -> str:
+    shown = Path(os.path.relpath(Path(path).resolve(), Path(folder).resolve())) if folder is not None else Path(path)
+    return f"[`{path.name}`]({shown.as_posix()})"
 
 
 def _cell(text: str) -> str:
@@ -147,7 +166,10 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
 
 def write_findings(report: Report, folder: Path) -> dict[str, list[Path]]:
     """Write ``<rule>.trace.json`` and ``<rule>.curl.sh`` into ``folder`` for every
-    FAIL and WARN; returns the files per rule. Raises ``OSError`` when it cannot."""
+    FAIL and WARN; returns the files per rule. The files an earlier run listed in
+    ``folder/MANIFEST`` are removed first (a later passing run leaves none behind);
+    no other file of ``folder`` is touched. Raises ``OSError`` when it cannot."""
+    _clear_earlier(folder)
     written: dict[str, list[Path]] = {}
     for verdict in report.verdicts:
         if verdict.verdict not in FINDINGS:
@@ -159,7 +181,26 @@ def write_findings(report: Report, folder: Path) -> dict[str, list[Path]]:
         script.write_text(curl_script(report, verdict), encoding="utf-8")
         script.chmod(0o755)
         written[verdict.rule] = [trace, script]
+    if written:
+        names = sorted(p.name for paths in written.values() for p in paths)
+        (folder / MANIFEST).write_text(json.dumps({"written_by": "mcp-resume verify", "files": names}, indent=2) + "\n",
+                                       encoding="utf-8")
     return written
+
+
+def _clear_earlier(folder: Path) -> None:
+    manifest = folder / MANIFEST
+    try:
+        names = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
+    except (OSError, ValueError, AttributeError):
+        return
+    for name in names if isinstance(names, list) else []:
+        if isinstance(name, str) and Path(name).name == name and name.endswith(_OWNED_SUFFIXES):
+            (folder / name).unlink(missing_ok=True)
+    manifest.unlink(missing_ok=True)
+
+
+_OWNED_SUFFIXES = (".trace.json", ".curl.sh")
 
 
 # -- curl reproducers ------------------------------------------------------------------------------

@@ -13,7 +13,7 @@ from typing import Any
 
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.decision import CLIENT_ERRORS, RESUMPTION_ERRORS, ClassDecision
-from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Level, Profile
 from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict, verdict_for_broken
 
 from mcp_resume.model.http.evidence import Exchange
@@ -79,6 +79,8 @@ class Report:
     capabilities: dict[str, Any]
     verdicts: list[RuleVerdict]
     note: str | None = None
+    unreachable: str | None = None
+    """Why no rule was judged: the target could not be reached or started (then ``verdicts`` is empty)."""
 
     @property
     def failed(self) -> bool:
@@ -107,10 +109,18 @@ class Report:
         }
         if self.note:
             item["note"] = self.note
+        if self.unreachable:
+            item["unreachable"] = {"reason": self.unreachable}
         unlocks = self.unlocks()
         if unlocks:
             item["unlock"] = [{"to_check": rules, "needs": hint} for hint, rules in unlocks]
         return item
+
+
+def unreachable_report(target: str, url: str | None, profile: Profile | None, reason: str) -> Report:
+    """The report of a run that judged nothing: ``reason`` says why the target could not be reached."""
+    note = "profile auto: never chosen, the target did not answer" if profile is None else None
+    return Report(target, url or target, profile or DEFAULT_PROFILE, {}, [], note, unreachable=reason)
 
 
 def judge(rule: str, profile: Profile, checks: list[Check], exchanges: list[Exchange]) -> RuleVerdict:

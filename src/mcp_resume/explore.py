@@ -209,6 +209,14 @@ def _conflict(args) -> str | None:
     return None
 
 
+def _folders_problem(*folders) -> str | None:
+    """Why an output folder cannot be created later; nothing is created now."""
+    for folder in folders:
+        if folder is not None and (problem := output_folder_problem(Path(folder))):
+            return problem
+    return None
+
+
 # -- the spec alone ------------------------------------------------------------------
 
 

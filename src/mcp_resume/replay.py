@@ -35,7 +35,7 @@ from mcp_resume.model.verify.probe import TargetError, probe
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.trace import TRACE_FORMAT, trace_from_json
+from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json
 from mcp_resume.spec.verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -49,6 +49,8 @@ def run_replay(args) -> int:
         return _error(f"cannot read {args.trace}: {error.strerror or error}", EXIT_USAGE)
     except ValueError as error:
         return _error(f"{args.trace} is not JSON: {error}", EXIT_USAGE)
+    except RecursionError:
+        return _error(f"{args.trace}: {NESTED_TOO_DEEPLY}", EXIT_USAGE)
     kind = data.get("format") if isinstance(data, dict) else None
     try:
         bounds = Timeouts.from_timeout(args.timeout)

@@ -45,6 +45,7 @@ from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_emb
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import Report, RuleVerdict
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
@@ -103,6 +104,12 @@ def run_verify(args) -> int:
     except ToolMissing as error:
         return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
+        report = unreachable_report(args.target, url, profile, str(error))
+        try:
+            _write_outputs(report, outputs, getattr(args, "out", None), console)
+        except OSError as failure:
+            return _error(f"cannot write a report to {failure.filename or 'its file'}: {failure.strerror or failure}",
+                          EXIT_USAGE)
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
@@ -211,7 +218,7 @@ def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | 
     if outputs["junit"] is not None:
         write_output(outputs["junit"], junit_xml(report))
     if outputs["markdown"] is not None:
-        write_output(outputs["markdown"], markdown(report, files))
+        write_output(outputs["markdown"], markdown(report, files, outputs["markdown"].parent))
 
 
 def _progress(enabled: bool):

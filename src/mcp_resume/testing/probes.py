@@ -112,6 +112,8 @@ def resume_from_priming(factory: Callable[[], Any], runner: StoreRunner) -> Prob
 
 CONTRACT_PROBES = (resume_from_priming,)
 
+DOCS_PAGE = "the 'Testing your own EventStore' page of the mcp-resume docs (docs/testing.md in its repository)"
+
 
 # -- limits of the SDK -------------------------------------------------------------
 
@@ -170,7 +172,7 @@ def shared_standalone_key(factory: Callable[[], Any], runner: StoreRunner) -> Pr
     return _limit(runner, "shared-standalone-key", scene, scenario, {"B1"},
                   f"with one store for all sessions, the standalone GET streams of two sessions (key {GET_STREAM_KEY!r})",
                   "session A resuming its standalone stream was sent {labels}",
-                  f"The SDK keys the standalone stream of every session {GET_STREAM_KEY!r} (faulty design 12 of spec/designs.py; "
+                  f"The SDK keys the standalone stream of every session {GET_STREAM_KEY!r} (rule no-cross-session, MCP B26; "
                   "the TypeScript SDK had the same leak).", _PER_SESSION_REMEDY)
 
 
@@ -205,6 +207,9 @@ def _limit(runner, name, scene, scenario, leaks: set[str], title, observed_form,
 
 
 LIMIT_PROBES = (foreign_cursor, request_id_collision, shared_standalone_key, reused_standalone_key)
+SHARING_PROBES = ("foreign-cursor", "request-id-collision", "shared-standalone-key")
+"""The limit probes that play two sessions on one store: under ``deployment="shared"`` what they
+observe is a leak of the deployment checked, and fails the store."""
 
 
 def run_probes(probes, factory: Callable[[], Any]) -> tuple[ProbeResult, ...]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Failure, Trace
 
-from .probes import ISOLATION_STATEMENT, ProbeResult
+from .probes import DOCS_PAGE, ISOLATION_STATEMENT, SHARING_PROBES, ProbeResult
 from .transport import SHARED
 
 REPORT_FORMAT = "mcp-resume-event-store-report/1"
@@ -17,7 +17,10 @@ REPORT_FORMAT = "mcp-resume-event-store-report/1"
 class EventStoreReport:
     """The verdict on one ``EventStore``.
 
-    - ``passed``: no counterexample in the machine run and every contract probe held;
+    - ``passed``: no counterexample in the machine run, every contract probe held and
+      no leak between sessions observed (``leaks``);
+    - ``leaks``: under ``deployment="shared"``, the probes that saw one session sent another
+      session's events (MCP B26, rule no-cross-session): a leak of the deployment checked;
     - ``failure`` / ``trace``: the first rule broken and the shrunk action sequence
       (spec handles ``S1``, ``T1``, ``E1``; replay it with ``mcp_resume.model.harness.checker.replay``);
     - ``confirmed``: the same trace holds with the kit's ``ReferenceEventStore``
@@ -25,7 +28,8 @@ class EventStoreReport:
     - ``warnings``: SHOULD-level rules of ``profile`` seen broken, with what was seen;
     - ``contract`` / ``limits``: the probes (``probes``); limits never fail the store;
     - ``isolation``: whether one session's cursor can yield another's events here:
-      ``held (a store per session)``, ``broken``, ``not judged`` or ``cannot be guaranteed`` (shared store).
+      ``held (a store per session)``, ``broken``, ``not judged`` or ``cannot be guaranteed`` (shared store,
+      no leak observed).
     """
 
     store: str
@@ -44,12 +48,18 @@ class EventStoreReport:
 
     @property
     def passed(self) -> bool:
-        return self.failure is None and all(probe.held for probe in self.contract)
+        return self.failure is None and all(probe.held for probe in self.contract) and not self.leaks
+
+    @property
+    def leaks(self) -> tuple[ProbeResult, ...]:
+        if self.deployment != SHARED:
+            return ()
+        return tuple(p for p in self.limits if p.name in SHARING_PROBES and not p.held)
 
     @property
     def isolation(self) -> str:
         if self.deployment == SHARED:
-            return "cannot be guaranteed"
+            return "broken" if self.leaks else "cannot be guaranteed"
         if self.failure is None:
             return "held (a store per session)"
         return "broken" if self.failure.rule == "no-cross-session" else "not judged"
@@ -68,33 +78,46 @@ class EventStoreReport:
                          "are guessable (D50); uuid4-based ids avoid both.")
         return notes
 
+    def findings(self) -> list[str]:
+        """One line per finding that fails the store, the first the one ``explain`` leads with."""
+        found = []
+        if self.failure is not None:
+            found.append(f"[{self.failure.rule}] state machine, step {self.failure.step}: {self.failure.message}")
+        found += [f"[{p.rule}] contract {p.name}: {p.observed}" for p in self.contract if not p.held]
+        found += [f"[no-cross-session] leak between sessions ({p.name}): {p.title}, {p.observed} "
+                  "(MCP B26: never another stream's messages)" for p in self.leaks]
+        return found
+
     def explain(self) -> str:
-        """A multi-line account: verdict, probes, counterexample, isolation, limits."""
-        verdict = "PASS" if self.passed else "FAIL"
-        lines = [
-            f"EventStore check of {self.store}: {verdict}",
-            f"  deployment {self.deployment} ({_DEPLOYMENT_TEXT[self.deployment]}), profile {self.profile.value}, "
-            f"{self.examples} examples of up to {self.steps} steps, {self.actions_run} actions driven",
-            "contract:",
-        ]
-        lines += [f"  [{'held' if p.held else 'BROKEN'}] {p.name} ({p.rule}): {p.observed}" for p in self.contract]
-        lines.append("state machine:")
-        if self.failure is None:
-            lines.append("  no counterexample")
-        else:
-            lines.append(f"  [{self.failure.rule}] at step {self.failure.step}: {self.failure.message}")
-            lines += ["    " + line for line in self.trace.describe().splitlines()]
+        """A multi-line account, the finding first in one line, the SDK's background once at the end."""
+        findings = self.findings()
+        lines = [f"EventStore check of {self.store}: " + (f"FAIL: {findings[0]}" if findings else "PASS")]
+        lines.append(f"  deployment {self.deployment} ({_DEPLOYMENT_TEXT[self.deployment]}), profile "
+                     f"{self.profile.value}, {self.examples} examples of up to {self.steps} steps, "
+                     f"{self.actions_run} actions driven")
+        if len(findings) > 1:
+            lines += ["findings:"] + [f"  {n}. {line}" for n, line in enumerate(findings, start=1)]
+        if self.trace is not None and self.failure is not None:
+            lines.append(f"counterexample (step {self.failure.step} breaks {self.failure.rule}):")
+            lines += ["  " + line for line in self.trace.describe().splitlines()]
             lines.append("  " + _CONFIRMED_TEXT[self.confirmed])
-        lines += [f"  warning [{rule}]: {message}" for rule, message in sorted(self.warnings.items())]
-        lines += ["  note: " + note for note in self.notes()]
+        if self.leaks:
+            lines.append(f"what to do: {_SHARED_REMEDY}")
+        lines += [f"warning [{rule}]: {message}" for rule, message in sorted(self.warnings.items())]
+        lines += ["note: " + note for note in self.notes()]
+        lines += ["contract:"] + [f"  [{'held' if p.held else 'BROKEN'}] {p.name} ({p.rule})" for p in self.contract]
         lines.append(f"session isolation: {self.isolation}")
-        lines.append("  " + ISOLATION_STATEMENT)
-        lines.append("limits of the SDK (these never fail the store):")
+        return "\n".join(lines + self._background())
+
+    def _background(self) -> list[str]:
+        lines = ["background: the SDK's limits (once per report; under per-session they never fail the store)",
+                 "  " + ISOLATION_STATEMENT]
         for probe in self.limits:
-            lines.append(f"  [{'not exposed' if probe.held else 'exposed'}] {probe.name}: {probe.title}: {probe.observed}")
-            lines.append(f"      why: {probe.why}")
-            lines.append(f"      what to do: {probe.remedy}")
-        return "\n".join(lines)
+            state = "not exposed" if probe.held else ("LEAKED" if probe in self.leaks else "exposed")
+            lines.append(f"  [{state}] {probe.name}: {probe.title}: {probe.observed}")
+            lines.append(f"      why: {probe.why} What to do: {probe.remedy}")
+        lines.append(f"  more: {DOCS_PAGE}")
+        return lines
 
     def to_json(self) -> dict:
         """The report as a JSON object (``format``: ``REPORT_FORMAT``)."""
@@ -109,6 +132,8 @@ class EventStoreReport:
             "actions_run": self.actions_run,
             "skipped": dict(self.skipped),
             "failure": None if self.failure is None else dict(self.failure.__dict__),
+            "findings": self.findings(),
+            "leaks": [p.name for p in self.leaks],
             "trace": None if self.trace is None else self.trace.to_json(),
             "confirmed": self.confirmed,
             "warnings": dict(self.warnings),
@@ -123,6 +148,9 @@ _DEPLOYMENT_TEXT = {
     "per-session": "the factory is called once per session",
     "shared": "one store for all sessions, as StreamableHTTPSessionManager does",
 }
+
+_SHARED_REMEDY = ("check and deploy the store per session (deployment=\"per-session\"): give every session's "
+                  "transport its own store instance, with all state inside it")
 
 _CONFIRMED_TEXT = {
     True: "confirmed: the same trace holds with the kit's ReferenceEventStore, so the fault is the store's",

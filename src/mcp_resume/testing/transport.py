@@ -30,6 +30,7 @@ Stream expiry is not part of the SDK's interface: the kit's transport refuses
 from __future__ import annotations
 
 import itertools
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
@@ -265,5 +266,10 @@ def _check_new_id(slot: Slot, event_id: Any, store_key: str) -> None:
 
 
 def _summary(message: Any) -> str:
-    text = repr(message)
-    return text if len(text) <= 120 else text[:117] + "..."
+    """``message`` as the JSON the SDK would send, cut at 300 characters."""
+    dump = getattr(message, "model_dump_json", None)
+    try:
+        text = dump(by_alias=True, exclude_none=True) if callable(dump) else json.dumps(message, default=str)
+    except (TypeError, ValueError):
+        text = repr(message)
+    return text if len(text) <= 300 else text[:297] + "..."
