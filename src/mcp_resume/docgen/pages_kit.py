@@ -52,8 +52,11 @@ def testing_page() -> str:
         "## Session isolation",
         ISOLATION_STATEMENT,
         "## Limits of the SDK",
-        "Fixed scenarios with the SDK's exact stream keys, run on every store; they never fail it. The column "
-        "*a correct store* shows what the kit's `ReferenceEventStore` does.",
+        "Fixed scenarios with the SDK's exact stream keys, run on every store. Checked per session (one store "
+        "per session, `deployment=\"per-session\"`) they never fail it; checked shared "
+        "(`deployment=\"shared\"`, how `StreamableHTTPSessionManager` uses one store for every session), a "
+        "leak between sessions that a probe observes fails the report. The column *a correct store* shows what "
+        "the kit's `ReferenceEventStore` does.",
         table(["probe", "situation", "a correct store", "why", "what to do"],
               [(code(p.name), p.title, p.observed, p.why, p.remedy) for p in limits]),
     )
