@@ -46,6 +46,10 @@ def run_main(argv: list) -> None:
     if argv[0] == "-m":
         sys.argv = argv[1:]
         runpy.run_module(argv[1], run_name="__main__", alter_sys=True)
+    elif argv[0] == "-c":
+        sys.argv = ["-c", *argv[2:]]
+        sys.path[0] = ""
+        exec(compile(argv[1], "<string>", "exec"), {"__name__": "__main__"})
     else:
         sys.argv = argv
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
