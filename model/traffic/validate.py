@@ -48,7 +48,7 @@ from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepRepor
 from mcp_resume.model.http.evidence import End, SseEvent
 from mcp_resume.model.traffic.records import Record
 
-REPLAY_WINDOW = 0.25
+REPLAY_WINDOW = 1.0
 """Seconds after a GET's response head within which its events count as the replay or
 re-emission the GET itself caused; later ones are the server's new messages."""
 
