@@ -19,22 +19,11 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import child_pids
+
 from mcp_resume.model.targets.process import PARENT_PID_VARIABLE, guarded
 
 DEADLINE_SECONDS = 5.0
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid:
-                found.append(int(entry.name))
-    return found
 
 
 def _alive(pid: int) -> bool:
@@ -92,7 +81,7 @@ def test_a_sigkilled_verify_takes_its_python_sdk_server_with_it(tmp_path):
     try:
         def server_listens() -> bool:
             nonlocal server, ports
-            for child in _children(verify.pid):
+            for child in child_pids(verify.pid):
                 ports = _listening_ports(child)
                 if ports:
                     server = child

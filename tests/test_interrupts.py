@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.processes import child_pids
+
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
 from mcp_resume.outputs import staged_folder
@@ -28,19 +30,6 @@ EXIT_INTERRUPTED = 130
 
 def _files(folder: Path) -> set[Path]:
     return {path.relative_to(folder) for path in folder.rglob("*")}
-
-
-def _children(pid: int) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(fields[1]) == pid and fields[0] != "Z":
-                found.append(int(entry.name))
-    return found
 
 
 def interrupted(argv: list[str], cwd: Path, after: float, signum: int = signal.SIGINT,
@@ -60,7 +49,7 @@ def interrupted(argv: list[str], cwd: Path, after: float, signum: int = signal.S
         if ready is not None:
             started = time.monotonic()
         time.sleep(max(0.0, after - (time.monotonic() - started)))
-        children = _children(process.pid) if watch_children else []
+        children = child_pids(process.pid) if watch_children else []
         assert process.poll() is None, f"mcp-resume {argv[0]} ended before the signal: {''.join(lines)}"
         os.kill(process.pid, signum)
         code = process.wait(60)

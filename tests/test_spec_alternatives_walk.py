@@ -15,7 +15,6 @@ import functools
 import pytest
 
 from mcp_resume.model.explore.canonical import canonical_key
-from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import check_spec_step, check_state
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import Bounds, candidate_actions, within

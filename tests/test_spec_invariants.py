@@ -9,7 +9,7 @@ from mcp_resume.model.harness.machine import run_machine
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import invariants as inv
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE, ClientSession, Event, ServerRequest, Session, SessionStatus, Stream, StreamKind
+from mcp_resume.spec.state import INITIAL_STATE, ClientSession, Event, ServerRequest, Session, SessionStatus
 from mcp_resume.spec.transitions import Delivered, step
 
 

@@ -16,7 +16,7 @@ from mcp_resume.spec.invariants import (
     distinct_rejections,
 )
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, ServerRequest
+from mcp_resume.spec.state import INITIAL_STATE, RequestStatus
 from mcp_resume.spec.transitions import Delivered, Observation, alternatives, step
 
 MCP = Profile.MCP_2025_11_25

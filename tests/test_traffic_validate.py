@@ -10,7 +10,7 @@ from datetime import datetime, timezone
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.traffic.records import RecordError, read, read_jsonl, to_har, write_line
+from mcp_resume.model.traffic.records import RecordError, read, to_har, write_line
 from mcp_resume.model.traffic.validate import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

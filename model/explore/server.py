@@ -58,11 +58,15 @@ from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 from mcp_resume.model.servers.adapter import ServerUnderTest
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.explore.result import ExplorationResult
-from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, explorer_trace
+from mcp_resume.model.explore.plain import Progress, explorer_trace
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
 from mcp_resume.model.servers.idmap import IdMap
 
 Snapshot = bytes
+
+PROGRESS_EVERY_DESIGN = 100
+"""Product states expanded between two progress calls (a design's states cost ~1 ms each;
+the progress line itself shows at most one update a second)."""
 
 
 class Stop(enum.Enum):
@@ -145,7 +149,7 @@ def explore_server(
             after_key = keys.key(checker.state, checker.server, checker.ids)
             if after_key not in parents:  # a pickle only for a product state to expand
                 yield action, after_key, (checker.state, after or _snapshot(checker.server, checker.ids))
-        if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
+        if progress and (walk.expanded + 1) % PROGRESS_EVERY_DESIGN == 0:
             _finish(result, walk, started, found).exhausted = False  # not yet
             progress(result)
 

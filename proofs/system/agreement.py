@@ -28,7 +28,7 @@ from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Level, Profile
-from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State, StreamKind, StreamStatus
+from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, State, StreamKind
 from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, step
 from mcp_resume.spec.walk import breadth_first
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from mcp_resume.spec.actions import Action, describe
+from mcp_resume.spec.actions import Action
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.state import RequestStatus, SessionStatus, State, StreamStatus, _handle_order

@@ -339,9 +339,8 @@ def print_kill_matrix(matrix, console: Console) -> None:
 
 def _graph(args, profile, bound_name, bounds, console) -> int:
     from mcp_resume.model.explore.state_graph import GraphTooLarge
-    from mcp_resume.proofs.diagrams import graphviz
 
-    from .explore_docs import draw_graph, write_graph
+    from .explore_docs import draw_graph
 
     try:
         drawn = draw_graph(bounds, profile, args.design)
@@ -350,15 +349,24 @@ def _graph(args, profile, bound_name, bounds, console) -> int:
         return EXIT_USAGE
     if args.design is not None and drawn.trace is None:
         console.print(f"design {args.design} is not caught within the kill bound: no red path")
+    return _write_picture(Path(args.graph), drawn, console, f"{len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> ")
+
+
+def _write_picture(folder: Path, drawn, console: Console, summary: str = "") -> int:
+    """Write ``drawn`` (DOT, and SVG when Graphviz is installed) into ``folder``; the exit code."""
+    from mcp_resume.proofs.diagrams import graphviz
+
+    from .explore_docs import write_graph
+
     dot_program = graphviz.find_dot()
     if dot_program is None:
         console.print(f"note: no SVG ({graphviz.INSTALL_HINT})")
     try:
-        written = write_graph(Path(args.graph), drawn, dot_program)
+        written = write_graph(folder, drawn, dot_program)
     except graphviz.GraphvizError as error:
         print(f"error: {error}", file=sys.stderr)
         return EXIT_FAILED
-    console.print(f"graph: {len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> " + ", ".join(map(str, written)))
+    console.print(f"graph: {summary}" + ", ".join(map(str, written)))
     return EXIT_OK
 
 
@@ -538,20 +546,13 @@ def _liveness_json(result, bound_name, design) -> dict:
 def _liveness_graph(args, profile, result, console) -> int:
     from mcp_resume.model.explore.state_graph import add_lasso, to_dot as graph_dot
 
+    from .explore_docs import draw_graph
+
     drawn = draw_graph(named_bound(GRAPH_BOUND), profile)
     if result.lassos:
         lasso = result.lassos[0]
         add_lasso(drawn.data, lasso, DESIGNS[args.design]() if args.design is not None else None)
         title = f"spec states within {named_bound(GRAPH_BOUND).describe()}; red: the cycle of {lasso.server}'s lasso"
         drawn = type(drawn)(drawn.data, graph_dot(drawn.data, title), None)
-    dot_program = graphviz.find_dot()
-    if dot_program is None:
-        console.print(f"note: no SVG ({graphviz.INSTALL_HINT})")
-    try:
-        written = write_graph(Path(args.graph), drawn, dot_program)
-    except graphviz.GraphvizError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return EXIT_FAILED
-    console.print("graph: " + ", ".join(map(str, written)))
-    return EXIT_OK
+    return _write_picture(Path(args.graph), drawn, console)
 

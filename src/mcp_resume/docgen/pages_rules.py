@@ -10,7 +10,7 @@ from mcp_resume.spec.sources import source
 from .collect import KIT_RULES, DocsModel, branches_judged_by, checks_of
 from .markdown import bullets, code, link, page, table
 from .obligations import rules_judging_branches
-from .pages_spec import GENERATED, PROFILES, grades_table, rule_link
+from .pages_spec import GENERATED, grades_table, rule_link
 
 REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
 SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
