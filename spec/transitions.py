@@ -168,14 +168,40 @@ def alternatives(state: State, action: Action, profile: Profile = Profile.BOUNDA
     outcome = canonical.outcome
     if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or not outcome.reemit:
         return (canonical,)
-    choices = (Pending.REEMIT, Pending.CANCEL) if profile is Profile.BOUNDARY else tuple(Pending)
     variants = [canonical]
-    for plan in product(choices, repeat=len(outcome.reemit)):
+    for plan in product(pending_choices(profile), repeat=len(outcome.reemit)):
         if all(choice is Pending.REEMIT for choice in plan):
             continue
-        observation, after = _resume_session(state, action.session, outcome, plan)
-        variants.append(_finish(state, action, outcome, observation, after))
+        variants.append(_resumption_with(state, action, outcome, plan))
     return tuple(variants)
+
+
+def pending_choices(profile: Profile) -> tuple[Pending, ...]:
+    """What ``profile`` accepts for each request a session resumption must deal with."""
+    return (Pending.REEMIT, Pending.CANCEL) if profile is Profile.BOUNDARY else tuple(Pending)
+
+
+def alternative(state: State, action: Action, profile: Profile, plan: tuple[Pending, ...]) -> Transition | None:
+    """The one transition of a session resumption that deals with the requests it must
+    (``step(...).outcome.reemit``, in that order) as ``plan`` says: the reference's when
+    every choice is re-emit, ``None`` when ``action`` is no such resumption, ``plan`` has
+    another length, or ``profile`` does not accept one of its choices. Where
+    ``alternatives`` lists every plan (their number grows as 2^n or 3^n), this builds one.
+    """
+    canonical = step(state, action, profile)
+    outcome = canonical.outcome
+    if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or len(plan) != len(outcome.reemit):
+        return None
+    if any(choice not in pending_choices(profile) for choice in plan):
+        return None
+    if all(choice is Pending.REEMIT for choice in plan):
+        return canonical
+    return _resumption_with(state, action, outcome, plan)
+
+
+def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...]) -> Transition:
+    observation, after = _resume_session(state, action.session, outcome, plan)
+    return _finish(state, action, outcome, observation, after)
 
 
 def _finish(state: State, action: Action, outcome, observation: Observation, after: State) -> Transition:

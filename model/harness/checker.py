@@ -19,7 +19,7 @@ from mcp_resume.spec.invariants import Finding, check_sanity, check_state, check
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
-from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled
+from mcp_resume.spec.transitions import Observation, Pending, Transition, alternative, enabled, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported, Violation
@@ -119,8 +119,22 @@ class Checker:
         return Trace(tuple(self.actions), self.profile, failure, self.source, meta)
 
     def _variants(self, action: Action) -> tuple[Transition, ...]:
-        """The transitions the spec accepts for ``action`` from the current state."""
-        return alternatives(self.state, action, self.profile)
+        """The reference's transition for ``action`` from the current state (the other
+        choices of a session resumption are built from what the server did, ``_chosen``)."""
+        return (step(self.state, action, self.profile),)
+
+    def _chosen(self, reference: Transition, action: Action, raw: Observation) -> Transition | None:
+        """The alternative of a session resumption the server's observation (in its ids)
+        shows: for each request to deal with, re-emitted, cancelled or neither; None when
+        that is the reference's choice or one ``profile`` does not accept. Built directly
+        (``spec.transitions.alternative``): enumerating every plan grows as 3^n."""
+        outcome = reference.outcome
+        if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or not outcome.reemit:
+            return None
+        plan = tuple(_choice(self.ids.server_id(request), raw) for request in outcome.reemit)
+        if all(choice is Pending.REEMIT for choice in plan):
+            return None
+        return alternative(self.state, action, self.profile, plan)
 
     def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
         """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""
@@ -154,7 +168,8 @@ class Checker:
             return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)]
         except Exception as error:  # a crash of the server under test is a finding, not ours
             return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")]
-        for variant in variants[1:]:
+        variant = self._chosen(variants[0], action, raw)
+        if variant is not None:
             ids = self.ids.copy()
             observed = ids.align(variant, raw)
             if comparable(observed) == comparable(variant.observation):
@@ -182,6 +197,15 @@ def _check_final_state(checker: "Checker") -> None:
     sanity = check_state(checker.state)
     if sanity:
         raise SpecSanityError(f"the spec broke its own state invariants at the end of the trace: {sanity}")
+
+
+def _choice(request: str | None, raw: Observation) -> Pending:
+    """What the server did with ``request`` (its id) on a session resumption's new stream."""
+    if any(item.request == request for item in raw.events):
+        return Pending.REEMIT
+    if any(item.cancels == request for item in raw.events):
+        return Pending.CANCEL
+    return Pending.LEAVE
 
 
 def action_text(t: Transition) -> str:
