@@ -93,7 +93,7 @@ def test_a_sigkilled_verify_takes_its_python_sdk_server_with_it(tmp_path):
         os.kill(verify.pid, signal.SIGKILL)
         verify.wait(10)
         assert _wait(lambda: not _alive(server), DEADLINE_SECONDS), f"server pid {server} outlived its parent"
-        assert not any(_port_open(port) for port in ports), f"port {ports} still open"
+        assert _wait(lambda: not any(_port_open(port) for port in ports), 10), f"port {ports} still open"
     finally:
         if verify.poll() is None:
             os.kill(verify.pid, signal.SIGKILL)

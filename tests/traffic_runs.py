@@ -12,7 +12,7 @@ from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.recording import MemoryRecorder
 
-BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
+BOUNDS = Timeouts(connect=5.0, first_byte=5.0, idle=5.0, exchange=30.0, settle=0.3)
 ANSWER = {"action": "accept", "content": {"answer": "mcp-resume"}}
 
 
@@ -24,7 +24,8 @@ async def scenario(url: str) -> None:
         first = (await client.initialize()).session_header
         await client.notify(first, "notifications/initialized", label="initialized")
         call = await client.call_tool(first, "test_tool_with_logging", label="history")
-        cursor = next(e for e in call.events if e.id is not None and not e.is_priming)
+        cursor = next((e for e in call.events if e.id is not None and not e.is_priming), None)
+        assert cursor is not None, f"the history call carried no event with an id: {call.one_line()}"
         await client.get(label="stream resumption", session=first, last_event_id=cursor.id)
         elicit = await client.call_tool(first, "test_elicitation", label="drop at the request", stop=lambda e: e.is_server_request)
         await asyncio.sleep(0.3)
