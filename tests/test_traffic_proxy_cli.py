@@ -57,7 +57,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
             banner = _read_until(lines, r"proxy listening on", 20)
             front = re.search(r"point your client at (\S+)\.", banner)[1]
             asyncio.run(scenario(front))
-            live = _read_until(lines, r"^FAIL no-cross-session", 10)
+            live = _read_until(lines, r"^FAIL no-cross-session", 30)
             process.send_signal(signal.SIGINT)
             code = process.wait(20)
         finally:

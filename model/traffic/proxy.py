@@ -111,11 +111,11 @@ class RecordingProxy:
             return
         try:
             await self._stream_back(response, record, receive, send)
-        finally:
-            await response.aclose()
+        finally:  # recorded first: a shutdown may cancel the close below
             record.ended = self.now()
             record.exchange.seconds = record.ended - record.started
             self.recorder.ended(record)
+            await response.aclose()
 
     def _start(self, scope, body: bytes) -> Record:
         self._count += 1
