@@ -42,7 +42,7 @@ from mcp_resume.spec.transitions import Delivered, Observation
 from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
-from mcp_resume.model.http.evidence import Exchange, SseEvent
+from mcp_resume.model.http.evidence import Exchange, SseEvent, error_code
 from mcp_resume.model.harness.machine import MachineResult, run_until_counterexample
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
@@ -149,7 +149,7 @@ class HttpServerUnderTest:
             self.client.get(label="reconnect", session=action.session, last_event_id=action.last_event_id)
         )
         if got.status != 200:
-            return Observation(got.status, error=_error_code(got.body))
+            return Observation(got.status, error=error_code(got.body))
         if action.last_event_id is None:
             key = self._key("get")
             self._streams[key] = _Stream(key)
@@ -160,7 +160,7 @@ class HttpServerUnderTest:
             if event.id is not None:
                 self._event_stream.setdefault(event.id, key)
             request = str(event.request_id) if event.is_server_request else None
-            delivered.append(Delivered(event.id or "?", request, key, _cancelled(event)))
+            delivered.append(Delivered(event.id or "?", request, key, event.cancels))
         return Observation(200, stream=key, events=tuple(delivered))
 
     def _delete_session(self, action) -> Observation:
@@ -183,21 +183,6 @@ class HttpServerUnderTest:
         self._count += 1
         return f"{kind}-{self._count}"
 
-
-def _error_code(body) -> int | None:
-    """The JSON-RPC error code of a refusal's JSON body, if it has one."""
-    error = body.get("error") if isinstance(body, dict) else None
-    code = error.get("code") if isinstance(error, dict) else None
-    return code if isinstance(code, int) else None
-
-
-def _cancelled(event: SseEvent) -> str | None:
-    """The server request a ``notifications/cancelled`` event cancels (its ``requestId``)."""
-    message = event.message
-    if not isinstance(message, dict) or message.get("method") != "notifications/cancelled":
-        return None
-    request_id = (message.get("params") or {}).get("requestId")
-    return None if request_id is None else str(request_id)
 
 
 # -- the machine over HTTP ---------------------------------------------------------------------

@@ -77,6 +77,14 @@ class SseEvent:
         """A JSON-RPC request from the server (it has both ``method`` and ``id``)."""
         return self.method is not None and self.request_id is not None
 
+    @property
+    def cancels(self) -> str | None:
+        """The server request a ``notifications/cancelled`` event cancels (its ``requestId``, as text)."""
+        if self.method != "notifications/cancelled" or not isinstance(self.message, dict):
+            return None
+        request_id = (self.message.get("params") or {}).get("requestId")
+        return None if request_id is None else str(request_id)
+
     def is_response_to(self, request_id: Any) -> bool:
         """A JSON-RPC result or error answering ``request_id``."""
         if not isinstance(self.message, dict) or self.method is not None:
@@ -204,6 +212,13 @@ class Exchange:
         if self.error:
             item["error"] = {"kind": self.error_kind.value if self.error_kind else None, "message": self.error}
         return item
+
+
+def error_code(body: Any) -> int | None:
+    """The JSON-RPC error code of a refusal's JSON body, if it has one."""
+    error = body.get("error") if isinstance(body, dict) else None
+    code = error.get("code") if isinstance(error, dict) else None
+    return code if isinstance(code, int) else None
 
 
 def summarize_message(message: Any) -> str:

@@ -21,10 +21,9 @@ its end, in order; the JSON-lines writer and the live checker are recorders.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Protocol
 from urllib.parse import urlsplit
 
 import httpx
@@ -32,7 +31,7 @@ import httpx
 from mcp_resume.model.http.asgi import read_body
 from mcp_resume.model.http.client import SseStreamReader
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
-from mcp_resume.model.traffic.records import Record
+from mcp_resume.model.traffic.records import Record, json_or_text
 
 HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding",
@@ -124,7 +123,7 @@ class RecordingProxy:
         url = self.origin + path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
         headers = {k: v for k, v in _headers(scope)}
         exchange = Exchange(f"exchange {self._count}", scope["method"], url, request_headers=headers,
-                            request_body=_json_or_text(body))
+                            request_body=json_or_text(body.decode("utf-8", errors="replace")))
         record = Record(self._count, self.now(), exchange)
         self.recorder.started(record)
         return record
@@ -161,7 +160,7 @@ class RecordingProxy:
         finally:
             gone.cancel()
             if sse is None and body:
-                x.body = _json_or_text("".join(body).encode())
+                x.body = json_or_text("".join(body))
 
     def _note(self, record: Record, data: bytes, sse, body: list[str]) -> None:
         text = data.decode("utf-8", errors="replace")
@@ -209,13 +208,3 @@ async def _disconnected(receive) -> None:
 
 def _headers(scope) -> list[tuple[str, str]]:
     return [(k.decode("latin-1").lower(), v.decode("latin-1")) for k, v in scope.get("headers", [])]
-
-
-def _json_or_text(data: bytes) -> Any:
-    if not data.strip():
-        return None
-    text = data.decode("utf-8", errors="replace")
-    try:
-        return json.loads(text)
-    except (ValueError, RecursionError):
-        return text

@@ -203,7 +203,7 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
         str(request["method"]).upper(),
         str(request["url"]),
         request_headers=_har_headers(request.get("headers")),
-        request_body=_json_or_text(body_text),
+        request_body=json_or_text(body_text),
         status=status,
         response_headers=_har_headers(response.get("headers")),
         seconds=duration,
@@ -218,7 +218,7 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
         count = len(exchange.events)
         arrivals = [started + duration * (i + 1) / (count + 1) for i in range(count)]
     elif text.strip():
-        exchange.body = _json_or_text(text)
+        exchange.body = json_or_text(text)
     return Record(number, started, exchange, arrivals, started + duration, timed=False)
 
 
@@ -226,12 +226,13 @@ def _har_headers(headers) -> dict[str, str]:
     return {str(h["name"]).lower(): str(h["value"]) for h in headers or []}
 
 
-def _json_or_text(text: str | None) -> Any:
+def json_or_text(text: str | None) -> Any:
+    """A body as JSON when it parses, else the text; ``None`` for an empty one."""
     if text is None or not text.strip():
         return None
     try:
         return json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):
         return text
 
 

@@ -45,7 +45,7 @@ from mcp_resume.spec.transitions import Delivered, Observation, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
-from mcp_resume.model.http.evidence import End, SseEvent
+from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
 
 REPLAY_WINDOW = 1.0
@@ -218,7 +218,7 @@ class _Timeline:
         if x.status == 200:
             observed = Observation(200, stream=key)
         else:
-            observed = Observation(x.status, error=_error_code(x.body))
+            observed = Observation(x.status, error=error_code(x.body))
         if self.place(a.CallTool(spec_session), observed, (record.number,), session) and x.status == 200:
             self.stream_of[record.number] = key
             if x.content_type != "text/event-stream":
@@ -238,7 +238,7 @@ class _Timeline:
         if x.status != 200:
             if x.status is not None and 400 <= x.status < 500 and x.status != 404:
                 self._assume_evicted(record, spec_cursor, session)
-            self.place(a.Reconnect(spec_session, spec_cursor), Observation(x.status, error=_error_code(x.body)),
+            self.place(a.Reconnect(spec_session, spec_cursor), Observation(x.status, error=error_code(x.body)),
                        (record.number,), session)
             return
         burst = _burst(record, resumption=cursor is not None, known_requests=self.requests_seen)
@@ -335,7 +335,7 @@ class _Timeline:
 
     def _delivered(self, event: SseEvent, key: str) -> Delivered:
         request = str(event.request_id) if event.is_server_request else None
-        return Delivered(event.id or "?", request, key, _cancels(event))
+        return Delivered(event.id or "?", request, key, event.cancels)
 
     def _saw(self, event: SseEvent, key: str) -> None:
         if event.is_server_request:
@@ -421,23 +421,10 @@ def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> lis
     window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
     if resumption:
         return window
-    return [i for i in window if _cancels(events[i]) is not None
+    return [i for i in window if events[i].cancels is not None
             or (events[i].is_server_request and str(events[i].request_id) in known_requests)]
 
 
 def _is_response(event: SseEvent, record: Record) -> bool:
     body = record.exchange.request_body
     return isinstance(body, dict) and "id" in body and event.is_response_to(body["id"])
-
-
-def _cancels(event: SseEvent) -> str | None:
-    if event.method != "notifications/cancelled" or not isinstance(event.message, dict):
-        return None
-    request = (event.message.get("params") or {}).get("requestId")
-    return None if request is None else str(request)
-
-
-def _error_code(body) -> int | None:
-    error = body.get("error") if isinstance(body, dict) else None
-    code = error.get("code") if isinstance(error, dict) else None
-    return code if isinstance(code, int) else None
