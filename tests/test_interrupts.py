@@ -23,6 +23,7 @@ from tests.processes import child_pids
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
+from mcp_resume import interrupts
 from mcp_resume.outputs import staged_folder
 
 EXIT_INTERRUPTED = 130
@@ -177,3 +178,36 @@ def test_a_staged_folder_leaves_nothing_when_interrupted(tmp_path):
             raise KeyboardInterrupt
     assert _files(tmp_path) == {Path("old.txt")}
     assert (tmp_path / "old.txt").read_text() == "old"
+
+
+def test_an_interrupt_whose_exception_was_lost_still_stops_the_merge(tmp_path):
+    """Python drops an exception raised in a destructor (a Z3 solver being freed): the mark stays."""
+    (tmp_path / "old.txt").write_text("old")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with staged_folder(tmp_path) as scratch:
+                (scratch / "old.txt").write_text("partial")
+                interrupts.mark()
+    finally:
+        interrupts.reset()
+    assert (tmp_path / "old.txt").read_text() == "old"
+    assert _files(tmp_path) == {Path("old.txt")}
+
+
+def test_a_command_that_finishes_after_a_lost_interrupt_exits_130(monkeypatch, capsys):
+    from mcp_resume import cli
+
+    def handler(args):
+        interrupts.mark()
+        return 0
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    arguments = parser.parse_args(["check"])
+    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
+    monkeypatch.setattr(arguments, "handler", handler)
+    try:
+        assert cli.main(["check"]) == EXIT_INTERRUPTED
+    finally:
+        interrupts.reset()
+    assert "interrupted" in capsys.readouterr().err

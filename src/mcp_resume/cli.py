@@ -21,7 +21,7 @@ import sys
 import threading
 from pathlib import Path
 
-from mcp_resume import __version__
+from mcp_resume import __version__, interrupts
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 
@@ -364,9 +364,12 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    interrupts.reset()
     previous = _stop_on_signals()
     try:
-        return args.handler(args)
+        code = args.handler(args)
+        interrupts.raise_if_seen()
+        return code
     except KeyboardInterrupt:
         print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -394,6 +397,7 @@ def _stop_on_signals() -> dict:
     previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
 
     def interrupt(signum, frame):
+        interrupts.mark()
         signal.signal(signal.SIGINT, signal.SIG_IGN)
         signal.signal(signal.SIGTERM, signal.SIG_IGN)
         raise KeyboardInterrupt

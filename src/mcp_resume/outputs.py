@@ -15,6 +15,8 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
+from mcp_resume import interrupts
+
 
 def output_folder_problem(folder: Path) -> str | None:
     """Why ``folder`` cannot receive output (a file, not writable, under a file), or ``None``.
@@ -120,6 +122,7 @@ def staged_folder(out: Path) -> Iterator[Path]:
         raise OutputError(write_problem(error)) from None
     try:
         yield scratch
+        interrupts.raise_if_seen()
         _merge(scratch, out)
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
@@ -177,6 +180,7 @@ class StageProgress:
             self._bar = None
 
     def stage(self, name: str, total: int | None = None) -> None:
+        interrupts.raise_if_seen()
         self.started += 1
         self.name = f"stage {self.started} of {self.stages}: {name}" if self.stages else name
         if self.quiet:
@@ -188,6 +192,7 @@ class StageProgress:
             print(f"{self.command}: {self.name}{counted}", file=sys.stderr, flush=True)
 
     def advance(self, item: str | None = None) -> None:
+        interrupts.raise_if_seen()
         if self._bar is not None:
             text = f"{self.command}: {self.name}" + (f": {item}" if item else "")
             self._bar.update(self._task, advance=1, description=text)

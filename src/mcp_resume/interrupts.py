@@ -1,0 +1,35 @@
+"""Whether the run was told to stop (SIGINT or SIGTERM), remembered beyond the ``KeyboardInterrupt``.
+
+The signal handler raises ``KeyboardInterrupt`` in the main thread, but Python drops an exception
+raised inside a destructor (``__del__``, e.g. a Z3 solver's being freed) with only "Exception
+ignored": the run would carry on and finish as if nothing had happened. So the handler also marks
+the run here, and the places that commit a result (``outputs.staged_folder``), that start the next
+stage (``outputs.StageProgress``) and the command's exit (``cli.main``) ask again.
+"""
+
+from __future__ import annotations
+
+import threading
+
+_seen = threading.Event()
+
+
+def mark() -> None:
+    """Remember that an interrupt arrived (called by the signal handler)."""
+    _seen.set()
+
+
+def seen() -> bool:
+    """True when an interrupt arrived since the command started (``reset``)."""
+    return _seen.is_set()
+
+
+def reset() -> None:
+    """Forget earlier interrupts: a command run in-process starts clean."""
+    _seen.clear()
+
+
+def raise_if_seen() -> None:
+    """Raise ``KeyboardInterrupt`` when an interrupt arrived but its exception was lost."""
+    if _seen.is_set():
+        raise KeyboardInterrupt
