@@ -141,11 +141,13 @@ def status_check(t: Transition) -> list[str]:
 def replay_suffix(t: Transition) -> list[str]:
     """Branch 1: the replay is the exact suffix of the resumed stream after the
     cursor, on the resumed stream (B25, D29-D30); branch 3 answered 200 replays
-    nothing of the stream the cursor names, since its suffix is not known exactly
-    (an evicted or expired cursor)."""
+    nothing of the session's own stream the cursor names, since its suffix is not
+    known exactly (an evicted or expired cursor). A replay of another session's
+    stream is ``no-cross-session``'s finding, not this one's."""
     if _succeeded(t, Branch.REJECT_FOREIGN_EVENT_ID):
         named = t.before.event(t.action.last_event_id)
-        same = [d.event for d in _replayed(t) if named is not None and t.before.event(d.event).stream == named.stream]
+        own = named is not None and t.before.stream(named.stream).session == t.action.session
+        same = [d.event for d in _replayed(t) if own and t.before.event(d.event).stream == named.stream]
         if same:
             return [f"answered a cursor it cannot resume ({t.outcome.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
         return []

@@ -69,6 +69,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     assert "reproducer:" in live + "".join(lines.get() for _ in range(lines.qsize()))
     assert "exchange 4" not in live  # no finding from a replay not yet complete
     assert (tmp_path / "findings" / "no-cross-session.curl.sh").read_text().count("curl ") >= 3
+    assert main(["replay", str(tmp_path / "findings" / "no-cross-session.trace.json"), "design-2"]) == 1
     proxied = {v["rule"]: v["verdict"] for v in json.loads(report.read_text())["verdicts"]}
     validated = tmp_path / "validated.json"
     assert main(["validate", str(record), "--json", str(validated)]) == 1

@@ -4,6 +4,7 @@ JSON-lines and HAR forms of one recording give the same verdicts."""
 
 from __future__ import annotations
 
+import copy
 import json
 from datetime import datetime, timezone
 
@@ -92,3 +93,64 @@ def test_the_python_sdks_cross_session_replay_fails_no_cross_session_through_the
     result = validate(recorded("python-sdk"), Profile.BOUNDARY)
     assert result.result("no-cross-session").verdict is Verdict.FAIL
     assert "on a connection of session" in result.result("no-cross-session").reason
+
+
+@pytest.mark.parametrize("design, rule", [(2, "no-cross-session"), (1, "reemit-pending")])
+def test_a_findings_spec_trace_replays_the_finding_on_its_server_and_not_on_the_reference(tmp_path, design, rule):
+    validation = validate(recorded(f"design-{design}"), Profile.BOUNDARY)
+    trace = validation.trace(validation.result(rule))
+    assert trace is not None and trace.failure.rule == rule
+    assert trace.failure.step == len(trace.actions) and trace.meta["exchanges"]
+    path = tmp_path / f"{rule}.trace.json"
+    path.write_text(trace.dumps())
+    assert main(["replay", str(path), f"design-{design}"]) == 1
+    assert main(["replay", str(path), "reference"]) == 0
+    assert validation.trace(validation.result("new-session-on-initialize")) is None  # held: nothing to replay
+
+
+def _shifted(records, first: int, seconds: float):
+    """The records with every moment from exchange ``first`` on moved ``seconds`` later."""
+    moved = copy.deepcopy(records)
+    for r in moved:
+        if r.number >= first:
+            r.started += seconds
+            r.arrivals = [t + seconds for t in r.arrivals]
+            r.ended = None if r.ended is None else r.ended + seconds
+            r.head = None if r.head is None else r.head + seconds
+    return moved
+
+
+def _answered_404(records, number: int):
+    for r in records:
+        if r.number == number:
+            r.exchange.status, r.exchange.events, r.arrivals = 404, [], []
+    return records
+
+
+def _session_resumption(records) -> int:
+    first = next(r for r in records if r.exchange.response_headers.get("mcp-session-id")).exchange.response_headers["mcp-session-id"]
+    return next(r.number for r in records if r.exchange.method == "GET" and "last-event-id" not in r.exchange.request_headers
+                and r.exchange.request_headers.get("mcp-session-id") == first)
+
+
+def test_a_404_for_a_session_just_served_is_judged_and_after_a_quiet_spell_read_as_its_end():
+    records = recorded("reference")
+    number = _session_resumption(records)
+    soon = validate(_answered_404(copy.deepcopy(records), number), Profile.BOUNDARY)
+    assert soon.failed and not soon.assumed  # a server that forgets a session it just served
+    later = _answered_404(_shifted(records, number, 60.0), number)
+    quiet = validate(later, Profile.BOUNDARY)
+    assert any("ended it unseen" in line for line in quiet.assumed)
+    # the session's later exchanges were answered as if it lived: that is the finding now
+    assert quiet.result("unknown-session-404").verdict is Verdict.FAIL
+    assert "no-duplicate-tool-call" not in {r.rule for r in quiet.results if r.verdict is Verdict.FAIL}
+
+
+def test_a_404_for_a_quiet_session_that_is_never_used_again_fails_nothing():
+    records = recorded("reference")
+    first = records[0].exchange.response_headers["mcp-session-id"]
+    last = max(r.number for r in records if r.exchange.request_headers.get("mcp-session-id") == first)
+    later = [r for r in _answered_404(_shifted(records, last, 60.0), last)]
+    result = validate(later, Profile.BOUNDARY)
+    assert any("ended it unseen" in line for line in result.assumed)
+    assert not result.failed, [r.reason for r in result.results if r.verdict is Verdict.FAIL]

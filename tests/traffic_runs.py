@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Awaitable, Callable
 
 from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
 from mcp_resume.model.http.facade import serving, serving_design
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.recording import MemoryRecorder
+from mcp_resume.model.traffic.live import LiveChecker
+from mcp_resume.model.traffic.recording import Fanout, MemoryRecorder
+from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
 
 BOUNDS = Timeouts(connect=5.0, first_byte=5.0, idle=5.0, exchange=30.0, settle=0.3)
 ANSWER = {"action": "accept", "content": {"answer": "mcp-resume"}}
@@ -36,15 +40,99 @@ async def scenario(url: str) -> None:
         await client.get(label="foreign event id", session=second, last_event_id=cursor.id, idle=0.5)
 
 
-def recorded(name: str) -> list[Record]:
-    """The records of ``scenario`` through the proxy to the server ``name``."""
-    memory = MemoryRecorder()
-    with _upstream(name) as upstream, serving(RecordingProxy(upstream, memory)) as front:
-        asyncio.run(scenario(front))
-        deadline = time.monotonic() + 5
-        while any(r.ended is None for r in memory.records) and time.monotonic() < deadline:
-            time.sleep(0.02)
-    return memory.records
+async def sdk_clients(url: str) -> None:
+    """The official Python SDK's Streamable HTTP client (``mcp.client.streamable_http``), two
+    clients at once. The first: a call whose stream the server closes (the SDK resumes it itself
+    with ``Last-Event-ID``), an elicitation it answers, a call it abandons mid-stream (its
+    connection dropped), a history call whose event ids it keeps (the SDK's resumption tokens;
+    last, so that a server keeping a few ended streams still has it). Then, while the first session lives, a second client presents the first one's event
+    id as its resumption token. Both end their sessions with DELETE. Every step is bounded
+    (``STEP_SECONDS``): a server that strands a call costs the step, not the run."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.message import ClientMessageMetadata
+
+    tokens: list[str] = []
+
+    async def keep(token: str) -> None:
+        tokens.append(token)
+
+    async with streamable_http_client(url) as (read, write):
+        async with ClientSession(read, write, elicitation_callback=_answer, read_timeout_seconds=STEP_SECONDS) as first:
+            await first.initialize()
+            for tool in ("test_reconnection", "test_elicitation"):
+                with anyio.move_on_after(STEP_SECONDS):
+                    await first.call_tool(tool)
+            with anyio.move_on_after(0.5):
+                await first.call_tool("test_tool_with_progress")
+            await _call(first, "test_tool_with_logging", ClientMessageMetadata(on_resumption_token_update=keep))
+            assert len(tokens) >= 2, f"the history call gave the SDK {len(tokens)} resumption tokens"
+            await _foreign_resumption(url, tokens[1])
+
+
+async def _foreign_resumption(url: str, token: str) -> None:
+    """A second SDK client whose resumption token is another session's event id."""
+    import anyio
+    import httpx2  # the SDK client's own HTTP library
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+    from mcp.shared.message import ClientMessageMetadata
+
+    try:
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=STEP_SECONDS) as second:
+                await second.initialize()
+                with anyio.move_on_after(STEP_SECONDS):
+                    await _call(second, "test_tool_with_logging", ClientMessageMetadata(resumption_token=token))
+    except* httpx2.HTTPStatusError:
+        pass  # a server that rejects the foreign event id (as it must) fails the SDK's resumption
+
+
+async def _answer(context, params):
+    from mcp import types
+
+    return types.ElicitResult(action="accept", content=ANSWER["content"])
+
+
+async def _call(session, tool: str, metadata):
+    from mcp import types
+
+    request = types.CallToolRequest(params=types.CallToolRequestParams(name=tool, arguments={}))
+    return await session.send_request(request, types.CallToolResult, metadata=metadata)
+
+
+STEP_SECONDS = 5.0
+
+
+def recorded(name: str, run: Callable[[str], Awaitable[None]] = scenario) -> list[Record]:
+    """The records of ``run`` (default ``scenario``) through the proxy to the server ``name``."""
+    return recorded_live(name, run)[0]
+
+
+def recorded_live(name: str, run: Callable[[str], Awaitable[None]] = scenario,
+                  profile: Profile = Profile.BOUNDARY) -> tuple[list[Record], set[str]]:
+    """The records of ``run`` through the proxy to the server ``name``, and the rules its live
+    checker (``model.traffic.live``, as ``mcp-resume proxy`` runs it) reported FAILed while the
+    client ran."""
+    memory, failed = MemoryRecorder(), set()
+
+    def on_finding(rule, validation) -> None:
+        if rule.verdict is Verdict.FAIL:
+            failed.add(rule.rule)
+
+    fanout = Fanout(memory)
+    with _upstream(name) as upstream:
+        proxy = RecordingProxy(upstream, fanout)
+        checker = LiveChecker(profile, on_finding, proxy.now)
+        fanout.recorders = (memory, checker)
+        with serving(proxy) as front:
+            asyncio.run(run(front))
+            deadline = time.monotonic() + 5
+            while any(r.ended is None for r in memory.records) and time.monotonic() < deadline:
+                time.sleep(0.02)
+        checker.stop()
+    return memory.records, failed
 
 
 def _upstream(name: str):

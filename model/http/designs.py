@@ -29,8 +29,9 @@ from mcp_resume.model.http.facade import serving_design
 from mcp_resume.model.verify.report import Report
 from mcp_resume.model.verify.suite import VerifyRun, verify
 
-FACADE_BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
-"""Timeouts for a server in this process: it answers at once, so short waits suffice."""
+FACADE_BOUNDS = Timeouts(connect=10.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
+"""Timeouts for a server in this process: it answers at once, so short waits suffice; the connect
+wait is longer, since a loaded machine may take seconds to accept (and a passing run never waits it)."""
 
 
 def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Timeouts = FACADE_BOUNDS) -> Report:

@@ -21,6 +21,12 @@ mapped onto the spec's actions (DESIGN.md §2) and judged by the checker
 - An exchange's end: the server ended it after the response -> ``EndStream``,
   before -> ``CloseConnection``; the client went away -> ``DropConnection``.
 
+What the server may do unseen is assumed and said (``Validation.assumed``): a
+refused cursor of a retained stream is a ring buffer's eviction; a 404 for a session
+the log shows live is the server having ended it (MCP B33), so that a later answer
+for it other than 404 FAILs ``unknown-session-404``; a DELETE's end of the
+session's open streams is what the log shows ending within ``REPLAY_WINDOW``.
+
 What the log cannot show is left open, never guessed: a session whose
 ``initialize`` is not in the log (its exchanges are not judged), a step the
 spec does not allow from the state the log implies (the log is missing
@@ -41,6 +47,8 @@ from mcp_resume.spec.catalog import AGREEMENT, RULES
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_formed
 from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.state import SessionStatus
+from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Delivered, Observation, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
@@ -51,6 +59,11 @@ from mcp_resume.model.traffic.records import Record
 REPLAY_WINDOW = 1.0
 """Seconds after a GET's response head within which its events count as the replay or
 re-emission the GET itself caused; later ones are the server's new messages."""
+
+QUIET_SECONDS = 30.0
+"""Seconds a session must have shown no sign of life (an answer in 2xx, an event on one of its
+streams) before a 404 for it is read as the server having ended it unseen (MCP B33). Sooner,
+the 404 is judged as it stands: a server that forgets a session it just served is the bug."""
 
 TOUCHES: dict[str, tuple[tuple[str, Branch | None], ...]] = {
     "replay-suffix": (("reconnect", Branch.STREAM_RESUMPTION),),
@@ -121,6 +134,19 @@ class Validation:
     def result(self, rule: str) -> RuleResult:
         return next(r for r in self.results if r.rule == rule)
 
+    def trace(self, rule: RuleResult) -> Trace | None:
+        """The spec trace (``mcp-resume-trace/1``, what ``mcp-resume replay`` runs) of the judged
+        steps up to ``rule``'s first broken one, that step marked as the failure; ``None`` when
+        ``rule`` broke nowhere. Its handles are the spec's (``S1``, ``T2``...), not the log's ids."""
+        broken = next((s for s in rule.steps if any(f.rule == rule.rule for f in s.report.findings)), None)
+        if broken is None:
+            return None
+        upto = next(i for i, s in enumerate(self.steps) if s is broken) + 1
+        finding = next(f for f in broken.report.findings if f.rule == rule.rule)
+        meta = {"exchanges": sorted({n for s in self.steps[:upto] for n in s.records})}
+        return Trace(tuple(s.action for s in self.steps[:upto]), self.profile,
+                     Failure(upto, rule.rule, finding.message), "validate", meta)
+
 
 class _Recorded:
     """The server under test of a validation: it answers each action with the
@@ -154,12 +180,17 @@ class _Timeline:
         self.unjudged_events: set[str] = set()  # event ids seen only on those exchanges
         self.replayed: dict[int, set[int]] = {}  # GET record -> indices of the events its Reconnect delivered
         self.requests_seen: set[str] = set()  # server request ids delivered so far
+        self.records: dict[int, Record] = {}  # record number -> record, once started
+        self.alive_at: dict[str, float] = {}  # server session id -> its last sign of life
+        self.now = 0.0  # the time of the moment being judged
 
     # -- placing one step ------------------------------------------------------------
 
     def place(self, action: a.Action, observed: Observation, records: tuple[int, ...], session: str | None) -> bool:
         if session is not None and session in self.unjudged:
             return False
+        if observed.status == 404 and action.side == "client":
+            self._assume_ended(action, records, session)
         if not self.checker.enabled(action):
             if session is not None:
                 self.unjudged.add(session)
@@ -175,13 +206,41 @@ class _Timeline:
         self.steps.append(Placed(action, records, report))
         return True
 
+    def _alive(self, record: Record) -> None:
+        x = record.exchange
+        session = x.request_headers.get("mcp-session-id") or x.response_headers.get("mcp-session-id")
+        if session is not None:
+            self.alive_at[session] = self.now
+
+    def _assume_ended(self, action: a.Action, records: tuple[int, ...], session: str | None) -> None:
+        """A 404 for a session the log shows live, after ``QUIET_SECONDS`` without a sign of life:
+        MCP lets a server end a session at any time (B33), which the log cannot show. Assume it
+        ended the session just before (with the connections of it the log still has open), and
+        say so."""
+        spec_session = getattr(action, "session", None)
+        known = self.checker.state.session(spec_session) if spec_session is not None else None
+        if known is None or known.status is not SessionStatus.LIVE:
+            return
+        if self.now - self.alive_at.get(session, float("-inf")) < QUIET_SECONDS:
+            return
+        still_open = sorted(n for n in self.stream_of if self.records[n].exchange.request_headers.get("mcp-session-id") == session)
+        observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
+        if self.place(a.ExpireSession(spec_session), observed, records, session):
+            for number in still_open:
+                self.stream_of.pop(number)
+            self.assumed.append(f"exchange {records[0]}: the 404 for session {session!r}, live as far as the log "
+                                "shows, is read as the server having ended it unseen (MCP B33: it may, at any time)")
+
     def handle(self, server_id: str | None) -> str | None:
         return self.checker.ids.handle(server_id)
 
     # -- requests --------------------------------------------------------------------
 
     def start(self, record: Record) -> None:
+        self.records[record.number] = record
         x = record.exchange
+        if x.status is not None and 200 <= x.status < 300:
+            self._alive(record)
         session = x.request_headers.get("mcp-session-id")
         spec_session = self._session_handle(session)
         if session is not None and is_well_formed(session) and session not in self.sessions:
@@ -205,7 +264,23 @@ class _Timeline:
         elif x.method == "GET":
             self._reconnect(record, spec_session, session)
         elif x.method == "DELETE":
-            self.place(a.DeleteSession(spec_session), Observation(x.status), (record.number,), session)
+            self._delete(record, spec_session, session)
+
+    def _delete(self, record: Record, spec_session, session) -> None:
+        """A DELETE that ends the session also ends its open streams: those whose end the log shows
+        within ``REPLAY_WINDOW`` seconds of the DELETE's answer are the ``closed`` of its observation."""
+        x = record.exchange
+        closed = self._ended_with(record, session) if x.status is not None and 200 <= x.status < 300 else []
+        observed = Observation(x.status, closed=tuple(self.stream_of[n] for n in closed))
+        if self.place(a.DeleteSession(spec_session), observed, (record.number, *closed), session):
+            for number in closed:
+                self.stream_of.pop(number)
+
+    def _ended_with(self, delete: Record, session: str | None) -> list[int]:
+        answered = delete.ended if delete.ended is not None else delete.started
+        return sorted(n for n in self.stream_of if (other := self.records[n]).ended is not None
+                      and other.exchange.request_headers.get("mcp-session-id") == session
+                      and delete.started <= other.ended <= answered + REPLAY_WINDOW)
 
     def _session_handle(self, session: str | None) -> str | None:
         if session is None:
@@ -286,6 +361,7 @@ class _Timeline:
 
     def event(self, record: Record, index: int) -> None:
         event = record.exchange.events[index]
+        self._alive(record)
         if record.number in self.unjudged_records and event.id is not None:
             self.unjudged_events.add(event.id)
         if index in self.replayed.get(record.number, ()) or record.number not in self.stream_of:
@@ -348,7 +424,8 @@ class _Timeline:
 def validate(records: list[Record], profile: Profile = Profile.BOUNDARY) -> Validation:
     """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring."""
     timeline = _Timeline(profile)
-    for _, _, kind, record, index in sorted(_moments(records), key=lambda m: (m[0], m[1])):
+    for at, _, kind, record, index in sorted(_moments(records), key=lambda m: (m[0], m[1])):
+        timeline.now = at
         if kind == "start":
             timeline.start(record)
         elif kind == "event":
@@ -381,7 +458,7 @@ def _results(timeline: _Timeline, profile: Profile) -> list[RuleResult]:
             results.append(RuleResult(rule.id, worst, f"exchange {broken[0].records[0]}: {first.message}"
                                       + (f" (+{len(broken) - 1} more)" if len(broken) > 1 else ""), broken))
         elif touched:
-            results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} steps of the log held it", touched))
+            results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} step{'' if len(touched) == 1 else 's'} of the log held it", touched))
         elif timeline.open:
             results.append(RuleResult(rule.id, Verdict.INCONCLUSIVE, "no judged step touched it, and the log left "
                                       f"{len(timeline.open)} things open: {timeline.open[0]}"))

@@ -195,9 +195,9 @@ def _ok(step: Step):
 
 def replay_suffix(step: Step, profile: Profile):
     """Branch 1 answered 200 names the resumed stream and replays exactly its events
-    after the cursor (B25, D29-D30); branch 3 answered 200 for an issued cursor (an
-    evicted or expired one, say) replays nothing of the cursor's stream, whose exact
-    suffix it cannot give."""
+    after the cursor (B25, D29-D30); branch 3 answered 200 for an issued cursor of the
+    session's own stream (an evicted or expired one, say) replays nothing of that stream,
+    whose exact suffix it cannot give (another session's stream: ``no-cross-session``)."""
     L, R, X, A, O = step.L, step.R, step.X, step.A, step.O
     resumed = R.stream_of(A.eh)
     suffix = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), resumed), R.lt(A.eh, e))
@@ -207,7 +207,8 @@ def replay_suffix(step: Step, profile: Profile):
                L.forall((EVENT,), lambda e: L.iff(L.and_(O.delivered(e), X.e_issued(e)), suffix(e)))),
     )
     refused = L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), _ok(step), X.e_issued(A.eh)),
+        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), _ok(step), X.e_issued(A.eh),
+               L.not_(A.sh_malformed), L.eq(R.owner(resumed), A.sh)),
         L.forall((EVENT,), lambda e: L.not_(L.and_(O.delivered(e), X.e_issued(e), L.eq(R.stream_of(e), resumed)))),
     )
     return L.and_(exact, refused)
@@ -346,8 +347,8 @@ def no_404_for_live_session(step: Step, profile: Profile):
 STEP_PROPERTIES: tuple[Invariant, ...] = (
     Invariant("replay-suffix.step", "replay-suffix", STEP,
               "a stream resumption answered 200 names the resumed stream and delivers, of the events sent "
-              "before, exactly those of that stream after the cursor; a refused cursor answered 200 replays "
-              "nothing of its stream", replay_suffix),
+              "before, exactly those of that stream after the cursor; a refused cursor of the session's own "
+              "stream answered 200 replays nothing of that stream", replay_suffix),
     Invariant("no-cross-session.step", "no-cross-session", STEP,
               "every event delivered under a session header belongs to that session, and a stream "
               "resumption replays only the resumed stream's events", no_cross_session),

@@ -24,6 +24,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from mcp_resume import interrupts
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.records import Record
@@ -56,6 +57,7 @@ def run(args) -> int:
         _serve(proxy, listener)
     except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
         pass
+    interrupts.reset()  # Ctrl-C is how the proxy is meant to stop: the report follows, with its own exit code
     final = checker.stop()
     if lines is not None:
         lines.close()
@@ -83,7 +85,7 @@ def _build(args):
     out = Path(args.out)
     fanout = Fanout()
     proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout))
-    checker = LiveChecker(Profile.parse(args.profile), lambda rule, result: _finding(rule, checker.records, out), proxy.now)
+    checker = LiveChecker(Profile.parse(args.profile), lambda rule, result: _finding(rule, result, checker.records, out), proxy.now)
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     return proxy, checker, lines
 
@@ -94,6 +96,7 @@ def _bind(host: str, port: int) -> socket.socket:
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by accepted sockets: a response's
     listener.bind((host, port))                                      # head and body chunks are not held back (Nagle)
+    listener.listen(128)  # before the banner: a client started on it must not be refused
     return listener
 
 
@@ -104,7 +107,9 @@ def _serve(proxy: RecordingProxy, listener: socket.socket) -> None:
     uvicorn.Server(config).run(sockets=[listener])
 
 
-def _finding(rule: RuleResult, records: list[Record], out: Path) -> None:
+def _finding(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
+    """Print one finding and write its reproducers: ``<rule>.curl.sh`` (the recorded requests)
+    and ``<rule>.trace.json`` (the spec's steps up to it, for ``mcp-resume replay``)."""
     numbers = sorted({n for step in rule.steps for n in step.records})
     print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
     try:
@@ -112,6 +117,11 @@ def _finding(rule: RuleResult, records: list[Record], out: Path) -> None:
         script = out / f"{rule.rule}.curl.sh"
         script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
         print(f"  reproducer: {script}", flush=True)
+        trace = result.trace(rule)
+        if trace is not None:
+            path = out / f"{rule.rule}.trace.json"
+            path.write_text(trace.dumps())
+            print(f"  spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
     except OSError as error:
         print(f"  cannot write the reproducer in {out}: {error.strerror or error}", file=sys.stderr, flush=True)
 

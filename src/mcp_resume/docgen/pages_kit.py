@@ -144,6 +144,10 @@ def ci_page() -> str:
         "client tests exercise it. Put `mcp-resume proxy` between them and the server, point the tests at the "
         "proxy, and validate what it recorded (the proxy's own verdicts, with `--json`, are the same):",
         f"```yaml\n{PROXY_STEPS}```",
+        "Each finding the proxy saw has its reproducers in `mcp-resume-findings/` (its `--out`): "
+        "`<rule>.curl.sh`, the recorded requests up to it, and `<rule>.trace.json`, the spec's steps up to it, "
+        "which `mcp-resume replay` runs again against a server. Upload that folder with the recording as the "
+        "run's artifacts.",
         "`validate` exits 1 when a rule FAILs, 3 when none does but some rule could only be judged from "
         "exchanges the recording does not show whole (a session begun before it): record from the start.",
     )
