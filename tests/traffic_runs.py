@@ -20,17 +20,18 @@ BOUNDS = Timeouts(connect=5.0, first_byte=5.0, idle=5.0, exchange=30.0, settle=0
 ANSWER = {"action": "accept", "content": {"answer": "mcp-resume"}}
 
 
-async def scenario(url: str) -> None:
+async def scenario(url: str) -> tuple[list, object, object]:
     """Two sessions: a history call resumed from a middle event id, an elicitation
     dropped at its request, a session resumption, the answer, and a second session
-    presenting the first one's event id."""
+    presenting the first one's event id. Returns the client's exchanges, the history
+    call's and its stream resumption's (``model.http.evidence.Exchange``)."""
     async with StreamableHttpClient(url, BOUNDS) as client:
         first = (await client.initialize()).session_header
         await client.notify(first, "notifications/initialized", label="initialized")
         call = await client.call_tool(first, "test_tool_with_logging", label="history")
         cursor = next((e for e in call.events if e.id is not None and not e.is_priming), None)
         assert cursor is not None, f"the history call carried no event with an id: {call.one_line()}"
-        await client.get(label="stream resumption", session=first, last_event_id=cursor.id)
+        resumed = await client.get(label="stream resumption", session=first, last_event_id=cursor.id)
         elicit = await client.call_tool(first, "test_elicitation", label="drop at the request", stop=lambda e: e.is_server_request)
         await asyncio.sleep(0.3)
         await client.get(label="session resumption", session=first, stop=lambda e: e.is_server_request, idle=1.0)
@@ -38,6 +39,7 @@ async def scenario(url: str) -> None:
         second = (await client.initialize()).session_header
         await client.notify(second, "notifications/initialized", label="initialized")
         await client.get(label="foreign event id", session=second, last_event_id=cursor.id, idle=0.5)
+        return client.exchanges, call, resumed
 
 
 async def sdk_clients(url: str) -> None:
@@ -105,12 +107,12 @@ async def _call(session, tool: str, metadata):
 STEP_SECONDS = 5.0
 
 
-def recorded(name: str, run: Callable[[str], Awaitable[None]] = scenario) -> list[Record]:
+def recorded(name: str, run: Callable[[str], Awaitable[object]] = scenario) -> list[Record]:
     """The records of ``run`` (default ``scenario``) through the proxy to the server ``name``."""
     return recorded_live(name, run)[0]
 
 
-def recorded_live(name: str, run: Callable[[str], Awaitable[None]] = scenario,
+def recorded_live(name: str, run: Callable[[str], Awaitable[object]] = scenario,
                   profile: Profile = Profile.BOUNDARY) -> tuple[list[Record], set[str]]:
     """The records of ``run`` through the proxy to the server ``name``, and the rules its live
     checker (``model.traffic.live``, as ``mcp-resume proxy`` runs it) reported FAILed while the
@@ -128,9 +130,7 @@ def recorded_live(name: str, run: Callable[[str], Awaitable[None]] = scenario,
         fanout.recorders = (memory, checker)
         with serving(proxy) as front:
             asyncio.run(run(front))
-            deadline = time.monotonic() + 5
-            while any(r.ended is None for r in memory.records) and time.monotonic() < deadline:
-                time.sleep(0.02)
+            until_every_exchange_ended(memory)
         checker.stop()
     return memory.records, failed
 
@@ -142,3 +142,11 @@ def _upstream(name: str):
     if name == "reference" or name.startswith(("design-", "variation-")):
         return serving_design(name)
     return running_target(name)
+
+
+def until_every_exchange_ended(memory: MemoryRecorder, seconds: float = 5.0) -> None:
+    """Wait (at most ``seconds``) until the proxy has seen every exchange end: it sees a
+    client's drop a moment after the client went away."""
+    deadline = time.monotonic() + seconds
+    while any(r.ended is None for r in memory.records) and time.monotonic() < deadline:
+        time.sleep(0.02)

@@ -20,20 +20,17 @@ from __future__ import annotations
 
 import json
 import os
-import re
-import shlex
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
 from mcp_resume.spec.verdicts import Verdict
 
-from mcp_resume.model.http.evidence import End, Exchange
+from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.verify.report import Report, RuleVerdict
 
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
 FINDINGS = (Verdict.FAIL, Verdict.WARN)
-OPEN_ENDS = (End.IDLE, End.DROPPED, End.DEADLINE)
 UNREACHABLE_CASE = "target-reachable"
 """The JUnit test case of a run whose target could not be reached: an ``error`` saying why."""
 MANIFEST = ".mcp-resume-findings.json"
@@ -205,101 +202,10 @@ _OWNED_SUFFIXES = (".trace.json", ".curl.sh")
 
 # -- curl reproducers ------------------------------------------------------------------------------
 
-_HELPERS = r'''
-WAIT=${MCP_RESUME_WAIT:-2}   # seconds to read a stream that does not end by itself
-LONG=${MCP_RESUME_LONG:-15}  # seconds at most for any other request
-DIR=$(mktemp -d)
-trap 'rm -rf "$DIR"' EXIT
-
-show() { echo; echo "== $1"; sed -n '1p' "$DIR/h$2"; grep -i -E '^(mcp-session-id|content-type):' "$DIR/h$2"; cat "$DIR/b$2" 2>/dev/null; echo; }
-header() { grep -i "^$2:" "$DIR/h$1" | head -1 | cut -d' ' -f2- | tr -d '\r'; }
-event_id() { grep '^id:' "$DIR/b$1" | sed -n "$2p" | sed 's/^id: \{0,1\}//' | tr -d '\r'; }
-request_id() {
-  python3 - "$DIR/b$1" "$2" <<'PY'
-import json, sys
-found = [m for line in open(sys.argv[1]) if line.startswith("data:")
-         for m in [json.loads(line[5:].strip() or "null")] if isinstance(m, dict) and "method" in m and "id" in m]
-print(json.dumps(found[int(sys.argv[2]) - 1]["id"]))
-PY
-}
-'''
-
 
 def curl_script(report: Report, verdict: RuleVerdict) -> str:
     """A bash script that replays ``verdict``'s exchanges with curl (cleanup deletes left out)."""
-    broken = [c for c in verdict.checks if not c.held]
-    lines = [
-        "#!/usr/bin/env bash",
-        f"# mcp-resume reproducer: rule {verdict.rule} is {verdict.verdict.value} ({verdict.level.value} under {report.profile.value})",
-        f"# target {report.target}; run as: bash {verdict.rule}.curl.sh [URL]",
-    ]
-    for check in broken:
-        lines.append(f"# {_comment(check.what)}: expected {_comment(check.expected)}; observed {_comment(check.observed)}")
-    lines += ["set -u", f"URL=${{1:-{report.url}}}", _HELPERS.strip()]
-    names = _Names()
-    exchanges = [x for x in verdict.exchanges if not x.label.startswith("cleanup")]
-    for number, exchange in enumerate(exchanges, start=1):
-        lines.append("")
-        lines.append(f"# {number}. {_comment(exchange.label)} (seen: {_comment(exchange.one_line())})")
-        lines.append(_curl(number, exchange, names))
-        lines.append(f"show {shlex.quote(f'{number}. {exchange.label}')} {number}")
-        lines += names.capture(number, exchange)
-    return "\n".join(lines) + "\n"
-
-
-class _Names:
-    """Shell variables for the ids the server handed out."""
-
-    def __init__(self) -> None:
-        self.values: dict[str, str] = {}  # literal -> shell variable
-        self.requests: dict[str, str] = {}  # JSON-encoded server request id -> shell variable
-
-    def capture(self, number: int, exchange: Exchange) -> list[str]:
-        lines = []
-        session = exchange.session_header
-        if session and session not in self.values:
-            self.values[session] = f"SID{number}"
-            lines.append(f"SID{number}=$(header {number} mcp-session-id)")
-        position = 0
-        for event in exchange.events:
-            if event.id is None:
-                continue
-            position += 1
-            if event.id not in self.values:
-                name = f"E{number}_{position}"
-                self.values[event.id] = name
-                lines.append(f"{name}=$(event_id {number} {position})")
-        requests = [e for e in exchange.events if e.is_server_request]
-        for index, event in enumerate(requests, start=1):
-            key = json.dumps(event.request_id)
-            if key not in self.requests:
-                self.requests[key] = f"R{number}_{index}"
-                lines.append(f"R{number}_{index}=$(request_id {number} {index})")
-        return lines
-
-
-def _curl(number: int, exchange: Exchange, names: _Names) -> str:
-    wait = "$WAIT" if exchange.end in OPEN_ENDS else "$LONG"
-    parts = [f"curl -s -N --max-time {wait} -D \"$DIR/h{number}\" -o \"$DIR/b{number}\" -X {exchange.method} \"$URL\""]
-    for name, value in exchange.request_headers.items():
-        variable = names.values.get(value) if name in ("mcp-session-id", "last-event-id") else None
-        parts.append(f'-H "{name}: ${variable}"' if variable else f"-H {shlex.quote(f'{name}: {value}')}")
-    if exchange.request_body is not None:
-        parts.append("--data-binary " + _body(exchange.request_body, names))
-    return " \\\n  ".join(parts) + " || true"
-
-
-def _body(body: Any, names: _Names) -> str:
-    """The JSON body quoted for bash; a response to a server request takes its id
-    from the variable that captured it."""
-    if isinstance(body, dict) and "method" not in body and "id" in body:
-        variable = names.requests.get(json.dumps(body["id"]))
-        if variable is not None:
-            text = json.dumps({**body, "id": "@@ID@@"})
-            before, after = text.split('"@@ID@@"')
-            return f"{shlex.quote(before)}\"${variable}\"{shlex.quote(after)}"
-    return shlex.quote(json.dumps(body))
-
-
-def _comment(text: str) -> str:
-    return re.sub(r"\s+", " ", text)
+    comments = [f"mcp-resume reproducer: rule {verdict.rule} is {verdict.verdict.value} ({verdict.level.value} under {report.profile.value})",
+                f"target {report.target}; run as: bash {verdict.rule}.curl.sh [URL]"]
+    comments += [f"{c.what}: expected {c.expected}; observed {c.observed}" for c in verdict.checks if not c.held]
+    return exchanges_script(comments, report.url, [x for x in verdict.exchanges if not x.label.startswith("cleanup")])

@@ -18,13 +18,13 @@ INCONCLUSIVE.
 from __future__ import annotations
 
 import json
-import shlex
 import socket
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
+from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.records import Record
@@ -127,22 +127,14 @@ def _finding(rule: RuleResult, result: Validation, records: list[Record], out: P
 
 
 def curl_script(rule: RuleResult, records: list[Record]) -> str:
-    """A shell script of the recorded requests up to ``rule``'s finding, one curl
-    command each, in the order they were sent (ids as recorded)."""
-    lines = ["#!/bin/sh", f"# {rule.rule}: {rule.reason}",
-             "# The recorded requests up to the finding; session and event ids are the recorded ones:",
-             "# a fresh server mints others, so replace them as you go.", ""]
-    for record in sorted(records, key=lambda r: r.started):
-        x = record.exchange
-        parts = ["curl", "-sS", "-N", "-X", x.method, shlex.quote(x.url)]
-        for name, value in x.request_headers.items():
-            if name not in ("host", "content-length", "connection", "accept-encoding", "user-agent"):
-                parts += ["-H", shlex.quote(f"{name}: {value}")]
-        if x.request_body is not None:
-            body = x.request_body if isinstance(x.request_body, str) else json.dumps(x.request_body)
-            parts += ["--data-raw", shlex.quote(body)]
-        lines += [f"# exchange {record.number}: answered {x.status}", " ".join(parts), ""]
-    return "\n".join(lines)
+    """A bash script of the recorded requests up to ``rule``'s finding, one curl command each,
+    in the order they were sent, carrying the ids the server hands out (``model.http.curl``);
+    its default target is the recorded server's URL."""
+    ordered = sorted(records, key=lambda r: r.started)
+    url = ordered[0].exchange.url if ordered else ""
+    comments = [f"mcp-resume proxy reproducer: rule {rule.rule} is {rule.verdict.value}: {rule.reason}",
+                f"the recorded requests up to the finding; run as: bash {rule.rule}.curl.sh [URL]"]
+    return exchanges_script(comments, url, [r.exchange for r in ordered])
 
 
 def _summary(result: Validation) -> None:
