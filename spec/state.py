@@ -13,7 +13,7 @@ answered or cancelled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 
@@ -121,6 +121,14 @@ class State:
     events: tuple[Event, ...] = ()
     requests: tuple[ServerRequest, ...] = ()
     client: tuple[ClientSession, ...] = ()
+    dense: bool | None = field(default=None, compare=False, repr=False)
+    """True when every event ``E<n>`` sits at position n-1 (the spec mints them so): a lookup
+    of any other handle is then a miss without a scan. Worked out when not given; the
+    functional updates carry it along."""
+
+    def __post_init__(self) -> None:
+        if self.dense is None:
+            object.__setattr__(self, "dense", all(e.id == f"E{n}" for n, e in enumerate(self.events, start=1)))
 
     # -- lookups (return None when the handle names nothing) -----------------
 
@@ -131,7 +139,12 @@ class State:
         return _find(self.streams, stream_id)
 
     def event(self, event_id: str | None) -> Event | None:
-        return _find(self.events, event_id)
+        if not self.dense:
+            return _find(self.events, event_id)
+        position = _position(event_id) if event_id else -1
+        if 0 <= position < len(self.events) and self.events[position].id == event_id:
+            return self.events[position]
+        return None
 
     def request(self, request_id: str | None) -> ServerRequest | None:
         return _find(self.requests, request_id)
@@ -198,24 +211,25 @@ class State:
     # every step of the explorer, and ``replace`` is several times slower)
 
     def with_session(self, session: Session) -> "State":
-        return State(_upsert(self.sessions, session), self.streams, self.events, self.requests, self.client)
+        return State(_upsert(self.sessions, session), self.streams, self.events, self.requests, self.client, self.dense)
 
     def with_stream(self, stream: Stream) -> "State":
-        return State(self.sessions, _upsert(self.streams, stream), self.events, self.requests, self.client)
+        return State(self.sessions, _upsert(self.streams, stream), self.events, self.requests, self.client, self.dense)
 
     def with_request(self, request: ServerRequest) -> "State":
-        return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client)
+        return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client, self.dense)
 
     def with_event(self, event: Event) -> "State":
-        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client)
+        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client,
+                     self.dense and event.id == f"E{len(self.events) + 1}")
 
     def with_client_session(self, entry: ClientSession) -> "State":
         kept = tuple(c for c in self.client if c.session != entry.session)
         ordered = sorted(kept + (entry,), key=lambda c: _handle_order(c.session))
-        return State(self.sessions, self.streams, self.events, self.requests, tuple(ordered))
+        return State(self.sessions, self.streams, self.events, self.requests, tuple(ordered), self.dense)
 
     def with_client(self, client: tuple[ClientSession, ...]) -> "State":
-        return State(self.sessions, self.streams, self.events, self.requests, client)
+        return State(self.sessions, self.streams, self.events, self.requests, client, self.dense)
 
 
 INITIAL_STATE = State()

@@ -9,6 +9,7 @@ SIGINT before ``cli.main`` runs is Python's own.
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -194,13 +195,22 @@ def test_an_interrupt_whose_exception_was_lost_still_stops_the_merge(tmp_path):
     assert _files(tmp_path) == {Path("old.txt")}
 
 
-def test_a_command_that_finishes_after_a_lost_interrupt_exits_130(monkeypatch, capsys):
-    from mcp_resume import cli
-
+def _lost_interrupt_then_exit(outcome):
+    """A handler that gets an interrupt whose ``KeyboardInterrupt`` is lost, then ends with ``outcome``."""
     def handler(args):
         interrupts.mark()
-        return 0
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+    return handler
 
+
+@pytest.mark.parametrize("outcome", [0, ctypes.ArgumentError("argument 1: KeyboardInterrupt: "), OSError(5, "I/O error")],
+                         ids=["finishes", "ctypes-wraps-it", "os-error"])
+def test_a_command_that_ends_after_a_lost_interrupt_exits_130(monkeypatch, capsys, outcome):
+    from mcp_resume import cli
+
+    handler = _lost_interrupt_then_exit(outcome)
     parser = cli.build_parser()
     monkeypatch.setattr(cli, "build_parser", lambda: parser)
     arguments = parser.parse_args(["check"])

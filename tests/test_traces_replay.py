@@ -99,8 +99,6 @@ def _seconds(steps: int) -> float:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(reason="issue 12, open: replay is ~10x faster than before but still superlinear (the spec scans "
-                          "every event of the state on each step; State needs a per-stream index)", strict=False)
 def test_replay_time_grows_linearly_with_the_trace():
     small, large = _seconds(1_000), _seconds(4_000)
     assert large < 8 * small, f"1,000 steps {small:.2f} s, 4,000 steps {large:.2f} s: worse than linear"

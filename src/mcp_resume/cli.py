@@ -373,14 +373,17 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
-    except OutputError as error:
-        print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-    except OSError as error:
-        if error.filename is None:
-            raise
-        print(f"mcp-resume {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
-        return EXIT_USAGE
+    except Exception as error:
+        if interrupts.seen():  # the interrupt surfaced as another error (e.g. ctypes wraps it inside a Z3 call)
+            print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
+            return EXIT_INTERRUPTED
+        if isinstance(error, OutputError):
+            print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
+            return EXIT_USAGE
+        if isinstance(error, OSError) and error.filename is not None:
+            print(f"mcp-resume {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+            return EXIT_USAGE
+        raise
     finally:
         for signum, handler in previous.items():
             signal.signal(signum, handler)
