@@ -81,3 +81,21 @@ def test_a_bad_upstream_or_address_is_a_usage_error(capsys):
     assert "http:// or https://" in capsys.readouterr().err
     assert main(["proxy", "--upstream", "http://127.0.0.1:9/mcp", "--listen", "127.0.0.1:notaport"]) == 2
     assert "HOST:PORT" in capsys.readouterr().err
+
+
+def test_a_proxy_that_cannot_listen_leaves_an_earlier_recording_alone(tmp_path, capsys):
+    import socket
+
+    record = tmp_path / "keep.jsonl"
+    record.write_text("an earlier recording\n")
+    taken = socket.socket()
+    taken.bind(("127.0.0.1", 0))
+    taken.listen()
+    try:
+        port = taken.getsockname()[1]
+        assert main(["proxy", "--upstream", "http://127.0.0.1:9/mcp", "--listen", f"127.0.0.1:{port}",
+                     "--record", str(record)]) == 2
+    finally:
+        taken.close()
+    assert "cannot listen" in capsys.readouterr().err
+    assert record.read_text() == "an earlier recording\n"

@@ -63,6 +63,10 @@ def test_a_session_begun_before_the_recording_is_left_open():
     ("not json\n", ":1: not an exchange record"),
     ('{"number": 1}\n', ":1: not an exchange record"),
     ("[" * 100_000 + "\n", ":1: "),
+    ('{"number": 1, "started": 0, "request": {"method": "POST", "url": "u"}, "response": {"status": "abc"}}\n',
+     ":1: not an exchange record: field response.status must be an integer"),
+    ('{"number": 1, "started": 0, "request": {"method": null, "url": "u"}}\n', "missing field request.method"),
+    ('{"number": 1, "started": 0, "request": {"method": "GET", "url": 5}}\n', "field request.url must be a string"),
 ])
 def test_a_bad_record_file_names_the_line(tmp_path, content, message):
     path = tmp_path / "bad.jsonl"
@@ -80,6 +84,11 @@ def test_validate_command_exit_codes_and_reports(tmp_path, capsys):
     verdicts = {v["rule"]: v for v in json.loads(report.read_text())["verdicts"]}
     assert verdicts["no-cross-session"]["verdict"] == "FAIL" and verdicts["no-cross-session"]["exchanges"]
     assert "<failure" in (tmp_path / "j.xml").read_text()
+    from xml.etree import ElementTree
+
+    suite = ElementTree.parse(tmp_path / "j.xml").getroot()  # parses: the XML declaration and counts as verify's
+    assert int(suite.get("skipped")) == sum(v["verdict"] == "SKIP" for v in verdicts.values())
+    assert int(suite.get("failures")) == sum(v["verdict"] == "FAIL" for v in verdicts.values())
     missing = tmp_path / "missing.har"
     assert main(["validate", str(missing)]) == 2
     assert str(missing) in capsys.readouterr().err
@@ -154,3 +163,23 @@ def test_a_404_for_a_quiet_session_that_is_never_used_again_fails_nothing():
     result = validate(later, Profile.BOUNDARY)
     assert any("ended it unseen" in line for line in result.assumed)
     assert not result.failed, [r.reason for r in result.results if r.verdict is Verdict.FAIL]
+
+
+@pytest.mark.parametrize("content", ["", "\n\n", '{"log": {"entries": []}}'])
+def test_a_recording_with_no_exchange_is_a_usage_error(tmp_path, capsys, content):
+    path = tmp_path / "empty.har"
+    path.write_text(content)
+    assert main(["validate", str(path)]) == 2
+    assert "no exchanges recorded" in capsys.readouterr().err
+
+
+def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its_session():
+    records = recorded("design-2")
+    session = records[-1].exchange.request_headers["mcp-session-id"]  # the second session's foreign GET
+    for r in records:
+        if r.exchange.request_headers.get("mcp-session-id") == session:
+            r.exchange.status, r.exchange.events, r.arrivals = None, [], []  # e.g. a HAR entry with status 0
+            break
+    result = validate(records, Profile.BOUNDARY)
+    assert any("no answer from the server" in line for line in result.open)
+    assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged

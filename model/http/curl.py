@@ -118,4 +118,4 @@ def _body(body: Any, names: _Names) -> str:
             text = json.dumps({**body, "id": "@@ID@@"})
             before, after = text.split('"@@ID@@"')
             return f"{shlex.quote(before)}\"${variable}\"{shlex.quote(after)}"
-    return shlex.quote(json.dumps(body))
+    return shlex.quote(body if isinstance(body, str) else json.dumps(body))  # a body that is not JSON: as sent

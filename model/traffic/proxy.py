@@ -56,9 +56,26 @@ class Recorder(Protocol):
     def ended(self, record: Record) -> None: ...
 
 
+class _Unrecorded:
+    """The recorder of exchanges beside the MCP endpoint: it forgets them."""
+
+    def started(self, record: Record) -> None:
+        pass
+
+    def event(self, record: Record, event: SseEvent) -> None:
+        pass
+
+    def ended(self, record: Record) -> None:
+        pass
+
+
+_UNRECORDED = _Unrecorded()
+
+
 class RecordingProxy:
-    """ASGI app forwarding to ``upstream`` (an ``http(s)://host:port[/path]`` URL; only
-    its origin is used). Raises ``ValueError`` for an upstream that is not http(s)."""
+    """ASGI app forwarding to ``upstream`` (an ``http(s)://host:port[/path]`` URL): every
+    request goes to its origin; only those to its path (the MCP endpoint) are recorded.
+    Raises ``ValueError`` for an upstream that is not http(s)."""
 
     def __init__(self, upstream: str, recorder: Recorder, timeouts: ProxyTimeouts = ProxyTimeouts(),
                  max_body: int = MAX_BODY_BYTES) -> None:
@@ -66,6 +83,7 @@ class RecordingProxy:
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"upstream must be an http:// or https:// URL, got {upstream!r}")
         self.origin = f"{parts.scheme}://{parts.netloc}"
+        self.path = parts.path.rstrip("/") or None  # None: no path given, every request is the endpoint
         self.recorder = recorder
         self.timeouts = timeouts
         self.max_body = max_body
@@ -92,7 +110,7 @@ class RecordingProxy:
 
     async def _forward(self, scope, receive, send) -> None:
         body, too_large = await read_body(receive, self.max_body)
-        record = self._start(scope, body)
+        record = self._start(scope, body, recorded=self.path is None or scope["path"].rstrip("/") == self.path)
         if too_large:
             await self._refuse(send, record, 413, f"request body larger than {self.max_body} bytes")
             return
@@ -113,20 +131,27 @@ class RecordingProxy:
         finally:  # recorded first: a shutdown may cancel the close below
             record.ended = self.now()
             record.exchange.seconds = record.ended - record.started
-            self.recorder.ended(record)
+            self._recorder(record).ended(record)
             await response.aclose()
 
-    def _start(self, scope, body: bytes) -> Record:
-        self._count += 1
+    def _start(self, scope, body: bytes, recorded: bool = True) -> Record:
+        """The record of a new exchange, told to the recorder when ``recorded``; a request beside
+        the MCP endpoint gets number 0 and is forwarded unrecorded."""
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string") or b""
         url = self.origin + path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
         headers = {k: v for k, v in _headers(scope)}
-        exchange = Exchange(f"exchange {self._count}", scope["method"], url, request_headers=headers,
+        number = self._count + 1 if recorded else 0
+        exchange = Exchange(f"exchange {number}", scope["method"], url, request_headers=headers,
                             request_body=json_or_text(body.decode("utf-8", errors="replace")))
-        record = Record(self._count, self.now(), exchange)
-        self.recorder.started(record)
+        record = Record(number, self.now(), exchange)
+        if recorded:
+            self._count = number
+        self._recorder(record).started(record)
         return record
+
+    def _recorder(self, record: Record) -> Recorder:
+        return self.recorder if record.number else _UNRECORDED
 
     async def _stream_back(self, response: httpx.Response, record: Record, receive, send) -> None:
         x = record.exchange
@@ -139,9 +164,11 @@ class RecordingProxy:
         body: list[str] = []
         gone = asyncio.ensure_future(_disconnected(receive))
         chunks = response.aiter_raw().__aiter__()
+        chunk = None
         try:
             while True:
                 chunk = asyncio.ensure_future(chunks.__anext__())
+                chunk.add_done_callback(_retrieved)
                 done, _ = await asyncio.wait({chunk, gone}, return_when=asyncio.FIRST_COMPLETED)
                 if gone in done:
                     chunk.cancel()
@@ -157,8 +184,12 @@ class RecordingProxy:
             x.end = End.CLOSED
         except httpx.HTTPError as error:
             x.fail(ErrorKind.NETWORK, f"the upstream connection broke: {error or type(error).__name__}")
+        except asyncio.CancelledError:  # the proxy is stopping (its graceful shutdown ran out): the
+            x.end = End.DROPPED          # connection is cut; end quietly rather than as an ASGI error
         finally:
             gone.cancel()
+            if chunk is not None:
+                chunk.cancel()
             if sse is None and body:
                 x.body = json_or_text("".join(body))
 
@@ -171,7 +202,7 @@ class RecordingProxy:
         for event in sse.feed(text):
             record.exchange.events.append(event)
             record.arrivals.append(self.now())
-            self.recorder.event(record, event)
+            self._recorder(record).event(record, event)
 
     async def _refuse(self, send, record: Record, status: int, reason: str, kind: ErrorKind = ErrorKind.PROTOCOL) -> None:
         record.exchange.fail(kind, reason)
@@ -181,7 +212,7 @@ class RecordingProxy:
                     "headers": [(b"content-type", b"text/plain; charset=utf-8")]})
         await send({"type": "http.response.body", "body": payload, "more_body": False})
         record.ended = self.now()
-        self.recorder.ended(record)
+        self._recorder(record).ended(record)
 
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
@@ -199,6 +230,12 @@ class RecordingProxy:
                 await self.aclose()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
+
+
+def _retrieved(future: asyncio.Future) -> None:
+    """Take a finished read's exception (a stream cut at shutdown) so asyncio does not log it."""
+    if not future.cancelled():
+        future.exception()
 
 
 async def _disconnected(receive) -> None:

@@ -2,8 +2,9 @@
 
 ``JsonLinesRecorder(path)`` appends one line per exchange when it ends (flushed,
 so a killed proxy keeps every finished exchange); ``MemoryRecorder`` keeps the
-records; ``Fanout(*recorders)`` passes every call on to each. An ``OSError``
-while writing is raised from ``ended`` with the file named.
+records; ``Fanout(*recorders)`` passes every call on to each. A write that
+fails stops the recording and is kept in ``JsonLinesRecorder.failure`` (one line
+naming the file), never raised into the proxy: forwarding goes on.
 """
 
 from __future__ import annotations
@@ -29,10 +30,12 @@ class MemoryRecorder:
 
 
 class JsonLinesRecorder:
-    """Writes ``path`` (created or truncated at construction; ``OSError`` naming it)."""
+    """Writes ``path`` (created or truncated at construction; ``OSError`` naming it).
+    ``failure``: why writing stopped, or ``None``."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.failure: str | None = None
         try:
             self._file = path.open("w", encoding="utf-8")
         except OSError as error:
@@ -45,14 +48,19 @@ class JsonLinesRecorder:
         pass
 
     def ended(self, record: Record) -> None:
+        if self.failure is not None:
+            return
         try:
             self._file.write(write_line(record))
             self._file.flush()
         except OSError as error:
-            raise OSError(f"cannot write {self.path}: {error.strerror or error}") from None
+            self.failure = f"cannot write {self.path}: {error.strerror or error}; recording stopped at exchange {record.number}"
 
     def close(self) -> None:
-        self._file.close()
+        try:
+            self._file.close()
+        except OSError as error:
+            self.failure = self.failure or f"cannot write {self.path}: {error.strerror or error}"
 
 
 class Fanout:

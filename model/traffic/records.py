@@ -95,8 +95,10 @@ def read(path: Path, fmt: str = "auto") -> list[Record]:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise RecordError(f"{path}: cannot read: {error}") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: cannot read: not UTF-8 text (a HAR file or JSON lines is)") from None
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read: {error.strerror or error}") from None
     if len(text) > MAX_RECORD_CHARS and fmt != "jsonl":
         raise RecordError(f"{path}: larger than {MAX_RECORD_CHARS:,} characters")
     if fmt == "auto":
@@ -118,7 +120,7 @@ def read_jsonl(lines: Iterable[str], name: str = "<records>") -> list[Record]:
         except RecursionError:
             raise RecordError(f"{name}:{number}: JSON nested too deeply") from None
         except (ValueError, TypeError, KeyError, AttributeError) as error:
-            raise RecordError(f"{name}:{number}: not an exchange record: {error}") from None
+            raise RecordError(f"{name}:{number}: not an exchange record: {_reason(error)}") from None
     return records
 
 
@@ -129,19 +131,19 @@ def read_har(text: str, name: str = "<har>") -> list[Record]:
     except RecursionError:
         raise RecordError(f"{name}: JSON nested too deeply") from None
     except (ValueError, TypeError, KeyError) as error:
-        raise RecordError(f"{name}: not a HAR file (log.entries): {error}") from None
+        raise RecordError(f"{name}: not a HAR file (it needs log.entries): {_reason(error)}") from None
     if not isinstance(entries, list):
         raise RecordError(f"{name}: log.entries is not a list")
     try:
         origin = min((_har_time(e) for e in entries), default=0.0)
     except (ValueError, TypeError, KeyError) as error:
-        raise RecordError(f"{name}: an entry without a valid startedDateTime: {error}") from None
+        raise RecordError(f"{name}: an entry without a valid startedDateTime: {_reason(error)}") from None
     records = []
     for number, entry in enumerate(entries, start=1):
         try:
             records.append(_record_from_har(number, entry, origin))
         except (ValueError, TypeError, KeyError, AttributeError, UnicodeDecodeError) as error:
-            raise RecordError(f"{name}: entry {number}: {error}") from None
+            raise RecordError(f"{name}: entry {number}: {_reason(error)}") from None
     return records
 
 
@@ -155,21 +157,51 @@ def _event_json(event: SseEvent, arrived: float) -> dict[str, Any]:
     return item
 
 
+_KIND_NAMES = {int: "an integer", str: "a string", dict: "an object", list: "a list"}
+
+
+def _reason(error: Exception) -> str:
+    """What is wrong with a record, in words (not Python's)."""
+    if isinstance(error, KeyError):
+        return f"missing field {error.args[0]!r}"
+    if isinstance(error, (TypeError, AttributeError)):
+        return f"a field has the wrong type ({error})"
+    return str(error)
+
+
+def _field(container: Any, name: str, kinds: tuple[type, ...], where: str, required: bool = True) -> Any:
+    """``container[name]`` when it is one of ``kinds`` (``None`` allowed when not ``required``);
+    ``ValueError`` saying which field is missing or of the wrong type."""
+    if not isinstance(container, dict):
+        raise ValueError(f"{where} is not a JSON object")
+    value = container.get(name)
+    if value is None and not required:
+        return None
+    if value is None:
+        raise ValueError(f"missing field {where}.{name}")
+    if not isinstance(value, kinds) or isinstance(value, bool) and bool not in kinds:
+        expected = " or ".join(_KIND_NAMES.get(k, k.__name__) for k in kinds)
+        raise ValueError(f"field {where}.{name} must be {expected}, got {json.dumps(value)[:40]}")
+    return value
+
+
 def _record_from_json(item: dict[str, Any]) -> Record:
-    request, response = item["request"], item.get("response") or {}
+    _field(item, "number", (int,), "record")
+    request = _field(item, "request", (dict,), "record")
+    response = _field(item, "response", (dict,), "record", required=False) or {}
     exchange = Exchange(
         f"exchange {item['number']}",
-        str(request["method"]).upper(),
-        str(request["url"]),
-        request_headers=_lower(request.get("headers") or {}),
+        _field(request, "method", (str,), "request").upper(),
+        _field(request, "url", (str,), "request"),
+        request_headers=_lower(_field(request, "headers", (dict,), "request", required=False) or {}),
         request_body=request.get("body"),
-        status=response.get("status"),
-        response_headers=_lower(response.get("headers") or {}),
+        status=_field(response, "status", (int,), "response", required=False),
+        response_headers=_lower(_field(response, "headers", (dict,), "response", required=False) or {}),
         body=response.get("body"),
         end=End(item["end"]) if item.get("end") else None,
         error=item.get("error"),
     )
-    events = response.get("events") or []
+    events = _field(response, "events", (list,), "response", required=False) or []
     exchange.events = [_event(e.get("id"), e.get("event") or "message", e.get("data") or "", e.get("retry")) for e in events]
     arrivals = [float(e["at"]) for e in events]
     started = float(item["started"])

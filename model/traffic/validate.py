@@ -206,6 +206,18 @@ class _Timeline:
         self.steps.append(Placed(action, records, report))
         return True
 
+    def _leave_unanswered(self, record: Record) -> None:
+        """An exchange the server never answered (the upstream unreachable through the proxy,
+        an aborted request in a HAR file): what the server did with it is unknown, so the rest
+        of its session is not judged."""
+        x = record.exchange
+        session = x.request_headers.get("mcp-session-id")
+        self.open.append(f"exchange {record.number}: no answer from the server ({x.error or 'none recorded'}): "
+                         + ("the rest of its session is not judged" if session else "not judged"))
+        self.unjudged_records.add(record.number)
+        if session is not None:
+            self.unjudged.add(session)
+
     def _alive(self, record: Record) -> None:
         x = record.exchange
         session = x.request_headers.get("mcp-session-id") or x.response_headers.get("mcp-session-id")
@@ -239,6 +251,9 @@ class _Timeline:
     def start(self, record: Record) -> None:
         self.records[record.number] = record
         x = record.exchange
+        if _unanswered(record):
+            self._leave_unanswered(record)
+            return
         if x.status is not None and 200 <= x.status < 300:
             self._alive(record)
         session = x.request_headers.get("mcp-session-id")
@@ -500,6 +515,12 @@ def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> lis
         return window
     return [i for i in window if events[i].cancels is not None
             or (events[i].is_server_request and str(events[i].request_id) in known_requests)]
+
+
+def _unanswered(record: Record) -> bool:
+    """No response from the server: none recorded, or one the proxy made itself (no head came)."""
+    x = record.exchange
+    return x.status is None or (record.timed and record.head is None and x.end is End.ERROR)
 
 
 def _is_response(event: SseEvent, record: Record) -> bool:

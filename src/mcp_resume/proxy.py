@@ -40,14 +40,20 @@ def run(args) -> int:
     """The ``proxy`` command; ``args``: ``upstream``, ``listen``, ``profile``, ``record``, ``json``, ``out``, ``timeout``."""
     try:
         host, port = parse_listen(args.listen)
-        proxy, checker, lines = _build(args)
-    except (ValueError, OSError) as error:
+        RecordingProxy(args.upstream, Fanout())  # the upstream URL checked before anything is opened
+    except ValueError as error:
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
     try:
         listener = _bind(host, port)
     except OSError as error:
         print(f"mcp-resume proxy: cannot listen on {host}:{port}: {error.strerror or error}", file=sys.stderr)
+        return EXIT_USAGE
+    try:  # only once listening: a proxy that cannot start leaves an earlier --record file alone
+        proxy, checker, lines = _build(args)
+    except (ValueError, OSError) as error:
+        listener.close()
+        print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
@@ -62,13 +68,17 @@ def run(args) -> int:
     if lines is not None:
         lines.close()
     _summary(final)
+    code = exit_code(final)
     if args.json:
         try:
             Path(args.json).write_text(json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records)), indent=2) + "\n")
         except OSError as error:
             print(f"mcp-resume proxy: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-    return exit_code(final)
+            code = EXIT_USAGE
+    if lines is not None and lines.failure:
+        print(f"mcp-resume proxy: {lines.failure}", file=sys.stderr)
+        code = EXIT_USAGE
+    return code
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -103,7 +113,8 @@ def _bind(host: str, port: int) -> socket.socket:
 def _serve(proxy: RecordingProxy, listener: socket.socket) -> None:
     import uvicorn
 
-    config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2)
+    config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
+                            server_header=False, date_header=False)  # the upstream's own are passed on
     uvicorn.Server(config).run(sockets=[listener])
 
 

@@ -10,8 +10,8 @@ a rule that only unjudged exchanges touched is INCONCLUSIVE, one that no
 exchange touched is SKIP.
 
 Exit codes: 0 no rule FAILed and none is INCONCLUSIVE; 1 some rule FAILed; 2 bad
-usage or a file that cannot be read (one line naming it); 3 no FAIL but some rule
-INCONCLUSIVE.
+usage, a file that cannot be read or holds no exchange (one line naming it); 3 no
+FAIL but some rule INCONCLUSIVE.
 
 The JSON report is ``{"file", "profile", "exchanges", "summary", "open", "assumed",
 "verdicts": [{"rule", "verdict", "level", "reason", "exchanges", "steps"}]}``.
@@ -42,6 +42,9 @@ def run(args) -> int:
         records = read(Path(args.file), args.format)
     except RecordError as error:
         print(f"mcp-resume validate: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    if not records:
+        print(f"mcp-resume validate: {args.file}: no exchanges recorded: nothing to judge", file=sys.stderr)
         return EXIT_USAGE
     profile = Profile.parse(args.profile)
     result = validate(records, profile)
@@ -75,17 +78,22 @@ def report_json(result: Validation, file: str, exchanges: int) -> dict:
 
 
 def junit(result: Validation, file: str) -> str:
-    suite = ElementTree.Element("testsuite", name=f"mcp-resume validate {file}", tests=str(len(result.results)))
+    """JUnit XML, one test case per rule, as ``verify`` writes it: FAIL = ``failure``,
+    INCONCLUSIVE = ``error``, SKIP = ``skipped``, a WARN passes with the finding in ``system-out``."""
+    count = lambda verdict: str(sum(r.verdict is verdict for r in result.results))
+    suite = ElementTree.Element("testsuite", name=f"mcp-resume validate {file}", tests=str(len(result.results)),
+                                failures=count(Verdict.FAIL), errors=count(Verdict.INCONCLUSIVE), skipped=count(Verdict.SKIP))
     for r in result.results:
         case = ElementTree.SubElement(suite, "testcase", classname="mcp-resume.validate", name=r.rule)
         if r.verdict is Verdict.FAIL:
             ElementTree.SubElement(case, "failure", message=r.reason).text = r.reason
-        elif r.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE):
-            ElementTree.SubElement(case, "skipped", message=f"{r.verdict.value}: {r.reason}")
+        elif r.verdict is Verdict.INCONCLUSIVE:
+            ElementTree.SubElement(case, "error", message=r.reason, type="inconclusive").text = r.reason
+        elif r.verdict is Verdict.SKIP:
+            ElementTree.SubElement(case, "skipped", message=r.reason)
         elif r.verdict is Verdict.WARN:
             ElementTree.SubElement(case, "system-out").text = f"WARN: {r.reason}"
-    suite.set("failures", str(sum(r.verdict is Verdict.FAIL for r in result.results)))
-    return ElementTree.tostring(suite, encoding="unicode") + "\n"
+    return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
 def markdown(result: Validation, file: str) -> str:
