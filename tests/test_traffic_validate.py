@@ -183,3 +183,11 @@ def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its
     result = validate(records, Profile.BOUNDARY)
     assert any("no answer from the server" in line for line in result.open)
     assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged
+
+
+def test_a_request_body_that_is_not_json_is_left_open_and_said():
+    records = recorded("reference")
+    call = next(r for r in records if isinstance(r.exchange.request_body, dict) and r.exchange.request_body.get("method") == "tools/call")
+    call.exchange.request_body = '{"jsonrpc": "2.0", "id": 2, "method": "tools/ca'  # cut, as a HAR export may
+    result = validate(records, Profile.BOUNDARY)
+    assert any(f"exchange {call.number}: its request body is not JSON" in line for line in result.open)

@@ -254,6 +254,11 @@ class _Timeline:
         if _unanswered(record):
             self._leave_unanswered(record)
             return
+        if x.method == "POST" and isinstance(x.request_body, str):
+            self.open.append(f"exchange {record.number}: its request body is not JSON (a HAR export may cut or "
+                             "encode it): not judged")
+            self.unjudged_records.add(record.number)
+            return
         if x.status is not None and 200 <= x.status < 300:
             self._alive(record)
         session = x.request_headers.get("mcp-session-id")

@@ -31,7 +31,7 @@ from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.validate import EXIT_USAGE, exit_code, report_json
+from mcp_resume.validate import EXIT_USAGE, exit_code, print_report, report_json
 
 DEFAULT_LISTEN = "127.0.0.1:8808"
 
@@ -67,7 +67,7 @@ def run(args) -> int:
     final = checker.stop()
     if lines is not None:
         lines.close()
-    _summary(final)
+    print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}")
     code = exit_code(final)
     if args.json:
         try:
@@ -146,8 +146,3 @@ def curl_script(rule: RuleResult, records: list[Record]) -> str:
     comments = [f"mcp-resume proxy reproducer: rule {rule.rule} is {rule.verdict.value}: {rule.reason}",
                 f"the recorded requests up to the finding; run as: bash {rule.rule}.curl.sh [URL]"]
     return exchanges_script(comments, url, [r.exchange for r in ordered])
-
-
-def _summary(result: Validation) -> None:
-    for rule in result.results:
-        print(f"{rule.rule:34} {rule.verdict.value:12} {rule.reason}")

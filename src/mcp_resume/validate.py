@@ -48,7 +48,7 @@ def run(args) -> int:
         return EXIT_USAGE
     profile = Profile.parse(args.profile)
     result = validate(records, profile)
-    _print(result, args.file, len(records))
+    print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}")
     for path, text in _outputs(args, result, len(records)):
         try:
             Path(path).write_text(text, encoding="utf-8")
@@ -115,16 +115,20 @@ def _outputs(args, result: Validation, exchanges: int):
         yield args.markdown, markdown(result, args.file)
 
 
-def _print(result: Validation, file: str, exchanges: int) -> None:
+def print_report(result: Validation, title: str) -> None:
+    """``title``, the verdict table, what the log left open and what was assumed, and the summary,
+    on stdout (shared with ``mcp-resume proxy``)."""
     console = Console(highlight=False)
-    console.print(f"validate {file}: {exchanges} exchanges, profile {result.profile.value}")
+    console.print(title, soft_wrap=True)
     table = Table("rule", "level", "verdict", "evidence")
     for r in result.results:
         table.add_row(r.rule, _level(r, result.profile), r.verdict.value, r.reason)
     console.print(table)
-    for line in result.open + result.assumed:
-        console.print(f"open: {line}")
-    console.print(f"summary: {_summary(result)}")
+    for line in result.open:
+        console.print(f"open: {line}", soft_wrap=True)
+    for line in result.assumed:
+        console.print(f"assumed: {line}", soft_wrap=True)
+    console.print(f"summary: {_summary(result)}", soft_wrap=True)
 
 
 def _summary(result: Validation) -> str:
