@@ -221,3 +221,33 @@ def test_a_command_that_ends_after_a_lost_interrupt_exits_130(monkeypatch, capsy
     finally:
         interrupts.reset()
     assert "interrupted" in capsys.readouterr().err
+
+
+
+class _RaisesInDestructor:
+    """Like a Z3 solver freed while our signal handler runs: the interrupt lands in ``__del__``."""
+
+    def __del__(self):
+        raise KeyboardInterrupt
+
+
+def test_an_interrupt_lost_in_a_destructor_prints_no_traceback(monkeypatch, capsys):
+    from mcp_resume import cli
+
+    def handler(args):
+        interrupts.mark()
+        doomed = _RaisesInDestructor()
+        del doomed  # Python cannot raise here: "Exception ignored in ... __del__" unless the hook drops it
+        return 0
+
+    parser = cli.build_parser()
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    arguments = parser.parse_args(["check"])
+    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
+    monkeypatch.setattr(arguments, "handler", handler)
+    try:
+        assert cli.main(["check"]) == EXIT_INTERRUPTED
+    finally:
+        interrupts.reset()
+    err = capsys.readouterr().err
+    assert "interrupted" in err and "Exception ignored" not in err and "Traceback" not in err

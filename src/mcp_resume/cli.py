@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import signal
 import sys
 import threading
@@ -366,6 +367,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     interrupts.reset()
     previous = _stop_on_signals()
+    unraisable = sys.unraisablehook
+    sys.unraisablehook = _quiet_lost_interrupt(unraisable)
     try:
         code = args.handler(args)
         interrupts.raise_if_seen()
@@ -385,8 +388,24 @@ def main(argv: list[str] | None = None) -> int:
             return EXIT_USAGE
         raise
     finally:
+        interrupts.end()
+        if not interrupts.seen():  # an interrupted run keeps the quiet hook: its half-built objects die on the way out
+            sys.unraisablehook = unraisable
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _quiet_lost_interrupt(previous):
+    """An unraisable-exception hook that, once the run was interrupted (``interrupts``), drops what
+    destructors raise: the ``KeyboardInterrupt`` of our own handler when it lands in a ``__del__``
+    ("Exception ignored in ... __del__"), and the errors of objects whose construction it cut short
+    (a Z3 ``AstRef`` without its ``ctx``). The run exits 130 anyway. Before an interrupt, every
+    unraisable exception goes to ``previous``."""
+    def hook(unraisable) -> None:
+        if interrupts.seen():
+            return
+        previous(unraisable)
+    return hook
 
 
 def _stop_on_signals() -> dict:
@@ -410,5 +429,17 @@ def _stop_on_signals() -> dict:
     return previous
 
 
+def entry() -> int:
+    """The ``mcp-resume`` console command: ``main`` on ``sys.argv``. An interrupted run leaves at once
+    with exit 130 (``os._exit`` after flushing): its clean-up ran inside the command, and the
+    interpreter's own finalization would free objects the interrupt left half-built."""
+    code = main()
+    if code == EXIT_INTERRUPTED and interrupts.seen():
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(EXIT_INTERRUPTED)
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(entry())

@@ -12,6 +12,7 @@ from __future__ import annotations
 import threading
 
 _seen = threading.Event()
+_ended = threading.Event()  # the command has returned: nothing is left to stop
 
 
 def mark() -> None:
@@ -27,9 +28,16 @@ def seen() -> bool:
 def reset() -> None:
     """Forget earlier interrupts: a command run in-process starts clean."""
     _seen.clear()
+    _ended.clear()
+
+
+def end() -> None:
+    """The command has returned: ``raise_if_seen`` raises no more (on the way out, a finalizer
+    that asks must not turn the exit code into death by SIGINT)."""
+    _ended.set()
 
 
 def raise_if_seen() -> None:
     """Raise ``KeyboardInterrupt`` when an interrupt arrived but its exception was lost."""
-    if _seen.is_set():
+    if _seen.is_set() and not _ended.is_set():
         raise KeyboardInterrupt
