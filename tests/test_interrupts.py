@@ -195,6 +195,21 @@ def test_an_interrupt_whose_exception_was_lost_still_stops_the_merge(tmp_path):
     assert _files(tmp_path) == {Path("old.txt")}
 
 
+def _main_with(monkeypatch, handler) -> int:
+    """``cli.main(["check"])`` with ``handler`` in place of the command's; the interrupt mark reset after."""
+    from mcp_resume import cli
+
+    parser = cli.build_parser()
+    arguments = parser.parse_args(["check"])
+    monkeypatch.setattr(arguments, "handler", handler)
+    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
+    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    try:
+        return cli.main(["check"])
+    finally:
+        interrupts.reset()
+
+
 def _lost_interrupt_then_exit(outcome):
     """A handler that gets an interrupt whose ``KeyboardInterrupt`` is lost, then ends with ``outcome``."""
     def handler(args):
@@ -208,20 +223,8 @@ def _lost_interrupt_then_exit(outcome):
 @pytest.mark.parametrize("outcome", [0, ctypes.ArgumentError("argument 1: KeyboardInterrupt: "), OSError(5, "I/O error")],
                          ids=["finishes", "ctypes-wraps-it", "os-error"])
 def test_a_command_that_ends_after_a_lost_interrupt_exits_130(monkeypatch, capsys, outcome):
-    from mcp_resume import cli
-
-    handler = _lost_interrupt_then_exit(outcome)
-    parser = cli.build_parser()
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
-    arguments = parser.parse_args(["check"])
-    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
-    monkeypatch.setattr(arguments, "handler", handler)
-    try:
-        assert cli.main(["check"]) == EXIT_INTERRUPTED
-    finally:
-        interrupts.reset()
+    assert _main_with(monkeypatch, _lost_interrupt_then_exit(outcome)) == EXIT_INTERRUPTED
     assert "interrupted" in capsys.readouterr().err
-
 
 
 class _RaisesInDestructor:
@@ -232,22 +235,12 @@ class _RaisesInDestructor:
 
 
 def test_an_interrupt_lost_in_a_destructor_prints_no_traceback(monkeypatch, capsys):
-    from mcp_resume import cli
-
     def handler(args):
         interrupts.mark()
         doomed = _RaisesInDestructor()
         del doomed  # Python cannot raise here: "Exception ignored in ... __del__" unless the hook drops it
         return 0
 
-    parser = cli.build_parser()
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
-    arguments = parser.parse_args(["check"])
-    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
-    monkeypatch.setattr(arguments, "handler", handler)
-    try:
-        assert cli.main(["check"]) == EXIT_INTERRUPTED
-    finally:
-        interrupts.reset()
+    assert _main_with(monkeypatch, handler) == EXIT_INTERRUPTED
     err = capsys.readouterr().err
     assert "interrupted" in err and "Exception ignored" not in err and "Traceback" not in err

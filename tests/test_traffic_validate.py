@@ -129,11 +129,16 @@ def _shifted(records, first: int, seconds: float):
     return moved
 
 
-def _answered_404(records, number: int):
+def _answered(records, number: int, status: int | None):
+    """``records`` with exchange ``number`` answered ``status`` and no events (``None``: no answer)."""
     for r in records:
         if r.number == number:
-            r.exchange.status, r.exchange.events, r.arrivals = 404, [], []
+            r.exchange.status, r.exchange.events, r.arrivals = status, [], []
     return records
+
+
+def _answered_404(records, number: int):
+    return _answered(records, number, 404)
 
 
 def _session_resumption(records) -> int:
@@ -176,11 +181,8 @@ def test_a_recording_with_no_exchange_is_a_usage_error(tmp_path, capsys, content
 def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its_session():
     records = recorded("design-2")
     session = records[-1].exchange.request_headers["mcp-session-id"]  # the second session's foreign GET
-    for r in records:
-        if r.exchange.request_headers.get("mcp-session-id") == session:
-            r.exchange.status, r.exchange.events, r.arrivals = None, [], []  # e.g. a HAR entry with status 0
-            break
-    result = validate(records, Profile.BOUNDARY)
+    first = next(r.number for r in records if r.exchange.request_headers.get("mcp-session-id") == session)
+    result = validate(_answered(records, first, None), Profile.BOUNDARY)  # e.g. a HAR entry with status 0
     assert any("no answer from the server" in line for line in result.open)
     assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged
 

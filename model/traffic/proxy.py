@@ -32,6 +32,7 @@ from mcp_resume.model.http.asgi import read_body
 from mcp_resume.model.http.client import SseStreamReader
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.traffic.records import Record, json_or_text
+from mcp_resume.model.traffic.recording import Fanout
 
 HOP_BY_HOP = frozenset({
     "connection", "keep-alive", "proxy-authenticate", "proxy-authorization", "te", "trailer", "transfer-encoding",
@@ -56,20 +57,8 @@ class Recorder(Protocol):
     def ended(self, record: Record) -> None: ...
 
 
-class _Unrecorded:
-    """The recorder of exchanges beside the MCP endpoint: it forgets them."""
-
-    def started(self, record: Record) -> None:
-        pass
-
-    def event(self, record: Record, event: SseEvent) -> None:
-        pass
-
-    def ended(self, record: Record) -> None:
-        pass
-
-
-_UNRECORDED = _Unrecorded()
+_UNRECORDED = Fanout()
+"""The recorder of exchanges beside the MCP endpoint: none (they are forwarded, not recorded)."""
 
 
 class RecordingProxy:

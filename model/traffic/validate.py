@@ -219,10 +219,13 @@ class _Timeline:
             self.unjudged.add(session)
 
     def _alive(self, record: Record) -> None:
-        x = record.exchange
-        session = x.request_headers.get("mcp-session-id") or x.response_headers.get("mcp-session-id")
+        session = _session_of(record)
         if session is not None:
             self.alive_at[session] = self.now
+
+    def _open_streams_of(self, session: str | None) -> list[int]:
+        """The records, in order, whose stream the log still has open in ``session``."""
+        return sorted(n for n in self.stream_of if _session_of(self.records[n]) == session)
 
     def _assume_ended(self, action: a.Action, records: tuple[int, ...], session: str | None) -> None:
         """A 404 for a session the log shows live, after ``QUIET_SECONDS`` without a sign of life:
@@ -235,7 +238,7 @@ class _Timeline:
             return
         if self.now - self.alive_at.get(session, float("-inf")) < QUIET_SECONDS:
             return
-        still_open = sorted(n for n in self.stream_of if self.records[n].exchange.request_headers.get("mcp-session-id") == session)
+        still_open = self._open_streams_of(session)
         observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
         if self.place(a.ExpireSession(spec_session), observed, records, session):
             for number in still_open:
@@ -298,9 +301,8 @@ class _Timeline:
 
     def _ended_with(self, delete: Record, session: str | None) -> list[int]:
         answered = delete.ended if delete.ended is not None else delete.started
-        return sorted(n for n in self.stream_of if (other := self.records[n]).ended is not None
-                      and other.exchange.request_headers.get("mcp-session-id") == session
-                      and delete.started <= other.ended <= answered + REPLAY_WINDOW)
+        return [n for n in self._open_streams_of(session) if (ended := self.records[n].ended) is not None
+                and delete.started <= ended <= answered + REPLAY_WINDOW]
 
     def _session_handle(self, session: str | None) -> str | None:
         if session is None:
@@ -421,8 +423,7 @@ class _Timeline:
         key = self.stream_of.pop(record.number, None)
         if key is None:
             return
-        session = record.exchange.request_headers.get("mcp-session-id") or record.exchange.response_headers.get(
-            "mcp-session-id")
+        session = _session_of(record)
         if record.exchange.end is End.CLOSED:
             action = a.CloseConnection(self.handle(key))
         else:
@@ -520,6 +521,12 @@ def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> lis
         return window
     return [i for i in window if events[i].cancels is not None
             or (events[i].is_server_request and str(events[i].request_id) in known_requests)]
+
+
+def _session_of(record: Record) -> str | None:
+    """The session id an exchange carried, or the one its answer minted (``initialize``)."""
+    x = record.exchange
+    return x.request_headers.get("mcp-session-id") or x.response_headers.get("mcp-session-id")
 
 
 def _unanswered(record: Record) -> bool:

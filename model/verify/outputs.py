@@ -67,17 +67,26 @@ def junit_xml(report: Report) -> str:
             name=verdict.rule,
             time=f"{sum(x.seconds for x in verdict.exchanges):.3f}",
         )
-        details = _details(verdict)
-        if verdict.verdict is Verdict.FAIL:
-            ElementTree.SubElement(case, "failure", message=verdict.reason, type=verdict.level.value).text = details
-        elif verdict.verdict is Verdict.INCONCLUSIVE:
-            ElementTree.SubElement(case, "error", message=verdict.reason, type="inconclusive").text = details
-        elif verdict.verdict is Verdict.SKIP:
-            ElementTree.SubElement(case, "skipped", message=verdict.reason)
-        elif verdict.verdict is Verdict.WARN:
-            ElementTree.SubElement(case, "system-out").text = f"WARN ({verdict.level.value} broken): {details}"
+        add_verdict(case, verdict.verdict, verdict.reason, _details(verdict), verdict.level.value)
     ElementTree.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
+
+
+def add_verdict(case: ElementTree.Element, verdict: Verdict, reason: str, details: str, level: str | None = None) -> None:
+    """A rule's verdict inside its JUnit ``testcase``: FAIL = ``failure`` (of type ``level``),
+    INCONCLUSIVE = ``error``, SKIP = ``skipped``; a PASS adds nothing, a WARN passes with the
+    finding in ``system-out``. ``details`` is the element's text. Shared by verify and validate."""
+    if verdict is Verdict.FAIL:
+        failure = ElementTree.SubElement(case, "failure", message=reason)
+        if level is not None:
+            failure.set("type", level)
+        failure.text = details
+    elif verdict is Verdict.INCONCLUSIVE:
+        ElementTree.SubElement(case, "error", message=reason, type="inconclusive").text = details
+    elif verdict is Verdict.SKIP:
+        ElementTree.SubElement(case, "skipped", message=reason)
+    elif verdict is Verdict.WARN:
+        ElementTree.SubElement(case, "system-out").text = f"WARN ({level} broken): {details}" if level else f"WARN: {details}"
 
 
 def _details(verdict: RuleVerdict) -> str:

@@ -318,18 +318,22 @@ async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, vi
         return False
 
     if via_get:
-        opening = lambda: asyncio.ensure_future(  # noqa: E731
-            d.client.get(label=f"GET with the session id, kept open: {tool}'s server request comes here",
-                         session=session, stop=watch, idle=3 * ctx.bounds.idle)
-        )
-        calling = lambda: d.start_call(session, tool, f"call {tool} (its server request comes on the GET stream)", rid)  # noqa: E731
-        # JSON answers: the request is pending before any GET can carry it, so call first; a server that sends
-        # it on an open GET stream only (B17) needs that stream open before the call
-        first, second = (calling, opening) if d.json_posts else (opening, calling)
-        started = first()
-        await asyncio.sleep(GET_AFTER_CALL_SECONDS)
-        later = second()
-        reading = later if d.json_posts else started
+        def open_get():
+            return asyncio.ensure_future(
+                d.client.get(label=f"GET with the session id, kept open: {tool}'s server request comes here",
+                             session=session, stop=watch, idle=3 * ctx.bounds.idle))
+
+        def call() -> None:
+            d.start_call(session, tool, f"call {tool} (its server request comes on the GET stream)", rid)
+
+        if d.json_posts:  # JSON answers: the request is pending before any GET can carry it, so call first
+            call()
+            await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+            reading = open_get()
+        else:  # a server that sends it on an open GET stream only (B17) needs that stream open before the call
+            reading = open_get()
+            await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+            call()
     else:
         reading = asyncio.ensure_future(
             d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,

@@ -374,12 +374,10 @@ def main(argv: list[str] | None = None) -> int:
         interrupts.raise_if_seen()
         return code
     except KeyboardInterrupt:
-        print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return _interrupted(args.command)
     except Exception as error:
         if interrupts.seen():  # the interrupt surfaced as another error (e.g. ctypes wraps it inside a Z3 call)
-            print(f"mcp-resume {args.command}: interrupted", file=sys.stderr)
-            return EXIT_INTERRUPTED
+            return _interrupted(args.command)
         if isinstance(error, OutputError):
             print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
             return EXIT_USAGE
@@ -393,6 +391,11 @@ def main(argv: list[str] | None = None) -> int:
             sys.unraisablehook = unraisable
         for signum, handler in previous.items():
             signal.signal(signum, handler)
+
+
+def _interrupted(command: str) -> int:
+    print(f"mcp-resume {command}: interrupted", file=sys.stderr)
+    return EXIT_INTERRUPTED
 
 
 def _quiet_lost_interrupt(previous):

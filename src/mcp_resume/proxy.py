@@ -40,7 +40,8 @@ def run(args) -> int:
     """The ``proxy`` command; ``args``: ``upstream``, ``listen``, ``profile``, ``record``, ``json``, ``out``, ``timeout``."""
     try:
         host, port = parse_listen(args.listen)
-        RecordingProxy(args.upstream, Fanout())  # the upstream URL checked before anything is opened
+        fanout = Fanout()
+        proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout))
     except ValueError as error:
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -50,11 +51,13 @@ def run(args) -> int:
         print(f"mcp-resume proxy: cannot listen on {host}:{port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
     try:  # only once listening: a proxy that cannot start leaves an earlier --record file alone
-        proxy, checker, lines = _build(args)
-    except (ValueError, OSError) as error:
+        lines = JsonLinesRecorder(Path(args.record)) if args.record else None
+    except OSError as error:
         listener.close()
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
+    checker = _live_checker(args, proxy)
+    fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
     print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}; "
@@ -90,14 +93,11 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def _build(args):
-    lines = JsonLinesRecorder(Path(args.record)) if args.record else None
+def _live_checker(args, proxy: RecordingProxy) -> LiveChecker:
+    """The live checker, printing each finding and writing its reproducers in ``--out``."""
     out = Path(args.out)
-    fanout = Fanout()
-    proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout))
     checker = LiveChecker(Profile.parse(args.profile), lambda rule, result: _finding(rule, result, checker.records, out), proxy.now)
-    fanout.recorders = (checker,) + ((lines,) if lines else ())
-    return proxy, checker, lines
+    return checker
 
 
 def _bind(host: str, port: int) -> socket.socket:

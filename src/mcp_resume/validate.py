@@ -29,6 +29,7 @@ from rich.table import Table
 
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.model.traffic.validate import RuleResult, Validation, validate
+from mcp_resume.model.verify.outputs import add_verdict
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
@@ -84,15 +85,8 @@ def junit(result: Validation, file: str) -> str:
     suite = ElementTree.Element("testsuite", name=f"mcp-resume validate {file}", tests=str(len(result.results)),
                                 failures=count(Verdict.FAIL), errors=count(Verdict.INCONCLUSIVE), skipped=count(Verdict.SKIP))
     for r in result.results:
-        case = ElementTree.SubElement(suite, "testcase", classname="mcp-resume.validate", name=r.rule)
-        if r.verdict is Verdict.FAIL:
-            ElementTree.SubElement(case, "failure", message=r.reason).text = r.reason
-        elif r.verdict is Verdict.INCONCLUSIVE:
-            ElementTree.SubElement(case, "error", message=r.reason, type="inconclusive").text = r.reason
-        elif r.verdict is Verdict.SKIP:
-            ElementTree.SubElement(case, "skipped", message=r.reason)
-        elif r.verdict is Verdict.WARN:
-            ElementTree.SubElement(case, "system-out").text = f"WARN: {r.reason}"
+        add_verdict(ElementTree.SubElement(suite, "testcase", classname="mcp-resume.validate", name=r.rule),
+                    r.verdict, r.reason, r.reason)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
