@@ -24,7 +24,7 @@ from mcp_resume.model.traffic.validate import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-from tests.traffic_runs import recorded_live, scenario, sdk_clients
+from tests.traffic_runs import recorded_live, scenario, sdk_clients, session_of
 
 HAR = Path(__file__).parent / "fixtures" / "python-sdk-client.har"
 pytestmark = pytest.mark.timeout(300)
@@ -34,10 +34,6 @@ def _failed(validation) -> set[str]:
     return {r.rule for r in validation.results if r.verdict is Verdict.FAIL}
 
 
-def _session(record) -> str | None:
-    return record.exchange.request_headers.get("mcp-session-id")
-
-
 @pytest.mark.slow
 def test_the_sdk_clients_traffic_shows_the_python_sdks_cross_session_replay_live_and_in_the_recording():
     records, live = recorded_live("python-sdk", sdk_clients)
@@ -45,11 +41,12 @@ def test_the_sdk_clients_traffic_shows_the_python_sdks_cross_session_replay_live
     crossing = result.result("no-cross-session")
     assert crossing.verdict is Verdict.FAIL and "on a connection of session" in crossing.reason
     assert live == _failed(result)
-    # what the run exercised: two sessions at once, the SDK's own stream resumption after the
-    # server closed a stream, a connection the client dropped, and DELETE
-    assert len({_session(r) for r in records} - {None}) == 2
-    first = _session(next(r for r in records if _session(r)))
-    own = [r for r in records if r.exchange.method == "GET" and _session(r) == first
+    # what the run exercised: two sessions at once (and a third that leaves during a call), the
+    # SDK's own stream resumption after the server closed a stream, a connection the client
+    # dropped, and DELETE
+    assert len({session_of(r) for r in records} - {None}) == 3
+    first = session_of(next(r for r in records if session_of(r)))
+    own = [r for r in records if r.exchange.method == "GET" and session_of(r) == first
            and "last-event-id" in r.exchange.request_headers]
     assert own and result.result("replay-suffix").verdict is Verdict.PASS
     assert any(r.exchange.end is End.DROPPED and r.exchange.method == "POST" for r in records)

@@ -16,7 +16,7 @@ from mcp_resume.model.traffic.validate import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-from tests.traffic_runs import recorded
+from tests.traffic_runs import recorded, session_of
 
 
 def _verdicts(records, profile=Profile.BOUNDARY):
@@ -144,7 +144,7 @@ def _answered_404(records, number: int):
 def _session_resumption(records) -> int:
     first = next(r for r in records if r.exchange.response_headers.get("mcp-session-id")).exchange.response_headers["mcp-session-id"]
     return next(r.number for r in records if r.exchange.method == "GET" and "last-event-id" not in r.exchange.request_headers
-                and r.exchange.request_headers.get("mcp-session-id") == first)
+                and session_of(r) == first)
 
 
 def test_a_404_for_a_session_just_served_is_judged_and_after_a_quiet_spell_read_as_its_end():
@@ -163,7 +163,7 @@ def test_a_404_for_a_session_just_served_is_judged_and_after_a_quiet_spell_read_
 def test_a_404_for_a_quiet_session_that_is_never_used_again_fails_nothing():
     records = recorded("reference")
     first = records[0].exchange.response_headers["mcp-session-id"]
-    last = max(r.number for r in records if r.exchange.request_headers.get("mcp-session-id") == first)
+    last = max(r.number for r in records if session_of(r) == first)
     later = [r for r in _answered_404(_shifted(records, last, 60.0), last)]
     result = validate(later, Profile.BOUNDARY)
     assert any("ended it unseen" in line for line in result.assumed)
@@ -181,7 +181,7 @@ def test_a_recording_with_no_exchange_is_a_usage_error(tmp_path, capsys, content
 def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its_session():
     records = recorded("design-2")
     session = records[-1].exchange.request_headers["mcp-session-id"]  # the second session's foreign GET
-    first = next(r.number for r in records if r.exchange.request_headers.get("mcp-session-id") == session)
+    first = next(r.number for r in records if session_of(r) == session)
     result = validate(_answered(records, first, None), Profile.BOUNDARY)  # e.g. a HAR entry with status 0
     assert any("no answer from the server" in line for line in result.open)
     assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged

@@ -45,11 +45,15 @@ async def scenario(url: str) -> tuple[list, object, object]:
 async def sdk_clients(url: str) -> None:
     """The official Python SDK's Streamable HTTP client (``mcp.client.streamable_http``), two
     clients at once. The first: a call whose stream the server closes (the SDK resumes it itself
-    with ``Last-Event-ID``), an elicitation it answers, a call it abandons mid-stream (its
-    connection dropped), a history call whose event ids it keeps (the SDK's resumption tokens;
-    last, so that a server keeping a few ended streams still has it). Then, while the first session lives, a second client presents the first one's event
-    id as its resumption token. Both end their sessions with DELETE. Every step is bounded
-    (``STEP_SECONDS``): a server that strands a call costs the step, not the run."""
+    with ``Last-Event-ID``), an elicitation it answers, a call it abandons at its first progress
+    notification (the session-era SDK sends ``notifications/cancelled`` and keeps reading the
+    POST, which the server may end itself), a history call whose event ids it keeps (the SDK's
+    resumption tokens; last, so that a server keeping a few ended streams still has it). Then,
+    while the first session lives, a second client presents the first one's event id as its
+    resumption token, and a third leaves in the middle of a call, at its first progress
+    notification (its transport drops that POST's connection). The first ends its session with
+    DELETE. Every step is bounded (``STEP_SECONDS``): a server that strands a call costs the
+    step, not the run."""
     import anyio
     from mcp.client.session import ClientSession
     from mcp.client.streamable_http import streamable_http_client
@@ -66,11 +70,32 @@ async def sdk_clients(url: str) -> None:
             for tool in ("test_reconnection", "test_elicitation"):
                 with anyio.move_on_after(STEP_SECONDS):
                     await first.call_tool(tool)
-            with anyio.move_on_after(0.5):
-                await first.call_tool("test_tool_with_progress")
+            with anyio.move_on_after(STEP_SECONDS) as abandon:
+                async def at_first_progress(progress, total, message) -> None:
+                    abandon.cancel()
+                await first.call_tool("test_tool_with_progress", progress_callback=at_first_progress)
             await _call(first, "test_tool_with_logging", ClientMessageMetadata(on_resumption_token_update=keep))
             assert len(tokens) >= 2, f"the history call gave the SDK {len(tokens)} resumption tokens"
             await _foreign_resumption(url, tokens[1])
+            await _leaving_mid_call(url)
+
+
+async def _leaving_mid_call(url: str) -> None:
+    """A third SDK client that leaves while its call runs, at the call's first progress
+    notification: its transport drops the call's connection (the session is left to expire)."""
+    import anyio
+    from mcp.client.session import ClientSession
+    from mcp.client.streamable_http import streamable_http_client
+
+    with anyio.CancelScope() as leave:
+        async def at_first_progress(progress, total, message) -> None:
+            leave.cancel()
+
+        async with streamable_http_client(url) as (read, write):
+            async with ClientSession(read, write, read_timeout_seconds=STEP_SECONDS) as third:
+                await third.initialize()
+                with anyio.move_on_after(STEP_SECONDS):
+                    await third.call_tool("test_tool_with_progress", progress_callback=at_first_progress)
 
 
 async def _foreign_resumption(url: str, token: str) -> None:
@@ -105,6 +130,11 @@ async def _call(session, tool: str, metadata):
 
 
 STEP_SECONDS = 5.0
+
+
+def session_of(record: Record) -> str | None:
+    """The ``Mcp-Session-Id`` an exchange's request carried."""
+    return record.exchange.request_headers.get("mcp-session-id")
 
 
 def recorded(name: str, run: Callable[[str], Awaitable[object]] = scenario) -> list[Record]:

@@ -28,6 +28,7 @@ connection is closed before the next action, so no two exchanges overlap.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -142,6 +143,12 @@ class HttpServerUnderTest:
         return Observation(closed=(action.stream,))
 
     def _drop_connection(self, action) -> Observation:
+        """The client closed the connection when it stopped reading; the server learns of it
+        only once its side sees the close. A reconnect sent at once would race that (a
+        server still counting the stream as connected rightly re-emits nothing on a new
+        stream, and the spec would expect the re-emission): so the drop waits
+        ``bounds.settle`` seconds before the next action."""
+        time.sleep(self.bounds.settle)
         return Observation(closed=(action.stream,))
 
     def _reconnect(self, action) -> Observation:

@@ -6,8 +6,12 @@ seen so far (``validate``), at most once per ``interval`` seconds, and calls
 ``on_finding(result)`` once for each rule the first time it FAILs or WARNs. An
 exchange still running counts with what it delivered so far, once its response
 head is ``REPLAY_WINDOW`` seconds old (before that, what a GET delivers at once
-may be incomplete). Validating in a
-thread keeps the proxy's event loop free: forwarding never waits for a check.
+may be incomplete). A DELETE counts once its answer is ``REPLAY_WINDOW`` seconds
+old: ``validate`` takes the session's streams that end within that window as the
+ones the DELETE closed, so an earlier look would see them still open. The final
+validation (``stop``) counts every record, as ``validate`` on the recording does.
+Validating in a thread keeps the proxy's event loop free: forwarding never waits
+for a check.
 """
 
 from __future__ import annotations
@@ -57,13 +61,14 @@ class LiveChecker:
         self._stopping.set()
         self._changed.set()
         self._worker.join(10)
-        return self.check()
+        return self.check(final=True)
 
-    def check(self) -> Validation:
-        """Validate the records so far now, reporting new findings."""
+    def check(self, final: bool = False) -> Validation:
+        """Validate the records so far now, reporting new findings; ``final`` counts every
+        record, settled or not."""
         with self._lock:
             now = self.clock()
-            snapshot = [_snapshot(r) for r in self.records if r.ended is not None or _settled(r, now)]
+            snapshot = [_snapshot(r) for r in self.records if final or _settled(r, now)]
         result = validate(snapshot, self.profile)
         for rule in result.results:
             if rule.verdict in (Verdict.FAIL, Verdict.WARN) and rule.rule not in self.reported:
@@ -83,8 +88,14 @@ class LiveChecker:
 
 
 def _settled(record: Record, now: float) -> bool:
-    """A running exchange counts once its head is ``REPLAY_WINDOW`` seconds old: what
-    its GET delivered at once is then complete, as the final validation will see it."""
+    """Whether ``record`` counts at ``now`` as the final validation will see it: an ended
+    exchange does, a DELETE once its answer is ``REPLAY_WINDOW`` seconds old (the streams
+    it closes have ended by then), a running exchange once its head is that old (what
+    its GET delivered at once is then complete)."""
+    if record.exchange.method == "DELETE":
+        return record.ended is not None and now - record.ended > REPLAY_WINDOW
+    if record.ended is not None:
+        return True
     return record.head is not None and now - record.head > REPLAY_WINDOW
 
 

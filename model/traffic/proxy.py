@@ -99,7 +99,7 @@ class RecordingProxy:
 
     async def _forward(self, scope, receive, send) -> None:
         body, too_large = await read_body(receive, self.max_body)
-        record = self._start(scope, body, recorded=self.path is None or scope["path"].rstrip("/") == self.path)
+        record = self._start(scope, body)
         if too_large:
             await self._refuse(send, record, 413, f"request body larger than {self.max_body} bytes")
             return
@@ -123,9 +123,10 @@ class RecordingProxy:
             self._recorder(record).ended(record)
             await response.aclose()
 
-    def _start(self, scope, body: bytes, recorded: bool = True) -> Record:
-        """The record of a new exchange, told to the recorder when ``recorded``; a request beside
-        the MCP endpoint gets number 0 and is forwarded unrecorded."""
+    def _start(self, scope, body: bytes) -> Record:
+        """The record of a new exchange, told to the recorder; a request beside the MCP endpoint
+        gets number 0 and is forwarded unrecorded."""
+        recorded = self.path is None or scope["path"].rstrip("/") == self.path
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string") or b""
         url = self.origin + path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")

@@ -211,7 +211,7 @@ class _Timeline:
         an aborted request in a HAR file): what the server did with it is unknown, so the rest
         of its session is not judged."""
         x = record.exchange
-        session = x.request_headers.get("mcp-session-id")
+        session = _session_of(record)
         self.open.append(f"exchange {record.number}: no answer from the server ({x.error or 'none recorded'}): "
                          + ("the rest of its session is not judged" if session else "not judged"))
         self.unjudged_records.add(record.number)

@@ -4,7 +4,8 @@ client and its server.
 It forwards every request to URL's origin and streams every answer back as it
 comes (``model.traffic.proxy``), records the exchanges (``--record FILE``, JSON
 lines that ``mcp-resume validate`` reads) and checks them as they happen
-(``model.traffic.live``): a finding is printed the moment it is seen, with the
+(``model.traffic.live``): a finding is printed the moment it is seen (a GET's replay
+and a DELETE's end of streams once their one-second window has passed), with the
 rule, the exchanges and a reproducer (``<rule>.curl.sh``: the requests of those
 exchanges, for curl) in ``--out``. Ctrl-C or SIGTERM stops it; it then prints
 the verdicts and writes ``--json`` (the ``validate`` report). It binds
