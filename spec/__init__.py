@@ -13,7 +13,8 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``designs``: the faulty designs of DESIGN.md §5, as data (their rules and deviations);
 - ``space``, ``walk``: what every explorer shares: the bounds of a run, the
   actions worth trying in a state, the one breadth-first walk;
-- ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile.
+- ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile;
+- ``values``: ``immutable``, the frozen dataclass of every value above, cheap to build.
 - ``sessionless``, ``sessionless_checks``: the 2026-07-28 revision's own state
   machine (no session, POST only) and the checks of what its servers send.
 """

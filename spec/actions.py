@@ -13,11 +13,13 @@ trace is a list of them (see ``trace``).
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, fields
 from typing import ClassVar, Union
 
+from .values import immutable
 
-@dataclass(frozen=True, slots=True)
+
+@immutable
 class Initialize:
     """Client POSTs ``initialize`` without ``Mcp-Session-Id`` (DESIGN.md §2 branch 5)."""
 
@@ -25,7 +27,7 @@ class Initialize:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class CallTool:
     """Client POSTs ``tools/call``; the response opens a POST stream."""
 
@@ -34,7 +36,7 @@ class CallTool:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Reconnect:
     """Client GETs the MCP endpoint with any combination of the two headers.
 
@@ -48,7 +50,7 @@ class Reconnect:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class AnswerRequest:
     """Client POSTs its JSON-RPC response to server request ``request``."""
 
@@ -58,7 +60,7 @@ class AnswerRequest:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class DeleteSession:
     """Client sends HTTP DELETE with ``Mcp-Session-Id`` (MCP B35)."""
 
@@ -67,7 +69,7 @@ class DeleteSession:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class DropConnection:
     """The connection delivering ``stream`` breaks; the stream lives on."""
 
@@ -76,7 +78,7 @@ class DropConnection:
     side: ClassVar[str] = "network"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class RestartClient:
     """The client process restarts: it forgets every event id and every request it saw."""
 
@@ -84,7 +86,7 @@ class RestartClient:
     side: ClassVar[str] = "client"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class CloseConnection:
     """Server closes the connection delivering ``stream`` (SEP-1699, with ``retry``):
     unlike a network drop it is the server's choice, and the stream lives on for
@@ -95,7 +97,7 @@ class CloseConnection:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class EvictEvent:
     """Server's ring buffer discards the oldest retained event of ``stream``; a
     ``Last-Event-ID`` naming it can no longer be answered with an exact suffix."""
@@ -105,7 +107,7 @@ class EvictEvent:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class EmitEvent:
     """Server sends a notification on ``stream``."""
 
@@ -114,7 +116,7 @@ class EmitEvent:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class IssueServerRequest:
     """Server sends a request (sampling, elicitation, roots) on ``stream``."""
 
@@ -123,7 +125,7 @@ class IssueServerRequest:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class CancelRequest:
     """Server gives up on a pending request (MCP B39)."""
 
@@ -132,7 +134,7 @@ class CancelRequest:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class EndStream:
     """Server terminates ``stream`` (e.g. a POST stream after its response)."""
 
@@ -141,7 +143,7 @@ class EndStream:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class ExpireStream:
     """Server discards the events of ``stream``; its session lives on."""
 
@@ -150,7 +152,7 @@ class ExpireStream:
     side: ClassVar[str] = "server"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class ExpireSession:
     """Server ends ``session`` on its own (MCP B33)."""
 

@@ -19,13 +19,13 @@ branch 4 B32; branch 5 B28, B32; sessionless revision F17.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import Enum
 from functools import cache
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
 from .state import RequestStatus, State, StreamKind, StreamStatus
+from .values import immutable
 
 
 class Method(str, Enum):
@@ -101,7 +101,7 @@ NO_CONTENT = 204
 """Answer to a reconnect to a terminated stream, by SSE convention (rules §3.5)."""
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class ClassDecision:
     """An entry of the decision table: the branch and the acceptable statuses.
 
@@ -114,7 +114,7 @@ class ClassDecision:
     status: int
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class HttpRequest:
     """One request's method and its two header values (``None`` = header absent).
 
@@ -127,7 +127,7 @@ class HttpRequest:
     request: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Outcome:
     """What the server must do with one request in one state, under one profile.
 
@@ -167,16 +167,13 @@ class Outcome:
 NEVER_ISSUED = "never-issued"
 """The case of ``unknown-session-404`` for a session id that was never issued."""
 
-_ERRORS = {
-    Branch.REJECT_FOREIGN_EVENT_ID: RESUMPTION_ERROR_CODE,
-    Branch.MISSING_SESSION: MISSING_SESSION_ERROR_CODE,
-}
 
-
+@cache
 def decide_class(
     method: Method, session: SessionClass, event: EventClass, profile: Profile
 ) -> ClassDecision:
-    """The decision table over header classes (total on its domain)."""
+    """The decision table over header classes (total on its domain; a function of
+    its four enums, so each entry is worked out once)."""
     if profile not in SESSION_ERA:
         return _decide_sessionless(method)
     strict = profile is Profile.BOUNDARY
@@ -191,18 +188,44 @@ def decide_class(
 
 def decide(state: State, request: HttpRequest, profile: Profile) -> Outcome:
     """The outcome of ``request`` in ``state`` under ``profile``."""
-    session_class = classify_session(state, request.session)
-    event_class = classify_event(state, request.session, request.last_event_id)
-    entry = decide_class(request.method, session_class, event_class, profile)
-    error = _ERRORS.get(entry.branch)
-    outcome = Outcome(entry.branch, entry.statuses, entry.status, session_class, event_class, error=error)
-    if entry.branch is Branch.STREAM_RESUMPTION:
-        return _refine_stream_resumption(state, request, outcome)
-    if entry.branch is Branch.SESSION_RESUMPTION:
-        return _refine_session_resumption(state, request, outcome)
-    if entry.branch is Branch.SESSION_REQUEST and request.method is Method.POST_RESPONSE:
-        return _refine_response(state, request, outcome)
+    return decide_headers(state, request.method, request.session, request.last_event_id, request.request, profile)
+
+
+def decide_headers(state: State, method: Method, session: str | None, last_event_id: str | None,
+                   request: str | None, profile: Profile) -> Outcome:
+    """``decide`` for the request ``HttpRequest(method, session, last_event_id, request)``,
+    without building it (the transitions decide on every client step)."""
+    session_class = classify_session(state, session)
+    event_class = classify_event(state, session, last_event_id)
+    outcome = _class_outcome(method, session_class, event_class, profile)
+    branch, statuses = outcome.branch, outcome.statuses
+    if branch is Branch.STREAM_RESUMPTION:
+        statuses, stream, replay = _refine_stream_resumption(state, last_event_id, statuses)
+        return Outcome(branch, statuses, outcome.status, session_class, event_class, stream, replay, (), outcome.error)
+    if branch is Branch.SESSION_RESUMPTION:
+        statuses, reemit = _refine_session_resumption(state, session, statuses)
+        return Outcome(branch, statuses, outcome.status, session_class, event_class, None, (), reemit, outcome.error)
+    if branch is Branch.SESSION_REQUEST and method is Method.POST_RESPONSE:
+        refined = _refine_response(state, session, request, statuses)
+        if refined != statuses:
+            return Outcome(branch, refined, outcome.status, session_class, event_class, error=outcome.error)
     return outcome
+
+
+@cache
+def _class_outcome(method: Method, session: SessionClass, event: EventClass, profile: Profile) -> Outcome:
+    """The outcome of the table entry alone, before the state refines it (one value per
+    entry: most requests need no refinement, and an ``Outcome`` is immutable)."""
+    entry = decide_class(method, session, event, profile)
+    error = _ERRORS.get(entry.branch)
+    return Outcome(entry.branch, entry.statuses, entry.status, session, event, error=error)
+
+
+_ERRORS = {
+    Branch.REJECT_FOREIGN_EVENT_ID: RESUMPTION_ERROR_CODE,
+    Branch.MISSING_SESSION: MISSING_SESSION_ERROR_CODE,
+}
+"""The JSON-RPC error code of the reference's refusal in each branch that has one."""
 
 
 def _decide_sessionless(method: Method) -> ClassDecision:
@@ -238,41 +261,33 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
     return ClassDecision(Branch.SESSION_TERMINATION, SUCCESSES | {405}, 200)
 
 
-def _refine_stream_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
-    event = state.event(request.last_event_id)
+def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]):
+    """Branch 1: the accepted statuses, the stream resumed and the events to replay."""
+    event = state.event(last_event_id)
     assert event is not None  # classified RETAINED
     stream = state.stream(event.stream)
     events = state.retained_events(event.stream)
     after = tuple(e.id for e in events[events.index(event) + 1 :])
-    statuses = outcome.statuses | {CONFLICT} if stream.connected else outcome.statuses
+    if stream.connected:
+        statuses = statuses | {CONFLICT}
     if stream.status is StreamStatus.ENDED and not after:
         statuses = statuses | {NO_CONTENT}
-    return _with(outcome, statuses=statuses, stream=event.stream, replay=after)
+    return statuses, event.stream, after
 
 
-def _refine_session_resumption(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
-    reemit = tuple(r.id for r in state.pending_requests(request.session) if not state.stream(r.stream).connected)
-    get_connected = any(
-        s.kind is StreamKind.GET and s.connected for s in state.streams_of(request.session)
-    )
-    statuses = outcome.statuses | {CONFLICT} if get_connected else outcome.statuses
-    return _with(outcome, statuses=statuses, reemit=reemit)
+def _refine_session_resumption(state: State, session: str, statuses: frozenset[int]):
+    """Branch 2: the accepted statuses and the pending requests to re-emit or cancel."""
+    reemit = tuple(r.id for r in state.pending_requests(session) if not state.stream(r.stream).connected)
+    get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
+    return (statuses | {CONFLICT} if get_connected else statuses), reemit
 
 
-def _refine_response(state: State, request: HttpRequest, outcome: Outcome) -> Outcome:
-    answered = state.request(request.request)
-    pending = (
-        answered is not None
-        and answered.session == request.session
-        and answered.status is RequestStatus.PENDING
-    )
-    if pending:
-        return outcome
-    return _with(outcome, statuses=_set(202, 400))
-
-
-def _with(outcome: Outcome, **changes) -> Outcome:
-    return replace(outcome, **changes)
+def _refine_response(state: State, session: str, request: str | None, statuses: frozenset[int]) -> frozenset[int]:
+    """An answer to a server request: 400 is accepted too unless it answers a pending
+    request of the session."""
+    answered = state.request(request)
+    pending = answered is not None and answered.session == session and answered.status is RequestStatus.PENDING
+    return statuses if pending else _set(202, 400)
 
 
 @cache

@@ -140,13 +140,16 @@ class Design:
                 return value
         raise KeyError(f"design {self.number} has no parameter {name!r}")
 
+    def breaks(self, profile: Profile) -> frozenset[str]:
+        """Its rules that are a MUST under ``profile``: what a checker files as a FAIL (empty
+        for a correct variation)."""
+        return frozenset(rule for rule in self.rules if level(rule, profile) is Level.MUST)
+
     def caught(self, profile: Profile) -> bool:
         """Whether every checker must catch it under ``profile``: one of its rules is a MUST there."""
         if self.caught_under is not None:
             return profile in self.caught_under
-        if self.correct:
-            return False
-        return any(level(rule, profile) is Level.MUST for rule in self.rules)
+        return bool(self.breaks(profile))
 
 
 def _design(number, slug, summary, rules, deviations, **parameters) -> Design:

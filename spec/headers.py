@@ -57,17 +57,16 @@ def classify_event(state: State, session_value: str | None, value: str | None) -
         return EventClass.ABSENT
     if not is_well_formed(value):
         return EventClass.MALFORMED
-    owner = state.session_of_event(value)
-    if owner is None:
-        return EventClass.UNKNOWN
-    if owner != session_value:
-        return EventClass.FOREIGN
     event = state.event(value)
-    stream = state.stream(event.stream) if event else None
-    if stream is None or not stream.retained:
+    stream = state.stream(event.stream) if event is not None else None
+    if stream is None:
+        return EventClass.UNKNOWN
+    if stream.session != session_value:
+        return EventClass.FOREIGN
+    if not stream.retained:
         return EventClass.EXPIRED
-    if event in state.retained_events(stream.id):
-        return EventClass.RETAINED
+    if state.position_in_stream(event) >= stream.evicted:
+        return EventClass.RETAINED  # a ring buffer discards a stream's oldest events first
     return EventClass.EVICTED
 
 

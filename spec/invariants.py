@@ -22,7 +22,6 @@ vocabulary of DESIGN.md §1; an empty list means the invariant holds.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Callable
 
 from .actions import ExpireStream, Initialize, Reconnect
@@ -31,9 +30,10 @@ from .decision import Branch
 from .headers import SessionClass
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from .transitions import Delivered, Observation, Transition
+from .values import immutable
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Finding:
     """One violation: the rule broken, what was seen, and the rule's case (a
     situation the catalog may level lower than the rule, e.g. ``never-issued``)."""
@@ -370,22 +370,53 @@ def check_transition(t: Transition, expected: Observation | None = None) -> list
     Specific checks first; the generic ones (an event id that resolves to
     nothing, and, when the spec's ``expected`` observation is given, any other
     difference from it, filed under ``agreement``) only when no specific check
-    explains the step.
+    explains the step. A check is not called on a step outside its scope
+    (``DELIVERY_ONLY``, ``RESUMPTION_ONLY``): it would find nothing there.
     """
+    outcome = t.outcome
+    delivered = bool(t.observation.events)
+    resumed = outcome is not None and outcome.branch in _RESUMPTIONS and t.observation.status == 200
     findings = []
-    for rule, check in SERVER_CHECKS:
+    for rule, check in _in_scope(SERVER_CHECKS, delivered, resumed):
         for message in check(t):
             if rule == "status":
-                findings.append(Finding(_status_rule(t), message, t.outcome.case))
+                findings.append(Finding(_status_rule(t), message, outcome.case))
             else:
                 findings.append(Finding(rule, message))
     if findings:
         return findings
-    for rule, check in GENERIC_CHECKS:
+    for rule, check in _in_scope(GENERIC_CHECKS, delivered, resumed):
         findings += [Finding(rule, message) for message in check(t)]
     if not findings and expected is not None:
         findings += _disagreement(t, expected)
     return findings
+
+
+DELIVERY_ONLY = frozenset({no_cross_session, server_request_ownership, no_reemit_on_stream_resume,
+                           no_replay_on_session_resume, no_broadcast, event_id_resolves})
+"""Server checks that read only the events a step delivered: on a step that delivers
+none they find nothing, and ``check_transition`` does not call them."""
+
+RESUMPTION_ONLY = frozenset({replay_suffix, no_reemit_on_stream_resume, no_replay_on_session_resume,
+                             reemit_pending, reemit_keeps_pending})
+"""Server checks that judge only a reconnect answered 200 in branches 1-3 (``_RESUMPTIONS``):
+elsewhere they find nothing, and ``check_transition`` does not call them."""
+
+_RESUMPTIONS = (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
+
+_SCOPED: dict[tuple[int, bool, bool], tuple[tuple, tuple]] = {}
+
+
+def _in_scope(checks: tuple, delivered: bool, resumed: bool) -> tuple:
+    """``checks`` without those whose scope excludes the step (worked out once per list
+    and scope; a list replaced at run time, as a test may do, is worked out again)."""
+    key = (id(checks), delivered, resumed)
+    found = _SCOPED.get(key)
+    if found is None or found[0] is not checks:
+        kept = tuple((rule, check) for rule, check in checks
+                     if (delivered or check not in DELIVERY_ONLY) and (resumed or check not in RESUMPTION_ONLY))
+        found = _SCOPED[key] = (checks, kept)
+    return found[1]
 
 
 def distinct_rejections(foreign: tuple[int, int | None], missing: tuple[int, int | None]) -> list[str]:
@@ -464,8 +495,13 @@ def _is_refusal(status: int | None) -> bool:
 
 def _status_rule(t: Transition) -> str:
     """The rule a wrong status breaks: the branch's, or ``expiry-independent`` when a
-    live session whose stream expired is treated as gone."""
+    live session whose stream expired is treated as gone. A refused ``Last-Event-ID``
+    (branch 3) keeps its branch's rule: an expired stream's event id answered 404 is
+    the case ``reject-foreign-event-id`` names (catalog), whatever the server thinks
+    of the session."""
     session = getattr(t.action, "session", None)
+    if t.outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID:
+        return t.outcome.rule
     if t.observation.status == 404 and session is not None and t.before.session(session) is not None:
         live = t.before.session(session).status is SessionStatus.LIVE
         if live and any(s.status is StreamStatus.EXPIRED for s in t.before.streams_of(session)):

@@ -99,6 +99,9 @@ def within(state: State, bounds: Bounds) -> bool:
     """True when ``state`` respects every entity bound (depth is the walk's business)."""
     if len(state.sessions) > bounds.sessions:
         return False
+    if len(state.streams) <= bounds.streams and len(state.events) <= bounds.events \
+            and len(state.requests) <= bounds.requests:
+        return True  # no owner can hold more than there are
     return (
         _most(s.session for s in state.streams) <= bounds.streams
         and _most(e.stream for e in state.events) <= bounds.events

@@ -13,8 +13,11 @@ answered or cancelled.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from enum import Enum
+from functools import lru_cache
+
+from .values import immutable
 
 
 class SessionStatus(str, Enum):
@@ -40,13 +43,13 @@ class RequestStatus(str, Enum):
     CANCELLED = "cancelled"
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Session:
     id: str
     status: SessionStatus = SessionStatus.LIVE
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Stream:
     id: str
     session: str
@@ -61,7 +64,7 @@ class Stream:
         return self.status is not StreamStatus.EXPIRED
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Event:
     """One SSE event; ``request`` is the server request it carries, if any, and
     ``cancels`` the server request a ``notifications/cancelled`` event cancels."""
@@ -72,7 +75,7 @@ class Event:
     cancels: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class ServerRequest:
     """A server-to-client JSON-RPC request; ``stream`` is its *carrying* stream: the
     one it was issued on, or the last one it was re-emitted on (DESIGN.md §2)."""
@@ -94,7 +97,7 @@ class ServerRequest:
         return self.origin != self.stream
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class ClientSession:
     """What the client remembers of one session it holds.
 
@@ -114,7 +117,7 @@ class ClientSession:
         return None
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class State:
     sessions: tuple[Session, ...] = ()
     streams: tuple[Stream, ...] = ()
@@ -123,12 +126,21 @@ class State:
     client: tuple[ClientSession, ...] = ()
     dense: bool | None = field(default=None, compare=False, repr=False)
     """True when every event ``E<n>`` sits at position n-1 (the spec mints them so): a lookup
-    of any other handle is then a miss without a scan. Worked out when not given; the
-    functional updates carry it along."""
+    of any other handle is then a miss without a scan. Worked out on the first lookup when
+    not given; the functional updates carry it along."""
+    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        if self.dense is None:
-            object.__setattr__(self, "dense", all(e.id == f"E{n}" for n, e in enumerate(self.events, start=1)))
+    def __hash__(self) -> int:
+        """The hash of the five tables, worked out once (explorers key their tables by states)."""
+        cached = self._hash
+        if cached is None:
+            cached = hash((self.sessions, self.streams, self.events, self.requests, self.client))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __reduce__(self):
+        # without the cached hash: another process may hash strings otherwise
+        return State, (self.sessions, self.streams, self.events, self.requests, self.client, self.dense)
 
     # -- lookups (return None when the handle names nothing) -----------------
 
@@ -139,12 +151,17 @@ class State:
         return _find(self.streams, stream_id)
 
     def event(self, event_id: str | None) -> Event | None:
-        if not self.dense:
-            return _find(self.events, event_id)
-        position = _position(event_id) if event_id else -1
-        if 0 <= position < len(self.events) and self.events[position].id == event_id:
-            return self.events[position]
-        return None
+        if not event_id:
+            return None
+        items = self.events
+        position = _position(event_id)
+        if 0 <= position < len(items) and items[position].id == event_id:
+            return items[position]
+        dense = self.dense
+        if dense is None:
+            dense = all(e.id == f"E{n}" for n, e in enumerate(items, start=1))
+            object.__setattr__(self, "dense", dense)
+        return None if dense else _scan(items, event_id)
 
     def request(self, request_id: str | None) -> ServerRequest | None:
         return _find(self.requests, request_id)
@@ -165,6 +182,16 @@ class State:
     def events_of(self, stream_id: str) -> tuple[Event, ...]:
         """The events of one stream, in stream order."""
         return tuple(e for e in self.events if e.stream == stream_id)
+
+    def position_in_stream(self, event: Event) -> int:
+        """The 0-based position of ``event`` among the events of its stream."""
+        position = 0
+        for other in self.events:
+            if other is event or other == event:
+                return position
+            if other.stream == event.stream:
+                position += 1
+        raise ValueError(f"event {event.id} is not in this state")
 
     def retained_events(self, stream_id: str) -> tuple[Event, ...]:
         """The events of one stream the server still keeps: none once the stream
@@ -220,11 +247,15 @@ class State:
         return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client, self.dense)
 
     def with_event(self, event: Event) -> "State":
-        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client,
-                     self.dense and event.id == f"E{len(self.events) + 1}")
+        dense = self.dense
+        if dense is not None:
+            dense = dense and event.id == f"E{len(self.events) + 1}"
+        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client, dense)
 
     def with_client_session(self, entry: ClientSession) -> "State":
         kept = tuple(c for c in self.client if c.session != entry.session)
+        if not kept:
+            return State(self.sessions, self.streams, self.events, self.requests, (entry,), self.dense)
         ordered = sorted(kept + (entry,), key=lambda c: _handle_order(c.session))
         return State(self.sessions, self.streams, self.events, self.requests, tuple(ordered), self.dense)
 
@@ -236,17 +267,24 @@ INITIAL_STATE = State()
 
 
 def _find(items, handle):
+    """The item named ``handle``: first where the spec puts the n-th handle (``S3`` at
+    position 2), else by a scan; None when none is."""
     if handle is None:
         return None
     position = _position(handle)
     if 0 <= position < len(items) and items[position].id == handle:
         return items[position]
+    return _scan(items, handle)
+
+
+def _scan(items, handle):
     for item in items:
         if item.id == handle:
             return item
     return None
 
 
+@lru_cache(maxsize=100_000)  # a run looks up the same few dozen handles millions of times
 def _position(handle: str) -> int:
     """Where the n-th handle (``E7``: 6) sits: the spec mints handles in the order it
     appends (``next_event_id``), so lookups need not scan; -1 for another shape."""

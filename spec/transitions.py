@@ -11,8 +11,8 @@ state machine, with its own actions (``sessionless``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from enum import Enum
+from functools import cache
 from itertools import product
 
 from .actions import (
@@ -33,7 +33,7 @@ from .actions import (
     Reconnect,
     RestartClient,
 )
-from .decision import Branch, HttpRequest, Method, Outcome, decide
+from .decision import Branch, Method, Outcome, decide_headers
 from .profiles import SESSION_ERA, Profile
 from .state import (
     ClientSession,
@@ -47,9 +47,10 @@ from .state import (
     StreamKind,
     StreamStatus,
 )
+from .values import immutable
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Delivered:
     """One event that reached the client.
 
@@ -65,7 +66,7 @@ class Delivered:
     cancels: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Observation:
     """What the client (or a white-box harness) saw of one action.
 
@@ -97,7 +98,7 @@ class Pending(str, Enum):
     LEAVE = "leave"  # neither (the MCP revisions allow it, rules §3.7)
 
 
-@dataclass(frozen=True, slots=True)
+@immutable
 class Transition:
     before: State
     action: Action
@@ -117,27 +118,56 @@ def enabled(state: State, action: Action) -> bool:
     server action needs its target open in a live session; a connection can only
     drop while connected.
     """
-    if isinstance(action, (EmitEvent, IssueServerRequest, EndStream)):
-        stream = state.stream(action.stream)
-        return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
-    if isinstance(action, ExpireStream):
-        stream = state.stream(action.stream)
-        return stream is not None and stream.retained and _live(state, stream.session)
-    if isinstance(action, EvictEvent):
-        stream = state.stream(action.stream)
-        return stream is not None and _live(state, stream.session) and bool(state.retained_events(stream.id))
-    if isinstance(action, CloseConnection):
-        stream = state.stream(action.stream)
-        return stream is not None and stream.connected and _live(state, stream.session)
-    if isinstance(action, DropConnection):
-        stream = state.stream(action.stream)
-        return stream is not None and stream.connected
-    if isinstance(action, CancelRequest):
-        request = state.request(action.request)
-        return request is not None and request.status is RequestStatus.PENDING and _live(state, request.session)
-    if isinstance(action, ExpireSession):
-        return _live(state, action.session)
-    return True
+    condition = _ENABLED.get(type(action))
+    return True if condition is None else condition(state, action)
+
+
+def _stream_open(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
+
+
+def _stream_retained(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.retained and _live(state, stream.session)
+
+
+def _stream_has_retained_events(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and _live(state, stream.session) and bool(state.retained_events(stream.id))
+
+
+def _stream_connected_live(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.connected and _live(state, stream.session)
+
+
+def _stream_connected(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.connected
+
+
+def _request_pending(state: State, action) -> bool:
+    request = state.request(action.request)
+    return request is not None and request.status is RequestStatus.PENDING and _live(state, request.session)
+
+
+def _session_live(state: State, action) -> bool:
+    return _live(state, action.session)
+
+
+_ENABLED = {
+    EmitEvent: _stream_open,
+    IssueServerRequest: _stream_open,
+    EndStream: _stream_open,
+    ExpireStream: _stream_retained,
+    EvictEvent: _stream_has_retained_events,
+    CloseConnection: _stream_connected_live,
+    DropConnection: _stream_connected,
+    CancelRequest: _request_pending,
+    ExpireSession: _session_live,
+}
+"""The condition each server and network action needs (``enabled``); client requests need none."""
 
 
 def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition:
@@ -146,12 +176,24 @@ def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> T
     Raises ``NotModelled`` for a sessionless profile and ``ValueError`` when a
     server or network action is not ``enabled``.
     """
+    transition = step_if_enabled(state, action, profile)
+    if transition is None:
+        raise ValueError(f"action {action} is not enabled in this state")
+    return transition
+
+
+def step_if_enabled(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition | None:
+    """``step``, or ``None`` when ``action`` is not ``enabled`` in ``state`` (what an
+    explorer that tries every candidate action asks, with one look at the state).
+
+    Raises ``NotModelled`` for a sessionless profile.
+    """
     if profile not in SESSION_ERA:
         raise NotModelled(f"{profile.value} has no sessions: its state machine is spec.sessionless, with its own actions")
-    if not enabled(state, action):
-        raise ValueError(f"action {action} is not enabled in this state")
-    handler = _HANDLERS[type(action)]
-    outcome, observation, after = handler(state, action, profile)
+    condition = _ENABLED.get(type(action))
+    if condition is not None and not condition(state, action):
+        return None
+    outcome, observation, after = _HANDLERS[type(action)](state, action, profile)
     return _finish(state, action, outcome, observation, after)
 
 
@@ -205,43 +247,59 @@ def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending,
 
 
 def _finish(state: State, action: Action, outcome, observation: Observation, after: State) -> Transition:
-    closed = tuple(dict.fromkeys(observation.closed + _closed_connections(state, after)))
-    if closed != observation.closed:
-        observation = replace(observation, closed=closed)
+    closed = observation.closed
+    ended = _closed_connections(state, after)
+    if ended:
+        closed = tuple(dict.fromkeys(closed + ended))
+    error = observation.error
     if outcome is not None and outcome.error is not None and observation.status == outcome.status:
-        observation = replace(observation, error=outcome.error)
+        error = outcome.error
+    if closed != observation.closed or error != observation.error:
+        # built field by field: ``dataclasses.replace`` costs several times more, on every step
+        o = observation
+        observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error)
     return Transition(state, action, outcome, observation, after)
 
 
 # -- client requests ------------------------------------------------------------
 
 
+_NOTHING = Observation()
+"""What a server or network action shows the client when it delivers nothing (one value: immutable)."""
+
+
+@cache
+def _answer(status: int, error: int | None) -> Observation:
+    """The reference's answer without a body of interest: its status, and a refusal's
+    error code (one value per pair: an ``Observation`` is immutable)."""
+    return Observation(status, error=error)
+
+
 def _initialize(state: State, action: Initialize, profile: Profile):
-    outcome = decide(state, HttpRequest(Method.POST_INITIALIZE), profile)
+    outcome = decide_headers(state, Method.POST_INITIALIZE, None, None, None, profile)
     if outcome.branch is not Branch.NEW_SESSION:
-        return outcome, Observation(outcome.status), state
+        return outcome, _answer(outcome.status, outcome.error), state
     session = state.next_session_id()
     after = state.with_session(Session(session)).with_client_session(ClientSession(session))
     return outcome, Observation(outcome.status, session=session), after
 
 
 def _call_tool(state: State, action: CallTool, profile: Profile):
-    outcome = decide(state, HttpRequest(Method.POST_REQUEST, action.session), profile)
+    outcome = decide_headers(state, Method.POST_REQUEST, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
-        return outcome, Observation(outcome.status), state
+        return outcome, _answer(outcome.status, outcome.error), state
     stream = state.next_stream_id()
     after = state.with_stream(Stream(stream, action.session, StreamKind.POST))
     return outcome, Observation(outcome.status, stream=stream), after
 
 
 def _reconnect(state: State, action: Reconnect, profile: Profile):
-    request = HttpRequest(Method.GET, action.session, action.last_event_id)
-    outcome = decide(state, request, profile)
+    outcome = decide_headers(state, Method.GET, action.session, action.last_event_id, None, profile)
     if outcome.branch is Branch.STREAM_RESUMPTION:
         return outcome, *_resume_stream(state, action.session, outcome)
     if outcome.branch is Branch.SESSION_RESUMPTION:
         return outcome, *_resume_session(state, action.session, outcome)
-    return outcome, Observation(outcome.status), state
+    return outcome, _answer(outcome.status, outcome.error), state
 
 
 def _resume_stream(state: State, session: str, outcome: Outcome):
@@ -249,7 +307,7 @@ def _resume_stream(state: State, session: str, outcome: Outcome):
     connection still open to it closes first (never two connections to one
     stream, DESIGN.md §2)."""
     stream = state.stream(outcome.stream)
-    after = state.with_stream(replace(stream, connected=stream.status is StreamStatus.OPEN))
+    after = state.with_stream(_stream_with(stream, connected=stream.status is StreamStatus.OPEN))
     delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
     after = _receive(after, session, delivered)
     superseded = (stream.id,) if stream.connected else ()
@@ -268,10 +326,11 @@ def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pe
         request = after.request(request_id)
         if choice is Pending.REEMIT:
             event = Event(after.next_event_id(), stream, request_id)
-            after = after.with_event(event).with_request(replace(request, stream=stream, issued_on=request.origin))
+            reemitted = ServerRequest(request.id, request.session, stream, request.status, request.origin)
+            after = after.with_event(event).with_request(reemitted)
         else:
             event = Event(after.next_event_id(), stream, cancels=request_id)
-            after = after.with_event(event).with_request(replace(request, status=RequestStatus.CANCELLED))
+            after = after.with_event(event).with_request(_request_with(request, RequestStatus.CANCELLED))
             after = _forget_request(after, session, request_id)
         delivered.append(_delivered(event))
     after = _receive(after, session, tuple(delivered))
@@ -279,27 +338,26 @@ def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pe
 
 
 def _answer_request(state: State, action: AnswerRequest, profile: Profile):
-    http = HttpRequest(Method.POST_RESPONSE, action.session, request=action.request)
-    outcome = decide(state, http, profile)
+    outcome = decide_headers(state, Method.POST_RESPONSE, action.session, None, action.request, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
-        return outcome, Observation(outcome.status), state
+        return outcome, _answer(outcome.status, outcome.error), state
     after = _forget_request(state, action.session, action.request)
     request = state.request(action.request)
     if request is not None and request.session == action.session and request.status is RequestStatus.PENDING:
-        after = after.with_request(replace(request, status=RequestStatus.ANSWERED))
-    return outcome, Observation(outcome.status), after
+        after = after.with_request(_request_with(request, RequestStatus.ANSWERED))
+    return outcome, _answer(outcome.status, outcome.error), after
 
 
 def _delete_session(state: State, action: DeleteSession, profile: Profile):
-    outcome = decide(state, HttpRequest(Method.DELETE, action.session), profile)
+    outcome = decide_headers(state, Method.DELETE, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_TERMINATION:
-        return outcome, Observation(outcome.status), state
-    return outcome, Observation(outcome.status), _end_session(state, action.session, SessionStatus.DELETED)
+        return outcome, _answer(outcome.status, outcome.error), state
+    return outcome, _answer(outcome.status, outcome.error), _end_session(state, action.session, SessionStatus.DELETED)
 
 
 def _restart_client(state: State, action: RestartClient, profile: Profile):
     forgotten = tuple(ClientSession(entry.session) for entry in state.client)
-    return None, Observation(), state.with_client(forgotten)
+    return None, _NOTHING, state.with_client(forgotten)
 
 
 # -- network and server actions -------------------------------------------------
@@ -307,12 +365,12 @@ def _restart_client(state: State, action: RestartClient, profile: Profile):
 
 def _drop_connection(state: State, action: DropConnection | CloseConnection, profile: Profile):
     stream = state.stream(action.stream)
-    return None, Observation(), state.with_stream(replace(stream, connected=False))
+    return None, _NOTHING, state.with_stream(_stream_with(stream, connected=False))
 
 
 def _evict_event(state: State, action: EvictEvent, profile: Profile):
     stream = state.stream(action.stream)
-    return None, Observation(), state.with_stream(replace(stream, evicted=stream.evicted + 1))
+    return None, _NOTHING, state.with_stream(_stream_with(stream, evicted=stream.evicted + 1))
 
 
 def _emit_event(state: State, action: EmitEvent, profile: Profile):
@@ -336,24 +394,24 @@ def _send_on_stream(state: State, stream_id: str, request: str | None):
 
 def _cancel_request(state: State, action: CancelRequest, profile: Profile):
     request = state.request(action.request)
-    after = state.with_request(replace(request, status=RequestStatus.CANCELLED))
-    return None, Observation(), _forget_request(after, request.session, request.id)
+    after = state.with_request(_request_with(request, RequestStatus.CANCELLED))
+    return None, _NOTHING, _forget_request(after, request.session, request.id)
 
 
 def _end_stream(state: State, action: EndStream, profile: Profile):
     stream = state.stream(action.stream)
-    ended = replace(stream, status=StreamStatus.ENDED, connected=False)
-    return None, Observation(), state.with_stream(ended)
+    ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
+    return None, _NOTHING, state.with_stream(ended)
 
 
 def _expire_stream(state: State, action: ExpireStream, profile: Profile):
     stream = state.stream(action.stream)
-    expired = replace(stream, status=StreamStatus.EXPIRED, connected=False)
-    return None, Observation(), state.with_stream(expired)
+    expired = _stream_with(stream, status=StreamStatus.EXPIRED, connected=False)
+    return None, _NOTHING, state.with_stream(expired)
 
 
 def _expire_session(state: State, action: ExpireSession, profile: Profile):
-    return None, Observation(), _end_session(state, action.session, SessionStatus.EXPIRED)
+    return None, _NOTHING, _end_session(state, action.session, SessionStatus.EXPIRED)
 
 
 # -- helpers --------------------------------------------------------------------
@@ -373,10 +431,26 @@ def _live(state: State, session_id: str) -> bool:
 
 def _end_session(state: State, session_id: str, status: SessionStatus) -> State:
     """A session ends with all its streams and their event ids (DESIGN.md §2)."""
-    after = state.with_session(Session(session_id, status))
-    for stream in state.streams_of(session_id):
-        after = after.with_stream(replace(stream, status=StreamStatus.EXPIRED, connected=False))
-    return after
+    streams = tuple(_stream_with(s, status=StreamStatus.EXPIRED, connected=False) if s.session == session_id else s
+                    for s in state.streams)
+    return State(state.sessions, streams, state.events, state.requests, state.client, state.dense).with_session(
+        Session(session_id, status))
+
+
+# Entities with a field or two changed are built directly, not with ``dataclasses.replace``,
+# which costs several times more on every step of the explorers.
+
+
+def _stream_with(stream: Stream, status: StreamStatus | None = None, connected: bool | None = None,
+                 evicted: int | None = None) -> Stream:
+    """``stream`` with the given fields changed."""
+    return Stream(stream.id, stream.session, stream.kind, stream.status if status is None else status,
+                  stream.connected if connected is None else connected, stream.evicted if evicted is None else evicted)
+
+
+def _request_with(request: ServerRequest, status: RequestStatus) -> ServerRequest:
+    """``request`` with another status."""
+    return ServerRequest(request.id, request.session, request.stream, status, request.issued_on)
 
 
 def _delivered(event: Event) -> Delivered:
@@ -391,7 +465,7 @@ def _receive(state: State, session_id: str, delivered: tuple[Delivered, ...]) ->
     cursors = dict(entry.cursors)
     seen = list(entry.seen)
     for item in delivered:
-        cursors[state.event(item.event).stream] = item.event
+        cursors[item.stream] = item.event  # every delivered event names its stream (_delivered)
         request = state.request(item.request)
         if request is not None and request.status is RequestStatus.PENDING and request.id not in seen:
             seen.append(request.id)
@@ -403,7 +477,7 @@ def _forget_request(state: State, session_id: str | None, request_id: str) -> St
     if entry is None or request_id not in entry.seen:
         return state
     seen = tuple(r for r in entry.seen if r != request_id)
-    return state.with_client_session(replace(entry, seen=seen))
+    return state.with_client_session(ClientSession(entry.session, entry.cursors, seen))
 
 
 _HANDLERS = {

@@ -49,9 +49,18 @@ class BreadthFirst:
         self.expanded = 0
         self.stopped = False
 
-    def run(self, successors: Successors, depth: int | None = None) -> "BreadthFirst":
+    def run(self, successors: Successors, depth: int | None = None,
+            order: Callable[[object], object] | None = None,
+            level: Callable[[list], None] | None = None) -> "BreadthFirst":
         """Expand the levels 0, 1, ... up to ``depth - 1`` (all of them when ``depth``
         is None), each node once, in the order ``successors`` yields; return ``self``.
+
+        ``order``, when given, sorts each level before it is expanded (a sort key of
+        the node; ties keep the order found): paths stay shortest in any order within
+        a level, and a caller that stops at its first finding finds it sooner by
+        expanding the likeliest nodes first. ``level``, when given, sees each level's
+        ``(key, node)`` list, in order, before its nodes are expanded (a caller may
+        work out their successors ahead, e.g. on other cores).
 
         Raises ``ValueError`` for a negative ``depth``, and whatever ``successors``
         raises other than ``StopWalk``.
@@ -62,6 +71,8 @@ class BreadthFirst:
         frontier = [(self.root_key, self.root)]
         try:
             while frontier and (depth is None or self.depth < depth):
+                if level is not None:
+                    level(frontier)
                 next_frontier: list = []
                 add = next_frontier.append
                 for key, node in frontier:
@@ -71,6 +82,8 @@ class BreadthFirst:
                             add((successor_key, successor))
                     self.expanded += 1
                 frontier = next_frontier
+                if order is not None:
+                    frontier.sort(key=lambda item: order(item[1]))
                 if frontier:
                     self.depth += 1
                     self.levels.append(len(frontier))

@@ -178,6 +178,8 @@ def test_a_stream_expiry_closes_only_its_own_connection_and_a_404_after_it_is_fi
     expired = run(a.ExpireStream("T1"), state=TWO)
     # design 8: the session is treated as gone once one of its streams expired
     assert rules(seen(expired, a.Reconnect("S1", None), status=404)) == ["expiry-independent"]
+    # the expired stream's own cursor answered 404 is a wrong branch-3 refusal (design 10 too)
+    assert rules(seen(expired, a.Reconnect("S1", "E3"), status=404)) == ["reject-foreign-event-id"]
     gone = rules(seen(TWO, a.Reconnect("S1", None), status=404))
     assert "session-identity-stable" in gone and "expiry-independent" not in gone
 

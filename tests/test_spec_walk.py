@@ -57,6 +57,19 @@ def test_the_walk_stops_at_a_depth_and_at_stop_walk():
         path_to(walk.parents, 99)
 
 
+def test_an_order_sorts_each_level_and_keeps_every_path_shortest():
+    expanded = []
+
+    def successors(key, node):
+        expanded.append(node)
+        yield from _line(6)(key, node)
+
+    walk = BreadthFirst(0, 0).run(successors, order=lambda node: -node)
+    assert expanded == [0, 2, 1, 4, 3, 6, 5]  # each level largest first
+    assert walk.levels == breadth_first(0, 0, _line(6)).levels
+    assert all(len(walk.path_to(n)) == (n + 1) // 2 for n in range(7))
+
+
 def test_bounds_are_checked_and_named():
     with pytest.raises(ValueError):
         Bounds(sessions=-1, streams=0, events=0, requests=0)

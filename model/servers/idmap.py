@@ -9,12 +9,15 @@ invariant reports it rather than the map hiding it.
 
 from __future__ import annotations
 
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from mcp_resume.spec.actions import Action
 from mcp_resume.spec.transitions import Delivered, Observation, Transition
 
 UNMAPPED_PREFIX = "?"
+
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+"""The field names of each action class, read once."""
 
 
 class IdMap:
@@ -45,8 +48,13 @@ class IdMap:
 
     def to_server(self, action: Action) -> Action:
         """``action`` with every handle replaced by the server's id."""
-        changes = {f.name: self.server_id(getattr(action, f.name)) for f in fields(action)}
-        return replace(action, **changes) if changes else action
+        names = _FIELD_NAMES.get(type(action))
+        if names is None:
+            names = _FIELD_NAMES[type(action)] = tuple(f.name for f in fields(action))
+        known = self._to_server
+        if not any(getattr(action, name) in known for name in names):
+            return action  # names no handle the server knows by another id
+        return type(action)(**{name: self.server_id(getattr(action, name)) for name in names})  # all its constructor's
 
     def align(self, spec: Transition, observed: Observation) -> Observation:
         """Pair the entities created in this step, then translate ``observed`` to handles.
@@ -54,6 +62,9 @@ class IdMap:
         New events the server delivered are paired with the spec's new events
         carrying the same server request, in order.
         """
+        if observed.session is None and observed.stream is None and observed.event is None \
+                and observed.request is None and not observed.events and not observed.closed:
+            return observed  # names nothing (a refusal, an empty answer): nothing to pair or translate
         expected = spec.observation
         for name in ("session", "stream", "event", "request"):
             self.pair(getattr(expected, name), getattr(observed, name))

@@ -58,6 +58,8 @@ class ReferenceServer:
         self._closed: list[str] = []
         observation = getattr(self, "on_" + action.kind)(action)
         closed, self._closed = tuple(self._closed), []  # nothing of one step's bookkeeping outlives it
+        if closed == observation.closed:
+            return observation
         return replace(observation, closed=closed)
 
     def close(self) -> None:

@@ -374,7 +374,7 @@ class SpecUnrolling:
     def _status_checks(self, s: Step) -> list[tuple[str, object]]:
         """A status the profile does not accept, or a refusal that delivered events; filed
         under the branch's rule, or ``expiry-independent`` for a 404 to a live session
-        with an expired stream (``spec.invariants._status_rule``)."""
+        with an expired stream outside branch 3 (``spec.invariants._status_rule``)."""
         L, R, X, A, F = s.L, s.R, s.X, s.A, s.O
         expired_stream = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), X.t_expired(t)))
         special = L.and_(L.eq(F.status, L.int_(404)), A.sh_present, L.not_(A.sh_malformed), X.s_live(A.sh), expired_stream)
@@ -388,6 +388,9 @@ class SpecUnrolling:
             for branch in Branch:
                 rule = BRANCH_RULE[branch]
                 case = L.and_(L.eq(A.kind, L.enum(kind)), request.lands(branch), wrong)
+                if branch is Branch.REJECT_FOREIGN_EVENT_ID:  # a refused cursor keeps its rule
+                    found.setdefault(rule, []).append(case)
+                    continue
                 found.setdefault(rule, []).append(L.and_(case, L.not_(special)))
                 found.setdefault("expiry-independent", []).append(L.and_(case, special))
         return [(rule, L.or_(*cases)) for rule, cases in found.items()]
