@@ -5,6 +5,9 @@ its trace (``checker.shorten``); these tests hold it to the figures issue 13
 asks for, to the kill matrix's profiles, and to the correct servers.
 """
 
+import subprocess
+import sys
+
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay, shorten
@@ -48,6 +51,47 @@ def test_shorten_deletes_the_steps_that_do_not_matter_and_keeps_the_rule():
         replay(short.trace, DESIGNS[7]())
     assert again.value.trace.failure.step == len(short.trace.actions)
     assert len(replay(short.trace, ReferenceServer())) == len(short.trace.actions)
+
+
+def _tool_call_padded_trace() -> Trace:
+    """Design 12's fault (GET streams share one buffer) behind a tool call whose server
+    request the session resumption re-emits: deleting the call alone leaves its
+    request and its drop naming a stream that no longer exists."""
+    actions = (
+        a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+        a.CallTool("S1"), a.IssueServerRequest("T2"), a.DropConnection("T2"),
+        a.Reconnect("S1", None), a.CloseConnection("T3"), a.Reconnect("S1", None), a.Reconnect("S1", "E4"),
+    )
+    return Trace(actions, Profile.BOUNDARY, source="test")
+
+
+def test_shorten_deletes_a_step_with_the_steps_that_name_what_it_created():
+    with pytest.raises(Counterexample) as failed:
+        replay(_tool_call_padded_trace(), DESIGNS[12]())
+    short = shorten(failed.value, DESIGNS[12])
+    kinds = [action.kind for action in short.trace.actions]
+    assert short.trace.failure.rule == failed.value.trace.failure.rule
+    assert kinds.count("call_tool") == 1 and kinds.count("issue_server_request") == 1, kinds
+    with pytest.raises(Counterexample):
+        replay(short.trace, DESIGNS[12]())
+
+
+_RUN_DESIGN_12 = """
+import sys
+if sys.argv[1] == "all":
+    import mcp_resume.model.explore.fast, mcp_resume.proofs.system.bmc, mcp_resume.model.verify.suite
+from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.servers.faulty import DESIGNS
+print(run_machine(DESIGNS[12]).actions_run)
+"""
+
+
+def test_the_machine_generates_the_same_examples_whatever_else_is_imported():
+    """Hypothesis draws some integers from the literals of loaded local modules; the
+    machine's examples must not depend on which of ours a process has imported."""
+    counts = {subprocess.run([sys.executable, "-c", _RUN_DESIGN_12, which], capture_output=True, text=True,
+                             check=True, timeout=120).stdout.strip() for which in ("machine", "all")}
+    assert len(counts) == 1, f"actions to design 12's counterexample differ: {counts}"
 
 
 def test_the_result_says_how_many_actions_found_the_counterexample():

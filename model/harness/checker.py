@@ -255,12 +255,14 @@ def shorten(found: Counterexample, factory) -> Counterexample:
     """A shorter counterexample for the same rule, by deleting actions from ``found``'s trace.
 
     Greedy block deletion (halving block sizes, then single actions until no
-    deletion helps). Each candidate replays on a fresh ``factory()`` server with
-    the later actions' handles renamed to those the spec gives the kept actions
-    (deleting an ``initialize`` renumbers the sessions after it), and is kept
-    when it fails by the same rule with no earlier non-failing finding (after
-    one the server is unpredictable). Returns ``found`` itself when nothing can
-    be deleted.
+    deletion helps). A block is first deleted with every later action that
+    names a handle only the deleted actions created (a tool call goes with the
+    server request and the drops on its stream), then alone. Each candidate
+    replays on a fresh ``factory()`` server with the later actions' handles
+    renamed to those the spec gives the kept actions (deleting an ``initialize``
+    renumbers the sessions after it), and is kept when it fails by the same rule
+    with no earlier non-failing finding (after one the server is unpredictable).
+    Returns ``found`` itself when nothing can be deleted.
     """
     rule = found.trace.failure.rule
     first = _fails_by([(action, ()) for action in found.trace.actions], factory, found.trace, rule)
@@ -272,7 +274,11 @@ def shorten(found: Counterexample, factory) -> Counterexample:
         progress, start = False, 0
         while start < len(best.trace.actions):
             kept = list(zip(best.trace.actions, created))
-            candidate = _fails_by(kept[:start] + kept[start + size :], factory, found.trace, rule)
+            candidate = None
+            for steps in _without_block(kept, start, size):
+                candidate = _fails_by(steps, factory, found.trace, rule)
+                if candidate is not None:
+                    break
             if candidate is not None:
                 (best, created), progress = candidate, True
             else:
@@ -280,6 +286,22 @@ def shorten(found: Counterexample, factory) -> Counterexample:
         if size == 1 and not progress:
             return best
         size = max(1, size // 2)
+
+
+def _without_block(steps: list, start: int, size: int) -> list[list]:
+    """The candidates that delete ``steps[start:start + size]``: with the later steps
+    that name a handle only deleted steps created (transitively), then without
+    them when there were any."""
+    gone = {handle for _, created in steps[start : start + size] for handle in created}
+    dependent = []
+    for action, created in steps[start + size :]:
+        if any(getattr(action, f, None) in gone for f in _HANDLE_FIELDS):
+            gone.update(created)
+            continue
+        dependent.append((action, created))
+    plain = steps[:start] + steps[start + size :]
+    pruned = steps[:start] + dependent
+    return [pruned, plain] if len(pruned) < len(plain) else [plain]
 
 
 _HANDLE_FIELDS = ("session", "stream", "last_event_id", "request")
@@ -306,7 +328,7 @@ def _fails_by(steps, factory, original: Trace, rule: str):
                 same = failed.trace.failure.rule == rule and checker.diverged is None
                 return (failed, created + [()]) if same else None
             new = _new_handles(before, checker.state)
-            names.update(zip(recorded, new))
+            names.update(_correspondence(recorded, new))
             created.append(new)
     except Unsupported:
         return None
@@ -318,6 +340,22 @@ def _fails_by(steps, factory, original: Trace, rule: str):
 def _renamed(action: Action, names: dict[str, str]) -> Action:
     changes = {f: names[v] for f in _HANDLE_FIELDS if (v := getattr(action, f, None)) in names}
     return replace(action, **changes) if changes else action
+
+
+def _correspondence(recorded: tuple[str, ...], new: tuple[str, ...]) -> dict[str, str]:
+    """Each handle a step created when it was recorded -> the one it creates now, kind
+    by kind (the spec's handles start with their kind: S, T, E, R) and in order; a
+    recorded handle beyond those created now stands for the last of its kind (a
+    resumption that re-emits one request fewer: a cursor on its last event stays on
+    the last event)."""
+    mapping: dict[str, str] = {}
+    for kind in {handle[:1] for handle in recorded}:
+        now = [handle for handle in new if handle[:1] == kind]
+        if not now:
+            continue
+        then = [handle for handle in recorded if handle[:1] == kind]
+        mapping.update((handle, now[min(index, len(now) - 1)]) for index, handle in enumerate(then))
+    return mapping
 
 
 def _new_handles(before: State, after: State) -> tuple[str, ...]:

@@ -24,9 +24,11 @@ picks another fixed sequence.
 
 from __future__ import annotations
 
+import random
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Callable
 
 from hypothesis import HealthCheck, Phase, Verbosity, settings
@@ -163,20 +165,83 @@ def run_until_counterexample(base: type[RuleBasedStateMachine], attributes: dict
     when no example failed (any other exception propagates)."""
     machine = type(name, (base,), attributes)
     try:
-        run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps, shrink))
+        with generation_independent_of_loaded_modules():
+            run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps, shrink))
     except stops as found:
         return found
     return None
 
 
-class _ResumptionMachine(RuleBasedStateMachine):
-    """Every rule takes ``data`` so that Hypothesis orders rules by name only
-    (it puts rules with fewer arguments first, and its draws lean to the front).
+@contextmanager
+def generation_independent_of_loaded_modules():
+    """Hypothesis without the constants it collects from the source of loaded local modules.
 
-    Hypothesis enables a random subset of the rules per test case (its swarm
-    testing); ``choose_swarm`` does the same for the kinds of action inside the
-    rules that pick among several. What the state offers is computed once per
-    state (``Offer``), and each pick draws an index from a cached strategy.
+    Hypothesis (6.13x on) draws an integer, about one time in twenty, from the
+    literals of every module imported from outside site-packages, so a
+    derandomized run made different sequences in an editable install than in a
+    plain one, and in a process that had imported more of this package (design 12
+    was found after 553 actions alone, 5,346 once the spec explorer had been
+    imported). Inside this context that pool is empty, as in a plain install;
+    a Hypothesis without that internal is left as it is.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    collect = getattr(providers, "_get_local_constants", None)
+    cache = getattr(getattr(providers, "CONSTANTS_CACHE", None), "cache", None)
+    constants = getattr(providers, "Constants", None)
+    if collect is None or cache is None or constants is None:
+        yield
+        return
+    empty = constants()
+    providers._get_local_constants = lambda: empty
+    cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = collect
+        cache.clear()
+
+
+class Choices:
+    """The picks of one rule, from the seed Hypothesis drew for it (deterministic: the
+    same seed makes the same picks)."""
+
+    def __init__(self, seed: int) -> None:
+        self._random = random.Random(seed)
+
+    def index(self, n: int) -> int:
+        """An index in ``range(n)``, ``n`` >= 1, leaning to the front (index 0 about
+        half the time for n = 4): the machine's lists put what could leak first."""
+        r = self._random.random()
+        return int(n * r * r)
+
+    def uniform(self, n: int) -> int:
+        """An index in ``range(n)``, ``n`` >= 1, uniformly."""
+        return self._random.randrange(n)
+
+    def flip(self) -> bool:
+        return self._random.random() < 0.5
+
+    def mostly(self) -> bool:
+        """True three times in four."""
+        return self._random.random() < 0.75
+
+
+_CHOICES = st.integers(0, 2**63 - 1).map(Choices)
+
+
+class _ResumptionMachine(RuleBasedStateMachine):
+    """Every rule takes one argument, ``choices``, so that Hypothesis orders rules by
+    name only (it puts rules with fewer arguments first, and its draws lean to the front).
+
+    Hypothesis chooses the rule of each step and a seed for it; the rule's own picks
+    (which session, which stream, drop first or not) come from that seed (``Choices``):
+    a draw from Hypothesis inside a rule cost more than the step it chose (about
+    40 us each, several per step), and the machine does not use Hypothesis's
+    shrinking (``checker.shorten`` does it). Hypothesis enables a random subset of
+    the rules per test case (its swarm testing); ``choose_swarm`` does the same for
+    the kinds of action inside the rules that pick among several. What the state
+    offers is computed once per state (``Offer``).
     """
 
     factory: Callable[[], ServerUnderTest]
@@ -223,15 +288,15 @@ class _ResumptionMachine(RuleBasedStateMachine):
         for finding in report.findings:
             result.warnings.setdefault(finding.rule, self.checker.trace(Failure(report.number, finding.rule, finding.message)))
 
-    def pick(self, data, items):
-        """One of ``items`` (a non-empty sequence); shrinks towards the first."""
-        return items[data.draw(_index(len(items)))] if len(items) > 1 else items[0]
+    def pick(self, choices: "Choices", items):
+        """One of ``items`` (a non-empty sequence)."""
+        return items[choices.index(len(items))] if len(items) > 1 else items[0]
 
-    def mostly_live(self, data, items: list):
+    def mostly_live(self, choices: "Choices", items: list):
         """``items`` (session ids, or tuples that start with one) of live sessions, but
         one time in four all of them (an ended session's requests are refused)."""
         live = [item for item in items if (item[0] if isinstance(item, tuple) else item) in self.offer.live]
-        return live if live and data.draw(_MOSTLY) else items
+        return live if live and choices.mostly() else items
 
     def allowed(self, choices: list[a.Action]) -> list[a.Action]:
         """``choices`` without the kinds this test case's swarm disabled (all of them if none is left)."""
@@ -240,100 +305,107 @@ class _ResumptionMachine(RuleBasedStateMachine):
 
     # -- swarm ----------------------------------------------------------------------
 
-    @first_step(data=st.data())
-    def choose_swarm(self, data) -> None:
+    @first_step(choices=_CHOICES)
+    def choose_swarm(self, choices) -> None:
         """Disable some kinds of action for this whole test case (shrinks to none
-        disabled), and open one to ``MAX_SESSIONS - 1`` sessions with a tool call
+        disabled), and open one or two sessions (two half the time) with a tool call
         each, so that the other rules start from a state they can work on (a test
         case whose swarm disables ``initialize`` would otherwise send only odd
         requests). ``shorten`` deletes them from a trace that does not need them."""
-        self.disabled = frozenset(kind for kind in SWARM_KINDS if data.draw(_SWARM_OFF))
-        for _ in range(data.draw(_OPENING)):
+        self.disabled = frozenset(kind for kind in SWARM_KINDS if choices.flip())
+        for _ in range(2 if choices.flip() else 1):  # two half the time: another session to cross into
             self.run(a.Initialize())
             self.run(a.CallTool(self.state.sessions[-1].id))
 
     # -- client actions -------------------------------------------------------------
 
     @precondition(lambda self: len(self.offer.live) < MAX_SESSIONS and len(self.state.sessions) < MAX_OPENED)
-    @rule(data=st.data())
-    def initialize(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def initialize(self, choices) -> None:
         self.run(a.Initialize())
 
     @precondition(lambda self: self.offer.live)
-    @rule(data=st.data())
-    def call_tool(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def call_tool(self, choices) -> None:
         """A tool call on a live session; half of them ask the client something (a
         server request on the call's stream, as an elicitation would)."""
-        self.run(a.CallTool(self.pick(data, self.offer.live)))
+        self.run(a.CallTool(self.pick(choices, self.offer.live)))
         stream = self.state.streams[-1] if self.state.streams else None
-        if stream is not None and stream.id in self.offer.open and data.draw(st.booleans()):
+        if stream is not None and stream.id in self.offer.open and choices.flip():
             self.run(a.IssueServerRequest(stream.id))
 
     @precondition(lambda self: self.state.sessions)
-    @rule(data=st.data())
-    def resume_session(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def resume_session(self, choices) -> None:
         """A GET with the session id only (branch 2, or a guard if the session ended).
 
         A session with a pending request on a connected stream may first lose
         that connection, so that the resumption has a request to re-emit."""
         pending = self.offer.live_pending
-        session = self.pick(data, pending if pending and data.draw(st.booleans()) else self.mostly_live(data, self.offer.sessions))
+        session = self.pick(choices, pending if pending and choices.flip() else self.mostly_live(choices, self.offer.sessions))
         carriers = self.offer.connected_carriers(session)
-        if carriers and data.draw(st.booleans()):
+        if carriers and choices.flip():
             for stream in carriers:
                 self.run(a.DropConnection(stream))
         self.run(a.Reconnect(session, None))
 
     @precondition(lambda self: self.offer.resumable)
-    @rule(data=st.data())
-    def resume_stream(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def resume_stream(self, choices) -> None:
         """A GET with a session id and a real event id of one of its streams the
         client holds a cursor on: the cursor, or an earlier (maybe evicted) event
-        (branch 1, or 3 when not retained). A connected stream may drop first."""
-        session, stream, event = self.pick(data, self.mostly_live(data, self.offer.resumable))
-        if self.state.stream(stream).connected and data.draw(st.booleans()):
+        (branch 1, or 3 when not retained); half the time, when there is one, an
+        evicted event with a later one kept (``Offer.evicted_resumable``). A
+        connected stream may drop first."""
+        evicted = self.offer.evicted_resumable
+        options = evicted if evicted and choices.flip() else self.mostly_live(choices, self.offer.resumable)
+        session, stream, event = self.pick(choices, options)
+        if self.state.stream(stream).connected and choices.flip():
             self.run(a.DropConnection(stream))
         self.run(a.Reconnect(session, event))
 
     @precondition(lambda self: self.offer.seen)
-    @rule(data=st.data())
-    def answer_request(self, data) -> None:
-        session, request = self.pick(data, self.offer.seen)
+    @rule(choices=_CHOICES)
+    def answer_request(self, choices) -> None:
+        session, request = self.pick(choices, self.offer.seen)
         self.run(a.AnswerRequest(session, request))
 
     @precondition(lambda self: self.offer.client_holds)
-    @rule(data=st.data())
-    def restart_client(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def restart_client(self, choices) -> None:
         """Only when the client has something to forget: otherwise a restart changes nothing."""
         self.run(a.RestartClient())
 
-    @rule(data=st.data())
-    def odd_request(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def odd_request(self, choices) -> None:
         """A request the decision must refuse or route with care, one rule for all of
         them so that they do not crowd out the rules that build state: a GET with a
-        foreign event id (branch 3), with an event id and no session id (branch 4),
-        or any combination of headers on a GET, a tool call or a DELETE."""
+        foreign event id (branch 3; half the time when another session has events),
+        with an event id and no session id (branch 4), or any combination of headers
+        on a GET, a tool call or a DELETE."""
+        if self.offer.crossable and choices.flip():
+            return self._foreign_event_id(choices)
         kinds = _ODD_KINDS if self.state.events and self.offer.live else _ODD_KINDS[2:]
-        getattr(self, "_" + self.pick(data, kinds))(data)
+        getattr(self, "_" + self.pick(choices, kinds))(choices)
 
-    def _foreign_event_id(self, data) -> None:
+    def _foreign_event_id(self, choices) -> None:
         """A live session and an event id of another session: first the ids of ended
         sessions and those with a later event (those that could leak)."""
-        session = self.pick(data, self.offer.live)
+        session = self.pick(choices, self.offer.crossable or self.offer.live)
         foreign = self.offer.foreign(session)
         ended = [event for event in foreign if event in self.offer.ended_event_ids]
-        if ended and data.draw(st.booleans()):
+        if ended and choices.flip():
             foreign = ended
-        self.run(a.Reconnect(session, self.pick(data, foreign) if foreign else UNKNOWN_EVENT))
+        self.run(a.Reconnect(session, self.pick(choices, foreign) if foreign else UNKNOWN_EVENT))
 
-    def _orphan_event_id(self, data) -> None:
-        self.run(a.Reconnect(None, self.pick(data, self.offer.event_ids)))
+    def _orphan_event_id(self, choices) -> None:
+        self.run(a.Reconnect(None, self.pick(choices, self.offer.event_ids)))
 
-    def _any_headers(self, data) -> None:
-        session = self.pick(data, self.offer.session_headers)
-        kind = self.pick(data, _HEADER_KINDS)
+    def _any_headers(self, choices) -> None:
+        session = self.pick(choices, self.offer.session_headers)
+        kind = self.pick(choices, _HEADER_KINDS)
         if kind == "reconnect":
-            self.run(a.Reconnect(session, self.pick(data, self.offer.event_headers(session))))
+            self.run(a.Reconnect(session, self.pick(choices, self.offer.event_headers(session))))
         elif kind == "call_tool":
             self.run(a.CallTool(session))
         else:
@@ -342,64 +414,64 @@ class _ResumptionMachine(RuleBasedStateMachine):
     # -- network and server actions --------------------------------------------------
 
     @precondition(lambda self: self.offer.connected)
-    @rule(data=st.data())
-    def drop_connection(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def drop_connection(self, choices) -> None:
         """The network drops a connection, or the server closes it (SEP-1699)."""
-        self.run(self.pick(data, self.allowed(self.offer.disconnections)))
+        self.run(self.pick(choices, self.allowed(self.offer.disconnections)))
 
     @precondition(lambda self: self.offer.open)
-    @rule(data=st.data())
-    def emit_event(self, data) -> None:
-        self.run(a.EmitEvent(self.pick(data, self.offer.open)))
+    @rule(choices=_CHOICES)
+    def emit_event(self, choices) -> None:
+        """One to three events on an open stream, as a tool's progress notifications come:
+        a replay then has a suffix to get right, a ring buffer something to discard."""
+        stream = self.pick(choices, self.offer.open)
+        for _ in range(1 + choices.uniform(3)):
+            if stream not in self.offer.open:
+                break
+            self.run(a.EmitEvent(stream))
 
     @precondition(lambda self: self.offer.open_get)
-    @rule(data=st.data())
-    def emit_on_get_stream(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def emit_on_get_stream(self, choices) -> None:
         """An event on a session's standalone GET stream (opened by a session resumption)."""
-        self.run(a.EmitEvent(self.pick(data, self.offer.open_get)))
+        self.run(a.EmitEvent(self.pick(choices, self.offer.open_get)))
 
     @precondition(lambda self: self.offer.open)
-    @rule(data=st.data())
-    def issue_server_request(self, data) -> None:
-        self.run(a.IssueServerRequest(self.pick(data, self.offer.open)))
+    @rule(choices=_CHOICES)
+    def issue_server_request(self, choices) -> None:
+        self.run(a.IssueServerRequest(self.pick(choices, self.offer.open)))
 
     @precondition(lambda self: self.offer.evictable)
-    @rule(data=st.data())
-    def evict_event(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def evict_event(self, choices) -> None:
         """A ring buffer discards a stream's oldest event; half the time one the client
         holds as its cursor, so that resuming from it needs what was discarded."""
         held = self.offer.evictable_cursors
-        self.run(a.EvictEvent(self.pick(data, held if held and data.draw(st.booleans()) else self.offer.evictable)))
+        self.run(a.EvictEvent(self.pick(choices, held if held and choices.flip() else self.offer.evictable)))
 
     @precondition(lambda self: len(self.offer.live) > 1)
-    @rule(data=st.data())
-    def end_session(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def end_session(self, choices) -> None:
         """The client deletes a live session, or the server expires it, while another
         stays live: the ended session's event ids and requests must not reach it."""
-        session = self.pick(data, self.offer.live)
-        self.run(self.pick(data, self.allowed([a.DeleteSession(session), a.ExpireSession(session)])))
+        session = self.pick(choices, self.offer.live)
+        self.run(self.pick(choices, self.allowed([a.DeleteSession(session), a.ExpireSession(session)])))
 
     @precondition(lambda self: self.offer.live)
-    @rule(data=st.data())
-    def server_ends_something(self, data) -> None:
+    @rule(choices=_CHOICES)
+    def server_ends_something(self, choices) -> None:
         """The server ends a stream, cancels a request, or expires a stream or a session."""
-        self.run(self.pick(data, self.allowed(self.offer.endings)))
+        self.run(self.pick(choices, self.allowed(self.offer.endings)))
 
 
 SWARM_KINDS: tuple[str, ...] = ("close_connection", "drop_connection", "end_stream", "cancel_request",
                                 "expire_stream", "expire_session", "evict_event", "delete_session")
 """The kinds of action a test case's swarm may disable inside the rules that pick among several."""
 
-_SWARM_OFF = st.booleans()
-_MOSTLY = st.integers(0, 3).map(bool)
-_OPENING = st.integers(1, MAX_SESSIONS - 1)
 _HEADER_KINDS = ("reconnect", "call_tool", "delete_session")
 _ODD_KINDS = ("foreign_event_id", "orphan_event_id", "any_headers")
 
 
-@lru_cache(maxsize=None)
-def _index(n: int):
-    return st.integers(0, n - 1)
 
 
 class Offer:
@@ -468,6 +540,25 @@ class Offer:
                 cursors.append((entry.session, stream, cursor))
                 earlier += [(entry.session, stream, e.id) for e in self.state.events_of(stream) if e.id != cursor]
         return cursors + earlier
+
+    @cached_property
+    def evicted_resumable(self) -> list[tuple[str, str, str]]:
+        """The ``resumable`` entries whose event a ring buffer discarded, on a stream that
+        still keeps a later one (a replay from there would have a gap)."""
+        state = self.state
+        kept = []
+        for session, stream_id, event in self.resumable:
+            stream = state.stream(stream_id)
+            events = [e.id for e in state.events_of(stream_id)]
+            if stream.retained and events.index(event) < stream.evicted < len(events):
+                kept.append((session, stream_id, event))
+        return kept
+
+    @cached_property
+    def crossable(self) -> list[str]:
+        """The live sessions some other session's event id could be sent under."""
+        owners = {self.state.session_of_event(e.id) for e in self.state.events}
+        return [session for session in self.live if owners - {session}]
 
     def foreign(self, session: str) -> list[str]:
         """Event ids of other sessions: an ended session's first, then those with a later event."""
