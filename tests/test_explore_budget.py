@@ -100,3 +100,18 @@ def test_max_memory_stops_the_reference_engine(tmp_path):
     assert main(["explore", "--bound", "small", "--engine", "reference", "--max-memory", "1", "--json", str(out), "--quiet"]) == 3
     data = json.loads(out.read_text())
     assert data["complete"] is False and "--max-memory 1 MB" in data["stopped"]
+
+
+def test_a_walk_split_over_workers_counts_what_one_process_counts():
+    """``search.search`` walks in one process below ``SPLIT_FROM`` workers; the split
+    walk, which larger machines get, must count the same."""
+    from mcp_resume.model.explore import search
+
+    bounds = NAMED_BOUNDS["kill"]
+    table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
+    world = fast._global_actions(table)
+    fast.expand_forms(table, world.fresh, bounds)
+    plan = fast._plan(table, world.fresh, bounds, None, None, fast.PROGRESS_EVERY)
+    here, split = search._search_here(plan, None), search._search_split(plan, 2, None)
+    assert (here.states, here.levels, here.expanded, here.form_weight, here.restarts) == \
+           (split.states, split.levels, split.expanded, split.form_weight, split.restarts)

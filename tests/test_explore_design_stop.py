@@ -1,6 +1,7 @@
-"""When the design explorer stops: at the end of the first level with a counterexample
-(``explore --design N``), at the first failing step (``--first``), or never
-(``--exhaustive``); the early stops keep exactly the shortest traces the whole walk finds."""
+"""When the design explorer stops: once every rule the design breaks has its shortest
+trace, at the latest at the end of the first level with a counterexample (``explore
+--design N``), at the first failing step (``--first``), or never (``--exhaustive``);
+the early stops keep exactly the shortest traces the whole walk finds."""
 
 import json
 
@@ -57,6 +58,24 @@ def test_first_stops_inside_the_level_that_the_level_stop_finishes():
     assert first.transitions < level.transitions and set(first.violations) <= set(level.violations)
 
 
+@pytest.mark.slow
+def test_the_level_stop_ends_once_every_expected_rule_has_its_shortest_trace():
+    design = spec_design(14)  # both of its rules are broken at its shortest depth
+    level = explore_server(DESIGNS[14], KILL, Profile.BOUNDARY, stop=Stop.LEVEL)
+    early = explore_server(DESIGNS[14], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, expect=design.breaks(Profile.BOUNDARY))
+    assert set(early.violations) >= design.rules and early.depth == level.depth
+    assert {rule: _steps(early)[rule] for rule in design.rules} == {rule: _steps(level)[rule] for rule in design.rules}
+    assert early.notes["expanded"] < level.notes["expanded"] == sum(level.levels[:level.depth])
+    for violation in early.violations.values():
+        assert confirm(violation.trace, DESIGNS[14]) == (True, True)
+
+
+def test_an_expected_rule_the_shortest_depth_does_not_break_lets_the_level_finish():
+    expect = frozenset({"reemit-pending", "no-cross-session"})  # design 4 breaks neither
+    level = explore_server(DESIGNS[4], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, expect=expect)
+    assert level.caught and level.notes["expanded"] == sum(level.levels[:level.depth])
+
+
 def test_a_design_that_breaks_nothing_is_walked_to_the_end_of_the_bound():
     bounds = Bounds(sessions=2, streams=1, events=1, requests=1, depth=5)
     level = explore_server(DESIGNS[11], bounds, Profile.MCP_2025_11_25, stop=Stop.LEVEL)
@@ -92,3 +111,98 @@ def test_explore_design_exhaustive_walks_the_whole_bound(tmp_path):
 def test_stop_options_that_make_no_sense_are_usage_errors(argv, message, capsys):
     assert main(["explore", *argv, "--quiet"]) == 2
     assert message in capsys.readouterr().err
+
+
+def _same_walk(result):
+    """What a walk found, as a value: counts, levels, coverage, and every trace kept."""
+    traces = {rule: v.trace.actions for rule, v in {**result.violations, **result.warnings}.items()}
+    return (result.states, result.transitions, result.pruned, result.levels, result.depth, result.exhausted,
+            result.notes["expanded"], dict(result.coverage.actions), dict(result.coverage.branches), traces)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("stop", [Stop.FIRST, Stop.LEVEL, Stop.NEVER])
+@pytest.mark.parametrize("number", [2, 3, 9, 12])
+def test_a_walk_on_forked_workers_finds_exactly_what_one_process_finds(number, stop, monkeypatch):
+    import mcp_resume.model.explore.server as product
+
+    monkeypatch.setattr(product, "FORK_AT", 8)  # fork every level but the first few
+    bounds = KILL if stop is not Stop.NEVER else Bounds(2, 2, 2, 1, 5)
+    expect = spec_design(number).breaks(Profile.BOUNDARY)
+    alone = explore_server(DESIGNS[number], bounds, Profile.BOUNDARY, stop=stop, expect=expect, workers=1)
+    forked = explore_server(DESIGNS[number], bounds, Profile.BOUNDARY, stop=stop, expect=expect, workers=2)
+    assert _same_walk(forked) == _same_walk(alone)
+
+
+def test_a_level_whose_worker_fails_is_expanded_again_in_this_process(monkeypatch):
+    """A worker that dies (here: every forked expansion raises) costs time, not results."""
+    import mcp_resume.model.explore.server as product
+    from mcp_resume.model.explore import forked
+
+    monkeypatch.setattr(product, "FORK_AT", 4)
+    calls, expand_level = [], forked.expand_level
+
+    def failing(frontier, expand, workers, enough, *rest):
+        calls.append(len(frontier))
+        return expand_level(frontier, lambda key, node, late: 1 / 0, workers, enough, *rest)
+
+    monkeypatch.setattr(forked, "expand_level", failing)
+    alone = explore_server(DESIGNS[4], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
+    tried = explore_server(DESIGNS[4], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=2)
+    assert calls and _same_walk(tried) == _same_walk(alone)
+
+
+def test_workers_stop_once_one_of_them_has_what_the_walk_needs(tmp_path):
+    """``forked.expand_level``: a worker whose results suffice publishes its index, and
+    no worker expands a node past it; every node up to it has its result. (Worker 0
+    waits at node 10 until worker 1 has had enough at node 9, so the order is fixed.)"""
+    import time
+
+    from mcp_resume.model.explore import forked
+
+    enough_at_9 = tmp_path / "nine"
+
+    def expand(key, node, late):
+        if node == 10:
+            deadline = time.monotonic() + 20
+            while not enough_at_9.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(0.05)  # worker 1 publishes index 9 microseconds after touching the file
+        return node
+
+    def enough(result):
+        if result == 9:
+            enough_at_9.touch()
+            return True
+        return False
+
+    frontier = [(index, index) for index in range(400)]
+    results = forked.expand_level(frontier, expand, 2, enough)
+    assert results is not None and all(index in results for index in range(11))
+    assert max(results) == 10  # worker 0 checks the published index before node 12
+
+
+def test_a_worker_knows_when_a_node_before_its_own_failed(tmp_path):
+    """``late`` is True for a node after one whose result failed, whichever worker had it.
+    (Worker 0 waits at node 4 until worker 1 has failed at node 3.)"""
+    import time
+
+    from mcp_resume.model.explore import forked
+
+    failed_at_3 = tmp_path / "three"
+
+    def expand(key, node, late):
+        if node == 3:
+            failed_at_3.touch()
+        if node == 4:
+            deadline = time.monotonic() + 20
+            while not failed_at_3.exists() and time.monotonic() < deadline:
+                time.sleep(0.005)
+            time.sleep(0.05)  # worker 1 publishes index 3 microseconds after touching the file
+        return node, late
+
+    frontier = [(index, index) for index in range(8)]
+    results = forked.expand_level(frontier, expand, 2, lambda result: False, lambda result: result[0] == 3)
+    assert results is not None and sorted(results) == list(range(8))
+    assert {index: results[index][1] for index in (0, 1, 2, 3, 5, 6, 7)} == \
+           {0: False, 1: False, 2: False, 3: False, 5: True, 6: True, 7: True}

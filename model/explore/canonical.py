@@ -122,33 +122,43 @@ def _alone_form(state: State) -> SessionForm:
     """``session_form`` of a state with one session and at most one server request
     (what the fast explorer meets most): no filtering, no permutation."""
     session = state.sessions[0]
-    entry = state.client[0] if state.client else None
-    cursors = dict(entry.cursors) if entry else {}
-    request = state.requests[0] if state.requests else None
-    carrier = request.stream if request else None
-    origin = request.origin if request else None
-    codes: dict[str, list[int]] = {stream.id: [] for stream in state.streams}
-    cursor_at: dict[str, int] = {}
-    for event in state.events:
-        stream_codes = codes[event.stream]
-        if event.cancels is not None:
-            stream_codes.append(-1)
-        elif event.request is not None:
-            stream_codes.append(4 + 2 * (carrier == event.stream) + (origin == event.stream))
-        else:
-            stream_codes.append(0)
-        if cursors.get(event.stream) == event.id:
-            cursor_at[event.stream] = len(stream_codes)
-    streams = sorted(
-        (KIND_CODES[t.kind], STREAM_CODES[t.status], int(t.connected), cursor_at.get(t.id, 0), tuple(codes[t.id]), t.evicted)
-        for t in state.streams
-    )
+    client = state.client
+    entry = client[0] if client else None
+    requests = state.requests
+    if requests:
+        request = requests[0]
+        carrier = request.stream
+        origin = request.issued_on or carrier
+    else:
+        request = carrier = origin = None
+    cursors = dict(entry.cursors) if entry is not None and entry.cursors else None
+    events = state.events
+    streams = []
+    for stream in state.streams:
+        stream_id = stream.id
+        held = cursors.get(stream_id) if cursors else None
+        codes: list[int] = []
+        cursor = 0
+        for event in events:
+            if event.stream != stream_id:
+                continue
+            if event.cancels is not None:
+                codes.append(-1)
+            elif event.request is not None:
+                codes.append(4 + 2 * (carrier == stream_id) + (origin == stream_id))
+            else:
+                codes.append(0)
+            if event.id == held:
+                cursor = len(codes)
+        streams.append((KIND_CODES[stream.kind], STREAM_CODES[stream.status], int(stream.connected), cursor,
+                        tuple(codes), stream.evicted))
+    streams.sort()
     return (
         SESSION_CODES[session.status],
-        1 if entry else 0,
+        0 if entry is None else 1,
         tuple(streams),
-        (REQUEST_CODES[request.status],) if request else (),
-        (1,) if entry and entry.seen else (),
+        (REQUEST_CODES[request.status],) if request is not None else (),
+        (1,) if entry is not None and entry.seen else (),
     )
 
 

@@ -24,9 +24,9 @@ fresh form, every form a state within the bound can hold while it is expanded
 (most of the time of a run: ``forms`` spreads each level over a pool of forked
 workers); its level sizes also give the size of the run before the search
 starts (``estimate``). The breadth-first walk over the tuples (``search``,
-split by hash over worker processes with ``workers > 1``) then costs a tuple
-and a set lookup per successor. The counts do not depend on the number of
-workers.
+split by hash over worker processes from ``search.SPLIT_FROM`` workers) then
+costs a tuple and a set lookup per successor. The counts do not depend on the
+number of workers.
 
 Counts are those of the reference explorer: each action that names any event of
 another session counts once per such event (``foreign`` multiplicity), each
@@ -60,13 +60,14 @@ from mcp_resume.spec.space import CLIENT_REQUESTS, acting_session, candidate_act
 from mcp_resume.spec.invariants import Finding, check_spec_step, check_state
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
-from mcp_resume.spec.transitions import Transition, enabled, step
+from mcp_resume.spec.transitions import Transition, step, step_if_enabled
 from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
 from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore import estimate, forms, search
+from mcp_resume.model.explore.collector import collector_paused
 from mcp_resume.model.explore.search import _insert
 from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
 
@@ -121,6 +122,7 @@ class SessionTable:
         self.state_findings: dict[int, list[Finding]] = {}
         self.witness = session_form(_run(WITNESS_ACTIONS), "S1")
         self.templates: dict[tuple, tuple[Template, ...]] = {}
+        self._witnesses: dict[tuple[int, int, int, int], tuple] = {}  # the witness's part of a decoded pair, by counts
         self.steps = 0
         self.seconds = 0.0  # spent expanding forms (stepping and checking the spec)
 
@@ -169,26 +171,27 @@ class SessionTable:
         form = self.forms[number]
         expansion = Expansion()
         alone = decode([form])
-        beside = decode([form, self.witness])
+        beside = self._beside(form, alone)
         expansion.templates = self._templates(alone, beside)
         distinct: dict[int, None] = {}
+        profile, counts, pruned, findings, moves = self.profile, expansion.counts, expansion.pruned, expansion.findings, expansion.moves
         for index, template in enumerate(expansion.templates):
-            state = beside if template.witness else alone
-            if not enabled(state, template.action):
+            transition = step_if_enabled(beside if template.witness else alone, template.action, profile)
+            if transition is None:
                 continue
-            transition = step(state, template.action, self.profile)
             self.steps += 1
             slot = _SLOTS[template.multiplicity]
             after = self._successor(number, template, transition)
             if after is None:
-                expansion.pruned[slot] += 1
+                pruned[slot] += 1
                 continue
-            expansion.counts[slot][_label(transition)] += 1
+            outcome = transition.outcome
+            counts[slot][(template.action.kind, outcome.branch if outcome is not None else None)] += 1  # _label
             for finding in check_spec_step(transition):
-                expansion.findings.append((index, finding))
+                findings.append((index, finding))
             if after != number:
-                expansion.moves.append((index, after))
-                distinct.setdefault(after, None)
+                moves.append((index, after))
+                distinct[after] = None
         expansion.successors = tuple(distinct)
         restarted = step(alone, a.RestartClient(), self.profile)
         expansion.forget = self.intern(session_form(restarted.after, "S1"), restarted.after)
@@ -201,8 +204,23 @@ class SessionTable:
         expansion = self.expand(number)
         if not expansion.templates:
             form = self.forms[number]
-            expansion.templates = self._templates(decode([form]), decode([form, self.witness]))
+            alone = decode([form])
+            expansion.templates = self._templates(alone, self._beside(form, alone))
         return expansion.templates
+
+    def _beside(self, form: SessionForm, alone: State) -> State:
+        """``decode([form, witness])`` from ``alone`` (``decode([form])``): ``decode`` numbers
+        handles in order, so the witness's entities depend only on how many streams,
+        events and requests come before them, and are decoded once per count."""
+        counts = (len(alone.streams), len(alone.events), len(alone.requests), len(alone.client))
+        witness = self._witnesses.get(counts)
+        if witness is None:
+            whole = decode([form, self.witness])
+            witness = self._witnesses[counts] = (whole.sessions[1:], whole.streams[counts[0]:], whole.events[counts[1]:],
+                                                 whole.requests[counts[2]:], whole.client[counts[3]:])
+        sessions, streams, events, requests, client = witness
+        return State(alone.sessions + sessions, alone.streams + streams, alone.events + events,
+                     alone.requests + requests, alone.client + client)
 
     def _templates(self, alone: State, beside: State) -> tuple[Template, ...]:
         """``session_templates``, computed once per set of handles: the templates
@@ -281,6 +299,7 @@ class _Global:
     initialize: Transition
 
 
+@collector_paused()
 def explore_fast(
     bounds: Bounds,
     profile: Profile = DEFAULT_PROFILE,
@@ -329,38 +348,31 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
                  workers: int = 1, watch: "estimate.Watch | None" = None) -> dict[int, int]:
     """Expand every session form that a state within ``bounds`` can hold while the
     search expands it, breadth-first from the fresh form, on ``workers`` processes
-    (``forms``): the forms at most ``depth - 2`` single-session steps from it (a
-    form ``k`` steps away first appears at depth ``k + 1``). Return the distance
+    (``forms``: a pool forked for each big level): the forms at most ``depth - 2``
+    single-session steps from it (a form ``k`` steps away first appears at depth
+    ``k + 1``). Return the distance
     of every form interned. Stop early when more than ``limit`` forms are known;
     ``watch`` sees the distances after each level (and may raise ``TooLarge``)."""
     distances = {fresh: 0}
     if bounds.sessions == 0:
         return distances
-    pool = forms.Pool(workers, bounds, table.profile) if workers > 1 else None
-    failed = True
-    try:
-        frontier = [fresh]
-        distance = 0
-        while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
-            forms.expand_level(table, frontier, pool)
-            found = []
-            for form in frontier:
-                expansion = table.expansions[form]
-                for after in expansion.successors + (expansion.forget,):
-                    if after not in distances:
-                        distances[after] = distance + 1
-                        found.append(after)
-                if limit is not None and len(distances) > limit:
-                    failed = False
-                    return distances
-            frontier = found
-            distance += 1
-            if watch is not None:
-                watch.level(distances, distance + 1, bool(frontier))
-        failed = False
-    finally:
-        if pool is not None:
-            pool.close(failed)
+    frontier = [fresh]
+    distance = 0
+    while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
+        forms.expand_level(table, frontier, workers)
+        found = []
+        for form in frontier:
+            expansion = table.expansions[form]
+            for after in expansion.successors + (expansion.forget,):
+                if after not in distances:
+                    distances[after] = distance + 1
+                    found.append(after)
+            if limit is not None and len(distances) > limit:
+                return distances
+        frontier = found
+        distance += 1
+        if watch is not None:
+            watch.level(distances, distance + 1, bool(frontier))
     return distances
 
 

@@ -80,19 +80,9 @@ class _Fingerprint:
         if value is None or kind in _ATOMS:
             return value
         visit = _VISITS.get(kind)
-        if visit is not None:
-            return visit(self, value)
-        if isinstance(value, str):
-            return self._name(value)
-        if isinstance(value, (bool, int, float)):
-            return value
-        for base, visit in _VISITS.items():
-            if isinstance(value, base):
-                return visit(self, value)
-        if is_dataclass(value):
-            names = _FIELDS.get(kind) or _FIELDS.setdefault(kind, tuple(f.name for f in fields(value)))
-            return (kind.__name__,) + tuple(self.walk(getattr(value, name)) for name in names)
-        return (kind.__name__,) + tuple((key, self.walk(item)) for key, item in sorted(vars(value).items()))
+        if visit is None:
+            visit = _VISITS[kind] = _visit_for(kind)  # worked out once per type
+        return visit(self, value)
 
     def _name(self, value: str):
         handle = self.ids.handle(value)
@@ -114,13 +104,42 @@ class _Fingerprint:
     def _set(self, value) -> tuple:
         return ("set",) + tuple(sorted((self.walk(item) for item in value), key=repr))
 
+    def _string(self, value: str):
+        return self._name(value)
+
+    def _atom(self, value):
+        return value
+
+    def _dataclass(self, value) -> tuple:
+        walk = self.walk
+        return (type(value).__name__,) + tuple(walk(getattr(value, name)) for name in _FIELDS[type(value)])
+
+    def _object(self, value) -> tuple:
+        walk = self.walk
+        return (type(value).__name__,) + tuple((key, walk(item)) for key, item in sorted(vars(value).items()))
+
+
+def _visit_for(kind: type):
+    """How to walk a value of type ``kind`` (a subclass of a known type is walked as it is)."""
+    if issubclass(kind, str):
+        return _Fingerprint._string
+    if issubclass(kind, (bool, int, float)):
+        return _Fingerprint._atom
+    for base, visit in _CONTAINERS.items():
+        if issubclass(kind, base):
+            return visit
+    if is_dataclass(kind):
+        _FIELDS[kind] = tuple(f.name for f in fields(kind))
+        return _Fingerprint._dataclass
+    return _Fingerprint._object
+
 
 def _first(item):
     return item[0]
 
 
 _ATOMS = (bool, int, float)
-_VISITS = {
+_CONTAINERS = {
     dict: _Fingerprint._dict,
     list: _Fingerprint._sequence,
     tuple: _Fingerprint._sequence,
@@ -128,4 +147,6 @@ _VISITS = {
     set: _Fingerprint._set,
     frozenset: _Fingerprint._set,
 }
+_VISITS = dict(_CONTAINERS)
+"""How each type met so far is walked (``_visit_for``)."""
 _FIELDS: dict[type, tuple[str, ...]] = {}

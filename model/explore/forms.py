@@ -2,13 +2,15 @@
 
 At the default bound the state search is a few per cent of a run; the rest is
 ``SessionTable.expand`` (``spec.transitions.step`` and the checks on every
-action of every session form). ``expand_level(table, forms, pool)`` expands one
-breadth-first level of forms, in this process or in a pool of forked workers
-(``Pool``). Each worker keeps its own ``SessionTable`` and answers a chunk of
-forms with its expansions written in its own form ids, and the forms it met for
-the first time (with their ``check_state`` findings); the parent translates
-them into its table, interning successors in the order a serial expansion
-would, so form ids (and so traces) do not depend on the number of workers.
+action of every session form). ``expand_level(table, forms, workers)`` expands
+one breadth-first level of forms, in this process or on a pool of workers forked
+for that level. A worker starts from a copy of the parent's table as it is when
+the level starts (the fork copies it; nothing is sent), so every form known so
+far keeps its id and its ``check_state`` findings there; it answers a chunk of
+forms with their expansions, and the forms it met for the first time (with their
+findings) numbered after the parent's. The parent interns those in the order a
+serial expansion would, so form ids (and so traces) do not depend on the number
+of workers.
 """
 
 from __future__ import annotations
@@ -25,24 +27,7 @@ MIN_PARALLEL = 2 * CHUNK
 """A level with fewer unexpanded forms is expanded in this process."""
 
 _LOCAL: dict = {}
-
-
-class Pool:
-    """``workers`` forked processes, each with its own session table for ``bounds`` and ``profile``."""
-
-    def __init__(self, workers: int, bounds, profile) -> None:
-        context = multiprocessing.get_context("fork")
-        self.pool = context.Pool(workers, initializer=_start, initargs=(bounds, profile))
-        self.known: dict[int, list] = {}  # worker pid -> its form tuples, by its form id
-        self.findings: dict[int, dict[int, list]] = {}
-
-    def close(self, failed: bool = False) -> None:
-        """Let the workers finish (or, after a failure, stop them) and wait for them."""
-        if failed:
-            self.pool.terminate()
-        else:
-            self.pool.close()
-        self.pool.join()
+_INHERITED: dict = {}  # the parent's table while a level's pool is forked from it
 
 
 def quiet_worker() -> None:
@@ -51,65 +36,79 @@ def quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _start(bounds, profile) -> None:
-    from mcp_resume.model.explore.fast import SessionTable
-
+def _start() -> None:
     quiet_worker()
-    _LOCAL["table"] = SessionTable(bounds, profile)
-    _LOCAL["sent"] = 0
+    table = _INHERITED["table"]
+    _LOCAL["table"] = table
+    _LOCAL["sent"] = _LOCAL["base"] = len(table.forms)
 
 
-def _expand_chunk(forms: list) -> tuple:
-    """In a worker: expand ``forms`` (tuples); return its pid, the forms it met since
-    its last answer (with findings), the expansions, and its steps and seconds."""
+def _expand_chunk(forms: list[int]) -> tuple:
+    """In a worker: expand ``forms`` (ids of the parent's table); return its pid, where
+    its new forms since its last answer start, those forms (with findings), the
+    expansions, and its steps."""
     table = _LOCAL["table"]
-    steps, seconds = table.steps, table.seconds
+    steps = table.steps
     expansions = []
-    for form in forms:
-        number = table.intern(form)
+    for number in forms:
         expansion = table.expand(number)
         expansions.append((number, expansion.moves, expansion.counts, expansion.pruned, expansion.findings,
                            expansion.forget, expansion.forget_findings))
     start, _LOCAL["sent"] = _LOCAL["sent"], len(table.forms)
     met = [(table.forms[n], table.state_findings.get(n)) for n in range(start, len(table.forms))]
-    return os.getpid(), start, met, expansions, table.steps - steps, table.seconds - seconds
+    return os.getpid(), start, met, expansions, table.steps - steps
 
 
-def expand_level(table, forms: list[int], pool: Pool | None) -> None:
-    """Expand every form of ``forms`` (ids of ``table``) not expanded yet."""
+def expand_level(table, forms: list[int], workers: int = 1) -> None:
+    """Expand every form of ``forms`` (ids of ``table``) not expanded yet, on ``workers``
+    processes forked for this level when there are at least ``MIN_PARALLEL`` of them."""
     todo = [form for form in forms if table.expansions[form] is None]
-    if pool is None or len(todo) < MIN_PARALLEL:
+    if workers <= 1 or len(todo) < MIN_PARALLEL:
         for form in todo:
             table.expand(form)
         return
     started = time.perf_counter()
-    chunks = [[table.forms[f] for f in todo[i:i + CHUNK]] for i in range(0, len(todo), CHUNK)]
-    for answer in pool.pool.imap(_expand_chunk, chunks):
-        _translate(table, pool, answer)
+    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
+    base = len(table.forms)
+    known: dict[int, list] = {}  # worker pid -> its new forms, from ``base`` on
+    findings: dict[int, dict[int, list]] = {}
+    _INHERITED["table"] = table
+    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start)
+    try:
+        for answer in pool.imap(_expand_chunk, chunks):
+            _translate(table, base, known, findings, answer)
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+        _INHERITED.clear()
     table.seconds += time.perf_counter() - started
 
 
-def _translate(table, pool: Pool, answer: tuple) -> None:
+def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:
     from mcp_resume.model.explore.fast import Expansion
 
-    pid, start, met, expansions, steps, _ = answer
-    known = pool.known.setdefault(pid, [])
-    findings = pool.findings.setdefault(pid, {})
-    assert len(known) == start, "a worker's answers arrived out of order"
-    for offset, (form, found) in enumerate(met):
-        known.append(form)
-        if found:
-            findings[start + offset] = found
+    pid, start, met, expansions, steps = answer
+    mine = known.setdefault(pid, [])
+    found = findings.setdefault(pid, {})
+    assert base + len(mine) == start, "a worker's answers arrived out of order"
+    for offset, (form, checked) in enumerate(met):
+        mine.append(form)
+        if checked:
+            found[start + offset] = checked
     table.steps += steps
 
     def ours(local: int) -> int:
-        return table.intern_checked(known[local], findings.get(local, ()))
+        if local < base:
+            return local  # a form the parent had when the level started: same id
+        return table.intern_checked(mine[local - base], found.get(local, ()))
 
-    for number, moves, counts, pruned, found, forget, forget_findings in expansions:
-        mine = ours(number)
+    for number, moves, counts, pruned, failing, forget, forget_findings in expansions:
         translated = [(index, ours(after)) for index, after in moves]
-        expansion = Expansion(moves=translated, counts=counts, pruned=pruned, findings=found,
+        expansion = Expansion(moves=translated, counts=counts, pruned=pruned, findings=failing,
                               forget_findings=forget_findings)
         expansion.successors = tuple(dict.fromkeys(after for _, after in translated))
         expansion.forget = ours(forget)
-        table.expansions[mine] = expansion
+        table.expansions[number] = expansion

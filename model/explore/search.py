@@ -181,9 +181,17 @@ class _Budget:
         return None
 
 
+SPLIT_FROM = 3
+"""Workers a walk needs before it is split over processes: on two cores the split walk
+was no faster (default bound 0.86 s against 0.61 s in one process, the ``deep`` bound
+3.65 s against 3.55 s): a state costs a tuple and a set lookup, a successor sent to
+its owner a pickle."""
+
+
 def search(plan: Plan, workers: int = 1, progress: Progress | None = None) -> Tally:
-    """Walk every state within ``plan``; see the module docstring. ``workers`` >= 1."""
-    if workers <= 1:
+    """Walk every state within ``plan``; see the module docstring. ``workers`` >= 1; the
+    walk is split over them from ``SPLIT_FROM`` on."""
+    if workers < SPLIT_FROM:
         return _search_here(plan, progress)
     return _search_split(plan, workers, progress)
 

@@ -16,7 +16,14 @@ its shortest trace, then stops: a rule the design breaks only with a longer
 trace is not listed (the walk cannot know of one without going deeper).
 ``NEVER`` walks the whole bound and lists every rule broken within it. Once the
 stopping depth is known, the successors of the last level are not keyed: they
-would never be expanded.
+would never be expanded. Given the rules a server is known to break (``expect``:
+a faulty design's), ``LEVEL`` ends as soon as each has its shortest
+counterexample, without finishing the level.
+
+Each level is expanded likeliest first (``likeliest_first``: the spec states with
+the most a server can get wrong, pending requests and streams left without a
+connection first). Any order within a level keeps every path shortest; this one
+makes a walk that stops at its first findings stop sooner.
 
 How a server state is reached again. In-process servers are mutable objects,
 and each product state has as many successors as actions. The explorer keeps
@@ -29,11 +36,14 @@ explorer spots those by comparing the working copy's pickle with the one it
 was restored from, and then tries the next action on the same copy (it
 restores a fresh one only after a step that changed something).
 
-How a product state is recognised. Its key is the spec state's canonical form
-with the server's state written in the same canonical names
-(``fingerprint.server_fingerprint``): paths that reach the same spec state up
-to symmetry and leave the server holding the same tables up to a renaming of
-its ids are explored once.
+How a product state is recognised. Its key is the canonical form of the spec
+state without what nothing a server is judged on reads (``_server_side``: the
+client's memory, how an ended session ended and its streams' kinds and server
+requests' statuses) with the server's state written
+in the same canonical names (``fingerprint.server_fingerprint``): paths that
+reach the same spec state up to symmetry and those details, and leave the
+server holding the same tables up to a renaming of its ids, are explored once.
+A key is worked out once per (spec state, server pickle) pair.
 
 A step with a finding that does not fail the run (a SHOULD or MAY broken under
 ``profile``) is recorded as a warning and, as in the Hypothesis machine, its
@@ -51,8 +61,10 @@ from typing import Callable
 from mcp_resume.spec.space import Bounds, within
 from mcp_resume.spec.space import candidate_actions
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
-from mcp_resume.spec.state import INITIAL_STATE
-from mcp_resume.spec.transitions import enabled
+from mcp_resume.spec.state import (
+    INITIAL_STATE, RequestStatus, ServerRequest, Session, SessionStatus, State, Stream, StreamKind, StreamStatus,
+)
+from mcp_resume.spec.transitions import step_if_enabled
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 
 from mcp_resume.model.servers.adapter import ServerUnderTest
@@ -60,6 +72,8 @@ from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.plain import Progress, explorer_trace
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
+from mcp_resume.model.explore.collector import collector_paused
+from mcp_resume.model.explore import forked
 from mcp_resume.model.servers.idmap import IdMap
 
 Snapshot = bytes
@@ -77,18 +91,25 @@ class Stop(enum.Enum):
     NEVER = "never"  # never: the whole bound
 
 
+@collector_paused()
 def explore_server(
     factory: Callable[[], ServerUnderTest],
     bounds: Bounds,
     profile: Profile = DEFAULT_PROFILE,
     stop: Stop = Stop.FIRST,
     progress: Progress | None = None,
+    expect: frozenset[str] = frozenset(),
+    workers: int = 1,
 ) -> ExplorationResult:
     """Explore the server made by ``factory`` beside the spec within ``bounds``.
 
     ``stop`` says when a walk that found a counterexample ends (``Stop``); every
-    trace kept is a shortest one for its rule. ``result.notes["stop"]`` names the
-    mode and ``result.notes["expanded"]`` counts the product states expanded.
+    trace kept is a shortest one for its rule. ``expect``: rules the server is
+    known to break (catalog ids); under ``Stop.LEVEL`` the walk ends once each has
+    a counterexample (module docstring). ``workers``: processes a level of at least
+    ``FORK_AT`` product states is expanded on (``forked``; the result is the same
+    for any number). ``result.notes["stop"]`` names the mode and
+    ``result.notes["expanded"]`` counts the product states expanded.
     The server must be picklable (every in-process server is). Raises
     ``NotModelled`` for a sessionless profile.
     """
@@ -104,71 +125,210 @@ def explore_server(
     walk = BreadthFirst(root, (INITIAL_STATE, first))
     parents = walk.parents
     found: list[int] = []  # the level the first failing step left from
+    ahead: dict = {}  # product state key -> its steps, worked out on other cores
+    handed: set = set()  # in a forked worker: keys whose product state it already sent
+
+    def steps_of(key, node, keep: bool = True) -> list:
+        state, snapshot = node
+        return _steps(state, snapshot, profile, bounds, keys, keep, lambda k: k in parents or k in handed)
+
+    def forked_steps(key, node, late: bool) -> list:
+        """In a worker: the steps of a node; none of its successors is kept once a node
+        before it failed (the walk stops at the end of this level)."""
+        steps = steps_of(key, node, keep=not (stop is Stop.LEVEL and late))
+        handed.update(step[2] for step in steps if step[0] == _NEXT and step[3] is not None)
+        return steps
+
+    def failed(steps) -> bool:
+        return any(step[0] == _FAIL for step in steps)
+
+    def enough(steps) -> bool:
+        """In a worker: whether its steps so far end the level whatever the others find."""
+        failed = [step for step in steps if step[0] == _FAIL]
+        if failed and stop is Stop.FIRST:
+            return True
+        for step in failed:
+            rules.update(finding.rule for finding in step[2])
+        return stop is Stop.LEVEL and bool(expect) and expect <= rules
+
+    rules: set[str] = set()  # in a forked worker: the rules its own steps broke
+
+    def work_ahead(frontier: list) -> None:
+        if workers > 1 and len(frontier) >= FORK_AT and not found:
+            ahead.clear()
+            results = forked.expand_level(frontier, forked_steps, workers, enough, failed)
+            if results is not None:
+                ahead.update((frontier[index][0], steps) for index, steps in results.items())
 
     def successors(key, node):
         if found and walk.depth > found[0]:
             raise StopWalk  # LEVEL: the level with the first failing step is done
-        state, snapshot = node
+        steps = ahead.pop(key, None)
+        if steps is None:
+            steps = steps_of(key, node, keep=not found)
         keep = not found  # once the last level is known, its successors are never expanded
-        work = None
-        for action in candidate_actions(state):
-            if not enabled(state, action):
-                continue
-            if work is None:
-                work = pickle.loads(snapshot)
-            checker = _checker(work, state, profile)
-            try:
-                report = checker.apply(action)
-            except Counterexample as failure:
-                _record_failure(result, parents, key, action, failure, bounds)
+        for step in steps:
+            kind, action = step[0], step[1]
+            if kind == _COUNT:
+                result.transitions += 1
+                result.coverage.record(action.kind, step[2])
+            elif kind == _NEXT:
+                after_key = step[2]
+                if keep and after_key not in parents:
+                    yield action, after_key, step[3]
+            elif kind == _PRUNE:
+                result.pruned += 1
+            elif kind == _WARN:
+                _record_warnings(result, parents, key, action, step[2], bounds)
+            else:
+                _record_failure(result, parents, key, action, step[2], bounds)
                 if stop is Stop.FIRST:
-                    raise StopWalk from None
+                    raise StopWalk
                 if stop is Stop.LEVEL and not found:
                     found.append(walk.depth)
                     keep = False
-                work = None
-                continue
-            if checker.state is not state and not within(checker.state, bounds):
-                result.pruned += 1
-                work = None
-                continue
-            result.transitions += 1
-            result.coverage.record(action.kind, report.branch)
-            if report.findings:
-                _record_warnings(result, parents, key, action, report, bounds)
-                work = None
-                continue
-            after = None
-            if checker.state is state:  # the spec stayed put: did the server?
-                after = _snapshot(checker.server, checker.ids)
-                if after == snapshot:
-                    continue  # nothing changed: the working copy serves the next action
-            work = None
-            if not keep:
-                continue
-            after_key = keys.key(checker.state, checker.server, checker.ids)
-            if after_key not in parents:  # a pickle only for a product state to expand
-                yield action, after_key, (checker.state, after or _snapshot(checker.server, checker.ids))
+                if stop is Stop.LEVEL and expect and expect <= result.violations.keys():
+                    raise StopWalk  # every expected rule has its shortest counterexample
         if progress and (walk.expanded + 1) % PROGRESS_EVERY_DESIGN == 0:
             _finish(result, walk, started, found).exhausted = False  # not yet
             progress(result)
 
-    walk.run(successors, bounds.depth)
+    walk.run(successors, bounds.depth, order=likeliest_first, level=work_ahead)
     return _finish(result, walk, started, found)
 
 
+FORK_AT = 64
+"""Product states a level needs before ``workers > 1`` expand it on forked processes
+(two forks cost a few milliseconds; a product state about 2 ms)."""
+
+_COUNT, _NEXT, _PRUNE, _WARN, _FAIL = range(5)
+"""The kinds of step ``_steps`` lists, each a tuple that starts with its kind and action
+(numbers: a step may come back from a forked worker, pickled)."""
+
+
+def _steps(state, snapshot: Snapshot, profile: Profile, bounds: Bounds, keys: "_Keys", keep: bool,
+           known: Callable[[tuple], bool]) -> list[tuple]:
+    """What every candidate action does from the product state (``state``, ``snapshot``),
+    in ``candidate_actions`` order, as the walk replays it:
+
+    - ``(_FAIL, action, failing findings)``: the server broke a rule that fails the run;
+    - ``(_PRUNE, action)``: the spec's next state breaks a bound;
+    - ``(_COUNT, action, branch)``: a transition judged, then one of
+      ``(_WARN, action, findings)``: a finding that does not fail the run (the path ends),
+      ``(_NEXT, action, key, node)``: a product state with something changed; ``node`` is
+      ``None`` when ``known(key)`` (the walk has it already), and the successors are
+      not keyed at all unless ``keep``.
+    """
+    steps: list[tuple] = []
+    work = None
+    memo = _MEMOS.setdefault(profile, _SpecMemo())
+    table = memo.table(state)
+    for action in candidate_actions(state):
+        variants = table.get(action)
+        if variants is None:  # the spec's own step, once per (spec state, action); none when not enabled
+            transition = step_if_enabled(state, action, profile)
+            variants = table[action] = () if transition is None else (transition,)
+            memo.entries += 1
+        if not variants:
+            continue
+        if work is None:
+            work = pickle.loads(snapshot)
+        judged = _agreeing(work, variants[0], action)
+        if judged is None:  # the server did something else than the spec's own step: judge it in full
+            work = pickle.loads(snapshot)
+            checker = _checker(work, state, profile)
+            try:
+                report = checker.apply(action)
+            except Counterexample as failure:
+                steps.append((_FAIL, action, failure.report.failing))
+                work = None
+                continue
+            judged = checker.state, report.branch, report.findings
+            work = checker.server, checker.ids  # the checker may have taken a copy of the id map (an alternative)
+        after_state, branch, findings = judged
+        if after_state is not state and not within(after_state, bounds):
+            steps.append((_PRUNE, action))
+            work = None
+            continue
+        steps.append((_COUNT, action, branch))
+        if findings:
+            steps.append((_WARN, action, findings))
+            work = None
+            continue
+        after = None
+        if after_state is state:  # the spec stayed put: did the server?
+            after = _snapshot(*work)
+            if after == snapshot:
+                continue  # nothing changed: the working copy serves the next action
+        server, ids = work
+        work = None
+        if not keep:
+            continue
+        after = after or _snapshot(server, ids)
+        after_key = keys.key(after_state, server, ids, after)
+        steps.append((_NEXT, action, after_key, None if known(after_key) else (after_state, after)))
+    return steps
+
+
+def likeliest_first(node) -> tuple:
+    """The sort key of a product state ``(spec state, snapshot)`` within its level: most
+    pending server requests first, then most open streams without a connection (what
+    a resumption must deal with), most events (what a replay must get right), most
+    sessions (what must not cross)."""
+    state = node[0]
+    pending = sum(1 for r in state.requests if r.status is RequestStatus.PENDING)
+    unconnected = sum(1 for t in state.streams if t.status is StreamStatus.OPEN and not t.connected)
+    return (-pending, -unconnected, -len(state.events), -len(state.sessions))
+
+
 class _Keys:
-    """Product-state keys, with the canonical names of each spec state computed once."""
+    """Product-state keys, with the canonical names of each spec state computed once, and
+    the key of each (spec state, snapshot) pair once: about half the successors a walk
+    meets are byte for byte a product state met before (two orders of the same steps)."""
+
+    LIMIT = 200_000  # pairs kept before the cache starts afresh
 
     def __init__(self) -> None:
         self._names: dict = {}
+        self._known: dict = {}
 
-    def key(self, state, server: ServerUnderTest, ids: IdMap) -> tuple:
+    def key(self, state, server: ServerUnderTest, ids: IdMap, snapshot: Snapshot | None = None) -> tuple:
+        """The key of the product state (``state``, ``server`` with ``ids``), whose pickle
+        is ``snapshot`` when given."""
+        pair = (state, snapshot)
+        if snapshot is not None:
+            known = self._known.get(pair)
+            if known is not None:
+                return known
         named = self._names.get(state)
         if named is None:
-            named = self._names[state] = canonical_names(state)
+            named = self._names[state] = canonical_names(_server_side(state))
         form, names = named
-        return form, server_fingerprint(server, ids, names)
+        key = form, server_fingerprint(server, ids, names)
+        if snapshot is not None:
+            if len(self._known) > self.LIMIT:
+                self._known.clear()
+            self._known[pair] = key
+        return key
+
+
+def _server_side(state: State) -> State:
+    """``state`` without what no decision and no server check reads (``spec.decision``,
+    ``SERVER_CHECKS``; the spec's own state invariants do): the client's memory (its
+    cursors and the server requests it holds), and of an ended session, how it ended
+    (deleted or expired), its streams' kinds and its server requests' statuses (nothing
+    it owns can act again, and its ids only ever count as another session's). Product
+    states that differ only there get the same verdict on every continuation, so they
+    are explored once (``tests/test_explore_server.py`` holds the spec to this)."""
+    ended = {s.id for s in state.sessions if s.status is not SessionStatus.LIVE}
+    if not ended:
+        return State(state.sessions, state.streams, state.events, state.requests, (), state.dense)
+    sessions = tuple(Session(s.id, SessionStatus.EXPIRED) if s.id in ended else s for s in state.sessions)
+    streams = tuple(Stream(t.id, t.session, StreamKind.POST, t.status, t.connected, t.evicted) if t.session in ended
+                    else t for t in state.streams)
+    requests = tuple(ServerRequest(r.id, r.session, r.stream, RequestStatus.PENDING, r.issued_on) if r.session in ended
+                     else r for r in state.requests)
+    return State(sessions, streams, state.events, requests, (), state.dense)
 
 
 def _snapshot(server: ServerUnderTest, ids: IdMap) -> Snapshot:
@@ -253,8 +413,20 @@ class _MemoChecker(Checker):
         return list(findings)
 
 
-def _restore(snapshot: Snapshot, state, profile: Profile) -> Checker:
-    return _checker(pickle.loads(snapshot), state, profile)
+def _agreeing(work: tuple[ServerUnderTest, IdMap], spec, action):
+    """``(next spec state, branch, no findings)`` when the server (the working copy
+    ``work``) answers ``action`` exactly as the spec's own step ``spec`` does, which is
+    what the checker concludes then (``_MemoChecker``: the spec's own step files
+    nothing); else ``None``, the working copy spoiled: the caller judges the action in
+    full on a fresh copy (another answer, an alternative choice, a server that raised)."""
+    server, ids = work
+    try:
+        raw = server.apply(ids.to_server(action))
+    except Exception:  # the full judgement meets it again, and says what it means
+        return None
+    if ids.align(spec, raw) != spec.observation:
+        return None
+    return spec.after, spec.outcome.branch if spec.outcome is not None else None, ()
 
 
 def _checker(work: tuple[ServerUnderTest, IdMap], state, profile: Profile) -> Checker:
@@ -267,17 +439,17 @@ def _checker(work: tuple[ServerUnderTest, IdMap], state, profile: Profile) -> Ch
     return checker
 
 
-def _record_failure(result: ExplorationResult, parents: dict, key, action, found: Counterexample, bounds: Bounds) -> None:
+def _record_failure(result: ExplorationResult, parents: dict, key, action, failing, bounds: Bounds) -> None:
     actions = path_to(parents, key) + (action,)
-    for finding in found.report.failing:
+    for finding in failing:
         result.record(result.violations, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
 
 
-def _record_warnings(result: ExplorationResult, parents: dict, key, action, report, bounds: Bounds) -> None:
-    if all(finding.rule in result.warnings for finding in report.findings):
+def _record_warnings(result: ExplorationResult, parents: dict, key, action, findings, bounds: Bounds) -> None:
+    if all(finding.rule in result.warnings for finding in findings):
         return
     actions = path_to(parents, key) + (action,)
-    for finding in report.findings:
+    for finding in findings:
         result.record(result.warnings, finding.rule, finding.message, explorer_trace(actions, result.profile, finding, bounds, result.server))
 
 
