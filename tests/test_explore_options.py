@@ -21,7 +21,7 @@ MEANINGLESS = [
     (["--first", "--graph", "{x}"], "--first only applies with --design N"),
     (["--design", "3", "--engine", "reference", "--traces", "{x}"], "--engine applies to the spec explorer"),
     (["--design", "3", "--no-symmetry"], "--no-symmetry applies to the spec explorer"),
-    (["--design", "3", "--workers", "2", "--graph", "{x}"], "--workers applies to the spec explorer"),
+    (["--design", "3", "--workers", "2", "--graph", "{x}"], "--workers does not apply with --graph"),
     (["--design", "3", "--max-states", "10"], "--max-states applies to the spec explorer"),
     (["--design", "3", "--max-memory", "10"], "--max-memory applies to the spec explorer"),
     (["--design", "3", "--budget", "10"], "--budget applies to the spec explorer"),
@@ -56,6 +56,7 @@ def test_options_that_mean_nothing_together_are_a_one_line_usage_error(args, mes
     ["--kill-matrix", "--workers", "1", "--examples", "3", "--markdown", "{x}.md"],
     ["--kill-matrix", "--bound", "small"],  # the matrix's explorer column explores that bound
     ["--design", "3", "--first", "--traces", "{x}"],
+    ["--design", "3", "--workers", "2"],
     ["--engine", "reference", "--no-symmetry", "--max-states", "10"],
     ["--workers", "2", "--budget", "10", "--max-memory", "500"],
     ["--graph", "{x}", "--workers", "1"],

@@ -59,10 +59,10 @@ def test_explore_design_says_what_it_explores(tmp_path):
 
 def test_explore_design_logs_how_far_it_got(tmp_path):
     """A design beside the spec reports its count of states while it walks, not only at the start."""
-    done = run("explore", "--design", "1", cwd=tmp_path)
+    done = run("explore", "--design", "3", cwd=tmp_path)  # several hundred product states expanded
     assert done.returncode == 1, done.stderr
     counts = re.findall(r"^explored ([\d,]+) states, depth (\d+)", done.stderr, re.MULTILINE)
-    assert counts and all(int(depth) <= 5 for _, depth in counts), done.stderr
+    assert counts and all(int(depth) <= 7 for _, depth in counts), done.stderr
 
 
 @pytest.mark.slow

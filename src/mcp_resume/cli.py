@@ -336,11 +336,13 @@ def _add_explore(commands) -> None:
     explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--exhaustive", action="store_true",
-                         help="with --design: walk the whole bound and list every rule broken in it (default: stop at the "
-                              "end of the first level with a counterexample, with the shortest trace of each rule broken there)")
+                         help="with --design: walk the whole bound and list every rule broken in it (default: stop once "
+                              "every rule the design breaks (DESIGN.md §5) has its shortest counterexample, at the latest "
+                              "at the end of the first level with a counterexample, with the shortest trace of each "
+                              "rule broken there)")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
-    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="processes for the fast spec explorer or the kill matrix's cells (default: cores, at most 4)")
+    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
     explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
     explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
     explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer: stop after N states, marked incomplete (exit 3)")

@@ -30,7 +30,8 @@ refuses one above ``--budget`` (default ``FAST_BUDGET`` states for the fast
 engine, ``REFERENCE_BUDGET`` for the reference one), naming the estimate and
 the flag; ``--max-states N`` and ``--max-memory MB`` stop a run there, with the
 counts so far, marked incomplete. ``--workers N`` splits the fast engine over N
-processes (default: cores, at most 4); the counts do not depend on N.
+processes (default: cores, at most 4), and with ``--design N`` the levels of at
+least ``FORK_AT`` product states; the counts do not depend on N.
 
 Exit codes: 0 everything explored holds (for ``--kill-matrix``: every cell
 shows what it must); 1 a rule is broken, a run is vacuous, the counts differ
@@ -198,9 +199,11 @@ def _conflict(args) -> str | None:
         if args.engine == "reference":
             return "--engine reference does not apply with --liveness"
     if given["--design"]:
-        for option in ("--engine", "--no-symmetry", "--workers", *_SPEC_ONLY):
+        for option in ("--engine", "--no-symmetry", *_SPEC_ONLY):
             if given[option]:
                 return f"{option} applies to the spec explorer, not to --design N"
+        if given["--workers"] and given["--graph"]:
+            return "--workers does not apply with --graph (the picture is drawn in one process)"
         return None
     if given["--no-symmetry"] and args.engine == "fast":
         return "--no-symmetry needs --engine reference (the fast engine always reduces symmetry)"
@@ -268,10 +271,12 @@ def _design(args, profile, bound_name, bounds, console, progress):
     stop = Stop.FIRST if args.first else Stop.NEVER if args.exhaustive else Stop.LEVEL
     if progress:
         walk = "until the first counterexample" if args.first else "the whole bound" if args.exhaustive else \
-            "to the end of the first level with a counterexample"
+            "until each rule of the design, or the first level with a counterexample, is done"
         progress.note(f"explore: design {args.design} beside the spec under {profile.value}, within "
                       f"{bounds.describe()} ({walk})")
-    result = explore_server(factory, bounds, profile, stop=stop, progress=progress)
+    expect = designs.design(args.design).breaks(profile)  # LEVEL ends once each has its counterexample
+    workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
+    result = explore_server(factory, bounds, profile, stop=stop, progress=progress, expect=expect, workers=workers)
     if progress:
         progress.done()
     print_exploration(result, console, bound_name, None)
