@@ -1,16 +1,21 @@
 """Time every checker to its first counterexample on every faulty design.
 
-``python benchmarks/bench_checkers.py [--designs 1-18] [--checkers explorer,hypothesis,z3,spec] [--json FILE]``
+``python benchmarks/bench_checkers.py [--designs 1-18] [--checkers explorer,command,hypothesis,z3,spec] [--workers N] [--json FILE]``
 
 Prints, in one run and one process, for each faulty design (DESIGN.md §5) under
 ``boundary`` and each checker:
 
 - ``explorer``: the design explorer (``explore_server``) within the kill bound,
-  stopping at the first failing step (``Stop.FIRST``) and, as ``explore
-  --design N`` does, at the end of that level (``Stop.LEVEL``); the spec's side
+  in this process, stopping at the first failing step (``Stop.FIRST``) and, as
+  ``explore --design N`` does, once each rule of the design has its
+  counterexample or at the end of that level (``Stop.LEVEL``), on one process and
+  on ``--workers`` (the command's default: the cores, at most 4); the spec's side
   of each step is computed afresh for each design, as in a fresh process;
+- ``command``: the whole ``mcp-resume explore --design N --quiet`` process, start-up
+  included (the median of three runs);
 - ``hypothesis``: the Hypothesis machine (``machine.run_machine``), shrinking
-  included, with its default examples;
+  included, with its default examples: the seconds and actions to the first
+  failing action, then the whole run;
 - ``z3``: bounded model checking (``bmc.bmc_design``), for the designs the
   transition formulas can express;
 
@@ -26,6 +31,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
+import statistics
+import subprocess
+import sys
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -41,7 +50,7 @@ from mcp_resume.spec.designs import NUMBERS, design as spec_design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import DEFAULT_BOUND, KILL_BOUND, named_bound
 
-CHECKERS = ("explorer", "hypothesis", "z3", "spec")
+CHECKERS = ("explorer", "command", "hypothesis", "z3", "spec")
 PROFILE = Profile.BOUNDARY
 
 
@@ -67,22 +76,41 @@ class Clock:
         self.wall, self.cpu = time.perf_counter() - self.wall, time.process_time() - self.cpu
 
 
-def explorer(number: int, stop: Stop) -> Timing:
+def explorer(number: int, stop: Stop, workers: int = 1) -> Timing:
     design_explorer.clear_spec_memo()
     with Clock() as clock:
-        result = explore_server(DESIGNS[number], named_bound(KILL_BOUND), PROFILE, stop=stop)
+        expect = spec_design(number).breaks(PROFILE)  # as explore --design N
+        result = explore_server(DESIGNS[number], named_bound(KILL_BOUND), PROFILE, stop=stop, expect=expect,
+                                workers=workers)
     first = result.first
     detail = f"{result.states} states, {result.notes['expanded']} expanded"
-    return Timing(f"explorer-{stop.value}", number, clock.wall, clock.cpu,
-                  first.steps if first else None, first.rule if first else None, detail)
+    name = f"explorer-{stop.value}" + (f"-{workers}w" if workers > 1 else "")
+    return Timing(name, number, clock.wall, clock.cpu, first.steps if first else None,
+                  first.rule if first else None, detail)
+
+
+def command(number: int, runs: int = 3) -> Timing:
+    """The whole ``mcp-resume explore --design N --quiet`` process, median wall of ``runs``."""
+    walls = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, "-m", "mcp_resume.cli", "explore", "--design", str(number), "--quiet"],
+                              capture_output=True, text=True, timeout=120)
+        walls.append(time.perf_counter() - started)
+    wall = statistics.median(walls)
+    shown = re.search(r"^(\S+) \((\d+) steps\)", done.stdout, re.MULTILINE)
+    return Timing("command", number, wall, 0.0, int(shown.group(2)) if shown else None, shown.group(1) if shown else None,
+                  f"exit {done.returncode}, runs {', '.join(f'{w:.2f}' for w in walls)} s")
 
 
 def hypothesis(number: int) -> Timing:
     with Clock() as clock:
         result = run_machine(DESIGNS[number], PROFILE)
     trace = result.trace
+    detail = (f"first after {result.actions_to_first} actions, {result.seconds_to_first or 0:.2f} s; "
+              f"{result.actions_run} actions in all")
     return Timing("hypothesis", number, clock.wall, clock.cpu, len(trace.actions) if trace else None,
-                  trace.failure.rule if trace and trace.failure else None, f"{result.actions_run} actions")
+                  trace.failure.rule if trace and trace.failure else None, detail)
 
 
 def z3(number: int) -> Timing:
@@ -94,22 +122,25 @@ def z3(number: int) -> Timing:
     return Timing("z3", number, clock.wall, clock.cpu, result.depth, result.rule)
 
 
-def spec_rate() -> dict:
+def spec_rate(workers: int) -> dict:
     bounds = named_bound(DEFAULT_BOUND)
     with Clock() as clock:
-        result = explore_fast(bounds, PROFILE)
-    return {"bound": DEFAULT_BOUND, "states": result.states, "wall": clock.wall, "cpu": clock.cpu,
-            "states_per_second": result.states / clock.wall if clock.wall else 0.0,
-            "states_per_cpu_second": result.states / clock.cpu if clock.cpu else 0.0}
+        result = explore_fast(bounds, PROFILE, workers=workers)
+    return {"bound": DEFAULT_BOUND, "workers": workers, "states": result.states, "wall": clock.wall, "cpu": clock.cpu,
+            "states_per_second": result.states / clock.wall if clock.wall else 0.0}
 
 
-def run(numbers: list[int], checkers: list[str]) -> dict:
+def run(numbers: list[int], checkers: list[str], workers: int) -> dict:
     load = [os.getloadavg()]
     timings: list[Timing] = []
     for number in numbers:
         row: list[Timing] = []
         if "explorer" in checkers:
             row += [explorer(number, Stop.FIRST), explorer(number, Stop.LEVEL)]
+            if workers > 1:
+                row.append(explorer(number, Stop.LEVEL, workers))
+        if "command" in checkers:
+            row.append(command(number))
         if "hypothesis" in checkers:
             row.append(hypothesis(number))
         if "z3" in checkers:
@@ -117,11 +148,11 @@ def run(numbers: list[int], checkers: list[str]) -> dict:
         for timing in row:
             print(_line(timing), flush=True)
         timings += row
-    spec = spec_rate() if "spec" in checkers else None
+    spec = spec_rate(workers) if "spec" in checkers else None
     if spec:
-        print(f"spec explorer, {spec['bound']} bound: {spec['states']:,} states in {spec['wall']:.2f} s wall "
-              f"({spec['cpu']:.2f} s CPU), {spec['states_per_second']:,.0f} states/s "
-              f"({spec['states_per_cpu_second']:,.0f} per CPU second)")
+        print(f"spec explorer, {spec['bound']} bound, {workers} worker(s): {spec['states']:,} states in "
+              f"{spec['wall']:.2f} s wall ({spec['cpu']:.2f} s CPU in this process), "
+              f"{spec['states_per_second']:,.0f} states/s")
     load.append(os.getloadavg())
     print("load average before: {:.2f} {:.2f} {:.2f}; after: {:.2f} {:.2f} {:.2f}".format(*load[0], *load[1]))
     return {"profile": PROFILE.value, "cores": os.cpu_count(), "load_average": load,
@@ -158,9 +189,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
     parser.add_argument("--checkers", type=parse_checkers, default=list(CHECKERS),
                         help=f"comma-separated, of {', '.join(CHECKERS)} (default: all)")
+    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
+                        help="processes for the explorers, as the command's --workers (default: cores, at most 4)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
-    data = run(args.designs, args.checkers)
+    data = run(args.designs, args.checkers, max(1, args.workers))
     if args.json:
         args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
     return 0
