@@ -47,7 +47,7 @@ class Finding:
 
 
 def event_id_unique(state: State) -> list[str]:
-    problems = [f"event id {eid} is used {n} times" for eid, n in Counter(e.id for e in state.events).items() if n > 1]
+    problems = [f"event id {eid} is used {n} times" for eid, n in _repeated(e.id for e in state.events)]
     for event in state.events:
         stream = state.stream(event.stream)
         if stream is None or state.session(stream.session) is None:
@@ -96,7 +96,15 @@ def expiry_independent_state(state: State) -> list[str]:
 
 
 def session_identity_stable_state(state: State) -> list[str]:
-    return [f"session id {sid} names {n} sessions" for sid, n in Counter(s.id for s in state.sessions).items() if n > 1]
+    return [f"session id {sid} names {n} sessions" for sid, n in _repeated(s.id for s in state.sessions)]
+
+
+def _repeated(ids) -> list[tuple[str, int]]:
+    """The ids used more than once, with how often (none, the usual case, is told by a set's size)."""
+    ids = tuple(ids)
+    if len(set(ids)) == len(ids):
+        return []
+    return [(i, n) for i, n in Counter(ids).items() if n > 1]
 
 
 def no_broadcast_state(state: State) -> list[str]:

@@ -106,6 +106,7 @@ class Expansion:
     findings: list[tuple[int, Finding]] = field(default_factory=list)
     forget: int = -1  # the form after restart_client
     forget_findings: list[Finding] = field(default_factory=list)
+    foreign: bool = True  # the templates with another session's ids were stepped
 
 
 class SessionTable:
@@ -149,33 +150,40 @@ class SessionTable:
             self.state_findings[number] = findings
         return number
 
-    def fits(self, form: SessionForm) -> bool:
-        streams = form[2]
-        return (
-            len(streams) <= self.bounds.streams
-            and all(len(stream[4]) <= self.bounds.events for stream in streams)
-            and len(form[3]) <= self.bounds.requests
-        )
+    def fits(self, state: State) -> bool:
+        """Whether the one-session ``state`` is within the bounds (read before its form is
+        worked out: a state past a bound is pruned, its form never needed)."""
+        bounds = self.bounds
+        if len(state.streams) > bounds.streams or len(state.requests) > bounds.requests:
+            return False
+        if len(state.events) <= bounds.events:
+            return True
+        return max(Counter(e.stream for e in state.events).values()) <= bounds.events
 
-    def expand(self, number: int) -> Expansion:
+    def expand(self, number: int, foreign: bool = True) -> Expansion:
+        """The expansion of form ``number``, computed on first use; without ``foreign``, the
+        templates that name another session's event or request are not stepped (for a form
+        that no state with another session holds while it is expanded: ``expand_forms``)."""
         expansion = self.expansions[number]
         if expansion is not None:
             return expansion
         started = time.perf_counter()
         try:
-            return self._expand(number)
+            return self._expand(number, foreign)
         finally:
             self.seconds += time.perf_counter() - started
 
-    def _expand(self, number: int) -> Expansion:
+    def _expand(self, number: int, foreign: bool) -> Expansion:
         form = self.forms[number]
-        expansion = Expansion()
+        expansion = Expansion(foreign=foreign)
         alone = decode([form])
         beside = self._beside(form, alone)
         expansion.templates = self._templates(alone, beside)
         distinct: dict[int, None] = {}
         profile, counts, pruned, findings, moves = self.profile, expansion.counts, expansion.pruned, expansion.findings, expansion.moves
         for index, template in enumerate(expansion.templates):
+            if template.witness and not foreign:
+                continue
             transition = step_if_enabled(beside if template.witness else alone, template.action, profile)
             if transition is None:
                 continue
@@ -244,10 +252,9 @@ class SessionTable:
         after = transition.after
         if len(after.sessions) != 1:
             raise FastEngineError(f"{a.describe(template.action)} created a session")
-        form = session_form(after, "S1")
-        if not self.fits(form):
+        if not self.fits(after):
             return None
-        return self.intern(form, after)
+        return self.intern(session_form(after, "S1"), after)
 
 
 def session_templates(alone: State, beside: State) -> list[Template]:
@@ -352,14 +359,21 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
     single-session steps from it (a form ``k`` steps away first appears at depth
     ``k + 1``). Return the distance
     of every form interned. Stop early when more than ``limit`` forms are known;
-    ``watch`` sees the distances after each level (and may raise ``TooLarge``)."""
+    ``watch`` sees the distances after each level (and may raise ``TooLarge``).
+
+    A form ``depth - 2`` steps away is expanded only in a one-session state: a state
+    with another session is two ``initialize`` steps deeper than its forms' distances,
+    and the search does not expand states ``depth`` deep. No other session's event or
+    request is there to name, so those templates are not stepped for it (their weight
+    in the counts is zero), nor for any form when a state holds one session at most."""
     distances = {fresh: 0}
     if bounds.sessions == 0:
         return distances
     frontier = [fresh]
     distance = 0
     while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
-        forms.expand_level(table, frontier, workers)
+        foreign = bounds.sessions > 1 and (bounds.depth is None or distance <= bounds.depth - 3)
+        forms.expand_level(table, frontier, workers, foreign)
         found = []
         for form in frontier:
             expansion = table.expansions[form]

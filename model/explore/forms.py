@@ -40,6 +40,7 @@ def _start() -> None:
     quiet_worker()
     table = _INHERITED["table"]
     _LOCAL["table"] = table
+    _LOCAL["foreign"] = _INHERITED["foreign"]
     _LOCAL["sent"] = _LOCAL["base"] = len(table.forms)
 
 
@@ -50,8 +51,9 @@ def _expand_chunk(forms: list[int]) -> tuple:
     table = _LOCAL["table"]
     steps = table.steps
     expansions = []
+    foreign = _LOCAL["foreign"]
     for number in forms:
-        expansion = table.expand(number)
+        expansion = table.expand(number, foreign)
         expansions.append((number, expansion.moves, expansion.counts, expansion.pruned, expansion.findings,
                            expansion.forget, expansion.forget_findings))
     start, _LOCAL["sent"] = _LOCAL["sent"], len(table.forms)
@@ -59,13 +61,14 @@ def _expand_chunk(forms: list[int]) -> tuple:
     return os.getpid(), start, met, expansions, table.steps - steps
 
 
-def expand_level(table, forms: list[int], workers: int = 1) -> None:
-    """Expand every form of ``forms`` (ids of ``table``) not expanded yet, on ``workers``
-    processes forked for this level when there are at least ``MIN_PARALLEL`` of them."""
+def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True) -> None:
+    """Expand every form of ``forms`` (ids of ``table``) not expanded yet (``foreign`` as
+    ``SessionTable.expand``), on ``workers`` processes forked for this level when there
+    are at least ``MIN_PARALLEL`` of them."""
     todo = [form for form in forms if table.expansions[form] is None]
     if workers <= 1 or len(todo) < MIN_PARALLEL:
         for form in todo:
-            table.expand(form)
+            table.expand(form, foreign)
         return
     started = time.perf_counter()
     chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
@@ -73,10 +76,11 @@ def expand_level(table, forms: list[int], workers: int = 1) -> None:
     known: dict[int, list] = {}  # worker pid -> its new forms, from ``base`` on
     findings: dict[int, dict[int, list]] = {}
     _INHERITED["table"] = table
+    _INHERITED["foreign"] = foreign
     pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start)
     try:
         for answer in pool.imap(_expand_chunk, chunks):
-            _translate(table, base, known, findings, answer)
+            _translate(table, base, known, findings, answer, foreign)
         pool.close()
     except BaseException:
         pool.terminate()
@@ -87,7 +91,7 @@ def expand_level(table, forms: list[int], workers: int = 1) -> None:
     table.seconds += time.perf_counter() - started
 
 
-def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:
+def _translate(table, base: int, known: dict, findings: dict, answer: tuple, foreign: bool) -> None:
     from mcp_resume.model.explore.fast import Expansion
 
     pid, start, met, expansions, steps = answer
@@ -108,7 +112,7 @@ def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> 
     for number, moves, counts, pruned, failing, forget, forget_findings in expansions:
         translated = [(index, ours(after)) for index, after in moves]
         expansion = Expansion(moves=translated, counts=counts, pruned=pruned, findings=failing,
-                              forget_findings=forget_findings)
+                              forget_findings=forget_findings, foreign=foreign)
         expansion.successors = tuple(dict.fromkeys(after for _, after in translated))
         expansion.forget = ours(forget)
         table.expansions[number] = expansion
