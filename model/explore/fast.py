@@ -57,6 +57,7 @@ from dataclasses import dataclass, field
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.space import Bounds
 from mcp_resume.spec.space import CLIENT_REQUESTS, acting_session, candidate_actions
+from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import Finding, check_spec_step, check_state
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
@@ -101,7 +102,7 @@ class Expansion:
     moves: list[tuple[int, int]] = field(default_factory=list)  # (template index, successor form id)
     successors: tuple[int, ...] = ()  # distinct successor form ids other than itself
     templates: tuple[Template, ...] = ()  # shared by every form with the same handles
-    counts: list[Counter] = field(default_factory=lambda: [Counter() for _ in range(3)])  # by multiplicity
+    counts: list[dict[int, int]] = field(default_factory=lambda: [{}, {}, {}])  # LABELS index -> steps, by multiplicity
     pruned: list[int] = field(default_factory=lambda: [0, 0, 0])
     findings: list[tuple[int, Finding]] = field(default_factory=list)
     forget: int = -1  # the form after restart_client
@@ -194,7 +195,9 @@ class SessionTable:
                 pruned[slot] += 1
                 continue
             outcome = transition.outcome
-            counts[slot][(template.action.kind, outcome.branch if outcome is not None else None)] += 1  # _label
+            label = LABEL_IDS[template.action.kind, outcome.branch if outcome is not None else None]  # _label
+            tally = counts[slot]
+            tally[label] = tally.get(label, 0) + 1
             for finding in check_spec_step(transition):
                 findings.append((index, finding))
             if after != number:
@@ -443,6 +446,13 @@ def _global_actions(table: SessionTable) -> _Global:
 
 _SLOTS = {ONE: 0, PER_FOREIGN_EVENT: 1, PER_FOREIGN_REQUEST: 2}
 
+LABELS: tuple[tuple[str, Branch | None], ...] = tuple(
+    (kind, branch) for kind in a.ACTION_TYPES for branch in (None, *Branch))
+"""Every (action kind, branch) a step can be counted under; an expansion counts by index
+here (the same in every process: a worker's counts travel as small integers)."""
+
+LABEL_IDS = {label: index for index, label in enumerate(LABELS)}
+
 
 def _label(transition: Transition) -> tuple[str, object]:
     return transition.action.kind, transition.outcome.branch if transition.outcome else None
@@ -459,7 +469,7 @@ def _count(result: ExplorationResult, table: SessionTable, world: _Global, tally
         weights = (weight, tally.foreign_event_weight[form], tally.foreign_request_weight[form])
         for slot, slot_weight in enumerate(weights):
             for label, count in expansion.counts[slot].items():
-                transitions[label] += count * slot_weight
+                transitions[LABELS[label]] += count * slot_weight
             result.pruned += expansion.pruned[slot] * slot_weight
     state_weights = {ONE: tally.expanded, PER_EVENT: tally.event_weight, PER_REQUEST: tally.request_weight}
     for multiplicity, weight in state_weights.items():

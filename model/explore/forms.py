@@ -110,7 +110,7 @@ def _translate(table, base: int, known: dict, findings: dict, answer: tuple, for
         return table.intern_checked(mine[local - base], found.get(local, ()))
 
     for number, moves, counts, pruned, failing, forget, forget_findings in expansions:
-        translated = [(index, ours(after)) for index, after in moves]
+        translated = [move if move[1] < base else (move[0], ours(move[1])) for move in moves]
         expansion = Expansion(moves=translated, counts=counts, pruned=pruned, findings=failing,
                               forget_findings=forget_findings, foreign=foreign)
         expansion.successors = tuple(dict.fromkeys(after for _, after in translated))
