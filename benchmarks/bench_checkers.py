@@ -22,8 +22,11 @@ Prints, in one run and one process, for each faulty design (DESIGN.md §5) under
 the wall seconds to the first counterexample, its length in steps and the rule
 it breaks; then (``spec``) the spec explorer's distinct states per second on the
 default bound (``explore_fast``). Wall and CPU seconds are both printed, with
-the load average before and after: the machine may be shared. Nothing is
-asserted; a design a checker does not catch shows ``-``.
+the load average before and after: the machine may be shared. Its speed drifts
+too (by half, minute to minute, seen on 2026-12-02): the seconds a plain Python
+loop of ten million additions takes (``calibrate``, best of three) are printed
+before and after, so figures of two runs compare by their ratio to it. Nothing
+is asserted; a design a checker does not catch shows ``-``.
 """
 
 from __future__ import annotations
@@ -130,8 +133,22 @@ def spec_rate(workers: int) -> dict:
             "states_per_second": result.states / clock.wall if clock.wall else 0.0}
 
 
+def calibrate(additions: int = 10_000_000) -> float:
+    """The best of three wall times, in seconds, of a Python loop of ``additions`` additions."""
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        total = 0
+        for number in range(additions):
+            total += number
+        best = min(best, time.perf_counter() - started)
+    return best
+
+
 def run(numbers: list[int], checkers: list[str], workers: int) -> dict:
     load = [os.getloadavg()]
+    speed = [calibrate()]
+    print(f"calibration: ten million additions in {speed[0]:.2f} s", flush=True)
     timings: list[Timing] = []
     for number in numbers:
         row: list[Timing] = []
@@ -154,8 +171,10 @@ def run(numbers: list[int], checkers: list[str], workers: int) -> dict:
               f"{spec['wall']:.2f} s wall ({spec['cpu']:.2f} s CPU in this process), "
               f"{spec['states_per_second']:,.0f} states/s")
     load.append(os.getloadavg())
+    speed.append(calibrate())
     print("load average before: {:.2f} {:.2f} {:.2f}; after: {:.2f} {:.2f} {:.2f}".format(*load[0], *load[1]))
-    return {"profile": PROFILE.value, "cores": os.cpu_count(), "load_average": load,
+    print(f"calibration: ten million additions in {speed[0]:.2f} s before, {speed[1]:.2f} s after")
+    return {"profile": PROFILE.value, "cores": os.cpu_count(), "load_average": load, "calibration_seconds": speed,
             "timings": [asdict(t) for t in timings], "spec_explorer": spec}
 
 
