@@ -48,6 +48,25 @@ def test_the_explorers_agree_under_every_session_era_profile(profile):
     assert _counts(explore_fast(bounds, profile)) == _counts(explore_spec(bounds, profile))
 
 
+def test_a_session_holds_an_event_or_a_request_only_after_two_steps_of_its_own():
+    bounds = Bounds(sessions=2, streams=1, events=1, requests=1, depth=6)
+    table = SessionTable(bounds, Profile.BOUNDARY)
+    fresh = fast._global_actions(table).fresh
+    assert fast._own_steps_to_hold(table, fresh) == 0  # nothing expanded yet: no bound to claim
+    fast.expand_forms(table, fresh, bounds)
+    assert fast._own_steps_to_hold(table, fresh) == 2  # a stream first, then an event on it
+
+
+def test_another_sessions_ids_are_stepped_only_for_forms_a_state_with_one_can_hold(monkeypatch):
+    """Skipping them elsewhere changes no count, and does skip steps."""
+    bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=6)
+    skipping = explore_fast(bounds)
+    monkeypatch.setattr(fast, "_foreign_needed", lambda table, fresh, bounds, distance: True)
+    everywhere = explore_fast(bounds)
+    assert _counts(skipping) == _counts(everywhere)
+    assert skipping.notes["session_steps"] < everywhere.notes["session_steps"]
+
+
 def test_every_successor_of_the_fast_explorer_is_a_successor_by_step_and_none_is_missing():
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
     expected: dict = {}

@@ -51,7 +51,7 @@ with ``step`` to confirm the finding.
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 
 from mcp_resume.spec import actions as a
@@ -364,19 +364,22 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
     of every form interned. Stop early when more than ``limit`` forms are known;
     ``watch`` sees the distances after each level (and may raise ``TooLarge``).
 
-    A form ``depth - 2`` steps away is expanded only in a one-session state: a state
-    with another session is two ``initialize`` steps deeper than its forms' distances,
-    and the search does not expand states ``depth`` deep. No other session's event or
-    request is there to name, so those templates are not stepped for it (their weight
-    in the counts is zero), nor for any form when a state holds one session at most."""
+    The templates naming another session's event or request are stepped only for forms
+    that a state holding such a session reaches while it is expanded (elsewhere their
+    weight in the counts is zero). A state holding forms ``k`` and ``j`` steps away is at
+    least ``2 + k + own`` deep, ``own`` the steps of the second session's own (a restart
+    moves every session's form at once, so it counts for one session only), and the
+    search expands states up to ``depth - 1`` deep. So a form ``k`` steps away needs
+    them only when ``k <= depth - 3 - m``, ``m`` the fewest own steps after which a
+    session holds an event or a request (``_own_steps_to_hold``, 2 in today's spec),
+    and never when a state holds one session at most."""
     distances = {fresh: 0}
     if bounds.sessions == 0:
         return distances
     frontier = [fresh]
     distance = 0
     while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
-        foreign = bounds.sessions > 1 and (bounds.depth is None or distance <= bounds.depth - 3)
-        forms.expand_level(table, frontier, workers, foreign)
+        forms.expand_level(table, frontier, workers, _foreign_needed(table, fresh, bounds, distance))
         found = []
         for form in frontier:
             expansion = table.expansions[form]
@@ -391,6 +394,42 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
         if watch is not None:
             watch.level(distances, distance + 1, bool(frontier))
     return distances
+
+
+def _foreign_needed(table: SessionTable, fresh: int, bounds: Bounds, distance: int) -> bool:
+    """Whether forms ``distance`` steps away need their templates naming another
+    session's ids stepped (``expand_forms``)."""
+    if bounds.sessions < 2:
+        return False
+    if bounds.depth is None:
+        return True
+    if distance > bounds.depth - 3:
+        return False
+    held = _own_steps_to_hold(table, fresh)
+    return held is not None and distance <= bounds.depth - 3 - held
+
+
+def _own_steps_to_hold(table: SessionTable, fresh: int) -> int | None:
+    """A lower bound of the fewest steps of its own (a restart costs nothing) after which
+    a session holds an event or a server request, from the forms expanded so far (a form
+    not expanded yet counts as holding one); ``None`` when no form within the bounds
+    holds one. A breadth-first walk with two costs: a restart 0, an own step 1."""
+    cost = {fresh: 0}
+    queue = deque([fresh])
+    while queue:
+        form = queue.popleft()
+        here = cost[form]
+        expansion = table.expansions[form]
+        if table.events[form] or table.requests[form] or expansion is None:
+            return here
+        for after, extra in ((expansion.forget, 0), *((successor, 1) for successor in expansion.successors)):
+            if cost.get(after, here + extra + 1) > here + extra:
+                cost[after] = here + extra
+                if extra:
+                    queue.append(after)
+                else:
+                    queue.appendleft(after)
+    return None
 
 
 def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int) -> search.Plan:
