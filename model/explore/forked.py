@@ -40,7 +40,9 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
     """The results of ``expand(key, node, late)`` for the nodes of ``frontier`` (``(key,
     node)`` pairs) that a walk in frontier order reaches, by index; ``None`` when a worker
     failed. ``late`` is True for a node after one whose result ``failed`` says failed
-    (a walk that stops at the end of such a level keeps no successor after it)."""
+    (a walk that stops at the end of such a level keeps no successor after it). No more
+    workers are forked than the frontier has nodes."""
+    workers = max(1, min(workers, len(frontier)))
     shared = mmap.mmap(-1, 16)
     shared[:] = struct.pack("qq", _NONE, _NONE)
     children: list[tuple[int, int]] = []

@@ -63,8 +63,8 @@ def _expand_chunk(forms: list[int]) -> tuple:
 
 def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True) -> None:
     """Expand every form of ``forms`` (ids of ``table``) not expanded yet (``foreign`` as
-    ``SessionTable.expand``), on ``workers`` processes forked for this level when there
-    are at least ``MIN_PARALLEL`` of them."""
+    ``SessionTable.expand``), on ``workers`` processes (at most one per chunk) forked for
+    this level when there are at least ``MIN_PARALLEL`` of them."""
     todo = [form for form in forms if table.expansions[form] is None]
     if workers <= 1 or len(todo) < MIN_PARALLEL:
         for form in todo:
@@ -77,7 +77,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
     findings: dict[int, dict[int, list]] = {}
     _INHERITED["table"] = table
     _INHERITED["foreign"] = foreign
-    pool = multiprocessing.get_context("fork").Pool(workers, initializer=_start)
+    pool = multiprocessing.get_context("fork").Pool(min(workers, len(chunks)), initializer=_start)
     try:
         for answer in pool.imap(_expand_chunk, chunks):
             _translate(table, base, known, findings, answer, foreign)
