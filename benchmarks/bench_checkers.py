@@ -188,7 +188,10 @@ def parse_designs(text: str) -> list[int]:
     numbers: list[int] = []
     for part in filter(None, (p.strip() for p in text.split(","))):
         low, _, high = part.partition("-")
-        numbers += range(int(low), int(high or low) + 1)
+        try:
+            numbers += range(int(low), int(high or low) + 1)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r} is neither a design number nor a range low-high") from None
     unknown = [n for n in numbers if n not in NUMBERS]
     if unknown:
         raise argparse.ArgumentTypeError(f"unknown design(s) {unknown}; designs are {NUMBERS[0]}-{NUMBERS[-1]}")
@@ -203,6 +206,20 @@ def parse_checkers(text: str) -> list[str]:
     return names
 
 
+def _unwritable(path: Path) -> str | None:
+    """Why ``path`` cannot be written, tried by opening it for appending (nothing in it is
+    lost; a file the try created is removed), or None."""
+    existed = path.exists()
+    try:
+        with path.open("a", encoding="utf-8"):
+            pass
+    except OSError as error:
+        return error.strerror or str(error)
+    if not existed:
+        path.unlink()
+    return None
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
@@ -212,6 +229,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="processes for the explorers, as the command's --workers (default: cores, at most 4)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
+    if args.json:
+        problem = _unwritable(args.json)
+        if problem:
+            parser.error(f"--json {args.json}: {problem}")  # before minutes of runs, not after
+    if not args.designs:
+        parser.error("--designs names no design (a range is low-high)")
     data = run(args.designs, args.checkers, max(1, args.workers))
     if args.json:
         args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")

@@ -69,3 +69,12 @@ def test_options_that_fit_together_reach_a_run(args, tmp_path, monkeypatch):
     monkeypatch.setattr(explore_command, "_write_traces", lambda *a: None)
     code = main(["explore", *[arg.format(x=tmp_path / "x") for arg in args], "--quiet"])
     assert code == 0 and len(started) == 1
+
+
+@pytest.mark.parametrize("command", ["explore", "check"])
+def test_more_workers_than_anyone_can_use_is_a_usage_error(command, capsys, nothing_starts):
+    """A thousand forked copies once exhausted the file descriptors mid-run, with a traceback."""
+    with pytest.raises(SystemExit) as stopped:
+        main([command, "--workers", "1000"])
+    assert stopped.value.code == 2
+    assert "--workers: at most 64, got 1000" in capsys.readouterr().err

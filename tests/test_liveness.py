@@ -123,6 +123,32 @@ def test_a_trace_without_a_lasso_is_refused_by_replay_lasso():
         replay_lasso(bare, ReferenceServer())
 
 
+def _with_lasso(trace, **lasso):
+    return type(trace)(trace.actions, trace.profile, trace.failure, trace.source,
+                       {**trace.meta, "lasso": {**trace.meta["lasso"], **lasso}})
+
+
+@pytest.mark.parametrize("lasso", [{"prefix": 0, "cycle": 0}, {"prefix": 5, "cycle": -1}, {"prefix": "x"},
+                                   {"prefix": True}, {"prefix": 1, "cycle": 2}, {"prefix": 4}])
+def test_a_lasso_whose_lengths_do_not_fit_its_actions_is_refused(lasso):
+    """A tampered lasso must not replay as a pass (prefix 0, cycle 0 once did)."""
+    trace = Lasso("x", "R1", (a.Initialize(), a.CallTool("S1")), (a.RestartClient(),), False).trace()  # 2 + 1 + 1
+    with pytest.raises(ValueError, match="lasso"):
+        replay_lasso(_with_lasso(trace, **lasso), ReferenceServer())
+
+
+def test_replay_refuses_a_tampered_lasso_and_an_empty_trace_as_bad_input(tmp_path, capsys):
+    trace = Lasso("x", "R1", (a.Initialize(), a.CallTool("S1")), (a.RestartClient(),), False).trace()
+    for name, bad in (("lasso", _with_lasso(trace, prefix=0, cycle=0)),
+                      ("empty", type(trace)((), trace.profile, None, trace.source, {}))):
+        path = tmp_path / f"{name}.json"
+        path.write_text(bad.dumps())
+        args = build_parser().parse_args(["replay", str(path), "design-1"])
+        assert args.handler(args) == 2, name
+    err = capsys.readouterr().err
+    assert "cycle >= 1" in err and "no action" in err
+
+
 def _explore(*argv):
     args = build_parser().parse_args(["explore", *argv])
     return args.handler(args)

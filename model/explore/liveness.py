@@ -390,16 +390,31 @@ def strongly_connected(nodes, successors: Callable[[Hashable], list]) -> list[li
 # -- replaying a lasso -----------------------------------------------------------------
 
 
-def replay_lasso(trace: Trace, server: ServerUnderTest) -> list[frozenset[str]]:
-    """Replay a lasso trace (``Lasso.trace``) on ``server`` beside the spec, following
-    the server as ``design_graph`` does; return the stranded requests after the
-    prefix and after each round of the cycle. ``ValueError`` for a trace without
-    a lasso or with a step the spec does not enable."""
+def lasso_shape(trace: Trace) -> tuple[int, int]:
+    """``(prefix, cycle)`` of a lasso trace: its ``meta.lasso`` lengths, in steps. ``ValueError``
+    unless they are whole numbers, the prefix at least 0, the cycle at least 1, and the
+    actions the prefix followed by the cycle one or more times (``Lasso.trace`` writes it twice)."""
     lasso = trace.meta.get("lasso") if isinstance(trace.meta, dict) else None
     if not isinstance(lasso, dict) or not {"prefix", "cycle"} <= set(lasso):
         raise ValueError("not a lasso trace: its meta has no 'lasso' with 'prefix' and 'cycle'")
-    prefix, cycle = int(lasso["prefix"]), int(lasso["cycle"])
-    rounds = (len(trace.actions) - prefix) // cycle if cycle else 0
+    prefix, cycle = lasso["prefix"], lasso["cycle"]
+    if not all(isinstance(n, int) and not isinstance(n, bool) for n in (prefix, cycle)) or prefix < 0 or cycle < 1:
+        raise ValueError(f"a lasso's prefix must be a whole number of steps >= 0 and its cycle >= 1, "
+                         f"not {prefix!r} and {cycle!r}")
+    rest = len(trace.actions) - prefix
+    if rest < cycle or rest % cycle:
+        raise ValueError(f"a lasso of {len(trace.actions)} actions cannot be a {prefix}-step prefix followed by "
+                         f"its {cycle}-step cycle once or more")
+    return prefix, cycle
+
+
+def replay_lasso(trace: Trace, server: ServerUnderTest) -> list[frozenset[str]]:
+    """Replay a lasso trace (``Lasso.trace``) on ``server`` beside the spec, following
+    the server as ``design_graph`` does; return the stranded requests after the
+    prefix and after each round of the cycle. ``ValueError`` for a trace whose lasso
+    is not one (``lasso_shape``) or with a step the spec does not enable."""
+    prefix, cycle = lasso_shape(trace)
+    rounds = (len(trace.actions) - prefix) // cycle
     boundaries = {prefix + cycle * n for n in range(rounds + 1)}
     checker = tracking_checker(server)
     after = [stranded(checker.state)] if 0 in boundaries else []

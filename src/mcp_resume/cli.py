@@ -57,6 +57,20 @@ def positive_int(text: str) -> int:
     return number
 
 
+MOST_WORKERS = 64
+"""The most processes ``--workers`` may ask for: each is a forked copy of the run, and more
+than the cores only slows it (a thousand exhausted the file descriptors and process slots)."""
+
+
+def worker_count(text: str) -> int:
+    """An argparse type: a number of worker processes, 1 to ``MOST_WORKERS``."""
+    number = positive_int(text)
+    if number > MOST_WORKERS:
+        raise argparse.ArgumentTypeError(f"at most {MOST_WORKERS}, got {number} (this machine has "
+                                         f"{os.cpu_count() or 1} cores; more workers than cores only slow a run)")
+    return number
+
+
 def _command(module: str, function: str):
     """The handler of one subcommand: ``mcp_resume.<module>.<function>(args)``, imported only when that
     command runs (each pulls in its own stack: Z3, Hypothesis, httpx ...)."""
@@ -162,7 +176,7 @@ def _add_check(commands) -> None:
     check.add_argument("--kill-matrix", action="store_true",
                        help="also run every faulty design against every checker (Hypothesis, explorer, Z3, HTTP verify) "
                             "under boundary and mcp-2025-11-25: minutes, not seconds")
-    check.add_argument("--workers", type=positive_int, default=None, metavar="N",
+    check.add_argument("--workers", type=worker_count, default=None, metavar="N",
                        help="processes to run the stages in (default: one per core; 1 runs them in this process)")
     check.add_argument("--quiet", action="store_true", help="no progress lines; print only the summary table")
 
@@ -342,7 +356,7 @@ def _add_explore(commands) -> None:
                               "rule broken there)")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
     explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
-    explore.add_argument("--workers", type=positive_int, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
+    explore.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
     explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
     explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
     explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer: stop after N states, marked incomplete (exit 3)")

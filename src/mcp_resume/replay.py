@@ -109,6 +109,8 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     from mcp_resume.model.servers.inprocess import server_factory
 
     profile = Profile.parse(profile_name) if profile_name else trace.profile
+    if not trace.actions:
+        raise ValueError("the trace has no action: there is nothing to replay")
     in_process = target in IN_PROCESS or target.startswith(("design-", "variation-"))
     if in_process and isinstance(trace.meta.get("lasso"), dict):
         return _replay_lasso(trace, server_factory(target)() if target != "spec" else server_factory("spec")(profile), target)
@@ -143,11 +145,16 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
 def _replay_lasso(trace, server, target: str) -> int:
     """A lasso of ``explore --liveness``: the prefix, then the cycle twice, following the
     server; exit 1 when a request is still stranded after the last round."""
-    from mcp_resume.model.explore.liveness import replay_lasso
+    from mcp_resume.model.explore.liveness import lasso_shape, replay_lasso
 
-    lasso = trace.meta["lasso"]
-    print(f"replay a lasso against {target}: a {lasso.get('prefix')}-step prefix, then its "
-          f"{lasso.get('cycle')}-step cycle twice")
+    try:
+        prefix, cycle = lasso_shape(trace)
+    except ValueError:
+        server.close()
+        raise
+    rounds = (len(trace.actions) - prefix) // cycle
+    print(f"replay a lasso against {target}: a {prefix}-step prefix, then its {cycle}-step cycle "
+          + ("once" if rounds == 1 else "twice" if rounds == 2 else f"{rounds} times"))
     print(trace.describe())
     try:
         rounds = replay_lasso(trace, server)
