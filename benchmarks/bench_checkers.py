@@ -42,6 +42,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from mcp_resume.explore import default_workers
 from mcp_resume.model.explore import server as design_explorer
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.server import Stop, explore_server
@@ -225,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
     parser.add_argument("--checkers", type=parse_checkers, default=list(CHECKERS),
                         help=f"comma-separated, of {', '.join(CHECKERS)} (default: all)")
-    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1), metavar="N",
+    parser.add_argument("--workers", type=int, default=default_workers(), metavar="N",
                         help="processes for the explorers, as the command's --workers (default: cores, at most 4)")
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)

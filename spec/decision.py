@@ -168,12 +168,10 @@ NEVER_ISSUED = "never-issued"
 """The case of ``unknown-session-404`` for a session id that was never issued."""
 
 
-@cache
 def decide_class(
     method: Method, session: SessionClass, event: EventClass, profile: Profile
 ) -> ClassDecision:
-    """The decision table over header classes (total on its domain; a function of
-    its four enums, so each entry is worked out once)."""
+    """The decision table over header classes (total on its domain)."""
     if profile not in SESSION_ERA:
         return _decide_sessionless(method)
     strict = profile is Profile.BOUNDARY

@@ -107,7 +107,6 @@ class Expansion:
     findings: list[tuple[int, Finding]] = field(default_factory=list)
     forget: int = -1  # the form after restart_client
     forget_findings: list[Finding] = field(default_factory=list)
-    foreign: bool = True  # the templates with another session's ids were stepped
 
 
 class SessionTable:
@@ -176,7 +175,7 @@ class SessionTable:
 
     def _expand(self, number: int, foreign: bool) -> Expansion:
         form = self.forms[number]
-        expansion = Expansion(foreign=foreign)
+        expansion = Expansion()
         alone = decode([form])
         beside = self._beside(form, alone)
         expansion.templates = self._templates(alone, beside)
@@ -423,7 +422,7 @@ def _own_steps_to_hold(table: SessionTable, fresh: int) -> int | None:
         if table.events[form] or table.requests[form] or expansion is None:
             return here
         for after, extra in ((expansion.forget, 0), *((successor, 1) for successor in expansion.successors)):
-            if cost.get(after, here + extra + 1) > here + extra:
+            if after not in cost or cost[after] > here + extra:
                 cost[after] = here + extra
                 if extra:
                     queue.append(after)
@@ -475,7 +474,7 @@ def _global_actions(table: SessionTable) -> _Global:
         transition = step(witness, template.action, table.profile)
         if transition.after != witness:
             raise FastEngineError(f"{a.describe(template.action)} changed the state")
-        counts[template.multiplicity][_label(transition)] += 1
+        counts[template.multiplicity][_label(transition)] += 1  # by LABELS index, as an expansion
         findings += [(template, f) for f in check_spec_step(transition)]
     initialize = step(INITIAL_STATE, a.Initialize(), table.profile)
     findings += [(Template(a.Initialize(), ONE, False), f) for f in check_spec_step(initialize)]
@@ -493,8 +492,9 @@ here (the same in every process: a worker's counts travel as small integers)."""
 LABEL_IDS = {label: index for index, label in enumerate(LABELS)}
 
 
-def _label(transition: Transition) -> tuple[str, object]:
-    return transition.action.kind, transition.outcome.branch if transition.outcome else None
+def _label(transition: Transition) -> int:
+    """The ``LABELS`` index of ``transition`` (``_expand`` works it out inline)."""
+    return LABEL_IDS[transition.action.kind, transition.outcome.branch if transition.outcome else None]
 
 
 def _count(result: ExplorationResult, table: SessionTable, world: _Global, tally: search.Tally) -> None:
@@ -513,7 +513,7 @@ def _count(result: ExplorationResult, table: SessionTable, world: _Global, tally
     state_weights = {ONE: tally.expanded, PER_EVENT: tally.event_weight, PER_REQUEST: tally.request_weight}
     for multiplicity, weight in state_weights.items():
         for label, count in world.counts[multiplicity].items():
-            transitions[label] += count * weight
+            transitions[LABELS[label]] += count * weight
     transitions[("initialize", world.initialize.outcome.branch)] += tally.initializations
     transitions[("restart_client", None)] += tally.restarts
     result.pruned += tally.pruned_initializations

@@ -77,13 +77,18 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
         shared.close()
 
 
+def quiet_worker() -> None:
+    """In a forked worker: Ctrl-C and SIGTERM are the parent's business (it stops the workers)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _work(frontier, expand, enough, failed, worker: int, workers: int, shared: mmap.mmap, write: int) -> None:
     """In a forked worker: expand this worker's nodes until the level needs no more, send
     the results, and leave without running the parent's clean-ups."""
     code = 1
     try:
-        signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the parent's to handle
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        quiet_worker()
         results = {}
         for index in range(worker, len(frontier), workers):
             if index > _read(shared, _STOP):

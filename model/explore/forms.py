@@ -11,14 +11,19 @@ forms with their expansions, and the forms it met for the first time (with their
 findings) numbered after the parent's. The parent interns those in the order a
 serial expansion would, so form ids (and so traces) do not depend on the number
 of workers.
+
+Not ``forked.expand_level`` (the design explorer's): a pool hands out chunks as
+workers free up and streams their answers, so the parent numbers the new forms of
+one chunk while the workers expand the next.
 """
 
 from __future__ import annotations
 
 import multiprocessing
 import os
-import signal
 import time
+
+from mcp_resume.model.explore.forked import quiet_worker
 
 CHUNK = 48
 """Forms per task of a pool."""
@@ -28,12 +33,6 @@ MIN_PARALLEL = 2 * CHUNK
 
 _LOCAL: dict = {}
 _INHERITED: dict = {}  # the parent's table while a level's pool is forked from it
-
-
-def quiet_worker() -> None:
-    """In a forked worker: Ctrl-C and SIGTERM are the parent's business (it stops the workers)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _start() -> None:
@@ -80,7 +79,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
     pool = multiprocessing.get_context("fork").Pool(min(workers, len(chunks)), initializer=_start)
     try:
         for answer in pool.imap(_expand_chunk, chunks):
-            _translate(table, base, known, findings, answer, foreign)
+            _translate(table, base, known, findings, answer)
         pool.close()
     except BaseException:
         pool.terminate()
@@ -91,7 +90,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
     table.seconds += time.perf_counter() - started
 
 
-def _translate(table, base: int, known: dict, findings: dict, answer: tuple, foreign: bool) -> None:
+def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:
     from mcp_resume.model.explore.fast import Expansion
 
     pid, start, met, expansions, steps = answer
@@ -112,7 +111,7 @@ def _translate(table, base: int, known: dict, findings: dict, answer: tuple, for
     for number, moves, counts, pruned, failing, forget, forget_findings in expansions:
         translated = [move if move[1] < base else (move[0], ours(move[1])) for move in moves]
         expansion = Expansion(moves=translated, counts=counts, pruned=pruned, findings=failing,
-                              forget_findings=forget_findings, foreign=foreign)
+                              forget_findings=forget_findings)
         expansion.successors = tuple(dict.fromkeys(after for _, after in translated))
         expansion.forget = ours(forget)
         table.expansions[number] = expansion

@@ -286,7 +286,7 @@ def _result(shared: _Shared, children) -> Tally:
 
 
 def _child(plan: Plan, shared: _Shared, worker: int) -> None:
-    from mcp_resume.model.explore.forms import quiet_worker
+    from mcp_resume.model.explore.forked import quiet_worker
 
     quiet_worker()
     try:

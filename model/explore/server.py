@@ -139,19 +139,19 @@ def explore_server(
         handed.update(step[2] for step in steps if step[0] == _NEXT and step[3] is not None)
         return steps
 
+    rules: set[str] = set()  # in a forked worker: the rules its own steps broke
+
     def failed(steps) -> bool:
         return any(step[0] == _FAIL for step in steps)
 
     def enough(steps) -> bool:
         """In a worker: whether its steps so far end the level whatever the others find."""
-        failed = [step for step in steps if step[0] == _FAIL]
-        if failed and stop is Stop.FIRST:
+        failures = [step for step in steps if step[0] == _FAIL]
+        if failures and stop is Stop.FIRST:
             return True
-        for step in failed:
+        for step in failures:
             rules.update(finding.rule for finding in step[2])
         return stop is Stop.LEVEL and bool(expect) and expect <= rules
-
-    rules: set[str] = set()  # in a forked worker: the rules its own steps broke
 
     def work_ahead(frontier: list) -> None:
         if workers > 1 and len(frontier) >= FORK_AT and not found:

@@ -472,8 +472,6 @@ _HEADER_KINDS = ("reconnect", "call_tool", "delete_session")
 _ODD_KINDS = ("foreign_event_id", "orphan_event_id", "any_headers")
 
 
-
-
 class Offer:
     """What one spec state offers the machine's rules, each list computed at most once."""
 

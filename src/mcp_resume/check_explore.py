@@ -13,7 +13,6 @@ artifacts under ``out``:
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Callable
 
@@ -53,7 +52,9 @@ def kill_matrix_stage(
 ) -> list[dict]:
     """Fill the kill matrix and summarise each column; cells run in ``workers`` processes
     (default: the cores, at most 4)."""
-    workers = workers if workers is not None else min(4, os.cpu_count() or 1)
+    from mcp_resume.explore import default_workers
+
+    workers = workers if workers is not None else default_workers()
     matrix = run_kill_matrix(kill_columns(examples), progress=progress, workers=workers)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")

@@ -83,6 +83,11 @@ REFERENCE_BUDGET = 150_000
 
 MAX_WORKERS = 4
 
+
+def default_workers() -> int:
+    """Processes a run uses unless told: the cores, at most ``MAX_WORKERS``."""
+    return min(MAX_WORKERS, os.cpu_count() or 1)
+
 EXPLICIT = ("sessions", "streams", "events", "requests", "depth")
 
 
@@ -231,7 +236,7 @@ def _spec(args, profile, bound_name, bounds, console, progress):
     if progress:
         progress.note(f"explore: the spec under {profile.value}, within {bounds.describe()}")
     limits = {"max_states": args.max_states, "max_memory": args.max_memory}
-    workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
+    workers = args.workers or default_workers()
     if args.engine == "reference" or args.no_symmetry:
         budget = _budget(args, REFERENCE_BUDGET)
         estimate = None if budget is None else estimate_reference(bounds, profile, not args.no_symmetry, budget, workers)
@@ -275,7 +280,7 @@ def _design(args, profile, bound_name, bounds, console, progress):
         progress.note(f"explore: design {args.design} beside the spec under {profile.value}, within "
                       f"{bounds.describe()} ({walk})")
     expect = designs.design(args.design).breaks(profile)  # LEVEL ends once each has its counterexample
-    workers = args.workers or min(MAX_WORKERS, os.cpu_count() or 1)
+    workers = args.workers or default_workers()
     result = explore_server(factory, bounds, profile, stop=stop, progress=progress, expect=expect, workers=workers)
     if progress:
         progress.done()
@@ -293,7 +298,7 @@ def _kill_matrix(args, console, progress) -> int:
 
     bounds = resolve_bounds(args)[1]
     note = progress.note if progress else None
-    workers = args.workers or min(4, os.cpu_count() or 1)
+    workers = args.workers or default_workers()
     matrix = run_kill_matrix(kill_columns(args.examples, bounds), progress=note, workers=workers)
     if progress:
         progress.done()
