@@ -70,6 +70,8 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
     (["--bound", "huge"], "unknown bound"),
     (["--design", "19"], "unknown design"),
     (["--sessions", "-1"], "must be 0 or more"),
+    (["--sessions", "0"], "--sessions 0 explores nothing"),
+    (["--bound", "tiny", "--depth", "0"], "--depth 0 explores nothing"),
     (["--json", "/nonexistent/folder/out.json"], "is not an existing folder"),
 ])
 def test_bad_input_is_a_usage_error(args, message, capsys):
@@ -77,9 +79,54 @@ def test_bad_input_is_a_usage_error(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_a_graph_of_a_big_bound_is_refused(tmp_path, capsys):
+def test_a_graph_of_a_big_bound_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
     assert main(["explore", "--graph", str(tmp_path), "--bound", "kill", "--quiet"]) == 2
     assert "cannot draw" in capsys.readouterr().err
+
+
+def test_a_design_with_a_graph_is_explored_within_the_kill_bound_and_drawn_within_the_graph_bound(tmp_path, capsys):
+    """Design 1 is caught within the kill bound, not within the (smaller) graph bound: the run
+    once explored the graph bound and said it holds."""
+    folder, out = tmp_path / "graph", tmp_path / "d.json"
+    assert main(["explore", "--design", "1", "--graph", str(folder), "--json", str(out), "--quiet"]) == 1
+    data = json.loads(out.read_text())
+    assert data["bound_name"] == "kill" and data["verdict"] == "broken"
+    assert "56 states" in capsys.readouterr().out  # the graph bound's picture
+    assert "red" in (folder / "explored.dot").read_text()
+
+
+def test_the_json_report_goes_to_stdout_alone_when_named_dash(capsys):
+    assert main(["explore", "--bound", "tiny", "--json", "-", "--quiet"]) == 0
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert data["states"] == 1000 and data["verdict"] == "holds"
+    assert "spec holds within" in captured.err
+
+
+def test_two_reports_on_stdout_are_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["explore", "--kill-matrix", "--json", "-", "--markdown", "-"])
+    assert stopped.value.code == 2
+    assert "only one report can go to standard output" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("option", ["--traces", "--graph"])
+def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(option, capsys, monkeypatch):
+    monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
+    assert main(["explore", "--bound", "tiny", option, "/proc/mcp-resume-test/x", "--quiet"]) == 2
+    assert "cannot create /proc/mcp-resume-test/x" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("engine", ["fast", "reference"])
+def test_max_states_stops_a_small_run_near_the_cap_with_real_counts(tmp_path, engine):
+    """The fast engine stopped while expanding session forms once reported 0 states; the
+    reference engine once looked at the cap every 2,000 states only."""
+    out = tmp_path / "r.json"
+    assert main(["explore", "--bound", "default", "--engine", engine, "--max-states", "300", "--json", str(out), "--quiet"]) == 3
+    data = json.loads(out.read_text())
+    assert data["verdict"] == "incomplete" and data["holds"] is None and "--max-states 300" in data["stopped"]
+    assert 300 < data["states"] < 3_000 and data["transitions"] > data["states"]
 
 
 def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_path, monkeypatch):

@@ -21,7 +21,6 @@ MEANINGLESS = [
     (["--first", "--graph", "{x}"], "--first only applies with --design N"),
     (["--design", "3", "--engine", "reference", "--traces", "{x}"], "--engine applies to the spec explorer"),
     (["--design", "3", "--no-symmetry"], "--no-symmetry applies to the spec explorer"),
-    (["--design", "3", "--workers", "2", "--graph", "{x}"], "--workers does not apply with --graph"),
     (["--design", "3", "--max-states", "10"], "--max-states applies to the spec explorer"),
     (["--design", "3", "--max-memory", "10"], "--max-memory applies to the spec explorer"),
     (["--design", "3", "--budget", "10"], "--budget applies to the spec explorer"),
@@ -38,7 +37,7 @@ def nothing_starts(monkeypatch):
     def started(*args, **kwargs):
         raise AssertionError("a run started")
 
-    for name in ("_kill_matrix", "_spec", "_design", "_graph"):
+    for name in ("_kill_matrix", "_spec", "_design", "_draw"):
         monkeypatch.setattr(explore_command, name, started)
 
 
@@ -65,7 +64,7 @@ def test_options_that_fit_together_reach_a_run(args, tmp_path, monkeypatch):
     started = []
     for name in ("_kill_matrix", "_spec", "_design"):
         monkeypatch.setattr(explore_command, name, lambda *a, name=name: (started.append(name), (0, None))[1] if name != "_kill_matrix" else started.append(name) or 0)
-    monkeypatch.setattr(explore_command, "_graph", lambda *a: 0)
+    monkeypatch.setattr(explore_command, "_draw", lambda *a: None)
     monkeypatch.setattr(explore_command, "_write_traces", lambda *a: None)
     code = main(["explore", *[arg.format(x=tmp_path / "x") for arg in args], "--quiet"])
     assert code == 0 and len(started) == 1

@@ -245,3 +245,20 @@ def test_an_interrupt_lost_in_a_destructor_prints_no_traceback(monkeypatch, caps
     assert _main_with(monkeypatch, handler) == EXIT_INTERRUPTED
     err = capsys.readouterr().err
     assert "interrupted" in err and "Exception ignored" not in err and "Traceback" not in err
+
+
+def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(monkeypatch, capsys):
+    import builtins
+
+    from mcp_resume import command
+
+    real_import = builtins.__import__
+
+    def interrupted(name, *args, **kwargs):
+        if name == "mcp_resume.cli":
+            raise KeyboardInterrupt
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", interrupted)
+    assert command.entry() == 130
+    assert capsys.readouterr().err == "mcp-resume: interrupted\n"

@@ -92,7 +92,7 @@ class Watch:
         return int(estimate_states(distances, self.bounds.sessions, depth) * self.scale)
 
 
-SAMPLE_STATES = 1500
+SAMPLE_STATES = 4000
 """States the reference explorer walks to sample the growth of its levels."""
 
 

@@ -337,15 +337,18 @@ def explore_fast(
     watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
     distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
     result.notes["estimated_states"] = watch.final(distances)
+    depth = bounds.depth
     if max_states is not None and len(distances) > max_states:
-        result.stopped = f"stopped at --max-states {max_states:,}: {len(distances):,} session forms already"
-    else:
-        plan = _plan(table, world.fresh, bounds, max_states, max_memory, PROGRESS_EVERY)
-        tally = search.search(plan, workers, _progress_of(result, progress, started))
-        result.levels, result.states, result.depth = tally.levels, tally.states, tally.depth
-        result.stopped = tally.stopped
-        _count(result, table, world, tally)
-        _report_findings(result, table, world, distances, profile, bounds)
+        depth = _searchable_depth(table, distances, depth)
+    plan = _plan(table, world.fresh, bounds, max_states, max_memory, PROGRESS_EVERY, depth)
+    tally = search.search(plan, workers, _progress_of(result, progress, started))
+    result.levels, result.states, result.depth = tally.levels, tally.states, tally.depth
+    result.stopped = tally.stopped
+    if result.stopped is None and depth != bounds.depth:
+        result.stopped = (f"stopped at --max-states {max_states:,}: {len(distances):,} session forms already; "
+                          f"states explored to depth {depth}")
+    _count(result, table, world, tally)
+    _report_findings(result, table, world, distances, profile, bounds)
     result.exhausted = result.stopped is None
     result.notes.update({"session_forms": len(table.forms), "session_steps": table.steps,
                          "session_seconds": round(table.seconds, 3), "workers": workers})
@@ -431,13 +434,23 @@ def _own_steps_to_hold(table: SessionTable, fresh: int) -> int | None:
     return None
 
 
-def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int) -> search.Plan:
+def _searchable_depth(table: SessionTable, distances: dict[int, int], depth: int | None) -> int:
+    """The depth a search can reach when ``expand_forms`` stopped early: a state ``d`` deep
+    holds forms at most ``d - 1`` steps away, so the states held by expanded forms alone
+    are expanded up to one step past the farthest of them."""
+    farthest = max(distance for form, distance in distances.items() if table.expansions[form] is not None)
+    return farthest + 2 if depth is None else min(depth, farthest + 2)
+
+
+def _plan(table: SessionTable, fresh: int, bounds: Bounds, max_states, max_memory, every: int,
+          depth: int | None = None) -> search.Plan:
+    """The search of the states within ``bounds`` (to ``depth`` when given)."""
     successors, forgets = [], []
     for expansion in table.expansions:
         successors.append(expansion.successors if expansion else ())
         forgets.append(expansion.forget if expansion else -1)
     return search.Plan(successors, forgets, list(table.events), list(table.requests), fresh, bounds.sessions,
-                       bounds.depth, max_states, max_memory, every)
+                       bounds.depth if depth is None else depth, max_states, max_memory, every)
 
 
 def _forms_progress(result: ExplorationResult, progress: Progress | None, started: float):

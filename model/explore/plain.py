@@ -85,7 +85,8 @@ def explore_spec(
             _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
         if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
             _progress(result, walk, started, progress)
-        if walk.expanded % PROGRESS_EVERY == 0 and (max_states or max_memory):
+        over_states = max_states is not None and len(parents) > max_states
+        if over_states or (max_memory and walk.expanded % PROGRESS_EVERY == 0):
             result.stopped = over_budget(len(parents), max_states, max_memory)
             if result.stopped:
                 raise StopWalk

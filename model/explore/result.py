@@ -69,6 +69,16 @@ class ExplorationResult:
         return not self.violations and self.coverage.complete and self.stopped is None
 
     @property
+    def verdict(self) -> str:
+        """``"broken"`` (a rule broken), ``"incomplete"`` (stopped early, nothing broken so far),
+        ``"vacuous"`` (some action or branch never exercised) or ``"holds"``."""
+        if self.violations:
+            return "broken"
+        if self.stopped is not None:
+            return "incomplete"
+        return "vacuous" if self.vacuous else "holds"
+
+    @property
     def caught(self) -> bool:
         return bool(self.violations)
 
@@ -117,7 +127,8 @@ class ExplorationResult:
             "stopped": self.stopped,
             "seconds": round(self.seconds, 3),
             "states_per_second": round(self.states_per_second),
-            "holds": self.holds,
+            "verdict": self.verdict,
+            "holds": None if self.verdict == "incomplete" else self.holds,  # unknown: not explored to the end
             "vacuous": self.vacuous,
             "coverage": self.coverage.to_json(),
             "violations": {rule: v.to_json() for rule, v in self.violations.items()},

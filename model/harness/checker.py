@@ -50,7 +50,8 @@ class Counterexample(AssertionError):
         super().__init__(self.explain())
 
     def explain(self) -> str:
-        lines = [f"counterexample ({len(self.trace.actions)} steps, profile {self.trace.profile.value}):"]
+        steps = len(self.trace.actions)
+        lines = [f"counterexample ({steps} step{'' if steps == 1 else 's'}, profile {self.trace.profile.value}):"]
         lines.append(self.trace.describe())
         lines += [f"  [{f.rule}] {f.message}" for f in self.report.failing]
         return "\n".join(lines)

@@ -15,6 +15,7 @@ Each subcommand lives in its own module next to this one and only composes
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import signal
@@ -372,15 +373,33 @@ def _add_explore(commands) -> None:
 
 EXIT_INTERRUPTED = 130
 
+REPORT_OPTIONS = ("json", "junit", "markdown")
+"""The report files a command may write; any one of them may be ``-``, standard output."""
+
 
 def main(argv: list[str] | None = None) -> int:
     """Run one subcommand. Shared by all of them: SIGINT and SIGTERM end the run with exit 130; an
     output that cannot be written (``OutputError``, or an ``OSError`` naming a file) is one line on
-    stderr and exit 2, never a traceback."""
-    from mcp_resume.outputs import OutputError
+    stderr and exit 2, never a traceback. A report file named ``-`` (``--json -``, ``--junit -`` or
+    ``--markdown -``, one of them) is written to stdout, and the rest of the command's output to stderr."""
+    from mcp_resume.outputs import is_standard_output, report_to
 
     parser = build_parser()
     args = parser.parse_args(argv)
+    to_stdout = [name for name in REPORT_OPTIONS if is_standard_output(getattr(args, name, None))]
+    if len(to_stdout) > 1:
+        parser.error(f"only one report can go to standard output ('-'): --{' and --'.join(to_stdout)} both ask for it")
+    if to_stdout:  # stdout holds that report alone; everything else the command prints goes to stderr
+        report_to(sys.stdout)
+        with contextlib.redirect_stdout(sys.stderr):
+            return _run(args)
+    report_to(None)
+    return _run(args)
+
+
+def _run(args) -> int:
+    from mcp_resume.outputs import OutputError
+
     interrupts.reset()
     previous = _stop_on_signals()
     unraisable = sys.unraisablehook
@@ -452,7 +471,11 @@ def entry() -> int:
     """The ``mcp-resume`` console command: ``main`` on ``sys.argv``. An interrupted run leaves at once
     with exit 130 (``os._exit`` after flushing): its clean-up ran inside the command, and the
     interpreter's own finalization would free objects the interrupt left half-built."""
-    code = main()
+    try:
+        code = main()
+    except KeyboardInterrupt:  # before the command's own handlers were in place (parsing the arguments)
+        print("mcp-resume: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
     if code == EXIT_INTERRUPTED and interrupts.seen():
         sys.stdout.flush()
         sys.stderr.flush()

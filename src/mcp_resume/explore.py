@@ -54,7 +54,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.outputs import output_folder_problem, output_paths_problem, write_output
+from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
 from mcp_resume.model.explore.result import ExplorationResult
@@ -103,7 +103,7 @@ def run_explore(args) -> int:
         if args.design is not None and args.design not in designs.BY_NUMBER:
             raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
-        problem = output_paths_problem(files=[args.json, args.markdown]) or _folders_problem(args.graph, args.traces)
+        problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
@@ -115,6 +115,13 @@ def run_explore(args) -> int:
         return _kill_matrix(args, console, progress)
     if getattr(args, "liveness", False):
         return run_liveness(args, profile, console)
+    drawn = None
+    if args.graph:  # drawn first: a bound too big to draw is refused before the run, not after it
+        try:
+            drawn = _draw(args, profile, bounds)
+        except UsageError as error:
+            print(f"error: {error}", file=sys.stderr)
+            return EXIT_USAGE
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
     else:
@@ -126,9 +133,9 @@ def run_explore(args) -> int:
             print(f"error: {error}; explore it anyway with --budget {error.estimate}, "
                   f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
             return EXIT_USAGE
-    if args.graph:
-        graph_code = _graph(args, profile, bound_name, bounds, console)
-        code = max(code, graph_code)
+    if drawn is not None:
+        summary = f"{len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> "
+        code = max(code, _write_picture(Path(args.graph), drawn, console, summary))
     if args.traces:
         _write_traces(Path(args.traces), result, console)
     return code
@@ -142,12 +149,15 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     ``kill`` bound, ``--graph`` the ``graph`` bound and the spec the ``default``.
     """
     explicit = {name: getattr(args, name) for name in EXPLICIT if getattr(args, name) is not None}
+    for name in ("sessions", "depth"):
+        if explicit.get(name) == 0:
+            raise UsageError(f"--{name} 0 explores nothing beyond the initial state; give at least 1")
     if args.bound:
         name = args.bound
-    elif args.graph:
-        name = GRAPH_BOUND
     elif args.design is not None or args.kill_matrix:
         name = KILL_BOUND
+    elif args.graph:
+        name = GRAPH_BOUND
     else:
         name = DEFAULT_BOUND
     try:
@@ -207,21 +217,11 @@ def _conflict(args) -> str | None:
         for option in ("--engine", "--no-symmetry", *_SPEC_ONLY):
             if given[option]:
                 return f"{option} applies to the spec explorer, not to --design N"
-        if given["--workers"] and given["--graph"]:
-            return "--workers does not apply with --graph (the picture is drawn in one process)"
         return None
     if given["--no-symmetry"] and args.engine == "fast":
         return "--no-symmetry needs --engine reference (the fast engine always reduces symmetry)"
     if given["--workers"] and (args.engine == "reference" or given["--no-symmetry"]):
         return "--workers applies to the fast engine; the reference engine runs in one process"
-    return None
-
-
-def _folders_problem(*folders) -> str | None:
-    """Why an output folder cannot be created later; nothing is created now."""
-    for folder in folders:
-        if folder is not None and (problem := output_folder_problem(Path(folder))):
-            return problem
     return None
 
 
@@ -347,19 +347,24 @@ def print_kill_matrix(matrix, console: Console) -> None:
 # -- the graph ------------------------------------------------------------------------------
 
 
-def _graph(args, profile, bound_name, bounds, console) -> int:
+def _draw(args, profile, bounds):
+    """The picture ``--graph`` asks for: the spec within the run's bound, except that ``--design N``
+    without a bound of the user's is drawn within the ``graph`` bound (its run explores ``kill``).
+    Raises ``UsageError`` for a bound with too many states to draw."""
     from mcp_resume.model.explore.state_graph import GraphTooLarge
 
     from .explore_docs import draw_graph
 
+    explicit = args.bound or any(getattr(args, name) is not None for name in EXPLICIT)
+    picture = bounds if explicit or args.design is None else named_bound(GRAPH_BOUND)
     try:
-        drawn = draw_graph(bounds, profile, args.design)
+        drawn = draw_graph(picture, profile, args.design)
     except GraphTooLarge as error:
-        print(f"error: cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers", file=sys.stderr)
-        return EXIT_USAGE
+        raise UsageError(f"cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers") from None
     if args.design is not None and drawn.trace is None:
-        console.print(f"design {args.design} is not caught within the kill bound: no red path")
-    return _write_picture(Path(args.graph), drawn, console, f"{len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> ")
+        Console(stderr=True).print(f"note: design {args.design} is not caught within the drawn bound "
+                                   f"({picture.describe()}) nor the kill bound: the picture has no red path")
+    return drawn
 
 
 def _write_picture(folder: Path, drawn, console: Console, summary: str = "") -> int:
@@ -424,14 +429,14 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
     invariants.add_column("shortest trace")
     for rule in dict.fromkeys(rules):
         if rule in result.violations:
-            invariants.add_row(rule, "[bold red]BROKEN[/]", f"{result.violations[rule].steps} steps")
+            invariants.add_row(rule, "[bold red]BROKEN[/]", _steps(result.violations[rule].steps))
         elif rule in result.warnings:
-            invariants.add_row(rule, "[yellow]broken (not a MUST here)[/]", f"{result.warnings[rule].steps} steps")
+            invariants.add_row(rule, "[yellow]broken (not a MUST here)[/]", _steps(result.warnings[rule].steps))
         else:
             invariants.add_row(rule, "[green]holds[/]", "")
     console.print(invariants)
     for violation in list(result.violations.values()) + list(result.warnings.values()):
-        console.print(f"[bold]{violation.rule}[/] ({violation.steps} steps): {violation.message}")
+        console.print(f"[bold]{violation.rule}[/] ({_steps(violation.steps)}): {violation.message}")
         console.print(violation.trace.describe(), markup=False, highlight=False)
     if result.violations:
         verdict = "DOES NOT HOLD"
@@ -454,6 +459,10 @@ def _stopped(result: ExplorationResult) -> str:
     if "expanded" in result.notes:
         text += f"; needed {result.states:,} states, {result.notes['expanded']:,} of them expanded"
     return text
+
+
+def _steps(count: int) -> str:
+    return f"{count} step" if count == 1 else f"{count} steps"
 
 
 def _write_json(path, data) -> None:
@@ -486,7 +495,7 @@ class ProgressLine:
         self.last = now
         forms = result.notes.get("forms_so_far")
         if forms is not None:
-            self._show(f"expanding session forms: {forms:,} forms within {result.depth} steps, {result.seconds:.0f} s")
+            self._show(f"expanding session forms: {forms:,} forms within {_steps(result.depth)}, {result.seconds:.0f} s")
             return
         self._show(f"explored {result.states:,} states, depth {result.depth}, "
                    f"{result.seconds:.0f} s, {result.states_per_second:,.0f} states/s")

@@ -36,8 +36,28 @@ def output_folder_problem(folder: Path) -> str | None:
     return None if os.access(parent, os.W_OK) else f"cannot create {folder}: {parent} is not writable"
 
 
+STANDARD_OUTPUT = "-"
+"""The report file name that means standard output (``--json -``): the command's own report then
+goes to stderr (``cli.main``), so stdout holds the report alone."""
+
+_report_stream = None  # where a report named ``-`` goes: the stdout ``cli.main`` saw before it moved the rest
+
+
+def is_standard_output(path) -> bool:
+    """True for the report file name ``-`` (``STANDARD_OUTPUT``)."""
+    return path is not None and str(path) == STANDARD_OUTPUT
+
+
+def report_to(stream) -> None:
+    """Send reports named ``-`` to ``stream`` (a text stream; ``cli.main`` passes the original stdout)."""
+    global _report_stream
+    _report_stream = stream
+
+
 def output_file_problem(path: Path) -> str | None:
-    """Why a report file cannot be written at ``path``, or ``None``."""
+    """Why a report file cannot be written at ``path``, or ``None`` (``-``, standard output, always can)."""
+    if is_standard_output(path):
+        return None
     if path.is_dir():
         return f"{path} is a folder, expected a file name"
     if not path.parent.is_dir():
@@ -90,7 +110,13 @@ class OutputError(Exception):
 
 def write_output(path: Path, text: str | bytes) -> Path:
     """Write ``text`` (UTF-8 when a ``str``) to ``path``; raise ``OutputError`` naming ``path`` and the
-    reason when the write fails (``/dev/full``, ``/proc/version``, a read-only or missing folder)."""
+    reason when the write fails (``/dev/full``, ``/proc/version``, a read-only or missing folder).
+    ``-`` (``STANDARD_OUTPUT``) writes to standard output."""
+    if is_standard_output(path):
+        stream = _report_stream or sys.stdout
+        stream.write(text if isinstance(text, str) else text.decode("utf-8"))
+        stream.flush()
+        return Path(path)
     data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         with open(path, "wb") as stream:

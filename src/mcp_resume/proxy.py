@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
+from mcp_resume.outputs import OutputError, write_output
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.records import Record
@@ -75,9 +76,9 @@ def run(args) -> int:
     code = exit_code(final)
     if args.json:
         try:
-            Path(args.json).write_text(json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records)), indent=2) + "\n")
-        except OSError as error:
-            print(f"mcp-resume proxy: cannot write {args.json}: {error.strerror or error}", file=sys.stderr)
+            write_output(Path(args.json), json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records)), indent=2) + "\n")
+        except OutputError as error:
+            print(f"mcp-resume proxy: {error}", file=sys.stderr)
             code = EXIT_USAGE
     if lines is not None and lines.failure:
         print(f"mcp-resume proxy: {lines.failure}", file=sys.stderr)

@@ -28,6 +28,7 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model.traffic.records import RecordError, read
+from mcp_resume.outputs import OutputError, write_output
 from mcp_resume.model.traffic.validate import RuleResult, Validation, validate
 from mcp_resume.model.verify.outputs import add_verdict
 from mcp_resume.spec.catalog import level
@@ -52,9 +53,9 @@ def run(args) -> int:
     print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}")
     for path, text in _outputs(args, result, len(records)):
         try:
-            Path(path).write_text(text, encoding="utf-8")
-        except OSError as error:
-            print(f"mcp-resume validate: cannot write {path}: {error.strerror or error}", file=sys.stderr)
+            write_output(Path(path), text)
+        except OutputError as error:
+            print(f"mcp-resume validate: {error}", file=sys.stderr)
             return EXIT_USAGE
     return exit_code(result)
 
