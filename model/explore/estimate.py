@@ -28,12 +28,17 @@ SAMPLE_DEPTH = 4
 
 
 class TooLarge(ValueError):
-    """The estimated size of a run is above its budget (``estimate``, ``budget``: states)."""
+    """The estimated size of a run is above its budget (``estimate``, ``budget``: states).
+    ``partial``: the estimate counts only the session forms expanded before it passed the
+    budget (it stops there), so the run holds more states than it says."""
 
-    def __init__(self, estimate: int, budget: int) -> None:
-        super().__init__(f"about {estimate:,} states estimated, above the budget of {budget:,}")
+    def __init__(self, estimate: int, budget: int, partial: bool = False) -> None:
+        size = f"at least {estimate:,} states estimated (from the levels expanded before it passed the budget)" \
+            if partial else f"about {estimate:,} states estimated"
+        super().__init__(f"{size}, above the budget of {budget:,}")
         self.estimate = estimate
         self.budget = budget
+        self.partial = partial
 
 
 def estimate_states(distances: dict[int, int], sessions: int, depth: int | None) -> int:
@@ -75,11 +80,12 @@ class Watch:
         if self.budget is None:
             return
         depth = self.bounds.depth
-        if more and depth is not None:
-            depth = min(depth, known_depth)
+        partial = more and (depth is None or known_depth < depth)
+        if partial and depth is not None:
+            depth = known_depth
         found = self._estimate(distances, depth)
         if found > self.budget:
-            raise TooLarge(found, self.budget)
+            raise TooLarge(found, self.budget, partial)
 
     def final(self, distances: dict[int, int]) -> int:
         """The estimate once every form is known; ``TooLarge`` above the budget."""

@@ -130,7 +130,8 @@ def run_explore(args) -> int:
         except TooLarge as error:
             if progress:
                 progress.done()
-            print(f"error: {error}; explore it anyway with --budget {error.estimate}, "
+            anyway = "a --budget well above that" if error.partial else f"--budget {error.estimate}"
+            print(f"error: {error}; explore it anyway with {anyway}, "
                   f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
             return EXIT_USAGE
     if drawn is not None:
