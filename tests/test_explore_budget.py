@@ -115,3 +115,37 @@ def test_a_walk_split_over_workers_counts_what_one_process_counts():
     here, split = search._search_here(plan, None), search._search_split(plan, 2, None)
     assert (here.states, here.levels, here.expanded, here.form_weight, here.restarts) == \
            (split.states, split.levels, split.expanded, split.form_weight, split.restarts)
+
+
+def _expanding_fails_at(monkeypatch, failure):
+    """Form workers whose expansion of the fifth form ``failure()``s."""
+    monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(fast.forms, "CHUNK", 2)
+    real = fast.SessionTable._expand
+
+    def expand(self, number, foreign):
+        if number == 5:
+            failure()
+        return real(self, number, foreign)
+
+    monkeypatch.setattr(fast.SessionTable, "_expand", expand)
+
+
+def test_an_error_in_a_form_worker_is_raised_in_the_parent(monkeypatch):
+    def fail():
+        raise fast.FastEngineError("an action on one session changed another")
+
+    _expanding_fails_at(monkeypatch, fail)
+    with pytest.raises(fast.FastEngineError, match="changed another"):
+        explore_fast(NAMED_BOUNDS["small"], workers=2)
+
+
+def test_a_form_worker_that_dies_is_a_clear_error_and_leaves_no_process(monkeypatch):
+    import os
+
+    from tests.processes import child_pids
+
+    _expanding_fails_at(monkeypatch, lambda: os._exit(9))
+    with pytest.raises(fast.forms.WorkerFailed, match="died without answering"):
+        explore_fast(NAMED_BOUNDS["small"], workers=2)
+    assert child_pids(os.getpid()) == []
