@@ -79,10 +79,18 @@ def test_bad_input_is_a_usage_error(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_a_graph_of_a_big_bound_is_refused_before_the_run(tmp_path, capsys, monkeypatch):
+def test_a_graph_of_a_big_bound_is_refused_before_the_run_and_leaves_no_folder(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
-    assert main(["explore", "--graph", str(tmp_path), "--bound", "kill", "--quiet"]) == 2
+    assert main(["explore", "--graph", str(tmp_path / "g" / "h"), "--bound", "kill", "--quiet"]) == 2
     assert "cannot draw" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_design_within_a_bound_too_big_to_draw_is_drawn_within_the_graph_bound(tmp_path, capsys):
+    folder = tmp_path / "graph"
+    assert main(["explore", "--design", "7", "--bound", "kill", "--graph", str(folder), "--quiet"]) == 1
+    captured = capsys.readouterr()
+    assert "the picture is drawn within the graph bound" in captured.err and "56 states" in captured.out
 
 
 def test_a_design_with_a_graph_is_explored_within_the_kill_bound_and_drawn_within_the_graph_bound(tmp_path, capsys):
@@ -112,10 +120,21 @@ def test_two_reports_on_stdout_are_a_usage_error(capsys):
 
 
 @pytest.mark.parametrize("option", ["--traces", "--graph"])
-def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(option, capsys, monkeypatch):
+@pytest.mark.parametrize("folder, message", [("/proc/mcp-resume-test/x", "cannot create /proc/mcp-resume-test/x"),
+                                             ("-", "'-' means standard output")])
+def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(option, folder, message, capsys, monkeypatch):
     monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
-    assert main(["explore", "--bound", "tiny", option, "/proc/mcp-resume-test/x", "--quiet"]) == 2
-    assert "cannot create /proc/mcp-resume-test/x" in capsys.readouterr().err
+    assert main(["explore", "--bound", "tiny", option, folder, "--quiet"]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_an_interrupted_run_leaves_no_output_folder(tmp_path, monkeypatch):
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(explore_command, "_spec", interrupted)
+    assert main(["explore", "--bound", "tiny", "--traces", str(tmp_path / "new" / "traces"), "--quiet"]) == 130
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("engine", ["fast", "reference"])

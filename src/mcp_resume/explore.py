@@ -54,7 +54,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.outputs import output_paths_problem, write_output
+from mcp_resume.outputs import output_folder_probe, output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
 from mcp_resume.model.explore.result import ExplorationResult
@@ -103,7 +103,7 @@ def run_explore(args) -> int:
         if args.design is not None and args.design not in designs.BY_NUMBER:
             raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
-        problem = output_paths_problem(folders=[args.graph, args.traces], files=[args.json, args.markdown])
+        problem = output_paths_problem(files=[args.json, args.markdown]) or _folders_problem(args.graph, args.traces)
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
@@ -171,6 +171,14 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     values.update(explicit)
     bounds = Bounds(**values)
     return (name if bounds == base else None), bounds
+
+
+def _folders_problem(*folders) -> str | None:
+    """Why an output folder cannot be made when the run ends; nothing is left behind now."""
+    for folder in folders:
+        if folder is not None and (problem := output_folder_probe(Path(folder))):
+            return problem
+    return None
 
 
 def _check_options(args) -> None:
@@ -361,10 +369,14 @@ def _draw(args, profile, bounds):
     try:
         drawn = draw_graph(picture, profile, args.design)
     except GraphTooLarge as error:
-        raise UsageError(f"cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers") from None
+        if args.design is None:
+            raise UsageError(f"cannot draw: {error}; use --bound {GRAPH_BOUND} or smaller numbers") from None
+        picture = named_bound(GRAPH_BOUND)  # the design's run keeps its bound; its picture is the graph bound's
+        print(f"note: {error}; the picture is drawn within the {GRAPH_BOUND} bound", file=sys.stderr)
+        drawn = draw_graph(picture, profile, args.design)
     if args.design is not None and drawn.trace is None:
-        Console(stderr=True).print(f"note: design {args.design} is not caught within the drawn bound "
-                                   f"({picture.describe()}) nor the kill bound: the picture has no red path")
+        print(f"note: design {args.design} is not caught within the drawn bound ({picture.describe()}) "
+              f"nor the kill bound: the picture has no red path", file=sys.stderr)
     return drawn
 
 

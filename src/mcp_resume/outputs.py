@@ -92,6 +92,28 @@ def prepare_output_folder(folder: Path) -> str | None:
     return None
 
 
+def output_folder_probe(folder: Path) -> str | None:
+    """Why ``folder`` cannot receive output, found by creating it (and its missing parents)
+    and removing what was created: nothing is left behind, and what permissions do not show
+    (``/proc``, a read-only disk) is caught. ``-`` (standard output) is no folder."""
+    if is_standard_output(folder):
+        return "'-' means standard output, which cannot hold a folder: give a folder name"
+    problem = output_folder_problem(folder)
+    if problem or folder.exists():
+        return problem
+    missing = [folder, *(parent for parent in folder.parents if not parent.exists())]
+    try:
+        folder.mkdir(parents=True)
+    except OSError as error:
+        return f"cannot create {folder}: {error.strerror or error}"
+    for created in missing:
+        try:
+            created.rmdir()
+        except OSError:
+            break
+    return None
+
+
 def output_paths_problem(folders=(), files=()) -> str | None:
     """The first problem among output ``folders`` (created here) and report ``files``; ``None`` values are skipped."""
     for path in files:
