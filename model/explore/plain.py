@@ -93,9 +93,13 @@ def explore_spec(
 
     walk.run(successors, bounds.depth)
     result.exhausted = result.stopped is None
-    result.levels = walk.levels
+    result.levels = list(walk.levels)
     result.states = len(parents)
     result.depth = walk.depth
+    partial = result.states - sum(result.levels)
+    if result.stopped and partial > 0:  # the level it stopped in, as far as it went
+        result.levels.append(partial)
+        result.depth += 1
     result.seconds = time.perf_counter() - started
     return result
 

@@ -161,9 +161,21 @@ def _insert(state: tuple, form: int) -> tuple:
     return tuple(items)
 
 
-def _chunks(frontier: list, size: int):
-    for start in range(0, len(frontier), size):
-        yield frontier[start:start + size]
+def _chunks(frontier: list, size: int, max_states: int | None = None, seen: set | None = None):
+    """``frontier`` in pieces of ``size`` states, between which a walk looks at its budget;
+    with ``max_states``, smaller pieces as ``seen`` nears it (a state has at most a few
+    dozen successors), so a run stops close to the number asked for."""
+    start = 0
+    while start < len(frontier):
+        step = size
+        if max_states is not None and seen is not None:
+            step = max(1, min(size, (max_states - len(seen)) // MOST_SUCCESSORS))
+        yield frontier[start:start + step]
+        start += step
+
+
+MOST_SUCCESSORS = 32
+"""About the most successors a state of the spec has (a chunk's size as a run nears --max-states)."""
 
 
 class _Budget:
@@ -212,11 +224,14 @@ def _search_here(plan: Plan, progress: Progress | None) -> Tally:
             if len(seen) != size:
                 append(state)
 
-        for chunk in _chunks(frontier, plan.check_every):
+        for chunk in _chunks(frontier, plan.check_every, plan.max_states, seen):
             expand_level(plan, tally, chunk, keep)
             tally.states = len(seen)
             tally.stopped = budget.over(len(seen), resident_mb())
             if tally.stopped:
+                if found:  # the level it stopped in, as far as it went: the levels add up to the states
+                    tally.depth += 1
+                    tally.levels.append(len(found))
                 return tally
             if progress:
                 progress(tally)
@@ -332,6 +347,9 @@ def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -
             level += 1
             if shared.stop.is_set():
                 tally.stopped = shared.reason.value.decode() or "stopped"
+                if new:  # the level it stopped in, as far as it went
+                    tally.depth += 1
+                    tally.levels.append(new)
                 break
             if not new:
                 break

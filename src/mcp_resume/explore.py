@@ -446,7 +446,7 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
         elif rule in result.warnings:
             invariants.add_row(rule, "[yellow]broken (not a MUST here)[/]", _steps(result.warnings[rule].steps))
         else:
-            invariants.add_row(rule, "[green]holds[/]", "")
+            invariants.add_row(rule, "[yellow]holds so far[/]" if result.stopped else "[green]holds[/]", "")
     console.print(invariants)
     for violation in list(result.violations.values()) + list(result.warnings.values()):
         console.print(f"[bold]{violation.rule}[/] ({_steps(violation.steps)}): {violation.message}")
