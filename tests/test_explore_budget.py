@@ -149,3 +149,24 @@ def test_a_form_worker_that_dies_is_a_clear_error_and_leaves_no_process(monkeypa
     with pytest.raises(fast.forms.WorkerFailed, match="died without answering"):
         explore_fast(NAMED_BOUNDS["small"], workers=2)
     assert child_pids(os.getpid()) == []
+
+
+def test_a_deep_runaway_bound_is_refused_from_its_first_levels(capsys):
+    """The estimate once counted only the states as deep as the forms expanded so far: this
+    bound ran for minutes without being refused. Forms found later only add states, so the
+    estimate from the first levels is a lower bound of the run's size."""
+    args = ["explore", "--sessions", "3", "--streams", "3", "--events", "3", "--requests", "2", "--depth", "12", "--quiet"]
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "at least" in err and "above the budget of 3,000,000" in err and "--budget well above that" in err
+
+
+@pytest.mark.slow
+def test_the_estimate_so_far_never_passes_the_final_one():
+    bounds = NAMED_BOUNDS["default"]
+    seen = []
+    watch = estimate.Watch(bounds, None, report=lambda distances, level: seen.append(dict(distances)))
+    table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
+    final = watch.final(fast.expand_forms(table, fast._global_actions(table).fresh, bounds, None, 1, watch))
+    so_far = [estimate.estimate_states(distances, bounds.sessions, bounds.depth) for distances in seen]
+    assert so_far == sorted(so_far) and so_far[-1] <= final and len(so_far) >= 5

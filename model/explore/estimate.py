@@ -9,9 +9,10 @@ restart moves every session in one step, so it is an estimate, not a bound).
 Without a depth bound every multiset counts: ``C(F + S, S)`` for ``F`` forms and
 ``S`` sessions.
 
-``Watch`` computes the estimate after each level of forms, for the depth those
-forms already decide, and raises ``TooLarge`` as soon as it passes the budget: a
-runaway bound (``--sessions 50``) is refused within a second or two. The
+``Watch`` computes the estimate after each level of forms, from the forms known
+so far (forms found later only add states, so it never passes the final
+estimate), and raises ``TooLarge`` as soon as it passes the budget: a runaway
+bound (``--sessions 50``) is refused within a second or two. The
 reference explorer (with or without symmetry reduction) is estimated from a
 sample of its own walk (``reference_sample``).
 """
@@ -81,9 +82,7 @@ class Watch:
             return
         depth = self.bounds.depth
         partial = more and (depth is None or known_depth < depth)
-        if partial and depth is not None:
-            depth = known_depth
-        found = self._estimate(distances, depth)
+        found = self._estimate(distances, depth)  # forms found later only add states: a lower bound
         if found > self.budget:
             raise TooLarge(found, self.budget, partial)
 
