@@ -75,6 +75,30 @@ def test_a_bad_record_file_names_the_line(tmp_path, content, message):
         read(path, "jsonl")
 
 
+def _har(request: dict, response: dict) -> str:
+    entry = {"startedDateTime": "2026-12-02T10:00:00Z", "time": 5,
+             "request": {"method": "POST", "url": "http://127.0.0.1/mcp", "headers": [], **request},
+             "response": {"status": 200, "headers": [], "content": {"text": ""}, **response}}
+    return json.dumps({"log": {"entries": [entry]}})
+
+
+@pytest.mark.parametrize("content, fmt, message", [
+    (_har({}, {"status": 10**30}), "har", "entry 1: field response.status must be an HTTP status from 100 to 599"),
+    (_har({}, {"status": -1}), "har", "must be an HTTP status from 100 to 599, got -1"),
+    (_har({}, {"status": "200"}), "har", "field response.status must be an integer"),
+    (_har({"method": 7}, {}), "har", "field request.method must be a string"),
+    (_har({"headers": [{"name": 5, "value": None}]}, {}), "har", "field header.name must be a string"),
+    (_har({"headers": {"a": "b"}}, {}), "har", "headers must be a list"),
+    ("9" * 5000 + "\n", "jsonl", "a number with more than 4,300 digits"),
+])
+def test_nonsense_field_values_are_refused_with_the_entry(tmp_path, content, fmt, message):
+    path = tmp_path / f"bad.{fmt}"
+    path.write_text(content)
+    with pytest.raises(RecordError, match=message.replace("[", r"\[")) as refused:
+        read(path, fmt)
+    assert "sys.set_int_max_str_digits" not in str(refused.value)
+
+
 def test_validate_command_exit_codes_and_reports(tmp_path, capsys):
     records = recorded("design-2")
     path = tmp_path / "run.jsonl"

@@ -166,7 +166,20 @@ def _reason(error: Exception) -> str:
         return f"missing field {error.args[0]!r}"
     if isinstance(error, (TypeError, AttributeError)):
         return f"a field has the wrong type ({error})"
+    if "integer string conversion" in str(error):  # Python's own limit on the digits of a number
+        return "a number with more than 4,300 digits"
     return str(error)
+
+
+def _status(response: dict[str, Any], where: str) -> int | None:
+    """The HTTP status of ``response`` (``None`` when absent, or 0 as HAR writes for no
+    response); ``ValueError`` for anything but a whole number from 100 to 599."""
+    status = _field(response, "status", (int,), where, required=False)
+    if status is None or status == 0:
+        return None
+    if not 100 <= status <= 599:
+        raise ValueError(f"field {where}.status must be an HTTP status from 100 to 599, got {str(status)[:20]}")
+    return status
 
 
 def _field(container: Any, name: str, kinds: tuple[type, ...], where: str, required: bool = True) -> Any:
@@ -195,7 +208,7 @@ def _record_from_json(item: dict[str, Any]) -> Record:
         _field(request, "url", (str,), "request"),
         request_headers=_lower(_field(request, "headers", (dict,), "request", required=False) or {}),
         request_body=request.get("body"),
-        status=_field(response, "status", (int,), "response", required=False),
+        status=_status(response, "response"),
         response_headers=_lower(_field(response, "headers", (dict,), "response", required=False) or {}),
         body=response.get("body"),
         end=End(item["end"]) if item.get("end") else None,
@@ -229,11 +242,11 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
     started = _har_time(entry) - origin
     duration = max(float(entry.get("time") or 0.0), 0.0) / 1000
     body_text = (request.get("postData") or {}).get("text")
-    status = int(response.get("status") or 0) or None
+    status = _status(response, "response")
     exchange = Exchange(
         f"entry {number}",
-        str(request["method"]).upper(),
-        str(request["url"]),
+        _field(request, "method", (str,), "request").upper(),
+        _field(request, "url", (str,), "request"),
         request_headers=_har_headers(request.get("headers")),
         request_body=json_or_text(body_text),
         status=status,
@@ -255,7 +268,10 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
 
 
 def _har_headers(headers) -> dict[str, str]:
-    return {str(h["name"]).lower(): str(h["value"]) for h in headers or []}
+    """HAR's list of ``{"name", "value"}`` objects as a dict; ``ValueError`` for another shape."""
+    if headers is not None and not isinstance(headers, list):
+        raise ValueError("headers must be a list of {name, value} objects")
+    return {_field(h, "name", (str,), "header").lower(): _field(h, "value", (str,), "header") for h in headers or []}
 
 
 def json_or_text(text: str | None) -> Any:

@@ -482,7 +482,7 @@ def _results(timeline: _Timeline, profile: Profile) -> list[RuleResult]:
             results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} step{'' if len(touched) == 1 else 's'} of the log held it", touched))
         elif timeline.open:
             results.append(RuleResult(rule.id, Verdict.INCONCLUSIVE, "no judged step touched it, and the log left "
-                                      f"{len(timeline.open)} things open: {timeline.open[0]}"))
+                                      f"{len(timeline.open)} thing{'' if len(timeline.open) == 1 else 's'} open: {timeline.open[0]}"))
         else:
             results.append(RuleResult(rule.id, Verdict.SKIP, "the log has no step where it applies"))
     agreement = [s for s in timeline.steps if any(f.rule == AGREEMENT for f in s.report.findings)]
