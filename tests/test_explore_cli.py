@@ -69,9 +69,10 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
 @pytest.mark.parametrize("args, message", [
     (["--bound", "huge"], "unknown bound"),
     (["--design", "19"], "unknown design"),
-    (["--sessions", "-1"], "must be 0 or more"),
-    (["--sessions", "0"], "--sessions 0 explores nothing"),
-    (["--bound", "tiny", "--depth", "0"], "--depth 0 explores nothing"),
+    (["--sessions", "-1"], "--sessions must be at least 1, got -1"),
+    (["--sessions", "0"], "--sessions must be at least 1, got 0"),
+    (["--bound", "tiny", "--depth", "0"], "--depth must be at least 1, got 0"),
+    (["--streams", "-1"], "must be 0 or more"),
     (["--json", "/nonexistent/folder/out.json"], "is not an existing folder"),
 ])
 def test_bad_input_is_a_usage_error(args, message, capsys):

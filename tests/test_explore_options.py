@@ -77,3 +77,11 @@ def test_more_workers_than_anyone_can_use_is_a_usage_error(command, capsys, noth
         main([command, "--workers", "1000"])
     assert stopped.value.code == 2
     assert "--workers: at most 64, got 1000" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("value", ["١", "1_0", "1.5", "", "0x10"])
+def test_a_number_not_written_in_ascii_digits_is_a_usage_error(value, capsys, nothing_starts):
+    with pytest.raises(SystemExit) as stopped:
+        main(["explore", "--sessions", value])
+    assert stopped.value.code == 2
+    assert "is not a whole number" in capsys.readouterr().err

@@ -18,6 +18,7 @@ import argparse
 import contextlib
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -47,12 +48,17 @@ def non_empty(text: str) -> str:
     return text
 
 
+def whole_number(text: str) -> int:
+    """An argparse type: a whole number written in ASCII digits, with an optional sign (``int``
+    alone also takes ``1_0`` and other scripts' digits)."""
+    if not re.fullmatch(r"\s*[+-]?[0-9]+\s*", text):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(text)
+
+
 def positive_int(text: str) -> int:
     """An argparse type: a whole number of at least 1."""
-    try:
-        number = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    number = whole_number(text)
     if number < 1:
         raise argparse.ArgumentTypeError(f"must be at least 1, got {number}")
     return number
@@ -291,7 +297,7 @@ def _add_docs(commands) -> None:
 
 def _add_prove(commands) -> None:
     def positive(text: str) -> int:
-        value = int(text)
+        value = whole_number(text)
         if value <= 0:
             raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
         return value
@@ -318,7 +324,7 @@ def _add_prove(commands) -> None:
     prove.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
     prove.add_argument("--smt2", action="store_true", help="also write each query as an SMT-LIB2 file, replayable with z3")
     prove.add_argument("--rlimit", type=positive, default=20_000_000, help="Z3 resource units per query (default: %(default)s)")
-    prove.add_argument("--seed", type=int, default=0, help="Z3 random seed (default: %(default)s)")
+    prove.add_argument("--seed", type=whole_number, default=0, help="Z3 random seed (default: %(default)s)")
     prove.add_argument("--max-depth", type=positive, default=8, help="longest run searched per faulty design (default: %(default)s)")
     prove.add_argument("--quiet", action="store_true", help="print only the summary")
 
@@ -346,8 +352,8 @@ def _add_explore(commands) -> None:
     explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
-        explore.add_argument(f"--{name}", type=int, metavar="N", help=f"at most N {what} (overrides the named bound)")
-    explore.add_argument("--design", type=int, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
+        explore.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")
+    explore.add_argument("--design", type=whole_number, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
     explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--exhaustive", action="store_true",

@@ -107,7 +107,7 @@ def run_explore(args) -> int:
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"mcp-resume explore: error: {error}", file=sys.stderr)
         return EXIT_USAGE
     console = Console()
     progress = None if args.quiet else ProgressLine()
@@ -120,7 +120,7 @@ def run_explore(args) -> int:
         try:
             drawn = _draw(args, profile, bounds)
         except UsageError as error:
-            print(f"error: {error}", file=sys.stderr)
+            print(f"mcp-resume explore: error: {error}", file=sys.stderr)
             return EXIT_USAGE
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
@@ -131,7 +131,7 @@ def run_explore(args) -> int:
             if progress:
                 progress.done()
             anyway = "a --budget well above that" if error.partial else f"--budget {error.estimate}"
-            print(f"error: {error}; explore it anyway with {anyway}, "
+            print(f"mcp-resume explore: error: {error}; explore it anyway with {anyway}, "
                   f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
             return EXIT_USAGE
     if drawn is not None:
@@ -151,8 +151,8 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     """
     explicit = {name: getattr(args, name) for name in EXPLICIT if getattr(args, name) is not None}
     for name in ("sessions", "depth"):
-        if explicit.get(name) == 0:
-            raise UsageError(f"--{name} 0 explores nothing beyond the initial state; give at least 1")
+        if explicit.get(name, 1) < 1:
+            raise UsageError(f"--{name} must be at least 1, got {explicit[name]} (0 explores nothing beyond the initial state)")
     if args.bound:
         name = args.bound
     elif args.design is not None or args.kill_matrix:
@@ -392,7 +392,7 @@ def _write_picture(folder: Path, drawn, console: Console, summary: str = "") -> 
     try:
         written = write_graph(folder, drawn, dot_program)
     except graphviz.GraphvizError as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"mcp-resume explore: error: {error}", file=sys.stderr)
         return EXIT_FAILED
     console.print(f"graph: {summary}" + ", ".join(map(str, written)))
     return EXIT_OK
