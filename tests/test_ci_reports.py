@@ -49,6 +49,20 @@ def test_a_later_passing_run_leaves_no_reproducer_of_an_earlier_run(tmp_path):
     assert sorted(p.name for p in folder.iterdir()) == ["notes.txt", "other.trace.json"]
 
 
+def test_an_interrupted_run_keeps_an_earlier_runs_reproducers_and_lists_both(tmp_path):
+    """A run interrupted before it judged the earlier finding's rule cannot tell that the
+    finding is stale: it once removed the earlier run's reproducers and wrote none."""
+    folder = tmp_path / "mcp-resume-findings"
+    write_findings(_report(Verdict.FAIL), folder)
+    other = RuleVerdict("no-broadcast", Verdict.WARN, "sent twice", Level.SHOULD, [Check("sent", "once", "twice", False)])
+    partial = Report("x", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [other])
+    assert list(write_findings(partial, folder, keep_earlier=True)) == ["no-broadcast"]
+    listed = json.loads((folder / MANIFEST).read_text())["files"]
+    assert listed == sorted(p.name for p in folder.iterdir() if p.name != MANIFEST) and len(listed) == 4
+    assert write_findings(_report(Verdict.PASS), folder) == {}  # a whole run still clears them all
+    assert list(folder.iterdir()) == []
+
+
 def test_a_manifest_cannot_make_a_run_remove_files_outside_its_folder(tmp_path):
     folder = tmp_path / "findings"
     folder.mkdir()

@@ -170,12 +170,14 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
     }
 
 
-def write_findings(report: Report, folder: Path) -> dict[str, list[Path]]:
+def write_findings(report: Report, folder: Path, keep_earlier: bool = False) -> dict[str, list[Path]]:
     """Write ``<rule>.trace.json`` and ``<rule>.curl.sh`` into ``folder`` for every
     FAIL and WARN; returns the files per rule. The files an earlier run listed in
-    ``folder/MANIFEST`` are removed first (a later passing run leaves none behind);
-    no other file of ``folder`` is touched. Raises ``OSError`` when it cannot."""
-    _clear_earlier(folder)
+    ``folder/MANIFEST`` are removed first (a later passing run leaves none behind),
+    unless ``keep_earlier`` (a partial run, interrupted: it cannot tell that they are
+    stale), which adds its files to theirs; no other file of ``folder`` is touched.
+    Raises ``OSError`` when it cannot."""
+    earlier = _earlier(folder) if keep_earlier else _clear_earlier(folder)
     written: dict[str, list[Path]] = {}
     for verdict in report.verdicts:
         if verdict.verdict not in FINDINGS:
@@ -188,22 +190,28 @@ def write_findings(report: Report, folder: Path) -> dict[str, list[Path]]:
         script.chmod(0o755)
         written[verdict.rule] = [trace, script]
     if written:
-        names = sorted(p.name for paths in written.values() for p in paths)
+        names = sorted(set(earlier) | {p.name for paths in written.values() for p in paths})
         (folder / MANIFEST).write_text(json.dumps({"written_by": "mcp-resume verify", "files": names}, indent=2) + "\n",
                                        encoding="utf-8")
     return written
 
 
-def _clear_earlier(folder: Path) -> None:
-    manifest = folder / MANIFEST
+def _earlier(folder: Path) -> list[str]:
+    """The files an earlier run listed in ``folder/MANIFEST`` (its own: plain names with its suffixes)."""
     try:
-        names = json.loads(manifest.read_text(encoding="utf-8")).get("files", [])
+        names = json.loads((folder / MANIFEST).read_text(encoding="utf-8")).get("files", [])
     except (OSError, ValueError, AttributeError):
-        return
-    for name in names if isinstance(names, list) else []:
-        if isinstance(name, str) and Path(name).name == name and name.endswith(_OWNED_SUFFIXES):
-            (folder / name).unlink(missing_ok=True)
-    manifest.unlink(missing_ok=True)
+        return []
+    return [name for name in names if isinstance(name, str) and Path(name).name == name
+            and name.endswith(_OWNED_SUFFIXES)] if isinstance(names, list) else []
+
+
+def _clear_earlier(folder: Path) -> list[str]:
+    """Remove the files an earlier run listed, and its manifest; nothing is kept (``[]``)."""
+    for name in _earlier(folder):
+        (folder / name).unlink(missing_ok=True)
+    (folder / MANIFEST).unlink(missing_ok=True)
+    return []
 
 
 _OWNED_SUFFIXES = (".trace.json", ".curl.sh")

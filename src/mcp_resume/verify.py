@@ -113,7 +113,7 @@ def run_verify(args) -> int:
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
-        _write_outputs(report, outputs, getattr(args, "out", None), console)
+        _write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None)
     except OutputError as error:
         return _error(str(error), EXIT_USAGE)
     except OSError as error:
@@ -207,10 +207,12 @@ def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None) -> V
         return _PARTIAL
 
 
-def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console) -> None:
+def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
+                   partial: bool = False) -> None:
+    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers."""
     written = [p for p in outputs.values() if p is not None]
     folder = out or (written[0].parent / FINDINGS_FOLDER if written else None)
-    files = write_findings(report, folder) if folder is not None else {}
+    files = write_findings(report, folder, keep_earlier=partial) if folder is not None else {}
     if files:
         console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
     if outputs["json"] is not None:
