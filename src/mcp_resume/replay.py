@@ -114,7 +114,6 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     in_process = target in IN_PROCESS or target.startswith(("design-", "variation-"))
     if in_process and isinstance(trace.meta.get("lasso"), dict):
         return _replay_lasso(trace, server_factory(target)() if target != "spec" else server_factory("spec")(profile), target)
-    print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")
     if in_process:
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         close = None
@@ -124,6 +123,7 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
         if not is_embedded(target):
             _parse_url(target)
         server, close = open_http_server(target, bounds, trace)
+    print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")  # once it is there
     try:
         reports = replay(trace, server, profile)
     except Counterexample as found:
