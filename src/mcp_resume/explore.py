@@ -22,7 +22,10 @@ Modes (one run, one exit code):
   (``no-stranded-request.lasso.trace.json``) and drawn with ``--graph DIR``;
 - ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
-  shortest counterexample in red.
+  shortest counterexample in red (``--design N`` explores its own bound, ``kill``
+  by default, and is drawn within the ``graph`` bound unless the given one is
+  small enough to draw). The picture is drawn before the run: a bound too big to
+  draw is refused at once.
 
 The spec explorer estimates the size of a run before it starts
 (``fast.estimate_states``; without symmetry reduction, scaled by a sample) and
