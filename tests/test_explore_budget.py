@@ -146,9 +146,10 @@ def test_a_form_worker_that_dies_is_a_clear_error_and_leaves_no_process(monkeypa
     from tests.processes import child_pids
 
     _expanding_fails_at(monkeypatch, lambda: os._exit(9))
+    before = set(child_pids(os.getpid()))  # other tests may have left helpers of their own
     with pytest.raises(fast.forms.WorkerFailed, match="died without answering"):
         explore_fast(NAMED_BOUNDS["small"], workers=2)
-    assert child_pids(os.getpid()) == []
+    assert set(child_pids(os.getpid())) <= before
 
 
 def test_a_deep_runaway_bound_is_refused_from_its_first_levels(capsys):
