@@ -24,6 +24,7 @@ results once, when the worker is done.
 
 from __future__ import annotations
 
+import fcntl
 import os
 import pickle
 import signal
@@ -64,6 +65,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
     try:
         for worker in range(count):
             read, write = os.pipe()
+            _widen(write)
             pid = os.fork()
             if pid == 0:  # the worker: never returns
                 os.close(read)
@@ -133,6 +135,19 @@ def _receive(pid: int, stream) -> tuple:
     if kind == "error":
         raise answer
     return answer
+
+
+def _widen(pipe: int) -> None:
+    """Let a pipe hold ``PIPE_BYTES`` (Linux), so a worker ahead of the parent's reading
+    goes on expanding instead of waiting to write; elsewhere, or refused, keep the default."""
+    try:
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (AttributeError, OSError):
+        pass
+
+
+PIPE_BYTES = 1 << 20
+"""A worker's pipe: room for several dozen answers (a chunk's is about 15 kB)."""
 
 
 def _kill(pid: int) -> None:
