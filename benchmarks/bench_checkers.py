@@ -49,6 +49,7 @@ from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.server import Stop, explore_server
 from mcp_resume.model.harness.machine import run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.outputs import output_file_problem, write_output
 from mcp_resume.proofs.system.bmc import bmc_design
 from mcp_resume.proofs.system.designs import needs_encoding
 from mcp_resume.spec.designs import NUMBERS, design as spec_design
@@ -216,20 +217,6 @@ def parse_checkers(text: str) -> list[str]:
     return names
 
 
-def _unwritable(path: Path) -> str | None:
-    """Why ``path`` cannot be written, tried by opening it for appending (nothing in it is
-    lost; a file the try created is removed), or None."""
-    existed = path.exists()
-    try:
-        with path.open("a", encoding="utf-8"):
-            pass
-    except OSError as error:
-        return error.strerror or str(error)
-    if not existed:
-        path.unlink()
-    return None
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
@@ -240,14 +227,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, default=None, metavar="FILE", help="also write the figures as JSON")
     args = parser.parse_args(argv)
     if args.json:
-        problem = _unwritable(args.json)
+        problem = output_file_problem(args.json)
         if problem:
-            parser.error(f"--json {args.json}: {problem}")  # before minutes of runs, not after
+            parser.error(f"--json: {problem}")  # before minutes of runs, not after
     if not args.designs:
         parser.error("--designs names no design (a range is low-high)")
     data = run(args.designs, args.checkers, max(1, args.workers))
     if args.json:
-        args.json.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        write_output(args.json, json.dumps(data, indent=2) + "\n")
     return 0
 
 

@@ -69,12 +69,17 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
         return None if failed else results
     finally:
         for pid, read in children:  # interrupted: stop the workers still running
-            try:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-            except OSError:
-                pass
+            stop_worker(pid)
         shared.close()
+
+
+def stop_worker(pid: int) -> None:
+    """Kill a forked worker (SIGKILL) and reap it; one already gone is fine."""
+    try:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except OSError:
+        pass
 
 
 def quiet_worker() -> None:

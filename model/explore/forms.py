@@ -27,11 +27,10 @@ from __future__ import annotations
 import fcntl
 import os
 import pickle
-import signal
 import struct
 import time
 
-from mcp_resume.model.explore.forked import quiet_worker
+from mcp_resume.model.explore.forked import quiet_worker, stop_worker
 
 CHUNK = 48
 """Forms per chunk a worker answers at once."""
@@ -83,7 +82,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
         children = []
     finally:
         for pid, stream in children:  # interrupted or failed: stop the workers still running
-            _kill(pid)
+            stop_worker(pid)
             stream.close()
     table.seconds += time.perf_counter() - started
 
@@ -148,14 +147,6 @@ def _widen(pipe: int) -> None:
 
 PIPE_BYTES = 1 << 20
 """A worker's pipe: room for several dozen answers (a chunk's is about 15 kB)."""
-
-
-def _kill(pid: int) -> None:
-    try:
-        os.kill(pid, signal.SIGKILL)
-        os.waitpid(pid, 0)
-    except OSError:
-        pass
 
 
 def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:

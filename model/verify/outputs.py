@@ -177,7 +177,10 @@ def write_findings(report: Report, folder: Path, keep_earlier: bool = False) -> 
     unless ``keep_earlier`` (a partial run, interrupted: it cannot tell that they are
     stale), which adds its files to theirs; no other file of ``folder`` is touched.
     Raises ``OSError`` when it cannot."""
-    earlier = _earlier(folder) if keep_earlier else _clear_earlier(folder)
+    earlier = _earlier(folder)
+    if not keep_earlier:
+        _remove(folder, earlier)
+        earlier = []
     written: dict[str, list[Path]] = {}
     for verdict in report.verdicts:
         if verdict.verdict not in FINDINGS:
@@ -206,12 +209,11 @@ def _earlier(folder: Path) -> list[str]:
             and name.endswith(_OWNED_SUFFIXES)] if isinstance(names, list) else []
 
 
-def _clear_earlier(folder: Path) -> list[str]:
-    """Remove the files an earlier run listed, and its manifest; nothing is kept (``[]``)."""
-    for name in _earlier(folder):
+def _remove(folder: Path, names: list[str]) -> None:
+    """Remove the files ``names`` of ``folder`` (an earlier run's) and its manifest."""
+    for name in names:
         (folder / name).unlink(missing_ok=True)
     (folder / MANIFEST).unlink(missing_ok=True)
-    return []
 
 
 _OWNED_SUFFIXES = (".trace.json", ".curl.sh")

@@ -25,6 +25,7 @@ import threading
 from pathlib import Path
 
 from mcp_resume import __version__, interrupts
+from mcp_resume.command import EXIT_INTERRUPTED
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 
@@ -376,8 +377,6 @@ def _add_explore(commands) -> None:
     explore.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG) with --design N's counterexample in red")
     explore.add_argument("--quiet", action="store_true", help="no progress line")
 
-
-EXIT_INTERRUPTED = 130
 
 REPORT_OPTIONS = ("json", "junit", "markdown")
 """The report files a command may write; any one of them may be ``-``, standard output."""

@@ -110,8 +110,7 @@ def run_explore(args) -> int:
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
-        print(f"mcp-resume explore: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
+        return _error(str(error), EXIT_USAGE)
     console = Console()
     progress = None if args.quiet else ProgressLine()
     if args.kill_matrix:
@@ -123,8 +122,7 @@ def run_explore(args) -> int:
         try:
             drawn = _draw(args, profile, bounds)
         except UsageError as error:
-            print(f"mcp-resume explore: error: {error}", file=sys.stderr)
-            return EXIT_USAGE
+            return _error(str(error), EXIT_USAGE)
     if args.design is not None:
         code, result = _design(args, profile, bound_name, bounds, console, progress)
     else:
@@ -134,9 +132,8 @@ def run_explore(args) -> int:
             if progress:
                 progress.done()
             anyway = "a --budget well above that" if error.partial else f"--budget {error.estimate}"
-            print(f"mcp-resume explore: error: {error}; explore it anyway with {anyway}, "
-                  f"or stop early with --max-states N / --max-memory MB", file=sys.stderr)
-            return EXIT_USAGE
+            return _error(f"{error}; explore it anyway with {anyway}, or stop early with --max-states N / "
+                          f"--max-memory MB", EXIT_USAGE)
     if drawn is not None:
         summary = f"{len(drawn.data.states)} states, {len(drawn.data.edges)} edges -> "
         code = max(code, _write_picture(Path(args.graph), drawn, console, summary))
@@ -174,6 +171,11 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     values.update(explicit)
     bounds = Bounds(**values)
     return (name if bounds == base else None), bounds
+
+
+def _bound_given(args) -> bool:
+    """Whether the command line names a bound (``--bound`` or any explicit number)."""
+    return bool(args.bound) or any(getattr(args, name) is not None for name in EXPLICIT)
 
 
 def _folders_problem(*folders) -> str | None:
@@ -367,8 +369,7 @@ def _draw(args, profile, bounds):
 
     from .explore_docs import draw_graph
 
-    explicit = args.bound or any(getattr(args, name) is not None for name in EXPLICIT)
-    picture = bounds if explicit or args.design is None else named_bound(GRAPH_BOUND)
+    picture = bounds if _bound_given(args) or args.design is None else named_bound(GRAPH_BOUND)
     try:
         drawn = draw_graph(picture, profile, args.design)
     except GraphTooLarge as error:
@@ -395,8 +396,7 @@ def _write_picture(folder: Path, drawn, console: Console, summary: str = "") -> 
     try:
         written = write_graph(folder, drawn, dot_program)
     except graphviz.GraphvizError as error:
-        print(f"mcp-resume explore: error: {error}", file=sys.stderr)
-        return EXIT_FAILED
+        return _error(str(error), EXIT_FAILED)
     console.print(f"graph: {summary}" + ", ".join(map(str, written)))
     return EXIT_OK
 
@@ -477,6 +477,12 @@ def _stopped(result: ExplorationResult) -> str:
     return text
 
 
+def _error(message: str, code: int) -> int:
+    """Print ``message`` as the command's one error line on stderr; return ``code``."""
+    print(f"mcp-resume explore: error: {message}", file=sys.stderr)
+    return code
+
+
 def _steps(count: int) -> str:
     return f"{count} step" if count == 1 else f"{count} steps"
 
@@ -542,7 +548,7 @@ def run_liveness(args, profile: Profile, console: Console) -> int:
     """``explore --liveness``: exit 0 when no request can stay stranded, 1 with a lasso."""
     from mcp_resume.model.explore import liveness
 
-    explicit = args.bound or any(getattr(args, name) is not None for name in EXPLICIT)
+    explicit = _bound_given(args)
     if args.design is None:
         name, bounds = resolve_bounds(args) if explicit else (liveness.SPEC_BOUND, named_bound(liveness.SPEC_BOUND))
         graph = liveness.spec_graph(bounds, profile)

@@ -98,14 +98,10 @@ def output_folder_probe(folder: Path) -> str | None:
     (``/proc``, a read-only disk) is caught. ``-`` (standard output) is no folder."""
     if is_standard_output(folder):
         return "'-' means standard output, which cannot hold a folder: give a folder name"
-    problem = output_folder_problem(folder)
-    if problem or folder.exists():
+    missing = [path for path in (folder, *folder.parents) if not path.exists()]
+    problem = prepare_output_folder(folder)
+    if problem:
         return problem
-    missing = [folder, *(parent for parent in folder.parents if not parent.exists())]
-    try:
-        folder.mkdir(parents=True)
-    except OSError as error:
-        return f"cannot create {folder}: {error.strerror or error}"
     for created in missing:
         try:
             created.rmdir()
