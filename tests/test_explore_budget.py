@@ -23,7 +23,7 @@ def test_the_counts_are_the_manifests_with_one_and_two_workers(name):
     assert state_space.differences(name, two) == [] and two.holds and two.complete
 
 
-def test_a_level_of_forms_is_expanded_by_the_pool_as_in_this_process(monkeypatch):
+def test_a_level_of_forms_is_expanded_by_workers_as_in_this_process(monkeypatch):
     monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
     monkeypatch.setattr(fast.forms, "CHUNK", 7)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
@@ -35,6 +35,39 @@ def test_a_level_of_forms_is_expanded_by_the_pool_as_in_this_process(monkeypatch
         if mine is not None:
             assert (mine.moves, mine.successors, mine.forget, mine.counts, mine.pruned) == \
                    (theirs.moves, theirs.successors, theirs.forget, theirs.counts, theirs.pruned)
+
+
+def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
+    """The worker that claims the first chunk of a level is slow on it: the other answers
+    later chunks first, the parent keeps them until their turn; ids and expansions are
+    those of one process."""
+    import time
+
+    monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(fast.forms, "CHUNK", 3)
+    bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
+    here, table_here = _table(bounds, 1)
+    real_chunk, real_answers, arrived = fast.forms._expand_chunk, fast.forms._answers, []
+
+    def slow_on_the_first_chunk(table, forms, foreign, start):
+        if forms[0] == min(n for n, expansion in enumerate(table.expansions) if expansion is None):
+            time.sleep(0.1)  # chunk 0: the lowest form not expanded when the level started
+        return real_chunk(table, forms, foreign, start)
+
+    def answers(buffer, data):
+        found = real_answers(buffer, data)
+        arrived.extend(number for number, _ in found)
+        return found
+
+    monkeypatch.setattr(fast.forms, "_expand_chunk", slow_on_the_first_chunk)
+    monkeypatch.setattr(fast.forms, "_answers", answers)
+    real_collect = fast.forms._collect
+    monkeypatch.setattr(fast.forms, "_collect", lambda *args: arrived.append(None) or real_collect(*args))
+    split, table_split = _table(bounds, 2)
+    assert here == split and table_here.forms == table_split.forms
+    assert [mine.moves for mine in table_here.expansions if mine] == [theirs.moves for theirs in table_split.expansions if theirs]
+    levels = [arrival.split() for arrival in " ".join(map(str, arrived)).split("None") if arrival.strip()]
+    assert any(level[0] != "0" for level in levels)  # a later chunk came before chunk 0
 
 
 def _table(bounds, workers):

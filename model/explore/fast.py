@@ -21,7 +21,7 @@ The explorer therefore keeps two levels:
 
 A run does the two in turn. ``expand_forms`` expands, breadth-first from the
 fresh form, every form a state within the bound can hold while it is expanded
-(most of the time of a run: ``forms`` spreads each level over a pool of forked
+(most of the time of a run: ``forms`` spreads each level over forked
 workers); its level sizes also give the size of the run before the search
 starts (``estimate``). The breadth-first walk over the tuples (``search``,
 split by hash over worker processes from ``search.SPLIT_FROM`` workers) then
@@ -360,7 +360,7 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
                  workers: int = 1, watch: "estimate.Watch | None" = None) -> dict[int, int]:
     """Expand every session form that a state within ``bounds`` can hold while the
     search expands it, breadth-first from the fresh form, on ``workers`` processes
-    (``forms``: a pool forked for each big level): the forms at most ``depth - 2``
+    (``forms``: workers forked for each big level claim its chunks): the forms at most ``depth - 2``
     single-session steps from it (a form ``k`` steps away first appears at depth
     ``k + 1``). Return the distance
     of every form interned. Stop early when more than ``limit`` forms are known;

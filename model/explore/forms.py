@@ -7,13 +7,14 @@ one breadth-first level of forms, in this process or on workers forked for that
 level. A worker starts from a copy of the parent's table as it is when the level
 starts (the fork copies it; nothing is sent), so every form known so far keeps
 its id and its ``check_state`` findings there. The level is cut into chunks of
-``CHUNK`` forms, dealt out in turn (worker ``w`` of ``n`` takes chunks ``w``,
-``w + n``, ...); a worker answers each chunk, as soon as it is done, through its
-own pipe: the expansions, and the forms it met for the first time (with their
-findings) numbered after the parent's. The parent reads the answers in chunk
-order, so it numbers the new forms of one chunk while the workers expand the
-next, in the order a serial expansion would: form ids (and so traces) do not
-depend on the number of workers.
+``CHUNK`` forms; a worker that is free claims the next chunk (the chunk numbers
+wait in a pipe that every worker reads, four bytes per claim: a worker that meets
+slow forms is not waited for while the other one idles), and answers each chunk,
+as soon as it is done, through its own pipe: the chunk's number, the expansions,
+and the forms it met for the first time (with their findings) numbered after the
+parent's. The parent reads whichever answer comes and takes them in chunk order,
+so it numbers the new forms in the order a serial expansion would: form ids (and
+so traces) do not depend on the number of workers.
 
 Not a ``multiprocessing`` pool: a pool's ``terminate`` can wait forever for a
 queue lock that a worker killed by the same Ctrl-C or SIGTERM held. Here an
@@ -27,19 +28,24 @@ from __future__ import annotations
 import fcntl
 import os
 import pickle
+import select
 import struct
 import time
 
 from mcp_resume.model.explore.forked import quiet_worker, stop_worker
 
 CHUNK = 48
-"""Forms per chunk a worker answers at once."""
+"""Forms per chunk a worker answers at once (more when a level has more chunks than
+its pipe of claims holds)."""
 
 MIN_PARALLEL = 2 * CHUNK
 """A level with fewer unexpanded forms is expanded in this process."""
 
 _LENGTH = struct.Struct("<Q")
 """The length of each pickled answer, before it on the pipe."""
+
+_CLAIM = struct.Struct("<I")
+"""A chunk number in the pipe of claims."""
 
 
 class WorkerFailed(RuntimeError):
@@ -57,47 +63,113 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
             table.expand(form, foreign)
         return
     started = time.perf_counter()
-    chunks = [todo[i:i + CHUNK] for i in range(0, len(todo), CHUNK)]
-    count = min(workers, len(chunks))
-    base = len(table.forms)
-    children: list[tuple[int, object]] = []  # (pid, the read end of its pipe)
+    claims = _Claims()
+    size = max(CHUNK, -(-len(todo) // (claims.capacity // _CLAIM.size)))
+    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
+    claims.offer(len(chunks))
+    children: dict[int, int] = {}  # the read end of a worker's pipe -> its pid
     try:
-        for worker in range(count):
+        for _ in range(min(workers, len(chunks))):
             read, write = os.pipe()
             _widen(write)
             pid = os.fork()
             if pid == 0:  # the worker: never returns
                 os.close(read)
-                _work(table, chunks[worker::count], foreign, write)
+                _work(table, chunks, claims.read, foreign, write)
             os.close(write)
-            children.append((pid, os.fdopen(read, "rb")))
-        known: dict[int, list] = {}  # worker pid -> its new forms, from ``base`` on
-        findings: dict[int, dict[int, list]] = {}
-        for index in range(len(chunks)):
-            pid, stream = children[index % count]
-            _translate(table, base, known, findings, _receive(pid, stream))
-        for pid, stream in children:
-            stream.close()
-            os.waitpid(pid, 0)
-        children = []
+            children[read] = pid
+        claims.close()
+        _collect(table, len(chunks), children)
     finally:
-        for pid, stream in children:  # interrupted or failed: stop the workers still running
+        claims.close()
+        for read, pid in children.items():  # interrupted or failed: stop the workers still running
             stop_worker(pid)
-            stream.close()
+            os.close(read)
     table.seconds += time.perf_counter() - started
 
 
-def _work(table, chunks: list[list[int]], foreign: bool, write: int) -> None:
-    """In a forked worker: answer ``chunks`` in order, then leave without running the
-    parent's clean-ups. An error is sent as the answer, for the parent to raise."""
+class _Claims:
+    """The chunk numbers ``0 .. n-1`` in a pipe, written before the workers are forked."""
+
+    def __init__(self) -> None:
+        self.read, self._write = os.pipe()
+        _widen(self._write)
+        self.capacity = _capacity(self._write)
+
+    def offer(self, count: int) -> None:
+        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(count)))
+        os.close(self._write)
+        self._write = -1
+
+    def close(self) -> None:
+        for fd in (self.read, self._write):
+            if fd >= 0:
+                os.close(fd)
+        self.read = self._write = -1
+
+
+def _collect(table, count: int, children: dict[int, int]) -> None:
+    """Read the workers' answers as they come and take them in chunk order; the workers
+    are reaped and ``children`` emptied when every chunk is answered."""
+    base = len(table.forms)
+    known: dict[int, list] = {}  # worker pid -> its new forms, from ``base`` on
+    findings: dict[int, dict[int, list]] = {}
+    waiting: dict[int, tuple] = {}  # chunk number -> its answer, until its turn
+    frames = {read: bytearray() for read in children}
+    next_chunk = 0
+    while next_chunk < count:
+        if next_chunk in waiting:
+            _translate(table, base, known, findings, waiting.pop(next_chunk))
+            next_chunk += 1
+            continue
+        if not frames:
+            raise WorkerFailed(f"form workers {sorted(children.values())} died without answering chunk "
+                               f"{next_chunk} (killed, or out of memory?)")
+        for read in select.select(list(frames), [], [])[0]:
+            data = os.read(read, 1 << 20)
+            if not data:
+                del frames[read]
+                continue
+            for number, answer in _answers(frames[read], data):
+                pid, start, met, _, _ = answer
+                _note_met(base, known.setdefault(pid, []), findings.setdefault(pid, {}), start, met)
+                waiting[number] = answer
+    for read, pid in list(children.items()):
+        os.close(read)
+        os.waitpid(pid, 0)
+        del children[read]
+
+
+def _answers(buffer: bytearray, data: bytes) -> list[tuple]:
+    """The whole answers in ``buffer`` once ``data`` is added (what is left of an answer
+    stays); raises the error a worker sent."""
+    buffer += data
+    answers = []
+    while len(buffer) >= _LENGTH.size:
+        length = _LENGTH.unpack_from(buffer)[0]
+        if len(buffer) < _LENGTH.size + length:
+            break
+        kind, answer = pickle.loads(bytes(buffer[_LENGTH.size:_LENGTH.size + length]))
+        del buffer[:_LENGTH.size + length]
+        if kind == "error":
+            raise answer
+        answers.append(answer)
+    return answers
+
+
+def _work(table, chunks: list[list[int]], claims: int, foreign: bool, write: int) -> None:
+    """In a forked worker: claim chunks and answer each, until none is left, then leave
+    without running the parent's clean-ups. An error is sent as the answer, for the
+    parent to raise."""
     code = 1
     try:
         quiet_worker()
         with os.fdopen(write, "wb") as stream:
             sent = len(table.forms)
-            for chunk in chunks:
+            while claim := os.read(claims, _CLAIM.size):
+                number = _CLAIM.unpack(claim)[0]
                 try:
-                    answer = ("answer", _expand_chunk(table, chunk, foreign, sent))
+                    answer = ("answer", (number, _expand_chunk(table, chunks[number], foreign, sent)))
                 except Exception as error:  # noqa: BLE001 - the parent raises it
                     answer = ("error", error)
                 sent = len(table.forms)
@@ -124,18 +196,6 @@ def _expand_chunk(table, forms: list[int], foreign: bool, start: int) -> tuple:
     return os.getpid(), start, met, expansions, table.steps - steps
 
 
-def _receive(pid: int, stream) -> tuple:
-    """The next answer of worker ``pid``; raises the error it sent, or ``WorkerFailed``."""
-    head = stream.read(_LENGTH.size)
-    data = stream.read(_LENGTH.unpack(head)[0]) if len(head) == _LENGTH.size else b""
-    if not data:
-        raise WorkerFailed(f"form worker {pid} died without answering (killed, or out of memory?)")
-    kind, answer = pickle.loads(data)
-    if kind == "error":
-        raise answer
-    return answer
-
-
 def _widen(pipe: int) -> None:
     """Let a pipe hold ``PIPE_BYTES`` (Linux), so a worker ahead of the parent's reading
     goes on expanding instead of waiting to write; elsewhere, or refused, keep the default."""
@@ -149,17 +209,30 @@ PIPE_BYTES = 1 << 20
 """A worker's pipe: room for several dozen answers (a chunk's is about 15 kB)."""
 
 
-def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:
-    from mcp_resume.model.explore.fast import Expansion
+def _capacity(pipe: int) -> int:
+    """How many bytes ``pipe`` holds (Linux ``F_GETPIPE_SZ``; elsewhere POSIX's least, 4,096)."""
+    try:
+        return fcntl.fcntl(pipe, fcntl.F_GETPIPE_SZ)
+    except (AttributeError, OSError):
+        return 4096
 
-    pid, start, met, expansions, steps = answer
-    mine = known.setdefault(pid, [])
-    found = findings.setdefault(pid, {})
+
+def _note_met(base: int, mine: list, found: dict, start: int, met: list) -> None:
+    """Record the forms a worker met first (in its order: its answers come in order on its pipe)."""
     assert base + len(mine) == start, "a worker's answers arrived out of order"
     for offset, (form, checked) in enumerate(met):
         mine.append(form)
         if checked:
             found[start + offset] = checked
+
+
+def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> None:
+    """Put a chunk's expansions into ``table``, the worker's new forms numbered as ours
+    (interned in the order a serial expansion meets them)."""
+    from mcp_resume.model.explore.fast import Expansion
+
+    pid, _, _, expansions, steps = answer
+    mine, found = known[pid], findings[pid]
     table.steps += steps
 
     def ours(local: int) -> int:
