@@ -179,3 +179,39 @@ def test_explore_liveness_on_design_1_exits_1_and_writes_a_lasso_replay_understa
     args = build_parser().parse_args(["replay", str(path), "design-1"])
     assert args.handler(args) == 1
     assert "R1 stranded" in capsys.readouterr().out
+
+
+def test_a_capped_walk_keeps_every_edge_of_each_state_it_expanded():
+    """The walk stops before a state, never inside one: a capped graph's states with edges
+    have exactly the edges of the whole graph, so its cycles are cycles of the whole."""
+    bounds = Bounds(sessions=1, streams=2, events=1, requests=1, depth=6)
+    whole, capped = spec_graph(bounds), spec_graph(bounds, max_states=200)
+    assert whole.stopped is None and capped.stopped and "200" in capped.stopped
+    assert 200 < len(capped.states) < len(whole.states)
+    assert capped.edges and all(edges == whole.edges[key] for key, edges in capped.edges.items())
+
+
+def test_a_lasso_found_before_the_cap_is_reported_and_none_found_is_incomplete():
+    found = check(design_graph(DESIGNS[3], DESIGN_BOUNDS, max_states=800))  # the whole graph: 836 states
+    assert found.graph.stopped and found.holds is False
+    (lasso,) = found.lassos
+    assert replay_lasso(lasso.trace(), DESIGNS[3]()) == [{"R1"}, {"R1"}, {"R1"}]
+    early = check(design_graph(DESIGNS[3], DESIGN_BOUNDS, max_states=50))
+    assert early.graph.stopped and early.lassos == [] and early.holds is None
+
+
+def test_explore_liveness_stopped_without_a_lasso_exits_3_with_an_incomplete_verdict(tmp_path, capsys):
+    code = _explore("--liveness", "--design", "3", "--max-states", "50", "--quiet", "--json", str(tmp_path / "r.json"))
+    assert code == 3
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert (data["holds"], data["verdict"]) == (None, "incomplete") and "--max-states 50" in data["stopped"]
+    assert "INCOMPLETE" in capsys.readouterr().out
+
+
+def test_explore_liveness_stops_at_its_default_cap(monkeypatch, capsys):
+    from mcp_resume import explore
+
+    monkeypatch.setattr(explore, "LIVENESS_MAX_STATES", 100)
+    assert _explore("--liveness", "--bound", "kill", "--quiet") == 3
+    out = " ".join(capsys.readouterr().out.split())
+    assert "--max-states 100" in out and "the default with --liveness" in out

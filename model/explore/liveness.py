@@ -54,7 +54,7 @@ from mcp_resume.spec.space import ISSUED_HEADERS, Bounds, candidate_actions, wit
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import alternatives, enabled
-from mcp_resume.spec.walk import BreadthFirst
+from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
 from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerprint
 from mcp_resume.model.harness.checker import Checker
@@ -104,6 +104,7 @@ class LivenessGraph:
     states: dict = field(default_factory=dict)
     edges: dict = field(default_factory=dict)
     seconds: float = 0.0
+    stopped: str | None = None  # why the walk ended before the bound did (``max_states``)
 
     @property
     def transitions(self) -> int:
@@ -146,8 +147,12 @@ class LivenessResult:
     lassos: list[Lasso]
 
     @property
-    def holds(self) -> bool:
-        return not self.lassos
+    def holds(self) -> bool | None:
+        """No lasso in a graph walked to its bound; ``None`` when the walk stopped early
+        with none (a lasso found in part of the graph is a real one: see ``_explore``)."""
+        if self.lassos:
+            return False
+        return None if self.graph.stopped else True
 
 
 # -- the property ----------------------------------------------------------------------
@@ -180,14 +185,32 @@ def fair_actions(state: State) -> frozenset[Action]:
 Successors = Callable[[Hashable, object], Iterator[tuple[Action, State, Hashable, object, bool]]]
 
 
-def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, moves: Successors) -> LivenessGraph:
-    """Breadth-first over ``moves`` (action, after state, key, node, within bounds), recording every edge."""
+Progress = Callable[[int, int, float], None]
+"""Called now and then while a graph is walked: states found, depth, seconds."""
+
+PROGRESS_EVERY = 2000
+"""States expanded between two progress calls."""
+
+
+def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, moves: Successors,
+             max_states: int | None = None, progress: Progress | None = None) -> LivenessGraph:
+    """Breadth-first over ``moves`` (action, after state, key, node, within bounds), recording every edge.
+
+    With ``max_states``, the walk stops before it expands a state once more than that many
+    are known (``graph.stopped`` says so). Every state with edges then has all of them, and
+    a state never expanded has none, so it lies on no cycle: a lasso of the part walked is a
+    lasso of the whole graph, while its absence proves nothing."""
     started = time.perf_counter()
     walk = BreadthFirst(root_key, root_node)
     graph = LivenessGraph(name, bounds, walk)
     graph.states[root_key] = root_state
 
     def successors(key, node):
+        if max_states is not None and len(graph.states) > max_states:
+            graph.stopped = f"stopped at --max-states {max_states:,}: {len(graph.states):,} states known, depth {walk.depth}"
+            raise StopWalk
+        if progress is not None and walk.expanded and walk.expanded % PROGRESS_EVERY == 0:
+            progress(len(graph.states), walk.depth, time.perf_counter() - started)
         state = graph.states[key]
         edges = graph.edges.setdefault(key, [])
         fair = fair_actions(state)
@@ -206,10 +229,12 @@ def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, 
     return graph
 
 
-def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY) -> LivenessGraph:
+def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY, max_states: int | None = None,
+               progress: Progress | None = None) -> LivenessGraph:
     """The spec's own graph within ``bounds``, keyed by state: every answer ``profile``
     accepts (``transitions.alternatives``: under ``boundary`` a session resumption
-    re-emits or cancels each stranded request, under an MCP revision it may also leave it)."""
+    re-emits or cancels each stranded request, under an MCP revision it may also leave it).
+    ``max_states`` and ``progress`` as ``_explore``."""
 
     def moves(key, state):
         for action in candidate_actions(state):
@@ -218,12 +243,14 @@ def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY) -> LivenessG
                     after = transition.after
                     yield action, after, after, after, within(after, bounds)
 
-    return _explore("spec", bounds, INITIAL_STATE, INITIAL_STATE, INITIAL_STATE, moves)
+    return _explore("spec", bounds, INITIAL_STATE, INITIAL_STATE, INITIAL_STATE, moves, max_states, progress)
 
 
-def design_graph(factory: Callable[[], ServerUnderTest], bounds: Bounds) -> LivenessGraph:
+def design_graph(factory: Callable[[], ServerUnderTest], bounds: Bounds, max_states: int | None = None,
+                 progress: Progress | None = None) -> LivenessGraph:
     """The graph of the server made by ``factory`` beside the spec within ``bounds``,
-    keyed by (spec state, server fingerprint); the server must be picklable."""
+    keyed by (spec state, server fingerprint); the server must be picklable.
+    ``max_states`` and ``progress`` as ``_explore``."""
     probe = factory()
     name = getattr(probe, "name", type(probe).__name__)
     root = (INITIAL_STATE, server_fingerprint(probe, IdMap(), {}))
@@ -249,7 +276,7 @@ def design_graph(factory: Callable[[], ServerUnderTest], bounds: Bounds) -> Live
             node = pickle.dumps((checker.server, checker.ids), protocol=pickle.HIGHEST_PROTOCOL) if inside else None
             yield action, after, after_key, node, inside
 
-    return _explore(name, bounds, root, snapshot, INITIAL_STATE, moves)
+    return _explore(name, bounds, root, snapshot, INITIAL_STATE, moves, max_states, progress)
 
 
 def tracking_checker(server: ServerUnderTest, ids: IdMap | None = None, state: State = INITIAL_STATE) -> Checker:

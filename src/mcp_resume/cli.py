@@ -355,7 +355,7 @@ def _add_explore(commands) -> None:
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")
     explore.add_argument("--design", type=whole_number, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
-    explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound")
+    explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound; the graph is kept whole, unreduced: --max-states caps it")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--exhaustive", action="store_true",
                          help="with --design: walk the whole bound and list every rule broken in it (default: stop once "
@@ -367,7 +367,7 @@ def _add_explore(commands) -> None:
     explore.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
     explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
     explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
-    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer: stop after N states, marked incomplete (exit 3)")
+    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer and --liveness (default there: 500,000): stop after N states, marked incomplete (exit 3)")
     explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="spec explorer: stop at MB of resident memory, marked incomplete (exit 3)")
     explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="spec explorer: refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")

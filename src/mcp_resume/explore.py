@@ -20,6 +20,8 @@ Modes (one run, one exit code):
   within ``tiny`` by default, ``--design N`` within the ``liveness`` bound; a
   lasso counterexample is printed, saved with ``--traces DIR``
   (``no-stranded-request.lasso.trace.json``) and drawn with ``--graph DIR``;
+  the walk stops at ``--max-states`` (default ``LIVENESS_MAX_STATES``): a lasso
+  found by then is real, none found is exit 3;
 - ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red (``--design N`` explores its own bound, ``kill``
@@ -42,7 +44,7 @@ from the manifest, or a cell of the matrix does not show what it must; 2 bad
 usage (unknown bound or design, negative bound, a bound too big to draw or
 above the budget, options that mean nothing together, a file in a folder that
 does not exist); 3 the run stopped at ``--max-states`` or ``--max-memory``
-before exploring everything (nothing broken so far). Without Graphviz,
+before exploring everything (nothing broken so far; for ``--liveness``, no lasso so far). Without Graphviz,
 ``--graph`` writes the DOT file only, and says so.
 """
 
@@ -116,7 +118,7 @@ def run_explore(args) -> int:
     if args.kill_matrix:
         return _kill_matrix(args, console, progress)
     if getattr(args, "liveness", False):
-        return run_liveness(args, profile, console)
+        return run_liveness(args, profile, console, progress)
     drawn = None
     if args.graph:  # drawn first: a bound too big to draw is refused before the run, not after it
         try:
@@ -222,11 +224,12 @@ def _conflict(args) -> str | None:
     if given["--first"] and given["--exhaustive"]:
         return "--first and --exhaustive ask for opposite walks: give one"
     if given["--liveness"]:
-        for option in ("--first", "--exhaustive", "--no-symmetry", "--workers", *_SPEC_ONLY):
+        for option in ("--first", "--exhaustive", "--no-symmetry", "--workers", "--max-memory", "--budget"):
             if given[option]:
                 return f"{option} does not apply with --liveness"
         if args.engine == "reference":
             return "--engine reference does not apply with --liveness"
+        return None
     if given["--design"]:
         for option in ("--engine", "--no-symmetry", *_SPEC_ONLY):
             if given[option]:
@@ -511,10 +514,8 @@ class ProgressLine:
         self.shown = False
 
     def __call__(self, result: ExplorationResult) -> None:
-        now = time.monotonic()
-        if now - self.last < self.interval:
+        if not self._due():
             return
-        self.last = now
         forms = result.notes.get("forms_so_far")
         if forms is not None:
             self._show(f"expanding session forms: {forms:,} forms within {_steps(result.depth)}, {result.seconds:.0f} s")
@@ -524,6 +525,18 @@ class ProgressLine:
 
     def note(self, text: str) -> None:
         self._show(text, force=True)
+
+    def graph(self, states: int, depth: int, seconds: float) -> None:
+        """Progress of a graph walked for ``--liveness`` (``liveness.Progress``)."""
+        if self._due():
+            self._show(f"walking the graph: {states:,} states, depth {depth}, {seconds:.0f} s")
+
+    def _due(self) -> bool:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return False
+        self.last = now
+        return True
 
     def _show(self, text: str, force: bool = False) -> None:
         if self.tty:
@@ -544,24 +557,41 @@ class ProgressLine:
 LASSO_FILE = "no-stranded-request.lasso.trace.json"
 
 
-def run_liveness(args, profile: Profile, console: Console) -> int:
-    """``explore --liveness``: exit 0 when no request can stay stranded, 1 with a lasso."""
+LIVENESS_MAX_STATES = 500_000
+"""Where ``--liveness`` stops without ``--max-states``: the graph is kept whole in memory
+(about 3 kB a state, 1.5 GB here) and unreduced (the ``default`` bound has millions)."""
+
+
+def run_liveness(args, profile: Profile, console: Console, progress: "ProgressLine | None" = None) -> int:
+    """``explore --liveness``: exit 0 when no request can stay stranded, 1 with a lasso, 3
+    when the walk stopped at ``--max-states`` (default ``LIVENESS_MAX_STATES``) with none."""
     from mcp_resume.model.explore import liveness
 
     explicit = _bound_given(args)
+    cap = args.max_states if args.max_states is not None else LIVENESS_MAX_STATES
+    report = progress.graph if progress else None
     if args.design is None:
         name, bounds = resolve_bounds(args) if explicit else (liveness.SPEC_BOUND, named_bound(liveness.SPEC_BOUND))
-        graph = liveness.spec_graph(bounds, profile)
+        graph = liveness.spec_graph(bounds, profile, cap, report)
     else:
         name, bounds = resolve_bounds(args) if explicit else (liveness.DESIGN_BOUND_NAME, liveness.DESIGN_BOUNDS)
-        graph = liveness.design_graph(DESIGNS[args.design], bounds)
+        graph = liveness.design_graph(DESIGNS[args.design], bounds, cap, report)
+    if progress:
+        progress.done()
     result = liveness.check(graph)
     console.print(f"{liveness.RULE} on {graph.name} within {(name + ': ') if name else ''}{bounds.describe()}: "
                   f"{len(graph.states):,} states, {graph.transitions:,} transitions, {graph.seconds:.1f} s")
+    if graph.stopped:
+        default = "" if args.max_states is not None else " (the default with --liveness)"
+        console.print(f"[yellow]INCOMPLETE[/]: {graph.stopped}{default}; a lasso found in the part walked is real, "
+                      "its absence proves nothing")
     console.print("fairness: weak, on each held live session's resumption (reconnect without Last-Event-ID)")
     for lasso in result.lassos:
         console.print(lasso.describe(), markup=False, highlight=False)
-    verdict = "holds" if result.holds else f"DOES NOT HOLD: {len(result.lassos)} lasso(s)"
+    if result.holds is None:
+        verdict = "holds so far (no lasso in the states walked)"
+    else:
+        verdict = "holds" if result.holds else f"DOES NOT HOLD: {len(result.lassos)} lasso(s)"
     console.print(f"{graph.name} {verdict}")
     _write_json(args.json, _liveness_json(result, name, args.design))
     if result.lassos and args.traces:
@@ -570,7 +600,7 @@ def run_liveness(args, profile: Profile, console: Console) -> int:
         path = folder / LASSO_FILE
         path.write_text(result.lassos[0].trace(profile).dumps(), encoding="utf-8")
         console.print(f"trace: {path} (replay: the prefix, then the cycle twice)")
-    code = EXIT_OK if result.holds else EXIT_FAILED
+    code = EXIT_INCOMPLETE if result.holds is None else EXIT_OK if result.holds else EXIT_FAILED
     if args.graph:
         code = max(code, _liveness_graph(args, profile, result, console))
     return code
@@ -580,7 +610,8 @@ def _liveness_json(result, bound_name, design) -> dict:
     graph = result.graph
     return {"rule": "no-stranded-request", "server": graph.name, "design": design, "bound_name": bound_name,
             "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
-            "seconds": round(graph.seconds, 3), "holds": result.holds,
+            "seconds": round(graph.seconds, 3), "holds": result.holds, "stopped": graph.stopped,
+            "verdict": "incomplete" if result.holds is None else "holds" if result.holds else "broken",
             "lassos": [lasso.trace().to_json() for lasso in result.lassos]}
 
 
