@@ -5,7 +5,7 @@ import json
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.explore import canonical, estimate, fast, state_space
+from mcp_resume.model.explore import canonical, estimate, fast, search, state_space
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
@@ -126,6 +126,50 @@ def test_max_states_stops_the_run_marked_incomplete(tmp_path, capsys, workers):
     assert data["complete"] is False and "--max-states 3,000" in data["stopped"] and not data["holds"]
     assert 3000 < data["states"] < 50_000 and data["manifest_differences"] is None
     assert "INCOMPLETE" in capsys.readouterr().out
+
+
+class _LateBarrier:
+    """A level barrier after which every worker but the first out is slow: the first one
+    starts the next level (and may stop the walk there) while the others still finish this one."""
+
+    def __init__(self, barrier) -> None:
+        self.barrier = barrier
+
+    def wait(self):
+        import time
+
+        index = self.barrier.wait()
+        if index:
+            time.sleep(0.05)
+        return index
+
+    def abort(self):
+        self.barrier.abort()
+
+    @property
+    def broken(self):
+        return self.barrier.broken
+
+
+@pytest.mark.timeout(120)
+def test_a_split_walk_stopped_at_max_states_ends_when_workers_leave_a_level_at_different_times(monkeypatch):
+    """A worker once read the stop flag after the level's barrier: it saw a stop set in the
+    next level by a worker that had gone on, left, and that worker waited for it for ever."""
+    real = search._Shared.__init__
+
+    def late(self, context, workers):
+        real(self, context, workers)
+        self.barrier = _LateBarrier(self.barrier)
+
+    monkeypatch.setattr(search._Shared, "__init__", late)
+    bounds = NAMED_BOUNDS["default"]
+    table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
+    world = fast._global_actions(table)
+    fast.expand_forms(table, world.fresh, NAMED_BOUNDS["kill"])
+    plan = fast._plan(table, world.fresh, NAMED_BOUNDS["kill"], 3000, None, 200)
+    for _ in range(3):
+        tally = search._search_split(plan, 3, None)
+        assert tally.stopped and "--max-states 3,000" in tally.stopped and tally.states > 3000
 
 
 def test_max_memory_stops_the_reference_engine(tmp_path):

@@ -342,10 +342,15 @@ def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -
             frontier = found
             shared.sizes[(level % 2) * workers + worker] = len(found)
             shared.held[worker] = len(seen)
+            # Read before the barrier: a stop of this level was set before its worker sent what
+            # this one received, and none of the next level can come before the barrier. Read
+            # after it, a worker still here could see a stop another set in the next level and
+            # leave while that one waits for its states.
+            stopping = shared.stop.is_set()
             shared.barrier.wait()
             new = sum(shared.sizes[(level % 2) * workers + w] for w in range(workers))
             level += 1
-            if shared.stop.is_set():
+            if stopping:
                 tally.stopped = shared.reason.value.decode() or "stopped"
                 if new:  # the level it stopped in, as far as it went
                     tally.depth += 1
