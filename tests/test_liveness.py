@@ -215,3 +215,35 @@ def test_explore_liveness_stops_at_its_default_cap(monkeypatch, capsys):
     assert _explore("--liveness", "--bound", "kill", "--quiet") == 3
     out = " ".join(capsys.readouterr().out.split())
     assert "--max-states 100" in out and "the default with --liveness" in out
+
+
+@pytest.mark.parametrize("narrowing", [["--requests", "0"], ["--depth", "2"]])
+def test_explore_liveness_where_no_request_can_be_stranded_is_vacuous(tmp_path, capsys, narrowing):
+    code = _explore("--liveness", *narrowing, "--quiet", "--json", str(tmp_path / "r.json"))
+    assert code == 1
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert (data["verdict"], data["vacuous"], data["holds"], data["stranded_states"]) == ("vacuous", True, False, 0)
+    assert "VACUOUS" in capsys.readouterr().out
+
+
+def test_explore_liveness_builds_on_its_own_bound_when_one_number_is_given(tmp_path):
+    assert _explore("--liveness", "--design", "1", "--depth", "8", "--quiet", "--json", str(tmp_path / "d.json")) == 1
+    data = json.loads((tmp_path / "d.json").read_text())
+    assert data["bound_name"] == "liveness" and data["bounds"]["sessions"] == DESIGN_BOUNDS.sessions
+    assert _explore("--liveness", "--depth", "6", "--quiet", "--json", str(tmp_path / "s.json")) == 0
+    assert json.loads((tmp_path / "s.json").read_text())["bounds"] == {**NAMED_BOUNDS["tiny"].to_json(), "depth": 6}
+
+
+def test_the_liveness_bound_is_named_with_liveness_only(capsys):
+    assert _explore("--liveness", "--bound", "liveness", "--design", "3", "--quiet") == 1
+    capsys.readouterr()
+    assert _explore("--bound", "liveness", "--quiet") == 2
+    assert "--liveness's own" in capsys.readouterr().err
+
+
+def test_a_design_s_liveness_is_judged_under_boundary_only(tmp_path, capsys):
+    assert _explore("--liveness", "--design", "3", "--profile", "mcp-2025-03-26", "--quiet") == 2
+    assert "judged under boundary" in capsys.readouterr().err
+    assert _explore("--liveness", "--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 1
+    data = json.loads((tmp_path / "r.json").read_text())
+    assert data["profile"] == "mcp-2025-11-25" and data["lassos"][0]["profile"] == "mcp-2025-11-25"

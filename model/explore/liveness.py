@@ -145,6 +145,7 @@ class Lasso:
 class LivenessResult:
     graph: LivenessGraph
     lassos: list[Lasso]
+    stranded_states: int = 0  # states of the graph where some request is stranded
 
     @property
     def holds(self) -> bool | None:
@@ -153,6 +154,19 @@ class LivenessResult:
         if self.lassos:
             return False
         return None if self.graph.stopped else True
+
+    @property
+    def vacuous(self) -> bool:
+        """The rule holds only because no state of the whole graph strands a request (a
+        bound without server requests, or too shallow for one to be stranded)."""
+        return self.holds is True and not self.stranded_states
+
+    @property
+    def verdict(self) -> str:
+        """``broken``, ``incomplete``, ``vacuous`` or ``holds``."""
+        if self.holds is None:
+            return "incomplete"
+        return "broken" if not self.holds else "vacuous" if self.vacuous else "holds"
 
 
 # -- the property ----------------------------------------------------------------------
@@ -293,9 +307,10 @@ def tracking_checker(server: ServerUnderTest, ids: IdMap | None = None, state: S
 
 def check(graph: LivenessGraph) -> LivenessResult:
     """Every request's lasso, if it has one (at most one per request, the first found)."""
-    requests = sorted({r for state in graph.states.values() for r in stranded(state)}, key=lambda r: (len(r), r))
+    held = [found for state in graph.states.values() if (found := stranded(state))]
+    requests = sorted(set().union(*held), key=lambda r: (len(r), r))
     lassos = [lasso for r in requests if (lasso := _lasso_for(graph, r)) is not None]
-    return LivenessResult(graph, lassos)
+    return LivenessResult(graph, lassos, len(held))
 
 
 def _lasso_for(graph: LivenessGraph, request: str) -> Lasso | None:

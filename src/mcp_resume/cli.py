@@ -350,7 +350,7 @@ def _add_explore(commands) -> None:
         "--budget), 3 stopped at --max-states or --max-memory before exploring everything (marked incomplete).",
     )
     explore.set_defaults(handler=_command("explore", "run_explore"))
-    explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph)")
+    explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph; with --liveness: tiny, and beside --design N its own bound liveness = 1 session, 2 streams, 1 event, 1 server request, depth 8)")
     for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")

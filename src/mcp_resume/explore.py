@@ -21,7 +21,10 @@ Modes (one run, one exit code):
   lasso counterexample is printed, saved with ``--traces DIR``
   (``no-stranded-request.lasso.trace.json``) and drawn with ``--graph DIR``;
   the walk stops at ``--max-states`` (default ``LIVENESS_MAX_STATES``): a lasso
-  found by then is real, none found is exit 3;
+  found by then is real, none found is exit 3; numbers given override its own
+  bounds; a design is judged under ``boundary`` only (under an MCP revision the
+  spec itself may leave a request pending); a graph where no request is ever
+  stranded is vacuous (exit 1);
 - ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red (``--design N`` explores its own bound, ``kill``
@@ -68,6 +71,7 @@ from mcp_resume.spec.space import (
     DEFAULT_BOUND,
     GRAPH_BOUND,
     KILL_BOUND,
+    NAMED_BOUNDS,
     Bounds,
     named_bound,
 )
@@ -148,31 +152,56 @@ def resolve_bounds(args) -> tuple[str | None, Bounds]:
     """The bound to explore and its name (``None`` for explicit numbers).
 
     ``--bound`` names one; explicit numbers override the corresponding field of
-    the named (or default) bound. Without either, ``--design`` explores the
-    ``kill`` bound, ``--graph`` the ``graph`` bound and the spec the ``default``.
+    the named (or default) bound. Without either, ``--liveness`` explores its own
+    (``tiny``, or ``liveness`` beside a design), ``--design`` the ``kill`` bound,
+    ``--graph`` the ``graph`` bound and the spec the ``default``. ``UsageError``
+    for an unknown name, a session count or depth below 1.
     """
     explicit = {name: getattr(args, name) for name in EXPLICIT if getattr(args, name) is not None}
     for name in ("sessions", "depth"):
         if explicit.get(name, 1) < 1:
             raise UsageError(f"--{name} must be at least 1, got {explicit[name]} (0 explores nothing beyond the initial state)")
+    liveness = getattr(args, "liveness", False)
     if args.bound:
         name = args.bound
+    elif liveness:
+        name = _liveness_bound_name(args.design)
     elif args.design is not None or args.kill_matrix:
         name = KILL_BOUND
     elif args.graph:
         name = GRAPH_BOUND
     else:
         name = DEFAULT_BOUND
-    try:
-        base = named_bound(name)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
+    base = _named_bound(name, liveness)
     if not explicit:
         return name, base
     values = {field: getattr(base, field) for field in EXPLICIT}
     values.update(explicit)
     bounds = Bounds(**values)
     return (name if bounds == base else None), bounds
+
+
+def _liveness_bound_name(design: int | None) -> str:
+    """``--liveness``'s own bound: ``tiny`` for the spec, ``liveness`` beside a design."""
+    from mcp_resume.model.explore import liveness
+
+    return liveness.SPEC_BOUND if design is None else liveness.DESIGN_BOUND_NAME
+
+
+def _named_bound(name: str, liveness: bool) -> Bounds:
+    """The bound called ``name``; ``liveness`` (``--liveness``'s own) among them with ``--liveness``."""
+    try:
+        return named_bound(name)
+    except ValueError as error:
+        unknown = str(error)
+    from mcp_resume.model.explore.liveness import DESIGN_BOUND_NAME, DESIGN_BOUNDS
+
+    if name != DESIGN_BOUND_NAME:
+        raise UsageError(unknown + (f", and with --liveness {DESIGN_BOUND_NAME}" if liveness else ""))
+    if not liveness:
+        raise UsageError(f"the {DESIGN_BOUND_NAME} bound ({DESIGN_BOUNDS.describe()}) is --liveness's own; "
+                         f"give --liveness, or another bound: {', '.join(NAMED_BOUNDS)}")
+    return DESIGN_BOUNDS
 
 
 def _bound_given(args) -> bool:
@@ -229,6 +258,10 @@ def _conflict(args) -> str | None:
                 return f"{option} does not apply with --liveness"
         if args.engine == "reference":
             return "--engine reference does not apply with --liveness"
+        if given["--design"] and args.profile not in (None, Profile.BOUNDARY.value):
+            return (f"--liveness --design N is judged under {Profile.BOUNDARY.value}: under {args.profile} the spec "
+                    "itself may leave a server request pending, so a design's lasso there is no defect (see the "
+                    f"spec's with --liveness --profile {args.profile})")
         return None
     if given["--design"]:
         for option in ("--engine", "--no-symmetry", *_SPEC_ONLY):
@@ -567,14 +600,12 @@ def run_liveness(args, profile: Profile, console: Console, progress: "ProgressLi
     when the walk stopped at ``--max-states`` (default ``LIVENESS_MAX_STATES``) with none."""
     from mcp_resume.model.explore import liveness
 
-    explicit = _bound_given(args)
     cap = args.max_states if args.max_states is not None else LIVENESS_MAX_STATES
     report = progress.graph if progress else None
+    name, bounds = resolve_bounds(args)
     if args.design is None:
-        name, bounds = resolve_bounds(args) if explicit else (liveness.SPEC_BOUND, named_bound(liveness.SPEC_BOUND))
         graph = liveness.spec_graph(bounds, profile, cap, report)
     else:
-        name, bounds = resolve_bounds(args) if explicit else (liveness.DESIGN_BOUND_NAME, liveness.DESIGN_BOUNDS)
         graph = liveness.design_graph(DESIGNS[args.design], bounds, cap, report)
     if progress:
         progress.done()
@@ -588,31 +619,32 @@ def run_liveness(args, profile: Profile, console: Console, progress: "ProgressLi
     console.print("fairness: weak, on each held live session's resumption (reconnect without Last-Event-ID)")
     for lasso in result.lassos:
         console.print(lasso.describe(), markup=False, highlight=False)
-    if result.holds is None:
-        verdict = "holds so far (no lasso in the states walked)"
-    else:
-        verdict = "holds" if result.holds else f"DOES NOT HOLD: {len(result.lassos)} lasso(s)"
+    verdict = {"incomplete": "holds so far (no lasso in the states walked)", "holds": "holds",
+               "broken": f"DOES NOT HOLD: {len(result.lassos)} lasso(s)",
+               "vacuous": ("VACUOUS: no state of the graph strands a request, so the rule was never put to "
+                           "the test; widen the bound (--requests, --depth)")}[result.verdict]
     console.print(f"{graph.name} {verdict}")
-    _write_json(args.json, _liveness_json(result, name, args.design))
+    _write_json(args.json, _liveness_json(result, name, args.design, profile))
     if result.lassos and args.traces:
         folder = Path(args.traces)
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / LASSO_FILE
         path.write_text(result.lassos[0].trace(profile).dumps(), encoding="utf-8")
         console.print(f"trace: {path} (replay: the prefix, then the cycle twice)")
-    code = EXIT_INCOMPLETE if result.holds is None else EXIT_OK if result.holds else EXIT_FAILED
+    code = {"incomplete": EXIT_INCOMPLETE, "holds": EXIT_OK}.get(result.verdict, EXIT_FAILED)
     if args.graph:
         code = max(code, _liveness_graph(args, profile, result, console))
     return code
 
 
-def _liveness_json(result, bound_name, design) -> dict:
+def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
     graph = result.graph
-    return {"rule": "no-stranded-request", "server": graph.name, "design": design, "bound_name": bound_name,
+    return {"rule": "no-stranded-request", "server": graph.name, "design": design, "profile": profile.value,
+            "bound_name": bound_name,
             "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
-            "seconds": round(graph.seconds, 3), "holds": result.holds, "stopped": graph.stopped,
-            "verdict": "incomplete" if result.holds is None else "holds" if result.holds else "broken",
-            "lassos": [lasso.trace().to_json() for lasso in result.lassos]}
+            "seconds": round(graph.seconds, 3), "holds": None if result.holds is None else result.verdict == "holds", "stopped": graph.stopped,
+            "verdict": result.verdict, "vacuous": result.vacuous, "stranded_states": result.stranded_states,
+            "lassos": [lasso.trace(profile).to_json() for lasso in result.lassos]}
 
 
 def _liveness_graph(args, profile, result, console) -> int:
