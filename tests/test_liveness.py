@@ -149,6 +149,16 @@ def test_replay_refuses_a_tampered_lasso_and_an_empty_trace_as_bad_input(tmp_pat
     assert "cycle >= 1" in err and "no action" in err
 
 
+@pytest.mark.parametrize("lasso", [None, "prefix 2, cycle 1", [2, 1]])
+def test_replay_refuses_a_lasso_that_is_not_one_instead_of_replaying_a_plain_trace(tmp_path, capsys, lasso):
+    trace = Lasso("x", "R1", (a.Initialize(), a.CallTool("S1")), (a.RestartClient(),), False).trace()
+    path = tmp_path / "t.json"
+    path.write_text(type(trace)(trace.actions, trace.profile, trace.failure, trace.source, {"lasso": lasso}).dumps())
+    args = build_parser().parse_args(["replay", str(path), "design-1"])
+    assert args.handler(args) == 2
+    assert "not a lasso trace" in capsys.readouterr().err
+
+
 def _explore(*argv):
     args = build_parser().parse_args(["explore", *argv])
     return args.handler(args)
