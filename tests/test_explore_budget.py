@@ -172,6 +172,26 @@ def test_a_split_walk_stopped_at_max_states_ends_when_workers_leave_a_level_at_d
         assert tally.stopped and "--max-states 3,000" in tally.stopped and tally.states > 3000
 
 
+@pytest.mark.timeout(60)
+def test_a_split_walk_whose_worker_dies_is_an_error_not_a_wait(monkeypatch):
+    import os
+
+    real = search._child
+
+    def dying(plan, shared, worker):
+        if worker == 1:
+            os._exit(9)  # as if killed: no message, no result
+        real(plan, shared, worker)
+
+    monkeypatch.setattr(search, "_child", dying)
+    bounds = NAMED_BOUNDS["kill"]
+    table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
+    world = fast._global_actions(table)
+    fast.expand_forms(table, world.fresh, bounds)
+    with pytest.raises(RuntimeError, match="died"):
+        search._search_split(fast._plan(table, world.fresh, bounds, None, None, 200), 3, None)
+
+
 def test_max_memory_stops_the_reference_engine(tmp_path):
     out = tmp_path / "r.json"
     assert main(["explore", "--bound", "small", "--engine", "reference", "--max-memory", "1", "--json", str(out), "--quiet"]) == 3

@@ -268,7 +268,7 @@ def _search_split(plan: Plan, workers: int, progress: Progress | None) -> Tally:
     for child in children:
         child.start()
     try:
-        mine = _work(plan, shared, 0, progress)
+        mine = _work(plan, shared, 0, progress, lambda: all(child.is_alive() for child in children))
         tallies = [mine]
         for _ in children:
             tallies.append(_result(shared, children))
@@ -312,8 +312,11 @@ def _child(plan: Plan, shared: _Shared, worker: int) -> None:
         shared.results.put(("error", error if isinstance(error, Exception) else RuntimeError(repr(error))))
 
 
-def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -> Tally:
-    """One worker's share of the walk: its frontier, its states, what it sends each level."""
+def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None,
+          alive: Callable[[], bool] | None = None) -> Tally:
+    """One worker's share of the walk: its frontier, its states, what it sends each level.
+    ``alive`` (the parent's): whether every other worker still runs; one that died (killed,
+    out of memory) sends nothing, and is a ``RuntimeError`` rather than a wait for ever."""
     workers = shared.workers
     tally = Tally(len(plan.successors))
     budget = _Budget(plan)
@@ -334,7 +337,7 @@ def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None) -
                 if other != worker:
                     shared.inboxes[other].put(outgoing[other])
             for _ in range(workers - 1):
-                for state in _receive(shared, worker):
+                for state in _receive(shared, worker, alive):
                     size = len(seen)
                     seen.add(state)
                     if len(seen) != size:
@@ -399,10 +402,12 @@ def _check(shared: _Shared, budget: _Budget, worker: int, held: int, tally: Tall
     return shared.stop.is_set()
 
 
-def _receive(shared: _Shared, worker: int) -> list:
+def _receive(shared: _Shared, worker: int, alive: Callable[[], bool] | None = None) -> list:
     while True:
         try:
             return shared.inboxes[worker].get(timeout=0.5)
         except queue.Empty:
             if shared.barrier.broken:
                 raise threading.BrokenBarrierError from None
+            if alive is not None and not alive():
+                raise RuntimeError("a worker of the explorer died (killed, or out of memory?)") from None
