@@ -122,7 +122,7 @@ def run_explore(args) -> int:
     if args.kill_matrix:
         return _kill_matrix(args, console, progress)
     if getattr(args, "liveness", False):
-        return run_liveness(args, profile, console, progress)
+        return run_liveness(args, profile, bound_name, bounds, console, progress)
     drawn = None
     if args.graph:  # drawn first: a bound too big to draw is refused before the run, not after it
         try:
@@ -595,14 +595,15 @@ LIVENESS_MAX_STATES = 500_000
 (about 3 kB a state, 1.5 GB here) and unreduced (the ``default`` bound has millions)."""
 
 
-def run_liveness(args, profile: Profile, console: Console, progress: "ProgressLine | None" = None) -> int:
-    """``explore --liveness``: exit 0 when no request can stay stranded, 1 with a lasso, 3
-    when the walk stopped at ``--max-states`` (default ``LIVENESS_MAX_STATES``) with none."""
+def run_liveness(args, profile: Profile, name: str | None, bounds: Bounds, console: Console,
+                 progress: "ProgressLine | None" = None) -> int:
+    """``explore --liveness`` within ``bounds`` (``resolve_bounds``; ``name`` when named): exit 0
+    when no request can stay stranded, 1 with a lasso or a vacuous graph, 3 when the walk
+    stopped at ``--max-states`` (default ``LIVENESS_MAX_STATES``) with none."""
     from mcp_resume.model.explore import liveness
 
     cap = args.max_states if args.max_states is not None else LIVENESS_MAX_STATES
     report = progress.graph if progress else None
-    name, bounds = resolve_bounds(args)
     if args.design is None:
         graph = liveness.spec_graph(bounds, profile, cap, report)
     else:
@@ -628,8 +629,7 @@ def run_liveness(args, profile: Profile, console: Console, progress: "ProgressLi
     if result.lassos and args.traces:
         folder = Path(args.traces)
         folder.mkdir(parents=True, exist_ok=True)
-        path = folder / LASSO_FILE
-        path.write_text(result.lassos[0].trace(profile).dumps(), encoding="utf-8")
+        path = write_output(folder / LASSO_FILE, result.lassos[0].trace(profile).dumps())
         console.print(f"trace: {path} (replay: the prefix, then the cycle twice)")
     code = {"incomplete": EXIT_INCOMPLETE, "holds": EXIT_OK}.get(result.verdict, EXIT_FAILED)
     if args.graph:
@@ -642,7 +642,7 @@ def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
     return {"rule": "no-stranded-request", "server": graph.name, "design": design, "profile": profile.value,
             "bound_name": bound_name,
             "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
-            "seconds": round(graph.seconds, 3), "holds": None if result.holds is None else result.verdict == "holds", "stopped": graph.stopped,
+            "seconds": round(graph.seconds, 3), "holds": None if result.verdict == "incomplete" else result.verdict == "holds", "stopped": graph.stopped,
             "verdict": result.verdict, "vacuous": result.vacuous, "stranded_states": result.stranded_states,
             "lassos": [lasso.trace(profile).to_json() for lasso in result.lassos]}
 
