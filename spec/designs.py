@@ -190,7 +190,9 @@ DESIGNS: tuple[Design, ...] = (
             [D.OFF_BY_ONE_REPLAY]),
     _design(8, "expiry-ends-session",
             "stream expiry ends the session",
-            {"expiry-independent"},
+            # a Last-Event-ID then refused on the live session gets 404: reject-foreign-event-id
+            # (spec.invariants._status_rule keeps a refused event id under its branch's rule)
+            {"expiry-independent", "reject-foreign-event-id"},
             [D.EXPIRY_ENDS_SESSION]),
     _design(9, "ended-session-events-replay",
             "event ids of an ended session still replay in another session",
