@@ -154,8 +154,9 @@ def test_a_level_whose_worker_fails_is_expanded_again_in_this_process(monkeypatc
 
 def test_workers_stop_once_one_of_them_has_what_the_walk_needs(tmp_path):
     """``forked.expand_level``: a worker whose results suffice publishes its index, and
-    no worker expands a node past it; every node up to it has its result. (Worker 0
-    waits at node 10 until worker 1 has had enough at node 9, so the order is fixed.)"""
+    no worker claims a node past it; every node up to it has its result. (The worker
+    holding node 10 waits there until the other has had enough at node 9: node 10 is
+    the only one past it that may have been claimed before.)"""
     import time
 
     from mcp_resume.model.explore import forked
@@ -178,13 +179,14 @@ def test_workers_stop_once_one_of_them_has_what_the_walk_needs(tmp_path):
 
     frontier = [(index, index) for index in range(400)]
     results = forked.expand_level(frontier, expand, 2, enough)
-    assert results is not None and all(index in results for index in range(11))
-    assert max(results) == 10  # worker 0 checks the published index before node 12
+    assert results is not None and all(index in results for index in range(10))
+    assert max(results) <= 10  # each worker checks the published index before its next node
 
 
 def test_a_worker_knows_when_a_node_before_its_own_failed(tmp_path):
     """``late`` is True for a node after one whose result failed, whichever worker had it.
-    (Worker 0 waits at node 4 until worker 1 has failed at node 3.)"""
+    (The worker holding node 4 waits there until the other has failed at node 3, so node 5
+    is claimed after that.)"""
     import time
 
     from mcp_resume.model.explore import forked
@@ -206,3 +208,24 @@ def test_a_worker_knows_when_a_node_before_its_own_failed(tmp_path):
     assert results is not None and sorted(results) == list(range(8))
     assert {index: results[index][1] for index in (0, 1, 2, 3, 5, 6, 7)} == \
            {0: False, 1: False, 2: False, 3: False, 5: True, 6: True, 7: True}
+
+
+def test_a_free_worker_claims_the_next_nodes_while_the_other_is_busy():
+    """Nodes are claimed as workers come free, not dealt in turn: while one worker spends
+    a long time on node 0, the other expands every other node (dealt in turn, the slow
+    worker would have had the even ones)."""
+    import os
+    import time
+
+    from mcp_resume.model.explore import forked
+
+    def expand(key, node, late):
+        if node == 0:
+            time.sleep(0.5)
+        return os.getpid()
+
+    frontier = [(index, index) for index in range(40)]
+    results = forked.expand_level(frontier, expand, 2, lambda result: False)
+    assert results is not None and sorted(results) == list(range(40))
+    slow = results[0]
+    assert [index for index, pid in results.items() if pid == slow] == [0]

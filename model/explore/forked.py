@@ -2,17 +2,20 @@
 
 ``expand_level(frontier, expand, workers, enough)`` forks ``workers`` processes
 (copy-on-write: each sees the caller's whole memory as it is now, the frontier
-included, so nothing is sent to them). Worker ``w`` expands the nodes ``w``,
-``w + workers``, ``w + 2 * workers`` ... of the frontier, in order, with
-``expand(key, node)``, and sends back each node's result (pickled, through a
-pipe). The caller then replays the results in frontier order, exactly as if it
-had expanded the nodes itself.
+included, so nothing is sent to them). The frontier is cut into runs of
+consecutive nodes whose numbers wait, in order, in a pipe every worker reads
+(``Claims``): a worker that is free claims the next run and expands its nodes in
+order with ``expand(key, node)`` (nodes differ in cost: a fixed share would
+leave one worker idle while the other finishes), and sends back each node's
+result (pickled, through its own pipe) when it is done. The caller then replays
+the results in frontier order, exactly as if it had expanded the nodes itself.
 
 A walk that stops at its first findings need not wait for a worker that is still
 busy with later nodes: ``enough(result)``, called by a worker on each of its
 results in order, says when its own results make every later node of the level
 unneeded; the worker then publishes that node's index in a word of shared memory,
-and every worker stops before any node past it. Likewise ``failed(result)``
+and every worker stops before any node past it (runs are claimed in frontier
+order, so every node before it was claimed by a worker that expands it). Likewise ``failed(result)``
 publishes the first failing node, and ``expand`` is told when its node comes
 after one (``late``): a walk that finishes such a level keeps no successor there.
 
@@ -24,6 +27,7 @@ the same error where it happens.
 
 from __future__ import annotations
 
+import fcntl
 import mmap
 import os
 import pickle
@@ -45,14 +49,18 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
     workers = max(1, min(workers, len(frontier)))
     shared = mmap.mmap(-1, 16)
     shared[:] = struct.pack("qq", _NONE, _NONE)
+    claims = Claims()
+    size = max(1, -(-len(frontier) // (claims.capacity // Claims.SIZE)))
+    runs = [range(start, min(start + size, len(frontier))) for start in range(0, len(frontier), size)]
+    claims.offer(len(runs))
     children: list[tuple[int, int]] = []
     try:
-        for worker in range(workers):
+        for _ in range(workers):
             read, write = os.pipe()
             pid = os.fork()
             if pid == 0:  # the worker: never returns
                 os.close(read)
-                _work(frontier, expand, enough, failed, worker, workers, shared, write)
+                _work(frontier, expand, enough, failed, runs, claims.read, shared, write)
             os.close(write)
             children.append((pid, read))
         results: dict[int, object] = {}
@@ -70,6 +78,7 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
     finally:
         for pid, read in children:  # interrupted: stop the workers still running
             stop_worker(pid)
+        claims.close()
         shared.close()
 
 
@@ -88,23 +97,27 @@ def quiet_worker() -> None:
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
-def _work(frontier, expand, enough, failed, worker: int, workers: int, shared: mmap.mmap, write: int) -> None:
-    """In a forked worker: expand this worker's nodes until the level needs no more, send
-    the results, and leave without running the parent's clean-ups."""
+def _work(frontier, expand, enough, failed, runs: list[range], claims: int, shared: mmap.mmap, write: int) -> None:
+    """In a forked worker: claim runs of nodes and expand them until the level needs no
+    more, send the results, and leave without running the parent's clean-ups."""
     code = 1
     try:
         quiet_worker()
         results = {}
-        for index in range(worker, len(frontier), workers):
-            if index > _read(shared, _STOP):
-                break
-            key, node = frontier[index]
-            result = results[index] = expand(key, node, index > _read(shared, _FAILED))
-            if failed(result):
-                _lower(shared, _FAILED, index)
-            if enough(result):
-                _lower(shared, _STOP, index)
-                break
+        needed = True
+        while needed and (number := Claims.take(claims)) is not None:
+            for index in runs[number]:
+                if index > _read(shared, _STOP):
+                    needed = False  # so is every later node: runs are claimed in order
+                    break
+                key, node = frontier[index]
+                result = results[index] = expand(key, node, index > _read(shared, _FAILED))
+                if failed(result):
+                    _lower(shared, _FAILED, index)
+                if enough(result):
+                    _lower(shared, _STOP, index)
+                    needed = False
+                    break
         data = pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
         with os.fdopen(write, "wb") as stream:
             stream.write(data)
@@ -128,3 +141,59 @@ def _lower(shared: mmap.mmap, at: int, index: int) -> None:
     walk, in frontier order, meets that node or an earlier one first)."""
     if index < _read(shared, at):
         shared[at:at + 8] = struct.pack("q", index)
+
+
+class Claims:
+    """The numbers ``0 .. n-1`` of a level's runs of work, in a pipe written before the
+    workers are forked; each worker reads the next one when it is free (``take``, four
+    bytes: a read that small is atomic, so no lock, and a killed worker holds nothing)."""
+
+    SIZE = 4
+
+    def __init__(self) -> None:
+        self.read, self._write = os.pipe()
+        widen(self._write)
+        self.capacity = _capacity(self._write)
+
+    def offer(self, count: int) -> None:
+        """Write the numbers ``0 .. count-1`` (at most ``capacity // SIZE`` of them) and close."""
+        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(count)))
+        os.close(self._write)
+        self._write = -1
+
+    @staticmethod
+    def take(read: int) -> int | None:
+        """In a worker: the next number from the pipe ``read``; ``None`` once all are taken."""
+        claim = os.read(read, Claims.SIZE)
+        return _CLAIM.unpack(claim)[0] if claim else None
+
+    def close(self) -> None:
+        for fd in (self.read, self._write):
+            if fd >= 0:
+                os.close(fd)
+        self.read = self._write = -1
+
+
+_CLAIM = struct.Struct("<I")
+"""A number in the pipe of claims."""
+
+PIPE_BYTES = 1 << 20
+"""A pipe widened by ``widen``: room for a quarter million claims, or for several dozen
+answers of the spec explorer's form workers (a chunk's is about 15 kB)."""
+
+
+def widen(pipe: int) -> None:
+    """Let a pipe hold ``PIPE_BYTES`` (Linux), so a worker ahead of the parent's reading
+    goes on working instead of waiting to write; elsewhere, or refused, keep the default."""
+    try:
+        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
+    except (AttributeError, OSError):
+        pass
+
+
+def _capacity(pipe: int) -> int:
+    """How many bytes ``pipe`` holds (Linux ``F_GETPIPE_SZ``; elsewhere POSIX's least, 4,096)."""
+    try:
+        return fcntl.fcntl(pipe, fcntl.F_GETPIPE_SZ)
+    except (AttributeError, OSError):
+        return 4096

@@ -25,14 +25,13 @@ results once, when the worker is done.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import pickle
 import select
 import struct
 import time
 
-from mcp_resume.model.explore.forked import quiet_worker, stop_worker
+from mcp_resume.model.explore.forked import Claims, quiet_worker, stop_worker, widen
 
 CHUNK = 48
 """Forms per chunk a worker answers at once (more when a level has more chunks than
@@ -43,10 +42,6 @@ MIN_PARALLEL = 2 * CHUNK
 
 _LENGTH = struct.Struct("<Q")
 """The length of each pickled answer, before it on the pipe."""
-
-_CLAIM = struct.Struct("<I")
-"""A chunk number in the pipe of claims."""
-
 
 class WorkerFailed(RuntimeError):
     """A form worker died without answering (killed, out of memory)."""
@@ -63,15 +58,15 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
             table.expand(form, foreign)
         return
     started = time.perf_counter()
-    claims = _Claims()
-    size = max(CHUNK, -(-len(todo) // (claims.capacity // _CLAIM.size)))
+    claims = Claims()
+    size = max(CHUNK, -(-len(todo) // (claims.capacity // Claims.SIZE)))
     chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
     claims.offer(len(chunks))
     children: dict[int, int] = {}  # the read end of a worker's pipe -> its pid
     try:
         for _ in range(min(workers, len(chunks))):
             read, write = os.pipe()
-            _widen(write)
+            widen(write)
             pid = os.fork()
             if pid == 0:  # the worker: never returns
                 os.close(read)
@@ -86,26 +81,6 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
             stop_worker(pid)
             os.close(read)
     table.seconds += time.perf_counter() - started
-
-
-class _Claims:
-    """The chunk numbers ``0 .. n-1`` in a pipe, written before the workers are forked."""
-
-    def __init__(self) -> None:
-        self.read, self._write = os.pipe()
-        _widen(self._write)
-        self.capacity = _capacity(self._write)
-
-    def offer(self, count: int) -> None:
-        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(count)))
-        os.close(self._write)
-        self._write = -1
-
-    def close(self) -> None:
-        for fd in (self.read, self._write):
-            if fd >= 0:
-                os.close(fd)
-        self.read = self._write = -1
 
 
 def _collect(table, count: int, children: dict[int, int]) -> None:
@@ -166,8 +141,7 @@ def _work(table, chunks: list[list[int]], claims: int, foreign: bool, write: int
         quiet_worker()
         with os.fdopen(write, "wb") as stream:
             sent = len(table.forms)
-            while claim := os.read(claims, _CLAIM.size):
-                number = _CLAIM.unpack(claim)[0]
+            while (number := Claims.take(claims)) is not None:
                 try:
                     answer = ("answer", (number, _expand_chunk(table, chunks[number], foreign, sent)))
                 except Exception as error:  # noqa: BLE001 - the parent raises it
@@ -194,27 +168,6 @@ def _expand_chunk(table, forms: list[int], foreign: bool, start: int) -> tuple:
                            expansion.forget, expansion.forget_findings))
     met = [(table.forms[n], table.state_findings.get(n)) for n in range(start, len(table.forms))]
     return os.getpid(), start, met, expansions, table.steps - steps
-
-
-def _widen(pipe: int) -> None:
-    """Let a pipe hold ``PIPE_BYTES`` (Linux), so a worker ahead of the parent's reading
-    goes on expanding instead of waiting to write; elsewhere, or refused, keep the default."""
-    try:
-        fcntl.fcntl(pipe, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
-    except (AttributeError, OSError):
-        pass
-
-
-PIPE_BYTES = 1 << 20
-"""A worker's pipe: room for several dozen answers (a chunk's is about 15 kB)."""
-
-
-def _capacity(pipe: int) -> int:
-    """How many bytes ``pipe`` holds (Linux ``F_GETPIPE_SZ``; elsewhere POSIX's least, 4,096)."""
-    try:
-        return fcntl.fcntl(pipe, fcntl.F_GETPIPE_SZ)
-    except (AttributeError, OSError):
-        return 4096
 
 
 def _note_met(base: int, mine: list, found: dict, start: int, met: list) -> None:
