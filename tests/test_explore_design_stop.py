@@ -11,6 +11,7 @@ from mcp_resume.cli import main
 from mcp_resume.model.explore.server import Stop, explore_server
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.model.servers.faulty import DESIGNS
+from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
@@ -229,3 +230,52 @@ def test_a_free_worker_claims_the_next_nodes_while_the_other_is_busy():
     assert results is not None and sorted(results) == list(range(40))
     slow = results[0]
     assert [index for index, pid in results.items() if pid == slow] == [0]
+
+
+@pytest.mark.parametrize("number", [3, 8, 14])
+def test_comparing_attributes_walks_exactly_as_comparing_pickles(number, monkeypatch):
+    """A server whose attributes are its state (``attributes_are_state``) is told unchanged
+    by ``==`` on its attributes; the walk is the one that compares pickles."""
+    server = DESIGNS[number]
+    by_attributes = explore_server(server, KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
+    monkeypatch.setattr(ReferenceServer, "attributes_are_state", False)
+    by_pickles = explore_server(server, KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
+    assert _same_walk(by_attributes) == _same_walk(by_pickles)
+
+
+class _Blind:
+    """A value whose ``==`` ignores its state."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __eq__(self, other):
+        return True
+
+
+class _CountsRefusals(ReferenceServer):
+    """Counts its refusals where ``==`` cannot see, and says so."""
+
+    attributes_are_state = False
+
+    def __init__(self):
+        super().__init__()
+        self.refusals = _Blind()
+
+    def refuse(self, *args):
+        self.refusals.count += 1
+        return super().refuse(*args)
+
+
+def test_a_step_that_changes_only_what_equality_ignores_is_still_seen_by_its_pickle(monkeypatch):
+    """A server that says ``attributes_are_state`` False is compared by its pickles only: a
+    refusal that changes only state ``==`` cannot see makes a new product state."""
+    import mcp_resume.model.explore.server as product
+
+    bounds = Bounds(sessions=1, streams=1, events=1, requests=0, depth=3)
+    plain = explore_server(ReferenceServer, bounds, Profile.BOUNDARY, stop=Stop.NEVER, workers=1)
+    counted = explore_server(_CountsRefusals, bounds, Profile.BOUNDARY, stop=Stop.NEVER, workers=1)
+    monkeypatch.setattr(product._Unchanged, "attributes", lambda self, work: False)
+    by_pickles = explore_server(_CountsRefusals, bounds, Profile.BOUNDARY, stop=Stop.NEVER, workers=1)
+    assert counted.states > plain.states
+    assert _same_walk(counted) == _same_walk(by_pickles)

@@ -43,6 +43,11 @@ class ReferenceServer:
     """Applies spec actions to mutable tables; ``handle`` returns the observation."""
 
     name = "reference"
+    attributes_are_state = True
+    """Everything this server answers from is in its attributes, compared by ``==``
+    (dicts, lists, dataclass records): the design explorer may then tell that a step
+    changed nothing by comparing attributes instead of pickles. A subclass that keeps
+    state ``==`` cannot see (a value with an ``__eq__`` of its own) sets it to False."""
 
     def __init__(self) -> None:
         self.sessions: dict[str, SessionRecord] = {}
