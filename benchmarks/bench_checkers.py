@@ -112,7 +112,7 @@ def command(number: int, runs: int = 3) -> Timing:
                               capture_output=True, text=True, timeout=120)
         walls.append(time.perf_counter() - started)
     wall = statistics.median(walls)
-    shown = re.search(r"^(\S+) \((\d+) steps\)", done.stdout, re.MULTILINE)
+    shown = re.search(r"^(\S+) \((\d+) steps?\)", done.stdout, re.MULTILINE)
     return Timing("command", number, wall, 0.0, int(shown.group(2)) if shown else None, shown.group(1) if shown else None,
                   f"exit {done.returncode}, runs {', '.join(f'{w:.2f}' for w in walls)} s")
 
