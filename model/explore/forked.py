@@ -33,7 +33,7 @@ import os
 import pickle
 import signal
 import struct
-from typing import Callable
+from typing import Callable, Sequence
 
 _NONE = 2**62
 """The shared index before any worker has had enough."""
@@ -50,9 +50,7 @@ def expand_level(frontier: list, expand: Callable, workers: int, enough: Callabl
     shared = mmap.mmap(-1, 16)
     shared[:] = struct.pack("qq", _NONE, _NONE)
     claims = Claims()
-    size = max(1, -(-len(frontier) // (claims.capacity // Claims.SIZE)))
-    runs = [range(start, min(start + size, len(frontier))) for start in range(0, len(frontier), size)]
-    claims.offer(len(runs))
+    runs = claims.share(range(len(frontier)), 1)
     children: list[tuple[int, int]] = []
     try:
         for _ in range(workers):
@@ -155,11 +153,16 @@ class Claims:
         widen(self._write)
         self.capacity = _capacity(self._write)
 
-    def offer(self, count: int) -> None:
-        """Write the numbers ``0 .. count-1`` (at most ``capacity // SIZE`` of them) and close."""
-        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(count)))
+    def share(self, items: Sequence, least: int) -> list[Sequence]:
+        """Cut ``items`` into runs of consecutive items, ``least`` or more each (more when
+        the pipe could not hold a number per run), write the runs' numbers, in order, and
+        close the pipe's writing end; return the runs (slices of ``items``)."""
+        size = max(least, -(-len(items) // (self.capacity // self.SIZE)))
+        runs = [items[start:start + size] for start in range(0, len(items), size)]
+        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(len(runs))))
         os.close(self._write)
         self._write = -1
+        return runs
 
     @staticmethod
     def take(read: int) -> int | None:

@@ -59,9 +59,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
         return
     started = time.perf_counter()
     claims = Claims()
-    size = max(CHUNK, -(-len(todo) // (claims.capacity // Claims.SIZE)))
-    chunks = [todo[i:i + size] for i in range(0, len(todo), size)]
-    claims.offer(len(chunks))
+    chunks = claims.share(todo, CHUNK)
     children: dict[int, int] = {}  # the read end of a worker's pipe -> its pid
     try:
         for _ in range(min(workers, len(chunks))):
