@@ -258,7 +258,28 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
         observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error)
-    return Transition(state, action, outcome, observation, after)
+    return Transition(state, action, outcome, observation, remember(state, after, observation))
+
+
+def remember(before: State, after: State, observation: Observation) -> State:
+    """``after`` with the client's memory brought up to date by the step from ``before``
+    that showed the client ``observation``.
+
+    ``after`` is the server's side of the step: its client memory is still ``before``'s
+    (every handler of ``step`` but ``initialize`` and ``restart_client`` leaves it so).
+    The client stops holding each server request that stopped being pending (answered
+    or cancelled), then records each delivered event: the cursor of its stream moves
+    to it, and a pending request it carries is held (once). Nothing else about the
+    client changes, and nothing the server decides depends on it, so one server step
+    serves every client memory beside it (the fast explorer relies on this).
+    """
+    if after.requests is not before.requests:
+        for request in before.requests:
+            if request.status is RequestStatus.PENDING and after.request(request.id).status is not RequestStatus.PENDING:
+                after = _forget_request(after, request.session, request.id)
+    if observation.events:
+        after = _receive(after, observation.events)
+    return after
 
 
 # -- client requests ------------------------------------------------------------
@@ -309,7 +330,6 @@ def _resume_stream(state: State, session: str, outcome: Outcome):
     stream = state.stream(outcome.stream)
     after = state.with_stream(_stream_with(stream, connected=stream.status is StreamStatus.OPEN))
     delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
-    after = _receive(after, session, delivered)
     superseded = (stream.id,) if stream.connected else ()
     return Observation(outcome.status, stream=stream.id, events=delivered, closed=superseded), after
 
@@ -331,9 +351,7 @@ def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pe
         else:
             event = Event(after.next_event_id(), stream, cancels=request_id)
             after = after.with_event(event).with_request(_request_with(request, RequestStatus.CANCELLED))
-            after = _forget_request(after, session, request_id)
         delivered.append(_delivered(event))
-    after = _receive(after, session, tuple(delivered))
     return Observation(outcome.status, stream=stream, events=tuple(delivered)), after
 
 
@@ -341,10 +359,10 @@ def _answer_request(state: State, action: AnswerRequest, profile: Profile):
     outcome = decide_headers(state, Method.POST_RESPONSE, action.session, None, action.request, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
         return outcome, _answer(outcome.status, outcome.error), state
-    after = _forget_request(state, action.session, action.request)
+    after = state
     request = state.request(action.request)
     if request is not None and request.session == action.session and request.status is RequestStatus.PENDING:
-        after = after.with_request(_request_with(request, RequestStatus.ANSWERED))
+        after = state.with_request(_request_with(request, RequestStatus.ANSWERED))
     return outcome, _answer(outcome.status, outcome.error), after
 
 
@@ -388,14 +406,12 @@ def _send_on_stream(state: State, stream_id: str, request: str | None):
     event = Event(state.next_event_id(), stream_id, request)
     after = state.with_event(event)
     delivered = (_delivered(event),) if stream.connected else ()
-    after = _receive(after, stream.session, delivered)
     return None, Observation(event=event.id, request=request, events=delivered), after
 
 
 def _cancel_request(state: State, action: CancelRequest, profile: Profile):
     request = state.request(action.request)
-    after = state.with_request(_request_with(request, RequestStatus.CANCELLED))
-    return None, _NOTHING, _forget_request(after, request.session, request.id)
+    return None, _NOTHING, state.with_request(_request_with(request, RequestStatus.CANCELLED))
 
 
 def _end_stream(state: State, action: EndStream, profile: Profile):
@@ -457,19 +473,25 @@ def _delivered(event: Event) -> Delivered:
     return Delivered(event.id, event.request, event.stream, event.cancels)
 
 
-def _receive(state: State, session_id: str, delivered: tuple[Delivered, ...]) -> State:
-    """The client records the events it received under ``session_id``."""
-    entry = state.client_session(session_id)
-    if entry is None or not delivered:
-        return state
-    cursors = dict(entry.cursors)
-    seen = list(entry.seen)
-    for item in delivered:
-        cursors[item.stream] = item.event  # every delivered event names its stream (_delivered)
+def _receive(state: State, delivered: tuple[Delivered, ...]) -> State:
+    """The client records the events it received, each under the session of its stream."""
+    memories: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {}  # session -> its cursors and held requests
+    for item in delivered:  # every delivered event names its stream (_delivered)
+        session_id = state.stream(item.stream).session
+        memory = memories.get(session_id)
+        if memory is None:
+            entry = state.client_session(session_id)
+            if entry is None:
+                continue
+            memory = memories[session_id] = (dict(entry.cursors), entry.seen)
+        cursors, seen = memory
+        cursors[item.stream] = item.event
         request = state.request(item.request)
         if request is not None and request.status is RequestStatus.PENDING and request.id not in seen:
-            seen.append(request.id)
-    return state.with_client_session(ClientSession(session_id, tuple(cursors.items()), tuple(seen)))
+            memories[session_id] = (cursors, seen + (request.id,))
+    for session_id, (cursors, seen) in memories.items():
+        state = state.with_client_session(ClientSession(session_id, tuple(cursors.items()), seen))
+    return state
 
 
 def _forget_request(state: State, session_id: str | None, request_id: str) -> State:

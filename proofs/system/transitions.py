@@ -195,7 +195,7 @@ def _updates(step: Step, kind: ActionKind, effect: _Effect) -> list[Conjunct]:
 
 
 def _cursor_update(step: Step, kind: ActionKind, effect: _Effect):
-    """The client's last event id per stream: the last event delivered on it (``_receive``)."""
+    """The client's last event id per stream: the last event delivered on it (``spec.transitions.remember``)."""
     L, R, X, Y, O = step.L, step.R, step.X, step.Y, step.O
     if kind is ActionKind.RESTART_CLIENT:
         return L.forall((SESSION, STREAM, EVENT), lambda s, t, e: L.not_(Y.cursor(s, t, e)))
@@ -210,7 +210,7 @@ def _cursor_update(step: Step, kind: ActionKind, effect: _Effect):
 
 def _seen_update(step: Step, kind: ActionKind, effect: _Effect):
     """The server requests the client holds: delivered pending ones added, answered or
-    cancelled ones forgotten (``_receive``, ``_forget_request``)."""
+    cancelled ones forgotten (``spec.transitions.remember``)."""
     L, X, Y, O = step.L, step.X, step.Y, step.O
     if kind is ActionKind.RESTART_CLIENT:
         return L.forall((SESSION, REQUEST), lambda s, r: L.not_(Y.seen(s, r)))
