@@ -5,7 +5,7 @@ shortest traces that replay."""
 import pytest
 
 from mcp_resume.model.explore import fast
-from mcp_resume.model.explore.canonical import canonical_key
+from mcp_resume.model.explore.canonical import canonical_key, server_key
 from mcp_resume.model.harness.checker import SpecSanityError, Counterexample, replay
 from mcp_resume.model.explore.fast import SessionTable, explore_fast, moves
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds, within
@@ -188,3 +188,31 @@ def test_a_broken_transition_check_comes_with_its_shortest_trace(broken_transiti
 def test_the_initial_state_has_no_session_and_holds():
     assert canonical_key(INITIAL_STATE) == ()
     assert explore_fast(Bounds(sessions=0, streams=0, events=0, requests=0)).states == 1
+
+
+def _expanded(bounds, monkeypatch=None):
+    table = SessionTable(bounds, Profile.BOUNDARY)
+    fast.expand_forms(table, fast._global_actions(table).fresh, bounds)
+    expansions = [None if e is None else (e.moves, e.counts, e.pruned, e.findings, e.forget, e.forget_findings)
+                  for e in table.expansions]
+    return table, expansions
+
+
+def test_forms_with_one_server_side_are_stepped_once_and_expand_as_if_each_were_stepped(monkeypatch):
+    """A form whose server's side an earlier form had (``canonical.server_key``) reuses
+    that form's steps: the same forms, moves, counts and findings as stepping each form."""
+    bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=7)
+    reusing, expanded = _expanded(bounds)
+    monkeypatch.setattr(fast, "server_key", lambda form: form)  # every form its own server's side
+    stepping, expected = _expanded(bounds)
+    assert reusing.forms == stepping.forms and expanded == expected
+    assert stepping.stepped == stepping.steps and reusing.steps == stepping.steps
+    assert reusing.stepped < 0.8 * reusing.steps and reusing.reused > 0
+
+
+def test_a_transition_check_broken_on_one_server_side_is_found_on_every_form_with_it(broken_transition_check):
+    """A finding of a reused step is the first form's finding: it is filed for each form."""
+    bounds = Bounds(sessions=2, streams=1, events=2, requests=1, depth=6)
+    reusing, expanded = _expanded(bounds)
+    failing = [n for n, e in enumerate(expanded) if e is not None and e[3]]
+    assert len({server_key(reusing.forms[n]) for n in failing}) < len(failing)  # some forms share one

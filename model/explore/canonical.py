@@ -162,6 +162,15 @@ def _alone_form(state: State) -> SessionForm:
     )
 
 
+def server_key(form: SessionForm) -> tuple:
+    """The server's side of a session form, in the form's stream order: two forms with the
+    same key ``decode`` to states that differ only in the client's memory (``held``, the
+    cursors, ``seen``), with the same handles."""
+    status, _, streams, requests, _ = form
+    return status, tuple([(kind, state, connected, codes, evicted)
+                          for kind, state, connected, _, codes, evicted in streams]), requests
+
+
 def session_naming(state: State, session_id: str) -> tuple[SessionForm, Naming]:
     """The canonical form of one session of ``state``, and which handles its positions name."""
     return _form(state, session_id, naming=True)

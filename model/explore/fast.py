@@ -61,10 +61,10 @@ from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import Finding, check_spec_step, check_state
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
-from mcp_resume.spec.transitions import Transition, step, step_if_enabled
+from mcp_resume.spec.transitions import Transition, remember, step, step_if_enabled
 from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
-from mcp_resume.model.explore.canonical import SessionForm, decode, session_form, session_naming
+from mcp_resume.model.explore.canonical import SessionForm, decode, server_key, session_form, session_naming
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore import estimate, forms, search
@@ -124,7 +124,10 @@ class SessionTable:
         self.witness = session_form(_run(WITNESS_ACTIONS), "S1")
         self.templates: dict[tuple, tuple[Template, ...]] = {}
         self._witnesses: dict[tuple[int, int, int, int], tuple] = {}  # the witness's part of a decoded pair, by counts
-        self.steps = 0
+        self.server_steps: dict[tuple, list] = {}  # server_key -> (transition, findings) or None, by template
+        self.steps = 0  # steps judged (each template enabled on each form)
+        self.stepped = 0  # of those, stepped with ``step`` (the others reuse a form with the same server's side)
+        self.reused = 0  # forms whose server's side was stepped before
         self.seconds = 0.0  # spent expanding forms (stepping and checking the spec)
 
     def intern(self, form: SessionForm, state: State | None = None) -> int:
@@ -177,19 +180,18 @@ class SessionTable:
         form = self.forms[number]
         expansion = Expansion()
         alone = decode([form])
-        beside = self._beside(form, alone)
-        expansion.templates = self._templates(alone, beside)
+        expansion.templates = templates = self._templates(alone, self._beside(form, alone))
+        server_steps = self._server_steps(form, alone, templates, foreign)
         distinct: dict[int, None] = {}
-        profile, counts, pruned, findings, moves = self.profile, expansion.counts, expansion.pruned, expansion.findings, expansion.moves
-        for index, template in enumerate(expansion.templates):
-            if template.witness and not foreign:
+        counts, pruned, findings, moves = expansion.counts, expansion.pruned, expansion.findings, expansion.moves
+        for index, stepped in enumerate(server_steps):
+            template = templates[index]
+            if stepped is None or (template.witness and not foreign):
                 continue
-            transition = step_if_enabled(beside if template.witness else alone, template.action, profile)
-            if transition is None:
-                continue
+            transition, checked, fits = stepped
             self.steps += 1
             slot = _SLOTS[template.multiplicity]
-            after = self._successor(number, template, transition)
+            after = self._successor(number, alone, template, transition) if fits else None
             if after is None:
                 pruned[slot] += 1
                 continue
@@ -197,7 +199,7 @@ class SessionTable:
             label = LABEL_IDS[template.action.kind, outcome.branch if outcome is not None else None]  # _label
             tally = counts[slot]
             tally[label] = tally.get(label, 0) + 1
-            for finding in check_spec_step(transition):
+            for finding in checked:
                 findings.append((index, finding))
             if after != number:
                 moves.append((index, after))
@@ -208,6 +210,41 @@ class SessionTable:
         expansion.forget_findings = check_spec_step(restarted)
         self.expansions[number] = expansion
         return expansion
+
+    def _server_steps(self, form: SessionForm, alone: State, templates: tuple[Template, ...],
+                      foreign: bool) -> list:
+        """What each template does on the server's side of ``form`` (``alone``, its
+        decoded state): ``(transition, its check_spec_step findings, whether its next
+        state is within the bounds)`` per template, ``None`` when it is not enabled (or,
+        without ``foreign``, names another session's event or request).
+
+        Worked out once for every form with the same server's side (``server_key``): the
+        first such form's transitions serve the others, whose client memory
+        ``_successor`` puts in. Sound because the spec's server does not read the
+        client's memory: no decision, no server check and no bound does
+        (``spec.transitions.remember``; ``tests/test_fast_explorer.py`` holds the spec to it).
+        """
+        key = server_key(form)
+        server_steps = self.server_steps.get(key)
+        if server_steps is None:
+            server_steps = self.server_steps[key] = [_UNSTEPPED] * len(templates)
+        else:
+            self.reused += 1
+        beside = None
+        for index, template in enumerate(templates):
+            if server_steps[index] is not _UNSTEPPED or (template.witness and not foreign):
+                continue
+            if template.witness and beside is None:
+                beside = self._beside(form, alone)
+            transition = step_if_enabled(beside if template.witness else alone, template.action, self.profile)
+            if transition is None:
+                server_steps[index] = None
+                continue
+            self.stepped += 1
+            self._check_shape(template, transition)
+            fits = template.witness or transition.after is transition.before or self.fits(transition.after)
+            server_steps[index] = (transition, check_spec_step(transition), fits)
+        return [None if stepped is _UNSTEPPED else stepped for stepped in server_steps]
 
     def templates_of(self, number: int) -> tuple[Template, ...]:
         """The templates of form ``number`` (an expansion made in a worker does not carry them)."""
@@ -243,20 +280,35 @@ class SessionTable:
             templates = self.templates[handles] = tuple(session_templates(alone, beside))
         return templates
 
-    def _successor(self, number: int, template: Template, transition: Transition) -> int | None:
-        """The successor's form id, or None when it breaks a bound."""
+    @staticmethod
+    def _check_shape(template: Template, transition: Transition) -> None:
+        """Raise ``FastEngineError`` when a step breaks what this explorer relies on."""
         if template.witness:
             if transition.after != transition.before:
                 raise FastEngineError(f"{a.describe(template.action)} with a foreign id changed the state")
-            return number
-        if transition.after is transition.before:
-            return number
-        after = transition.after
-        if len(after.sessions) != 1:
+        elif transition.after is not transition.before and len(transition.after.sessions) != 1:
             raise FastEngineError(f"{a.describe(template.action)} created a session")
-        if not self.fits(after):
-            return None
+
+    def _successor(self, number: int, alone: State, template: Template, transition: Transition) -> int:
+        """The id of the form ``transition`` (a step of a form with the server's side of
+        ``alone``, whose next state is within the bounds) leads to from form ``number``
+        (``alone``)."""
+        if template.witness:
+            return number
+        if transition.after is transition.before and not transition.observation.events:
+            return number  # the server refused: nothing changed, whatever the client held
+        after = transition.after
+        if transition.before is not alone:  # another form's step: its server's side, this form's client
+            server_side = State(after.sessions, after.streams, after.events, after.requests, alone.client, after.dense)
+            after = remember(alone, server_side, transition.observation)
+            if after is server_side and after.streams is alone.streams and after.requests is alone.requests \
+                    and after.sessions is alone.sessions and after.events is alone.events:
+                return number
         return self.intern(session_form(after, "S1"), after)
+
+
+_UNSTEPPED = object()
+"""A template ``_server_steps`` has not stepped yet for a server's side."""
 
 
 def session_templates(alone: State, beside: State) -> list[Template]:
@@ -336,6 +388,7 @@ def explore_fast(
     world = _global_actions(table)
     watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
     distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
+    table.server_steps.clear()  # the search needs the expansions only
     result.notes["estimated_states"] = watch.final(distances)
     depth = bounds.depth
     if max_states is not None and len(distances) > max_states:
@@ -350,7 +403,7 @@ def explore_fast(
     _count(result, table, world, tally)
     _report_findings(result, table, world, distances, profile, bounds)
     result.exhausted = result.stopped is None
-    result.notes.update({"session_forms": len(table.forms), "session_steps": table.steps,
+    result.notes.update({"session_forms": len(table.forms), "session_steps": table.steps, "session_steps_stepped": table.stepped,
                          "session_seconds": round(table.seconds, 3), "workers": workers})
     result.seconds = time.perf_counter() - started
     return result

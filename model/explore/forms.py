@@ -31,6 +31,7 @@ import select
 import struct
 import time
 
+from mcp_resume.model.explore.canonical import server_key
 from mcp_resume.model.explore.forked import Claims, quiet_worker, stop_worker, widen
 
 CHUNK = 48
@@ -52,7 +53,7 @@ def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True
     ``SessionTable.expand``), on ``workers`` processes (at most one per chunk) forked for
     this level when there are at least ``MIN_PARALLEL`` of them. An error a worker meets
     is raised here; ``WorkerFailed`` when one died."""
-    todo = [form for form in forms if table.expansions[form] is None]
+    todo = sorted((form for form in forms if table.expansions[form] is None), key=lambda form: server_key(table.forms[form]))
     if workers <= 1 or len(todo) < MIN_PARALLEL:
         for form in todo:
             table.expand(form, foreign)
@@ -157,15 +158,16 @@ def _work(table, chunks: list[list[int]], claims: int, foreign: bool, write: int
 
 def _expand_chunk(table, forms: list[int], foreign: bool, start: int) -> tuple:
     """Expand ``forms``; return this process's pid, ``start`` (where its forms new since
-    its last answer begin), those forms (with findings), the expansions, and its steps."""
-    steps = table.steps
+    its last answer begin), those forms (with findings), the expansions, and its steps
+    (judged, and stepped with ``step``)."""
+    steps, stepped = table.steps, table.stepped
     expansions = []
     for number in forms:
         expansion = table.expand(number, foreign)
         expansions.append((number, expansion.moves, expansion.counts, expansion.pruned, expansion.findings,
                            expansion.forget, expansion.forget_findings))
     met = [(table.forms[n], table.state_findings.get(n)) for n in range(start, len(table.forms))]
-    return os.getpid(), start, met, expansions, table.steps - steps
+    return os.getpid(), start, met, expansions, (table.steps - steps, table.stepped - stepped)
 
 
 def _note_met(base: int, mine: list, found: dict, start: int, met: list) -> None:
@@ -182,9 +184,10 @@ def _translate(table, base: int, known: dict, findings: dict, answer: tuple) -> 
     (interned in the order a serial expansion meets them)."""
     from mcp_resume.model.explore.fast import Expansion
 
-    pid, _, _, expansions, steps = answer
+    pid, _, _, expansions, (steps, stepped) = answer
     mine, found = known[pid], findings[pid]
     table.steps += steps
+    table.stepped += stepped
 
     def ours(local: int) -> int:
         if local < base:
