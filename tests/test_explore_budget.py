@@ -56,7 +56,7 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
 
     def answers(buffer, data):
         found = real_answers(buffer, data)
-        arrived.extend(number for number, _ in found)
+        arrived.extend(number for number, _ in found if number is not None)  # None: a worker's level is done
         return found
 
     monkeypatch.setattr(fast.forms, "_expand_chunk", slow_on_the_first_chunk)

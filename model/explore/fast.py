@@ -125,6 +125,7 @@ class SessionTable:
         self.templates: dict[tuple, tuple[Template, ...]] = {}
         self._witnesses: dict[tuple[int, int, int, int], tuple] = {}  # the witness's part of a decoded pair, by counts
         self.server_steps: dict[tuple, list] = {}  # server_key -> (transition, findings) or None, by template
+        self.forgotten: dict[tuple, tuple] = {}  # (server_key, held) -> the form after restart_client, its findings
         self.steps = 0  # steps judged (each template enabled on each form)
         self.stepped = 0  # of those, stepped with ``step`` (the others reuse a form with the same server's side)
         self.reused = 0  # forms whose server's side was stepped before
@@ -152,6 +153,16 @@ class SessionTable:
         if findings:
             self.state_findings[number] = findings
         return number
+
+    def truncate(self, length: int) -> None:
+        """Forget every form numbered ``length`` or later (a form worker's own numbering of
+        the forms it met, before it takes the parent's)."""
+        for form in self.forms[length:]:
+            del self.ids[form]
+        for items in (self.forms, self.expansions, self.events, self.requests):
+            del items[length:]
+        for number in [n for n in self.state_findings if n >= length]:
+            del self.state_findings[number]
 
     def fits(self, state: State) -> bool:
         """Whether the one-session ``state`` is within the bounds (read before its form is
@@ -205,11 +216,21 @@ class SessionTable:
                 moves.append((index, after))
                 distinct[after] = None
         expansion.successors = tuple(distinct)
-        restarted = step(alone, a.RestartClient(), self.profile)
-        expansion.forget = self.intern(session_form(restarted.after, "S1"), restarted.after)
-        expansion.forget_findings = check_spec_step(restarted)
+        expansion.forget, expansion.forget_findings = self._forget(form, alone)
         self.expansions[number] = expansion
         return expansion
+
+    def _forget(self, form: SessionForm, alone: State) -> tuple[int, list[Finding]]:
+        """The id of the form ``restart_client`` leads to from ``form`` (``alone``), and the
+        step's findings: worked out once per server's side and ``held`` (the client forgets
+        every cursor and request, and only that)."""
+        key = (server_key(form), form[1])
+        forgotten = self.forgotten.get(key)
+        if forgotten is None:
+            restarted = step(alone, a.RestartClient(), self.profile)
+            forgotten = self.forgotten[key] = (session_form(restarted.after, "S1"), check_spec_step(restarted))
+        after, findings = forgotten
+        return self.intern(after), list(findings)
 
     def _server_steps(self, form: SessionForm, alone: State, templates: tuple[Template, ...],
                       foreign: bool) -> list:
@@ -389,6 +410,7 @@ def explore_fast(
     watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
     distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
     table.server_steps.clear()  # the search needs the expansions only
+    table.forgotten.clear()
     result.notes["estimated_states"] = watch.final(distances)
     depth = bounds.depth
     if max_states is not None and len(distances) > max_states:
@@ -431,10 +453,16 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
     distances = {fresh: 0}
     if bounds.sessions == 0:
         return distances
+    with forms.FormWorkers(table, workers) as pool:
+        return _expand_levels(table, fresh, bounds, limit, watch, pool, distances)
+
+
+def _expand_levels(table: SessionTable, fresh: int, bounds: Bounds, limit: int | None, watch,
+                   pool: "forms.FormWorkers", distances: dict[int, int]) -> dict[int, int]:
     frontier = [fresh]
     distance = 0
     while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
-        forms.expand_level(table, frontier, workers, _foreign_needed(table, fresh, bounds, distance))
+        pool.expand_level(frontier, _foreign_needed(table, fresh, bounds, distance))
         found = []
         for form in frontier:
             expansion = table.expansions[form]

@@ -32,7 +32,7 @@ import struct
 import time
 
 from mcp_resume.model.explore.canonical import server_key
-from mcp_resume.model.explore.forked import Claims, quiet_worker, stop_worker, widen
+from mcp_resume.model.explore.forked import _CLAIM, Claims, _capacity, quiet_worker, stop_worker, widen
 
 CHUNK = 48
 """Forms per chunk a worker answers at once (more when a level has more chunks than
@@ -42,7 +42,10 @@ MIN_PARALLEL = 2 * CHUNK
 """A level with fewer unexpanded forms is expanded in this process."""
 
 _LENGTH = struct.Struct("<Q")
-"""The length of each pickled answer, before it on the pipe."""
+"""The length of each pickled answer or command, before it on its pipe."""
+
+_END = 2**32 - 1
+"""The end mark of a level in a claims pipe."""
 
 class WorkerFailed(RuntimeError):
     """A form worker died without answering (killed, out of memory)."""
@@ -50,73 +53,174 @@ class WorkerFailed(RuntimeError):
 
 def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True) -> None:
     """Expand every form of ``forms`` (ids of ``table``) not expanded yet (``foreign`` as
-    ``SessionTable.expand``), on ``workers`` processes (at most one per chunk) forked for
-    this level when there are at least ``MIN_PARALLEL`` of them. An error a worker meets
-    is raised here; ``WorkerFailed`` when one died."""
-    todo = sorted((form for form in forms if table.expansions[form] is None), key=lambda form: server_key(table.forms[form]))
-    if workers <= 1 or len(todo) < MIN_PARALLEL:
-        for form in todo:
-            table.expand(form, foreign)
-        return
-    started = time.perf_counter()
-    claims = Claims()
-    chunks = claims.share(todo, CHUNK)
-    children: dict[int, int] = {}  # the read end of a worker's pipe -> its pid
-    try:
-        for _ in range(min(workers, len(chunks))):
+    ``SessionTable.expand``) on ``workers`` processes forked for this level alone
+    (``FormWorkers`` keeps them for a whole expansion)."""
+    with FormWorkers(table, workers) as pool:
+        pool.expand_level(forms, foreign)
+
+
+class FormWorkers:
+    """Form workers forked once for a whole breadth-first expansion (at its first level of
+    ``MIN_PARALLEL`` forms or more), each keeping its copy of the table from level to
+    level, and with it the server steps it worked out (``SessionTable.server_steps``: a
+    form whose server's side a worker has met is not stepped again there).
+
+    Each level, every worker is sent the forms the parent numbered since the last level
+    (it drops the ones it numbered itself, so ids agree), and the level's chunks; a
+    chunk's number waits in the claims pipe of the worker that met its server's sides
+    before (its *home*; a chunk of new ones goes to the worker with less work so far),
+    followed by one end mark per worker. A worker claims from its own pipe first, then
+    takes what is left in the others' (a worker that is done early does not idle), up to
+    an end mark in each, then says it is done: the parent writes the next level's claims
+    only then (else a worker still reading this level's end marks could take one of them).
+    Use as a context manager: leaving it stops the workers.
+    """
+
+    def __init__(self, table, workers: int) -> None:
+        self.table, self.workers = table, workers
+        self.children: dict[int, int] = {}  # the read end of a worker's answers -> its pid
+        self.pids: list[int] = []
+        self.commands: list[int] = []  # the write end of each worker's commands
+        self.claims: list[tuple[int, int]] = []  # each worker's claims pipe (read, write)
+        self.homes: dict[tuple, int] = {}  # a server's side -> the worker that stepped it
+        self.synced = 0  # the forms every worker numbers as the parent does
+
+    def __enter__(self) -> "FormWorkers":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def expand_level(self, forms: list[int], foreign: bool = True) -> None:
+        """Expand every form of ``forms`` not expanded yet, on the workers when there are
+        at least ``MIN_PARALLEL`` of them (else here). An error a worker meets is raised
+        here; ``WorkerFailed`` when one died."""
+        table = self.table
+        todo = sorted((form for form in forms if table.expansions[form] is None),
+                      key=lambda form: server_key(table.forms[form]))
+        if self.workers <= 1 or len(todo) < MIN_PARALLEL:
+            for form in todo:
+                table.expand(form, foreign)
+            return
+        started = time.perf_counter()
+        if not self.pids:
+            self._start()
+        size = max(CHUNK, -(-len(todo) // (_capacity(self.claims[0][1]) // _CLAIM.size - self.workers)))
+        chunks = [todo[start:start + size] for start in range(0, len(todo), size)]
+        self._claim(chunks)
+        command = pickle.dumps((self.synced, [(form, table.state_findings.get(n)) for n, form in
+                                              enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign),
+                               protocol=pickle.HIGHEST_PROTOCOL)
+        for write in self.commands:
+            _write_all(write, _LENGTH.pack(len(command)) + command)
+        self.synced = len(table.forms)
+        answered = _collect(table, len(chunks), self.children)
+        workers = {pid: index for index, pid in enumerate(self.pids)}
+        for number, pid in answered.items():
+            for form in chunks[number]:
+                self.homes.setdefault(server_key(table.forms[form]), workers[pid])
+        table.seconds += time.perf_counter() - started
+
+    def _start(self) -> None:
+        for _ in range(self.workers):
             read, write = os.pipe()
             widen(write)
+            self.claims.append((read, write))
+        for me in range(self.workers):
+            read, write = os.pipe()
+            widen(write)
+            order, command = os.pipe()
             pid = os.fork()
             if pid == 0:  # the worker: never returns
-                os.close(read)
-                _work(table, chunks, claims.read, foreign, write)
+                for fd in [read, command] + self.commands:  # another worker's commands are not its own
+                    os.close(fd)
+                _serve(self.table, order, [self.claims[(me + k) % self.workers][0] for k in range(self.workers)], write)
             os.close(write)
-            children[read] = pid
-        claims.close()
-        _collect(table, len(chunks), children)
-    finally:
-        claims.close()
-        for read, pid in children.items():  # interrupted or failed: stop the workers still running
+            os.close(order)
+            self.children[read] = pid
+            self.pids.append(pid)
+            self.commands.append(command)
+        self.synced = len(self.table.forms)
+
+    def _claim(self, chunks: list[list[int]]) -> None:
+        """Put each chunk's number in its home worker's claims pipe, then the end marks."""
+        table, load = self.table, [0] * self.workers
+        mine: list[list[int]] = [[] for _ in range(self.workers)]
+        for number, chunk in enumerate(chunks):
+            home = self.homes.get(server_key(table.forms[chunk[0]]))
+            if home is None:
+                home = load.index(min(load))
+            mine[home].append(number)
+            load[home] += len(chunk)
+        for (_, write), numbers in zip(self.claims, mine):
+            os.write(write, b"".join(_CLAIM.pack(number) for number in numbers + [_END] * self.workers))
+
+    def close(self) -> None:
+        """Stop the workers (they are waiting for a command, or killed if busy) and reap them."""
+        for write in self.commands:
+            os.close(write)  # a waiting worker reads the end and leaves
+        for read, pid in self.children.items():
             stop_worker(pid)
             os.close(read)
-    table.seconds += time.perf_counter() - started
+        for read, write in self.claims:
+            os.close(read)
+            os.close(write)
+        self.children, self.pids, self.commands, self.claims = {}, [], [], []
 
 
-def _collect(table, count: int, children: dict[int, int]) -> None:
-    """Read the workers' answers as they come and take them in chunk order; the workers
-    are reaped and ``children`` emptied when every chunk is answered."""
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_exactly(fd: int, count: int) -> bytes | None:
+    """``count`` bytes from ``fd``; None at its end."""
+    parts, left = [], count
+    while left:
+        part = os.read(fd, min(left, 1 << 20))
+        if not part:
+            return None
+        parts.append(part)
+        left -= len(part)
+    return b"".join(parts)
+
+
+def _collect(table, count: int, children: dict[int, int]) -> dict[int, int]:
+    """Read the workers' answers as they come and take them in chunk order; return which
+    worker (pid) answered each chunk."""
     base = len(table.forms)
     known: dict[int, list] = {}  # worker pid -> its new forms, from ``base`` on
     findings: dict[int, dict[int, list]] = {}
     waiting: dict[int, tuple] = {}  # chunk number -> its answer, until its turn
+    answered: dict[int, int] = {}
     frames = {read: bytearray() for read in children}
-    next_chunk = 0
-    while next_chunk < count:
+    next_chunk, done = 0, 0
+    while next_chunk < count or done < len(children):  # every chunk answered, every worker done
         if next_chunk in waiting:
             _translate(table, base, known, findings, waiting.pop(next_chunk))
             next_chunk += 1
             continue
-        if not frames:
-            raise WorkerFailed(f"form workers {sorted(children.values())} died without answering chunk "
-                               f"{next_chunk} (killed, or out of memory?)")
         for read in select.select(list(frames), [], [])[0]:
             data = os.read(read, 1 << 20)
-            if not data:
-                del frames[read]
-                continue
+            if not data:  # a worker keeps its pipe open until told to leave: this one died
+                raise WorkerFailed(f"form worker {children[read]} died without answering chunk "
+                                   f"{next_chunk} (killed, or out of memory?)")
             for number, answer in _answers(frames[read], data):
+                if number is None:
+                    done += 1
+                    continue
                 pid, start, met, _, _ = answer
                 _note_met(base, known.setdefault(pid, []), findings.setdefault(pid, {}), start, met)
                 waiting[number] = answer
-    for read, pid in list(children.items()):
-        os.close(read)
-        os.waitpid(pid, 0)
-        del children[read]
+                answered[number] = pid
+    return answered
 
 
 def _answers(buffer: bytearray, data: bytes) -> list[tuple]:
     """The whole answers in ``buffer`` once ``data`` is added (what is left of an answer
-    stays); raises the error a worker sent."""
+    stays), ``(None, None)`` for a worker's word that its level is done; raises the error
+    a worker sent."""
     buffer += data
     answers = []
     while len(buffer) >= _LENGTH.size:
@@ -127,30 +231,40 @@ def _answers(buffer: bytearray, data: bytes) -> list[tuple]:
         del buffer[:_LENGTH.size + length]
         if kind == "error":
             raise answer
-        answers.append(answer)
+        answers.append((None, None) if kind == "done" else answer)
     return answers
 
 
-def _work(table, chunks: list[list[int]], claims: int, foreign: bool, write: int) -> None:
-    """In a forked worker: claim chunks and answer each, until none is left, then leave
-    without running the parent's clean-ups. An error is sent as the answer, for the
-    parent to raise."""
+def _serve(table, commands: int, claims: list[int], write: int) -> None:
+    """In a forked worker: for each command (the forms numbered since the last one, a
+    level's chunks, ``foreign``), claim chunks from ``claims`` in turn (its own first), up
+    to an end mark in each, and answer each; leave at the end of the commands, without
+    running the parent's clean-ups. An error is sent as the answer, for the parent to raise."""
     code = 1
     try:
         quiet_worker()
         with os.fdopen(write, "wb") as stream:
-            sent = len(table.forms)
-            while (number := Claims.take(claims)) is not None:
-                try:
-                    answer = ("answer", (number, _expand_chunk(table, chunks[number], foreign, sent)))
-                except Exception as error:  # noqa: BLE001 - the parent raises it
-                    answer = ("error", error)
+            while (head := _read_exactly(commands, _LENGTH.size)) is not None:
+                synced, met, chunks, foreign = pickle.loads(_read_exactly(commands, _LENGTH.unpack(head)[0]))
+                table.truncate(synced)
+                for form, checked in met:
+                    table.intern_checked(form, checked)
                 sent = len(table.forms)
-                data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-                stream.write(_LENGTH.pack(len(data)) + data)
-                stream.flush()
-                if answer[0] == "error":
-                    break
+                for pipe in claims:
+                    while (number := Claims.take(pipe)) != _END:
+                        try:
+                            answer = ("answer", (number, _expand_chunk(table, chunks[number], foreign, sent)))
+                        except Exception as error:  # noqa: BLE001 - the parent raises it
+                            answer = ("error", error)
+                        sent = len(table.forms)
+                        data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
+                        stream.write(_LENGTH.pack(len(data)) + data)
+                        stream.flush()
+                        if answer[0] == "error":
+                            return
+                done = pickle.dumps(("done", None), protocol=pickle.HIGHEST_PROTOCOL)
+                stream.write(_LENGTH.pack(len(done)) + done)  # it read its end mark in every pipe:
+                stream.flush()  # the next level's claims may come
         code = 0
     finally:
         os._exit(code)
