@@ -243,7 +243,7 @@ class SessionTable:
         first such form's transitions serve the others, whose client memory
         ``_successor`` puts in. Sound because the spec's server does not read the
         client's memory: no decision, no server check and no bound does
-        (``spec.transitions.remember``; ``tests/test_fast_explorer.py`` holds the spec to it).
+        (``spec.transitions.remember``; ``tests/test_spec_transitions.py`` holds the spec to it).
         """
         key = server_key(form)
         server_steps = self.server_steps.get(key)
@@ -322,9 +322,6 @@ class SessionTable:
         if transition.before is not alone:  # another form's step: its server's side, this form's client
             server_side = State(after.sessions, after.streams, after.events, after.requests, alone.client, after.dense)
             after = remember(alone, server_side, transition.observation)
-            if after is server_side and after.streams is alone.streams and after.requests is alone.requests \
-                    and after.sessions is alone.sessions and after.events is alone.events:
-                return number
         return self.intern(session_form(after, "S1"), after)
 
 

@@ -154,15 +154,23 @@ class Claims:
         self.capacity = _capacity(self._write)
 
     def share(self, items: Sequence, least: int) -> list[Sequence]:
-        """Cut ``items`` into runs of consecutive items, ``least`` or more each (more when
-        the pipe could not hold a number per run), write the runs' numbers, in order, and
-        close the pipe's writing end; return the runs (slices of ``items``)."""
-        size = max(least, -(-len(items) // (self.capacity // self.SIZE)))
-        runs = [items[start:start + size] for start in range(0, len(items), size)]
-        os.write(self._write, b"".join(_CLAIM.pack(number) for number in range(len(runs))))
+        """Cut ``items`` into runs (``cut``), write the runs' numbers, in order, and close
+        the pipe's writing end; return the runs (slices of ``items``)."""
+        runs = self.cut(items, least)
+        self.put(range(len(runs)))
         os.close(self._write)
         self._write = -1
         return runs
+
+    def cut(self, items: Sequence, least: int, reserve: int = 0) -> list[Sequence]:
+        """``items`` in runs of consecutive items, ``least`` or more each (more when the pipe
+        could not hold a number per run, besides ``reserve`` other numbers)."""
+        size = max(least, -(-len(items) // (self.capacity // self.SIZE - reserve)))
+        return [items[start:start + size] for start in range(0, len(items), size)]
+
+    def put(self, numbers) -> None:
+        """Write ``numbers`` for the workers to take (the pipe holds them all: ``cut``)."""
+        os.write(self._write, b"".join(_CLAIM.pack(number) for number in numbers))
 
     @staticmethod
     def take(read: int) -> int | None:

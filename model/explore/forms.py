@@ -2,19 +2,19 @@
 
 At the default bound the state search is a few per cent of a run; the rest is
 ``SessionTable.expand`` (``spec.transitions.step`` and the checks on every
-action of every session form). ``expand_level(table, forms, workers)`` expands
-one breadth-first level of forms, in this process or on workers forked for that
-level. A worker starts from a copy of the parent's table as it is when the level
-starts (the fork copies it; nothing is sent), so every form known so far keeps
-its id and its ``check_state`` findings there. The level is cut into chunks of
-``CHUNK`` forms; a worker that is free claims the next chunk (the chunk numbers
-wait in a pipe that every worker reads, four bytes per claim: a worker that meets
-slow forms is not waited for while the other one idles), and answers each chunk,
-as soon as it is done, through its own pipe: the chunk's number, the expansions,
-and the forms it met for the first time (with their findings) numbered after the
-parent's. The parent reads whichever answer comes and takes them in chunk order,
-so it numbers the new forms in the order a serial expansion would: form ids (and
-so traces) do not depend on the number of workers.
+action of every session form). ``FormWorkers(table, workers).expand_level(forms)``
+expands one breadth-first level of forms, in this process or on workers forked at
+the first big level and kept for the whole expansion (``FormWorkers``: each keeps the
+server steps it worked out). A worker starts from a copy of the parent's table (the
+fork copies it), and before each level takes the forms the parent numbered since,
+so every form known keeps its id and its ``check_state`` findings there. The level
+is cut into chunks of ``CHUNK`` forms whose numbers wait in claims pipes, four bytes
+per claim (a worker that meets slow forms is not waited for while the other one
+idles); a worker answers each chunk, as soon as it is done, through its own pipe:
+the chunk's number, the expansions, and the forms it met for the first time (with
+their findings) numbered after the parent's. The parent reads whichever answer comes
+and takes them in chunk order, so it numbers the new forms in the order a serial
+expansion would: form ids (and so traces) do not depend on the number of workers.
 
 Not a ``multiprocessing`` pool: a pool's ``terminate`` can wait forever for a
 queue lock that a worker killed by the same Ctrl-C or SIGTERM held. Here an
@@ -32,7 +32,7 @@ import struct
 import time
 
 from mcp_resume.model.explore.canonical import server_key
-from mcp_resume.model.explore.forked import _CLAIM, Claims, _capacity, quiet_worker, stop_worker, widen
+from mcp_resume.model.explore.forked import Claims, quiet_worker, stop_worker, widen
 
 CHUNK = 48
 """Forms per chunk a worker answers at once (more when a level has more chunks than
@@ -49,14 +49,6 @@ _END = 2**32 - 1
 
 class WorkerFailed(RuntimeError):
     """A form worker died without answering (killed, out of memory)."""
-
-
-def expand_level(table, forms: list[int], workers: int = 1, foreign: bool = True) -> None:
-    """Expand every form of ``forms`` (ids of ``table``) not expanded yet (``foreign`` as
-    ``SessionTable.expand``) on ``workers`` processes forked for this level alone
-    (``FormWorkers`` keeps them for a whole expansion)."""
-    with FormWorkers(table, workers) as pool:
-        pool.expand_level(forms, foreign)
 
 
 class FormWorkers:
@@ -81,7 +73,7 @@ class FormWorkers:
         self.children: dict[int, int] = {}  # the read end of a worker's answers -> its pid
         self.pids: list[int] = []
         self.commands: list[int] = []  # the write end of each worker's commands
-        self.claims: list[tuple[int, int]] = []  # each worker's claims pipe (read, write)
+        self.claims: list[Claims] = []  # each worker's claims pipe
         self.homes: dict[tuple, int] = {}  # a server's side -> the worker that stepped it
         self.synced = 0  # the forms every worker numbers as the parent does
 
@@ -105,8 +97,7 @@ class FormWorkers:
         started = time.perf_counter()
         if not self.pids:
             self._start()
-        size = max(CHUNK, -(-len(todo) // (_capacity(self.claims[0][1]) // _CLAIM.size - self.workers)))
-        chunks = [todo[start:start + size] for start in range(0, len(todo), size)]
+        chunks = self.claims[0].cut(todo, CHUNK, reserve=self.workers)  # a pipe may get every chunk
         self._claim(chunks)
         command = pickle.dumps((self.synced, [(form, table.state_findings.get(n)) for n, form in
                                               enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign),
@@ -122,10 +113,7 @@ class FormWorkers:
         table.seconds += time.perf_counter() - started
 
     def _start(self) -> None:
-        for _ in range(self.workers):
-            read, write = os.pipe()
-            widen(write)
-            self.claims.append((read, write))
+        self.claims = [Claims() for _ in range(self.workers)]
         for me in range(self.workers):
             read, write = os.pipe()
             widen(write)
@@ -134,7 +122,7 @@ class FormWorkers:
             if pid == 0:  # the worker: never returns
                 for fd in [read, command] + self.commands:  # another worker's commands are not its own
                     os.close(fd)
-                _serve(self.table, order, [self.claims[(me + k) % self.workers][0] for k in range(self.workers)], write)
+                _serve(self.table, order, [self.claims[(me + k) % self.workers].read for k in range(self.workers)], write)
             os.close(write)
             os.close(order)
             self.children[read] = pid
@@ -152,8 +140,8 @@ class FormWorkers:
                 home = load.index(min(load))
             mine[home].append(number)
             load[home] += len(chunk)
-        for (_, write), numbers in zip(self.claims, mine):
-            os.write(write, b"".join(_CLAIM.pack(number) for number in numbers + [_END] * self.workers))
+        for claims, numbers in zip(self.claims, mine):
+            claims.put(numbers + [_END] * self.workers)
 
     def close(self) -> None:
         """Stop the workers (they are waiting for a command, or killed if busy) and reap them."""
@@ -162,9 +150,8 @@ class FormWorkers:
         for read, pid in self.children.items():
             stop_worker(pid)
             os.close(read)
-        for read, write in self.claims:
-            os.close(read)
-            os.close(write)
+        for claims in self.claims:
+            claims.close()
         self.children, self.pids, self.commands, self.claims = {}, [], [], []
 
 
