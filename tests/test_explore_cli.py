@@ -52,6 +52,20 @@ def test_a_design_is_explored_with_the_shortest_trace_of_what_it_breaks(tmp_path
     assert len(replay(trace, ReferenceServer())) == 2
 
 
+def test_an_earlier_runs_trace_of_the_same_server_is_named_and_kept(tmp_path, capsys):
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    stale = traces / f"{DESIGNS[10]().name}-replay-suffix.json"
+    other = traces / f"{DESIGNS[11]().name}-replay-suffix.json"
+    stale.write_text("{}")
+    other.write_text("{}")
+    assert main(["explore", "--design", "10", "--first", "--traces", str(traces)]) == 1
+    out = capsys.readouterr().out
+    assert "earlier run's trace" in out and stale.name in out and other.name not in out
+    assert stale.read_text() == other.read_text() == "{}"
+    assert (traces / f"{DESIGNS[10]().name}-reject-foreign-event-id.json").exists()
+
+
 def test_the_graph_is_written_as_dot_and_svg(tmp_path):
     folder = tmp_path / "graph"
     assert main(["explore", "--graph", str(folder), "--quiet"]) == 0

@@ -60,6 +60,7 @@ import time
 from pathlib import Path
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from mcp_resume.outputs import output_folder_probe, output_paths_problem, write_output
@@ -529,12 +530,20 @@ def _write_json(path, data) -> None:
 
 
 def _write_traces(folder: Path, result: ExplorationResult, console: Console) -> None:
+    """Write each counterexample as ``FOLDER/<server>-<rule>.json``; name the traces of the
+    same server an earlier run left there for rules this run did not break (kept as they are)."""
     folder.mkdir(parents=True, exist_ok=True)
+    written = set()
     for registry in (result.violations, result.warnings):
         for rule, violation in registry.items():
             path = folder / f"{result.server}-{rule}.json"
             write_output(path, violation.trace.dumps())
-            console.print(f"trace: {path}")
+            written.add(path.name)
+            console.print(f"trace: {path}", markup=False, highlight=False, soft_wrap=True)
+    for path in sorted(folder.glob(f"{result.server}-*.json")):
+        if path.name not in written:
+            console.print(f"[yellow]note[/]: {escape(str(path))} is an earlier run's trace: this run did not break its rule",
+                          soft_wrap=True)
 
 
 class ProgressLine:
