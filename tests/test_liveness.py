@@ -254,6 +254,68 @@ def test_the_liveness_bound_is_named_with_liveness_only(capsys):
 def test_a_design_s_liveness_is_judged_under_boundary_only(tmp_path, capsys):
     assert _explore("--liveness", "--design", "3", "--profile", "mcp-2025-03-26", "--quiet") == 2
     assert "judged under boundary" in capsys.readouterr().err
-    assert _explore("--liveness", "--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 1
+    assert _explore("--liveness", "--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 0
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["profile"] == "mcp-2025-11-25" and data["lassos"][0]["profile"] == "mcp-2025-11-25"
+    assert data["verdict"] == "allowed" and data["required"] is False and data["holds"] is False
+    assert "as mcp-2025-11-25 allows" in capsys.readouterr().out
+
+
+def test_the_rule_is_a_must_where_reemit_pending_is():
+    assert liveness.required(Profile.BOUNDARY)
+    assert not any(liveness.required(p) for p in Profile if p is not Profile.BOUNDARY)
+    assert "D51" in liveness.requirement(Profile.MCP_2025_11_25) and "not a failure" in liveness.requirement(Profile.MCP_2025_11_25)
+
+
+def _replay(tmp_path, trace, target, *options):
+    path = tmp_path / "lasso.json"
+    path.write_text(trace.dumps())
+    args = build_parser().parse_args(["replay", str(path), target, *options])
+    return args.handler(args)
+
+
+STRANDING = Lasso("design-1", "R1", (a.Initialize(), a.CallTool("S1"), a.CallTool("S1"), a.DropConnection("T1"),
+                                     a.IssueServerRequest("T1")), (a.Reconnect("S1", None),), False)
+"""Design 1's lasso: its session resumption re-emits nothing, so R1 stays stranded."""
+
+
+def test_replay_says_whether_a_lasso_reproduces_and_fails_only_where_the_rule_is_a_must(tmp_path, capsys):
+    assert _replay(tmp_path, STRANDING.trace(), "design-1") == 1
+    out = capsys.readouterr().out
+    assert "after round 2: R1 stranded" in out and "the lasso reproduces on design-1" in out and "<--" not in out
+    assert _replay(tmp_path, STRANDING.trace(), "reference") == 0
+    assert "does not reproduce on reference: R1 is not stranded after round 1" in capsys.readouterr().out
+    assert _replay(tmp_path, STRANDING.trace(), "design-1", "--profile", "mcp-2025-11-25") == 0
+    out = capsys.readouterr().out
+    assert "the lasso reproduces on design-1" in out and "not a failure" in out
+
+
+def test_replay_judges_the_request_the_lasso_names(tmp_path, capsys):
+    other = _with_lasso(STRANDING.trace(), request="R2")
+    assert _replay(tmp_path, other, "design-1") == 0
+    assert "R2 is not stranded after the prefix" in capsys.readouterr().out
+
+
+def test_every_round_is_reported(tmp_path, capsys):
+    trace = STRANDING.trace()
+    thrice = type(trace)(trace.actions + STRANDING.cycle, trace.profile, None, trace.source, trace.meta)
+    assert _replay(tmp_path, thrice, "design-1") == 1
+    out = capsys.readouterr().out
+    assert "cycle 3 times" in out and "after round 3: R1 stranded" in out
+
+
+@pytest.mark.parametrize("change", ["round", "request", "rule"])
+def test_a_lasso_that_is_not_what_it_says_is_refused(tmp_path, capsys, change):
+    trace = STRANDING.trace()
+    if change == "round":  # the second round is another action: no lasso repeats like that
+        bad = type(trace)(trace.actions[:-1] + (a.DeleteSession("S1"),), trace.profile, None, trace.source, trace.meta)
+        message = "repeats its cycle"
+    elif change == "request":
+        bad, message = _with_lasso(trace, request=5), "request must be"
+    else:
+        bad = type(trace)(trace.actions, trace.profile, type(trace.failure)(7, "nonsense", "x"), trace.source, trace.meta)
+        message = "failure names 'nonsense'"
+    with pytest.raises(ValueError, match=message):
+        replay_lasso(bad, DESIGNS[1]())
+    assert _replay(tmp_path, bad, "design-1") == 2
+    assert message in capsys.readouterr().err

@@ -49,6 +49,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Hashable, Iterator
 
 from mcp_resume.spec.actions import Action, Reconnect, describe
+from mcp_resume.spec.catalog import Level, grade
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import ISSUED_HEADERS, Bounds, candidate_actions, within
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, SessionStatus, State
@@ -62,6 +63,8 @@ from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported
 from mcp_resume.model.servers.idmap import IdMap
 
 RULE = "no-stranded-request"
+SAFETY_FORM = "reemit-pending"
+"""The safety rule whose liveness form ``RULE`` is (DESIGN.md §4): it carries the levels."""
 SPEC_BOUND = "tiny"
 """The spec's default bound: one session, one stream, two events, one request, every depth."""
 
@@ -167,6 +170,23 @@ class LivenessResult:
         if self.holds is None:
             return "incomplete"
         return "broken" if not self.holds else "vacuous" if self.vacuous else "holds"
+
+
+def required(profile: Profile) -> bool:
+    """Whether ``RULE`` is a MUST under ``profile``: it is when its safety form
+    (``reemit-pending``) is; a lasso is a failure only then."""
+    return grade(SAFETY_FORM, profile).level is Level.MUST
+
+
+def requirement(profile: Profile) -> str:
+    """Why a lasso under ``profile`` is or is not a failure, with the sources."""
+    found = grade(SAFETY_FORM, profile)
+    sources = ", ".join(found.sources)
+    if found.level is Level.MUST:
+        return f"{SAFETY_FORM} is a MUST under {profile.value} ({sources}): a stranded request is a failure"
+    why = f": {found.reason}" if found.reason else ""
+    return (f"{SAFETY_FORM} is {found.level.value} under {profile.value} ({sources}){why}; "
+            "a lasso there shows a run the revision allows, not a failure")
 
 
 # -- the property ----------------------------------------------------------------------
@@ -447,7 +467,22 @@ def lasso_shape(trace: Trace) -> tuple[int, int]:
     if rest < cycle or rest % cycle:
         raise ValueError(f"a lasso of {len(trace.actions)} actions cannot be a {prefix}-step prefix followed by "
                          f"its {cycle}-step cycle once or more")
+    first = trace.actions[prefix:prefix + cycle]
+    for start in range(prefix + cycle, len(trace.actions), cycle):
+        if trace.actions[start:start + cycle] != first:
+            raise ValueError(f"steps {start + 1}-{start + cycle} of the lasso differ from its cycle (steps "
+                             f"{prefix + 1}-{prefix + cycle}): a lasso repeats its cycle action for action")
+    if "request" in lasso and not isinstance(lasso["request"], str):
+        raise ValueError(f"a lasso's request must be a server request's handle (such as \"R1\"), not {lasso['request']!r}")
+    if trace.failure is not None and trace.failure.rule != RULE:
+        raise ValueError(f"a lasso is a counterexample to {RULE}, but the trace's failure names {trace.failure.rule!r}")
     return prefix, cycle
+
+
+def lasso_request(trace: Trace) -> str | None:
+    """The request a lasso trace says stays stranded (``meta.lasso.request``), if it names one
+    (after ``lasso_shape``, which checks it is a handle)."""
+    return trace.meta["lasso"].get("request")
 
 
 def replay_lasso(trace: Trace, server: ServerUnderTest) -> list[frozenset[str]]:

@@ -355,7 +355,7 @@ def _add_explore(commands) -> None:
                        ("requests", "server requests per session"), ("depth", "steps from the initial state")):
         explore.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")
     explore.add_argument("--design", type=whole_number, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
-    explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample; the spec within tiny, --design N within the liveness bound; the graph is kept whole, unreduced: --max-states caps it")
+    explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample (a failure where reemit-pending is a MUST: boundary); the spec within tiny, --design N within the liveness bound; the graph is kept whole, unreduced: --max-states caps it")
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--exhaustive", action="store_true",
                          help="with --design: walk the whole bound and list every rule broken in it (default: stop once "

@@ -23,8 +23,9 @@ Modes (one run, one exit code):
   the walk stops at ``--max-states`` (default ``LIVENESS_MAX_STATES``): a lasso
   found by then is real, none found is exit 3; numbers given override its own
   bounds; a design is judged under ``boundary`` only (under an MCP revision the
-  spec itself may leave a request pending); a graph where no request is ever
-  stranded is vacuous (exit 1);
+  spec itself may leave a request pending); the spec's lasso under a profile where
+  ``reemit-pending`` is no MUST is ``allowed`` (exit 0: a run the revision permits);
+  a graph where no request is ever stranded is vacuous (exit 1);
 - ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
   at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red (``--design N`` explores its own bound, ``kill``
@@ -260,9 +261,9 @@ def _conflict(args) -> str | None:
         if args.engine == "reference":
             return "--engine reference does not apply with --liveness"
         if given["--design"] and args.profile not in (None, Profile.BOUNDARY.value):
-            return (f"--liveness --design N is judged under {Profile.BOUNDARY.value}: under {args.profile} the spec "
-                    "itself may leave a server request pending, so a design's lasso there is no defect (see the "
-                    f"spec's with --liveness --profile {args.profile})")
+            return (f"--liveness --design N is judged under {Profile.BOUNDARY.value}: under {args.profile} "
+                    "reemit-pending is no MUST and the spec itself may leave a server request pending, so a "
+                    f"design's lasso there is no defect (see the spec's, allowed, with --liveness --profile {args.profile})")
         return None
     if given["--design"]:
         for option in ("--engine", "--no-symmetry", *_SPEC_ONLY):
@@ -629,30 +630,45 @@ def run_liveness(args, profile: Profile, name: str | None, bounds: Bounds, conso
     console.print("fairness: weak, on each held live session's resumption (reconnect without Last-Event-ID)")
     for lasso in result.lassos:
         console.print(lasso.describe(), markup=False, highlight=False)
-    verdict = {"incomplete": "holds so far (no lasso in the states walked)", "holds": "holds",
-               "broken": f"DOES NOT HOLD: {len(result.lassos)} lasso(s)",
-               "vacuous": ("VACUOUS: no state of the graph strands a request, so the rule was never put to "
-                           "the test; widen the bound (--requests, --depth)")}[result.verdict]
-    console.print(f"{graph.name} {verdict}")
+    verdict = _liveness_verdict(result, profile)
+    text = {"incomplete": "holds so far (no lasso in the states walked)", "holds": "holds",
+            "broken": f"DOES NOT HOLD: {len(result.lassos)} lasso(s)",
+            "allowed": f"does not hold, as {profile.value} allows: {len(result.lassos)} lasso(s)",
+            "vacuous": ("VACUOUS: no state of the graph strands a request, so the rule was never put to "
+                        "the test; widen the bound (--requests, --depth)")}[verdict]
+    if result.lassos:
+        console.print(liveness.requirement(profile), markup=False, highlight=False)
+    console.print(f"{graph.name} {text}")
     _write_json(args.json, _liveness_json(result, name, args.design, profile))
     if result.lassos and args.traces:
         folder = Path(args.traces)
         folder.mkdir(parents=True, exist_ok=True)
         path = write_output(folder / LASSO_FILE, result.lassos[0].trace(profile).dumps())
         console.print(f"trace: {path} (replay: the prefix, then the cycle twice)")
-    code = {"incomplete": EXIT_INCOMPLETE, "holds": EXIT_OK}.get(result.verdict, EXIT_FAILED)
+    code = {"incomplete": EXIT_INCOMPLETE, "holds": EXIT_OK, "allowed": EXIT_OK}.get(verdict, EXIT_FAILED)
     if args.graph:
         code = max(code, _liveness_graph(args, profile, result, console))
     return code
 
 
+def _liveness_verdict(result, profile: Profile) -> str:
+    """``result.verdict``, or ``allowed`` for lassos under a profile where the rule is no MUST
+    (``liveness.required``)."""
+    from mcp_resume.model.explore.liveness import required
+
+    return "allowed" if result.verdict == "broken" and not required(profile) else result.verdict
+
+
 def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
+    from mcp_resume.model.explore.liveness import required
+
     graph = result.graph
     return {"rule": "no-stranded-request", "server": graph.name, "design": design, "profile": profile.value,
             "bound_name": bound_name,
             "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
             "seconds": round(graph.seconds, 3), "holds": None if result.verdict == "incomplete" else result.verdict == "holds", "stopped": graph.stopped,
-            "verdict": result.verdict, "vacuous": result.vacuous, "stranded_states": result.stranded_states,
+            "verdict": _liveness_verdict(result, profile), "required": required(profile),
+            "vacuous": result.vacuous, "stranded_states": result.stranded_states,
             "lassos": [lasso.trace(profile).to_json() for lasso in result.lassos]}
 
 

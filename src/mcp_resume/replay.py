@@ -12,8 +12,10 @@ TRACE is either
   a URL or an embedded target (``model.http.adapter``; client actions and the
   server actions that fixture tools can play); a lasso of ``explore --liveness``
   (``meta.lasso``) against an in-process server replays its prefix, then its
-  cycle twice, following the server, and says which requests are stranded after
-  each part (exit 1 when one still is after the last round).
+  cycle as often as the trace repeats it (twice as written), following the
+  server, says which requests are stranded after each part and whether the
+  lasso reproduces (its request stranded after the prefix and every round):
+  exit 1 then, where ``reemit-pending`` is a MUST (``boundary``), else 0.
 
 Prints what was expected and observed; exits 0 when the rule holds, 1 when it
 does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached.
@@ -35,7 +37,7 @@ from mcp_resume.model.verify.probe import TargetError, probe
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json
+from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, Trace, trace_from_json
 from mcp_resume.spec.verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
@@ -113,7 +115,8 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
         raise ValueError("the trace has no action: there is nothing to replay")
     in_process = target in IN_PROCESS or target.startswith(("design-", "variation-"))
     if in_process and "lasso" in trace.meta:  # a malformed one is refused by lasso_shape, not replayed as plain
-        return _replay_lasso(trace, server_factory(target)() if target != "spec" else server_factory("spec")(profile), target)
+        server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
+        return _replay_lasso(trace, server, target, profile)
     if in_process:
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         close = None
@@ -142,27 +145,48 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     return EXIT_OK
 
 
-def _replay_lasso(trace, server, target: str) -> int:
-    """A lasso of ``explore --liveness``: the prefix, then the cycle twice, following the
-    server; exit 1 when a request is still stranded after the last round."""
-    from mcp_resume.model.explore.liveness import lasso_shape, replay_lasso
+def _replay_lasso(trace, server, target: str, profile: Profile) -> int:
+    """A lasso of ``explore --liveness``: the prefix, then the cycle as often as the trace
+    repeats it, following the server. The lasso reproduces when its request
+    (``meta.lasso.request``; any request when it names none) is stranded after the prefix
+    and after every round; exit 1 then, where ``no-stranded-request`` is a MUST under
+    ``profile`` (``liveness.required``), else 0."""
+    from mcp_resume.model.explore.liveness import RULE, lasso_request, lasso_shape, replay_lasso, required, requirement
 
     try:
         prefix, cycle = lasso_shape(trace)
     except ValueError:
         server.close()
         raise
+    request = lasso_request(trace)
     rounds = (len(trace.actions) - prefix) // cycle
-    print(f"replay a lasso against {target}: a {prefix}-step prefix, then its {cycle}-step cycle "
-          + ("once" if rounds == 1 else "twice" if rounds == 2 else f"{rounds} times"))
-    print(trace.describe())
+    print(f"replay a lasso under {profile.value} against {target}: a {prefix}-step prefix, then its {cycle}-step "
+          f"cycle {_times(rounds)}; {request or 'a request'} stays stranded, it says")
+    print(Trace(trace.actions, trace.profile, None, trace.source, trace.meta).describe())
     try:
-        rounds = replay_lasso(trace, server)
+        after = replay_lasso(trace, server)
     finally:
         server.close()
-    for name, requests in zip(("after the prefix", "after round 1", "after round 2"), rounds):
+    for number, requests in enumerate(after):
+        name = "after the prefix" if number == 0 else f"after round {number}"
         print(f"{name}: " + (", ".join(f"{r} stranded" for r in sorted(requests)) or "nothing stranded"))
-    return EXIT_FAILED if rounds and rounds[-1] else EXIT_OK
+    missed = [number for number, requests in enumerate(after)
+              if not (request in requests if request else requests)]
+    if missed:
+        where = "the prefix" if missed[0] == 0 else f"round {missed[0]}"
+        print(f"{RULE}: the lasso does not reproduce on {target}: {request or 'no request'} is not stranded after {where}")
+        if target == "spec":
+            print("(the spec target is the spec's own server: it re-emits a pending request at session resumption, "
+                  "as boundary requires)")
+        return EXIT_OK
+    print(f"{RULE}: the lasso reproduces on {target}: {request or ', '.join(sorted(after[-1]))} stranded after the "
+          "prefix and after every round")
+    print(requirement(profile))
+    return EXIT_FAILED if required(profile) else EXIT_OK
+
+
+def _times(rounds: int) -> str:
+    return "once" if rounds == 1 else "twice" if rounds == 2 else f"{rounds} times"
 
 
 def _error(message: str, code: int) -> int:
