@@ -27,6 +27,9 @@ MEANINGLESS = [
     (["--no-symmetry", "--engine", "fast", "--traces", "{x}"], "--no-symmetry needs --engine reference"),
     (["--engine", "reference", "--workers", "2"], "--workers applies to the fast engine"),
     (["--no-symmetry", "--workers", "2", "--graph", "{x}"], "--workers applies to the fast engine"),
+    (["--design", "3", "--json", "{x}", "--traces", "{x}"], "--json and --traces both name"),
+    (["--json", "{x}", "--graph", "{x}"], "--json and --graph both name"),
+    (["--kill-matrix", "--json", "{x}", "--markdown", "{x}"], "--json and --markdown both name"),
 ]
 
 
@@ -59,6 +62,7 @@ def test_options_that_mean_nothing_together_are_a_one_line_usage_error(args, mes
     ["--engine", "reference", "--no-symmetry", "--max-states", "10"],
     ["--workers", "2", "--budget", "10", "--max-memory", "500"],
     ["--graph", "{x}", "--workers", "1"],
+    ["--design", "3", "--graph", "{x}", "--traces", "{x}"],  # a folder for both: their files differ
 ])
 def test_options_that_fit_together_reach_a_run(args, tmp_path, monkeypatch):
     started = []

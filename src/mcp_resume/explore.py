@@ -114,7 +114,8 @@ def run_explore(args) -> int:
         if args.design is not None and args.design not in designs.BY_NUMBER:
             raise UsageError(f"unknown design {args.design}; designs are {designs.numbers_text()} (spec/designs.py)")
         _check_options(args)
-        problem = output_paths_problem(files=[args.json, args.markdown]) or _folders_problem(args.graph, args.traces)
+        problem = (_same_path_problem(args) or output_paths_problem(files=[args.json, args.markdown])
+                   or _folders_problem(args.graph, args.traces))
         if problem:
             raise UsageError(problem)
     except (UsageError, ValueError) as error:
@@ -209,6 +210,19 @@ def _named_bound(name: str, liveness: bool) -> Bounds:
 def _bound_given(args) -> bool:
     """Whether the command line names a bound (``--bound`` or any explicit number)."""
     return bool(args.bound) or any(getattr(args, name) is not None for name in EXPLICIT)
+
+
+def _same_path_problem(args) -> str | None:
+    """Two outputs named by one path (a report that would also be a folder, or overwrite
+    another report): refused before the run, so no report is left behind by a failed write."""
+    given = [(option, Path(path)) for option, path in (("--json", args.json), ("--markdown", args.markdown),
+                                                        ("--traces", args.traces), ("--graph", args.graph))
+             if path is not None and path != "-"]
+    for index, (option, path) in enumerate(given):
+        for other, other_path in given[index + 1:]:
+            if path.resolve() == other_path.resolve() and {option, other} != {"--traces", "--graph"}:
+                return f"{option} and {other} both name {path}: give each its own path"
+    return None
 
 
 def _folders_problem(*folders) -> str | None:
