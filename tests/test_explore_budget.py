@@ -268,3 +268,15 @@ def test_the_estimate_so_far_never_passes_the_final_one():
     final = watch.final(fast.expand_forms(table, fast._global_actions(table).fresh, bounds, None, 1, watch))
     so_far = [estimate.estimate_states(distances, bounds.sessions, bounds.depth) for distances in seen]
     assert so_far == sorted(so_far) and so_far[-1] <= final and len(so_far) >= 5
+
+
+def test_max_memory_stops_the_fast_engine_while_it_expands_session_forms(monkeypatch):
+    """The forms take most of a run's time and memory: a process already above the limit
+    stops after the first level of forms, not after all of them."""
+    bounds = NAMED_BOUNDS["kill"]
+    whole = explore_fast(bounds)
+    monkeypatch.setattr(search, "resident_mb", lambda: 1000.0)
+    stopped = explore_fast(bounds, max_memory=500)
+    assert stopped.stopped and "--max-memory 500 MB" in stopped.stopped and not stopped.exhausted
+    assert stopped.notes["session_forms"] < whole.notes["session_forms"] / 10
+    assert stopped.states < whole.states

@@ -405,19 +405,21 @@ def explore_fast(
     table = SessionTable(bounds, profile)
     world = _global_actions(table)
     watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
-    distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch)
+    distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch, max_memory)
     table.server_steps.clear()  # the search needs the expansions only
     table.forgotten.clear()
     result.notes["estimated_states"] = watch.final(distances)
     depth = bounds.depth
-    if max_states is not None and len(distances) > max_states:
+    over_memory = max_memory is not None and search.resident_mb() > max_memory  # the search stops at once
+    if (max_states is not None and len(distances) > max_states) or over_memory:
         depth = _searchable_depth(table, distances, depth)
     plan = _plan(table, world.fresh, bounds, max_states, max_memory, PROGRESS_EVERY, depth)
     tally = search.search(plan, workers, _progress_of(result, progress, started))
     result.levels, result.states, result.depth = tally.levels, tally.states, tally.depth
     result.stopped = tally.stopped
     if result.stopped is None and depth != bounds.depth:
-        result.stopped = (f"stopped at --max-states {max_states:,}: {len(distances):,} session forms already; "
+        cap = f"--max-memory {max_memory:,.0f} MB" if over_memory else f"--max-states {max_states:,}"
+        result.stopped = (f"stopped at {cap}: {len(distances):,} session forms already; "
                           f"states explored to depth {depth}")
     _count(result, table, world, tally)
     _report_findings(result, table, world, distances, profile, bounds)
@@ -429,14 +431,17 @@ def explore_fast(
 
 
 def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | None = None,
-                 workers: int = 1, watch: "estimate.Watch | None" = None) -> dict[int, int]:
+                 workers: int = 1, watch: "estimate.Watch | None" = None,
+                 max_memory: float | None = None) -> dict[int, int]:
     """Expand every session form that a state within ``bounds`` can hold while the
     search expands it, breadth-first from the fresh form, on ``workers`` processes
     (``forms``: workers forked for each big level claim its chunks): the forms at most ``depth - 2``
     single-session steps from it (a form ``k`` steps away first appears at depth
     ``k + 1``). Return the distance
     of every form interned. Stop early when more than ``limit`` forms are known;
-    ``watch`` sees the distances after each level (and may raise ``TooLarge``).
+    ``watch`` sees the distances after each level (and may raise ``TooLarge``); the
+    expansion also stops after a level that leaves this process above ``max_memory`` MB
+    resident.
 
     The templates naming another session's event or request are stepped only for forms
     that a state holding such a session reaches while it is expanded (elsewhere their
@@ -451,11 +456,11 @@ def expand_forms(table: SessionTable, fresh: int, bounds: Bounds, limit: int | N
     if bounds.sessions == 0:
         return distances
     with forms.FormWorkers(table, workers) as pool:
-        return _expand_levels(table, fresh, bounds, limit, watch, pool, distances)
+        return _expand_levels(table, fresh, bounds, limit, watch, pool, distances, max_memory)
 
 
 def _expand_levels(table: SessionTable, fresh: int, bounds: Bounds, limit: int | None, watch,
-                   pool: "forms.FormWorkers", distances: dict[int, int]) -> dict[int, int]:
+                   pool: "forms.FormWorkers", distances: dict[int, int], max_memory: float | None) -> dict[int, int]:
     frontier = [fresh]
     distance = 0
     while frontier and (bounds.depth is None or distance <= bounds.depth - 2):
@@ -473,6 +478,8 @@ def _expand_levels(table: SessionTable, fresh: int, bounds: Bounds, limit: int |
         distance += 1
         if watch is not None:
             watch.level(distances, distance + 1, bool(frontier))
+        if max_memory is not None and search.resident_mb() > max_memory:
+            return distances
     return distances
 
 
