@@ -367,7 +367,7 @@ def _add_explore(commands) -> None:
     explore.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
     explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
     explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
-    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer and --liveness (default there: 500,000): stop after N states, marked incomplete (exit 3)")
+    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer and --liveness (default there: 500,000): stop once more than N states are held (the successors of the state that passes N are kept: a few more), marked incomplete (exit 3)")
     explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="spec explorer: stop at MB of resident memory, marked incomplete (exit 3)")
     explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="spec explorer: refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference)")
     explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
