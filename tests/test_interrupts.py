@@ -101,6 +101,7 @@ def test_an_interrupted_check_ends_its_workers_and_writes_nothing(tmp_path):
     code, stderr, children = interrupted(["check", "--out", str(out), "--workers", "2"], tmp_path, 3.0,
                                          watch_children=True, ready="stages on")
     assert code == EXIT_INTERRUPTED, stderr
+    assert "leaked semaphore" not in stderr, stderr
     assert _files(out) == set()
     assert children, "check had started no worker process"
     assert not _running(children)
@@ -112,6 +113,7 @@ def test_an_interrupted_kill_matrix_ends_its_workers(tmp_path):
     code, stderr, children = interrupted(["explore", "--kill-matrix", "--workers", "2", "--markdown", str(markdown),
                                           "--json", str(tmp_path / "kill.json")], tmp_path, 15.0, watch_children=True)
     assert code == EXIT_INTERRUPTED, stderr
+    assert "leaked semaphore" not in stderr, stderr  # the ended pool's queues are released before the exit
     assert not markdown.exists() and not (tmp_path / "kill.json").exists()
     assert children, "the kill matrix had started no worker process"
     assert not _running(children)
