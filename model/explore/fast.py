@@ -410,15 +410,15 @@ def explore_fast(
     table.forgotten.clear()
     result.notes["estimated_states"] = watch.final(distances)
     depth = bounds.depth
-    over_memory = max_memory is not None and search.resident_mb() > max_memory  # the search stops at once
-    if (max_states is not None and len(distances) > max_states) or over_memory:
+    if not _forms_complete(table, distances, bounds):  # stopped at --max-states or --max-memory
         depth = _searchable_depth(table, distances, depth)
     plan = _plan(table, world.fresh, bounds, max_states, max_memory, PROGRESS_EVERY, depth)
     tally = search.search(plan, workers, _progress_of(result, progress, started))
     result.levels, result.states, result.depth = tally.levels, tally.states, tally.depth
     result.stopped = tally.stopped
     if result.stopped is None and depth != bounds.depth:
-        cap = f"--max-memory {max_memory:,.0f} MB" if over_memory else f"--max-states {max_states:,}"
+        over_states = max_states is not None and len(distances) > max_states
+        cap = f"--max-states {max_states:,}" if over_states else f"--max-memory {max_memory:,.0f} MB"
         result.stopped = (f"stopped at {cap}: {len(distances):,} session forms already; "
                           f"states explored to depth {depth}")
     _count(result, table, world, tally)
@@ -517,6 +517,16 @@ def _own_steps_to_hold(table: SessionTable, fresh: int) -> int | None:
                 else:
                     queue.appendleft(after)
     return None
+
+
+def _forms_complete(table: SessionTable, distances: dict[int, int], bounds: Bounds) -> bool:
+    """Whether ``expand_forms`` expanded every form it had to (it did not stop at a limit):
+    each one at most ``depth - 2`` steps away (any, without a depth); none without sessions."""
+    if bounds.sessions == 0:
+        return True
+    last = None if bounds.depth is None else bounds.depth - 2
+    return all(table.expansions[form] is not None for form, distance in distances.items()
+               if last is None or distance <= last)
 
 
 def _searchable_depth(table: SessionTable, distances: dict[int, int], depth: int | None) -> int:

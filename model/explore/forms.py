@@ -99,11 +99,10 @@ class FormWorkers:
             self._start()
         chunks = self.claims[0].cut(todo, CHUNK, reserve=self.workers)  # a pipe may get every chunk
         self._claim(chunks)
-        command = pickle.dumps((self.synced, [(form, table.state_findings.get(n)) for n, form in
-                                              enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign),
-                               protocol=pickle.HIGHEST_PROTOCOL)
+        command = _frame((self.synced, [(form, table.state_findings.get(n)) for n, form in
+                                        enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign))
         for write in self.commands:
-            _write_all(write, _LENGTH.pack(len(command)) + command)
+            _write_all(write, command)
         self.synced = len(table.forms)
         answered = _collect(table, len(chunks), self.children)
         workers = {pid: index for index, pid in enumerate(self.pids)}
@@ -153,6 +152,12 @@ class FormWorkers:
         for claims in self.claims:
             claims.close()
         self.children, self.pids, self.commands, self.claims = {}, [], [], []
+
+
+def _frame(message) -> bytes:
+    """``message`` pickled, after its length (``_LENGTH``): one command or answer on a pipe."""
+    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
+    return _LENGTH.pack(len(data)) + data
 
 
 def _write_all(fd: int, data: bytes) -> None:
@@ -244,13 +249,11 @@ def _serve(table, commands: int, claims: list[int], write: int) -> None:
                         except Exception as error:  # noqa: BLE001 - the parent raises it
                             answer = ("error", error)
                         sent = len(table.forms)
-                        data = pickle.dumps(answer, protocol=pickle.HIGHEST_PROTOCOL)
-                        stream.write(_LENGTH.pack(len(data)) + data)
+                        stream.write(_frame(answer))
                         stream.flush()
                         if answer[0] == "error":
                             return
-                done = pickle.dumps(("done", None), protocol=pickle.HIGHEST_PROTOCOL)
-                stream.write(_LENGTH.pack(len(done)) + done)  # it read its end mark in every pipe:
+                stream.write(_frame(("done", None)))  # it read its end mark in every pipe:
                 stream.flush()  # the next level's claims may come
         code = 0
     finally:

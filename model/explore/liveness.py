@@ -99,11 +99,12 @@ class Edge:
 @dataclass
 class LivenessGraph:
     """States (key -> spec state, as the client sees it), edges (key -> ``Edge``s)
-    and the breadth-first ``walk`` that found them."""
+    and the breadth-first ``walk`` that found them; a lasso of it is judged under ``profile``."""
 
     name: str
     bounds: Bounds
     walk: BreadthFirst
+    profile: Profile = Profile.BOUNDARY
     states: dict = field(default_factory=dict)
     edges: dict = field(default_factory=dict)
     seconds: float = 0.0
@@ -165,11 +166,19 @@ class LivenessResult:
         return self.holds is True and not self.stranded_states
 
     @property
+    def required(self) -> bool:
+        """Whether the rule is a MUST under the graph's profile (``required``)."""
+        return required(self.graph.profile)
+
+    @property
     def verdict(self) -> str:
-        """``broken``, ``incomplete``, ``vacuous`` or ``holds``."""
+        """``broken``, ``allowed`` (lassos, under a profile where the rule is no MUST),
+        ``incomplete``, ``vacuous`` or ``holds``."""
         if self.holds is None:
             return "incomplete"
-        return "broken" if not self.holds else "vacuous" if self.vacuous else "holds"
+        if not self.holds:
+            return "broken" if self.required else "allowed"
+        return "vacuous" if self.vacuous else "holds"
 
 
 def required(profile: Profile) -> bool:
@@ -227,7 +236,8 @@ PROGRESS_EVERY = 2000
 
 
 def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, moves: Successors,
-             max_states: int | None = None, progress: Progress | None = None) -> LivenessGraph:
+             max_states: int | None = None, progress: Progress | None = None,
+             profile: Profile = Profile.BOUNDARY) -> LivenessGraph:
     """Breadth-first over ``moves`` (action, after state, key, node, within bounds), recording every edge.
 
     With ``max_states``, the walk stops before it expands a state once more than that many
@@ -236,7 +246,7 @@ def _explore(name: str, bounds: Bounds, root_key, root_node, root_state: State, 
     lasso of the whole graph, while its absence proves nothing."""
     started = time.perf_counter()
     walk = BreadthFirst(root_key, root_node)
-    graph = LivenessGraph(name, bounds, walk)
+    graph = LivenessGraph(name, bounds, walk, profile)
     graph.states[root_key] = root_state
 
     def successors(key, node):
@@ -277,7 +287,7 @@ def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY, max_states: 
                     after = transition.after
                     yield action, after, after, after, within(after, bounds)
 
-    return _explore("spec", bounds, INITIAL_STATE, INITIAL_STATE, INITIAL_STATE, moves, max_states, progress)
+    return _explore("spec", bounds, INITIAL_STATE, INITIAL_STATE, INITIAL_STATE, moves, max_states, progress, profile)
 
 
 def design_graph(factory: Callable[[], ServerUnderTest], bounds: Bounds, max_states: int | None = None,

@@ -644,7 +644,7 @@ def run_liveness(args, profile: Profile, name: str | None, bounds: Bounds, conso
     console.print("fairness: weak, on each held live session's resumption (reconnect without Last-Event-ID)")
     for lasso in result.lassos:
         console.print(lasso.describe(), markup=False, highlight=False)
-    verdict = _liveness_verdict(result, profile)
+    verdict = result.verdict
     text = {"incomplete": "holds so far (no lasso in the states walked)", "holds": "holds",
             "broken": f"DOES NOT HOLD: {len(result.lassos)} lasso(s)",
             "allowed": f"does not hold, as {profile.value} allows: {len(result.lassos)} lasso(s)",
@@ -665,23 +665,13 @@ def run_liveness(args, profile: Profile, name: str | None, bounds: Bounds, conso
     return code
 
 
-def _liveness_verdict(result, profile: Profile) -> str:
-    """``result.verdict``, or ``allowed`` for lassos under a profile where the rule is no MUST
-    (``liveness.required``)."""
-    from mcp_resume.model.explore.liveness import required
-
-    return "allowed" if result.verdict == "broken" and not required(profile) else result.verdict
-
-
 def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
-    from mcp_resume.model.explore.liveness import required
-
     graph = result.graph
     return {"rule": "no-stranded-request", "server": graph.name, "design": design, "profile": profile.value,
             "bound_name": bound_name,
             "bounds": graph.bounds.to_json(), "states": len(graph.states), "transitions": graph.transitions,
             "seconds": round(graph.seconds, 3), "holds": None if result.verdict == "incomplete" else result.verdict == "holds", "stopped": graph.stopped,
-            "verdict": _liveness_verdict(result, profile), "required": required(profile),
+            "verdict": result.verdict, "required": result.required,
             "vacuous": result.vacuous, "stranded_states": result.stranded_states,
             "lassos": [lasso.trace(profile).to_json() for lasso in result.lassos]}
 
