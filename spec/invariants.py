@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Callable
 
-from .actions import ExpireStream, Initialize, Reconnect
+from .actions import CallTool, ExpireStream, Initialize, Reconnect
 from .catalog import AGREEMENT
 from .decision import Branch
 from .headers import SessionClass
@@ -171,6 +171,18 @@ def replay_suffix(t: Transition) -> list[str]:
     return problems
 
 
+def live_delivery(t: Transition) -> list[str]:
+    """A stream goes on live on its open connection (branch 1: replay, *then continue the
+    stream live*; B25, D30): an event the server sends on a stream whose connection is open
+    reaches that connection."""
+    if t.outcome is not None or t.observation.event is None:
+        return []
+    stream = t.before.stream(getattr(t.action, "stream", None))
+    if stream is None or not stream.connected or any(d.event == t.observation.event for d in t.observation.events):
+        return []
+    return [f"sent event {t.observation.event} on {stream.id} while its connection was open, which never delivered it"]
+
+
 def no_cross_session(t: Transition) -> list[str]:
     """Nothing delivered on a connection of session S belongs to another session
     (B23, D50), and nothing replayed belongs to another stream (B26): on a stream
@@ -218,12 +230,14 @@ def reemit_keeps_pending(t: Transition) -> list[str]:
 
 def no_broadcast(t: Transition) -> list[str]:
     """A server request is sent on one connected stream at a time (B21): one
-    whose carrying stream still has an open connection is not sent on another."""
+    whose carrying stream still has an open connection is not sent on another,
+    under a new event id or under its old one."""
     problems = []
     for item in t.observation.events:
         request = t.before.request(item.request)
-        if t.before.event(item.event) is not None or request is None or request.status is not RequestStatus.PENDING:
-            continue  # a replay redelivers its own stream's history; only a new sending can broadcast
+        sent = t.before.event(item.event)
+        if request is None or request.status is not RequestStatus.PENDING or sent is not None and sent.stream == item.stream:
+            continue  # a replay of a stream's own event is that stream's history, not a second sending
         carrier = t.before.stream(request.stream)
         if carrier is not None and carrier.connected and item.stream != carrier.id:
             problems.append(f"sent server request {request.id} on {item.stream or 'a new stream'} while its stream {carrier.id} is still connected")
@@ -272,6 +286,31 @@ def session_identity_stable(t: Transition) -> list[str]:
     return []
 
 
+def refusal_names_no_session(t: Transition) -> list[str]:
+    """A request outside a live session that is not ``initialize`` creates no session
+    and names none: its answer carries no ``Mcp-Session-Id`` but the one it sent, and
+    none at all for a malformed one (B28-B30, B32). Filed under the branch's rule."""
+    named = t.observation.session
+    if named is None or t.outcome is None or isinstance(t.action, Initialize):
+        return []
+    session_class = t.outcome.session_class
+    if session_class is SessionClass.LIVE:
+        return []
+    sent = getattr(t.action, "session", None)
+    if session_class is SessionClass.MALFORMED:
+        return [f"{t.outcome.branch.value}: the answer carries an Mcp-Session-Id back to a malformed one, which names no session"]
+    if named != sent:
+        return [f"{t.outcome.branch.value}: the answer carries Mcp-Session-Id {named}, a session the request did not name (nothing may be created)"]
+    return []
+
+
+def priming_event(t: Transition) -> list[str]:
+    """A POST SSE stream opens with a priming event: an event id and empty data (D8)."""
+    if isinstance(t.action, CallTool) and t.observation.status == 200 and t.observation.primed is False:
+        return ["the POST SSE stream did not open with a priming event (an event id and empty data)"]
+    return []
+
+
 def expiry_independent(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
@@ -299,6 +338,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
     ("replay-suffix", replay_suffix),
+    ("replay-suffix", live_delivery),
     ("no-reemit-on-stream-resume", no_reemit_on_stream_resume),
     ("no-replay-on-session-resume", no_replay_on_session_resume),
     ("no-broadcast", no_broadcast),
@@ -308,7 +348,9 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("expiry-independent", expiry_independent),
     ("event-id-unique", event_id_fresh),
     ("status", status_check),
+    ("status", refusal_names_no_session),
     ("no-duplicate-tool-call", no_duplicate_tool_call),
+    ("priming-event", priming_event),
 )
 """Server checks in the order their findings are reported; ``status`` findings
 are filed under the rule that judges the outcome's branch."""
@@ -317,6 +359,82 @@ GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("event-id-unique", event_id_resolves),
 )
 """Server checks whose findings are only reported when no specific check explains the step."""
+
+
+# -- where a check can fail --------------------------------------------------------------
+
+
+def judged_rules(t: Transition) -> frozenset[str]:
+    """The catalog rules whose server check could have failed on ``t``: a server that
+    did otherwise here would have broken them. A rule is PASS only where a step judged
+    it this way and no finding broke it (DESIGN.md §3: a PASS has a check that held
+    and could have failed); a step that merely passes by is no evidence."""
+    judged = set()
+    outcome = t.outcome
+    if outcome is not None:
+        judged.add(outcome.rule)
+        judged |= _judged_by_branch(t)
+        if _unfinished_call(t):
+            judged.add("no-duplicate-tool-call")
+        if _expired_stream(t):
+            judged.add("expiry-independent")
+    elif isinstance(t.action, ExpireStream):
+        judged.add("expiry-independent")
+    if t.observation.event is not None and t.outcome is None:
+        judged.add("event-id-unique")
+    if isinstance(t.action, CallTool) and t.observation.primed is not None:
+        judged.add("priming-event")
+    if _strangers_reachable(t):
+        judged.add("no-cross-session")
+    if t.observation.events and _other_sessions_requests(t):
+        judged.add("server-request-ownership")
+    return frozenset(judged)
+
+
+def _judged_by_branch(t: Transition) -> set[str]:
+    branch, session = t.outcome.branch, getattr(t.action, "session", None)
+    if branch is Branch.STREAM_RESUMPTION:
+        pending = t.before.pending_requests(session)
+        return {"replay-suffix", "session-identity-stable"} | ({"no-reemit-on-stream-resume"} if pending else set())
+    if branch is not Branch.SESSION_RESUMPTION:
+        return set()
+    judged = {"session-identity-stable"}
+    if any(s.session == session for s in t.before.streams if t.before.events_of(s.id)):
+        judged.add("no-replay-on-session-resume")
+    for request_id in t.outcome.reemit:
+        judged.add("reemit-keeps-pending" if t.before.request(request_id).reemitted else "reemit-pending")
+    if any(t.before.stream(r.stream).connected for r in t.before.pending_requests(session)):
+        judged.add("no-broadcast")
+    return judged
+
+
+def _unfinished_call(t: Transition) -> bool:
+    session = getattr(t.action, "session", None)
+    return t.outcome.session_class is SessionClass.LIVE and any(
+        s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in t.before.streams_of(session))
+
+
+def _expired_stream(t: Transition) -> bool:
+    session = getattr(t.action, "session", None)
+    return t.outcome.session_class is SessionClass.LIVE and any(
+        s.status is StreamStatus.EXPIRED for s in t.before.streams_of(session))
+
+
+def _strangers_reachable(t: Transition) -> bool:
+    """Events of another session (or, on a stream resumption, of another stream) exist
+    that the server could have delivered on this step's connection."""
+    cursor = getattr(t.action, "last_event_id", None)
+    if not t.observation.events and t.before.event(cursor) is None:
+        return False
+    streams = {e.stream for e in t.before.events}
+    if len({s.session for s in t.before.streams if s.id in streams}) > 1:
+        return True
+    return cursor is not None and len(streams) > 1
+
+
+def _other_sessions_requests(t: Transition) -> bool:
+    owners = {r.session for r in t.before.requests}
+    return len(owners) > 1 or bool(owners) and len(t.before.sessions) > 1
 
 
 # -- sanity checks of transitions (the spec against itself) ------------------------------
@@ -439,7 +557,7 @@ def distinct_rejections(foreign: tuple[int, int | None], missing: tuple[int, int
 
 def comparable(observation: Observation) -> Observation:
     """``observation`` without what the agreement comparison ignores: the error
-    code (judged by ``distinct_rejections`` alone)."""
+    code (judged by ``distinct_rejections`` alone) and ``primed`` (by ``priming_event``)."""
     return Observation(observation.status, observation.session, observation.stream, observation.event,
                        observation.request, observation.events, observation.closed)
 
@@ -503,17 +621,16 @@ def _is_refusal(status: int | None) -> bool:
 
 def _status_rule(t: Transition) -> str:
     """The rule a wrong status breaks: the branch's, or ``expiry-independent`` when a
-    live session whose stream expired is treated as gone. A refused ``Last-Event-ID``
-    (branch 3) keeps its branch's rule: an expired stream's event id answered 404 is
-    the case ``reject-foreign-event-id`` names (catalog), whatever the server thinks
-    of the session."""
-    session = getattr(t.action, "session", None)
+    live session is answered 404, as if it had ended (a server that ends a session when
+    a stream expires or a connection drops, MCP B33; under the MCP revisions a harness
+    that sees the session stay gone reads it as ended instead). A refused
+    ``Last-Event-ID`` (branch 3) keeps its branch's rule: an expired stream's event id
+    answered 404 is the case ``reject-foreign-event-id`` names (catalog), whatever the
+    server thinks of the session."""
     if t.outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID:
         return t.outcome.rule
-    if t.observation.status == 404 and session is not None and t.before.session(session) is not None:
-        live = t.before.session(session).status is SessionStatus.LIVE
-        if live and any(s.status is StreamStatus.EXPIRED for s in t.before.streams_of(session)):
-            return "expiry-independent"
+    if t.observation.status == 404 and t.outcome.session_class is SessionClass.LIVE:
+        return "expiry-independent"
     return t.outcome.rule
 
 

@@ -44,6 +44,15 @@ MCP_SESSION_REVISIONS = frozenset(
 """Profiles that hold a server to the normative text of one revision only."""
 
 
+PROFILE_OF_REVISION: dict[str, Profile] = {
+    "2025-03-26": Profile.MCP_2025_03_26,
+    "2025-06-18": Profile.MCP_2025_06_18,
+    "2025-11-25": Profile.MCP_2025_11_25,
+    "2026-07-28": Profile.MCP_2026_07_28,
+}
+"""The profile of each MCP revision a server may negotiate (``--profile auto``)."""
+
+
 class Level(str, Enum):
     """How strongly a profile requires a rule (RFC 2119 keywords)."""
 

@@ -77,7 +77,10 @@ class Observation:
     - ``event`` / ``request``: the event / server request a server action created;
     - ``events``: events delivered to the client by this action, in order;
     - ``closed``: streams whose connection this action ended (the client sees
-      its SSE response end).
+      its SSE response end);
+    - ``primed``: for a response that opened a POST SSE stream, whether its first
+      event was a priming event (an event id and empty data, MCP D8); ``None`` when
+      not seen (the spec's own observations, a JSON answer).
     """
 
     status: int | None = None
@@ -88,6 +91,7 @@ class Observation:
     events: tuple[Delivered, ...] = ()
     closed: tuple[str, ...] = ()
     error: int | None = None
+    primed: bool | None = None
 
 
 class Pending(str, Enum):

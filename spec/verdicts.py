@@ -6,8 +6,10 @@
 - SKIP: the server does not offer what the rule needs (405 on GET, no event ids ...);
 - INCONCLUSIVE: the scenario could not be driven (timeout, broken SSE ...).
 
-A broken MAY or a rule the profile does not apply passes, with the finding kept
-as evidence.
+A broken MAY is a WARN: the server may choose not to do what the rule says, but
+what it did met none of the rule's expectations (a 5xx, say), and that is said,
+never passed over. A rule the profile does not apply passes, with the
+finding kept as evidence.
 """
 
 from __future__ import annotations
@@ -33,7 +35,7 @@ SEVERITY_ORDER = (Verdict.FAIL, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.SKIP
 BROKEN_VERDICT: dict[Level, Verdict] = {
     Level.MUST: Verdict.FAIL,
     Level.SHOULD: Verdict.WARN,
-    Level.MAY: Verdict.PASS,
+    Level.MAY: Verdict.WARN,
     Level.NOT_APPLICABLE: Verdict.PASS,
 }
 """The verdict of a broken rule, by its level under the chosen profile."""

@@ -139,11 +139,11 @@ def test_a_resumption_error_that_looks_like_the_missing_session_error_is_caught(
     assert inv.distinct_rejections((400, -32000), (400, -32000))
 
 
-def test_every_server_check_is_shown_failing_by_a_test_of_this_module_or_of_test_spec_invariants():
-    from tests import test_spec_invariants
+def test_every_server_check_is_shown_failing_by_a_test_of_this_module_or_of_the_spec_pins():
+    from tests import test_spec_invariants, test_spec_pins_checks
 
     covered = set()
-    for module in (globals(), vars(test_spec_invariants)):
+    for module in (globals(), vars(test_spec_invariants), vars(test_spec_pins_checks)):
         for function in module.values():
             for mark in getattr(function, "pytestmark", []):
                 covered |= set(mark.args) if mark.name == "covers" else set()

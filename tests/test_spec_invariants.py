@@ -162,5 +162,13 @@ def test_an_unresolvable_event_id_and_a_wrong_status_are_findings():
 
 def test_a_difference_no_rule_explains_is_filed_under_agreement():
     emit = step(DROPPED, a.EmitEvent("T2"))
-    findings = inv.check_transition(observed(emit, events=()), emit.observation)
+    findings = inv.check_transition(observed(emit, closed=("T2",)), emit.observation)
     assert [f.rule for f in findings] == ["agreement"]
+
+
+@pytest.mark.covers("replay-suffix")
+def test_an_event_sent_on_an_open_connection_reaches_it():
+    emit = step(DROPPED, a.EmitEvent("T2"))
+    assert [f.rule for f in inv.check_transition(observed(emit, events=()))] == ["replay-suffix"]
+    dropped = step(step(DROPPED, a.DropConnection("T2")).after, a.EmitEvent("T2"))
+    assert inv.check_transition(observed(dropped, events=())) == []  # no connection: stored for a replay

@@ -167,7 +167,24 @@ def test_initialize_mints_a_new_id_and_a_live_session_is_answered_under_its_own(
     assert rules(seen(TWO, a.Initialize(), session="S1")) == ["session-identity-stable"]
     assert rules(seen(TWO, a.CallTool("S1"), session="S2")) == ["session-identity-stable"]
     assert rules(seen(TWO, a.CallTool("S1"), session="S1")) == []
-    assert rules(seen(TWO, a.CallTool("S9"), session="S1")) == []
+
+
+@pytest.mark.covers("unknown-session-404", "reject-orphan-event-id", "malformed-session-400")
+def test_an_answer_outside_a_live_session_names_no_session():
+    # a refusal that carries a session id creates or names one the request did not (B28-B32)
+    assert rules(seen(TWO, a.CallTool("S9"), session="S1")) == ["unknown-session-404"]
+    assert rules(seen(TWO, a.CallTool("S9"), session="S9")) == []  # the same unknown id echoed names nothing new
+    assert rules(seen(TWO, a.Reconnect(None, "E1"), session="S3")) == ["reject-orphan-event-id"]
+    assert rules(seen(TWO, a.CallTool("bad id"), session="bad id")) == ["malformed-session-400"]
+    assert rules(seen(TWO, a.Initialize(), session="S3")) == []
+
+
+@pytest.mark.covers("priming-event")
+def test_a_post_sse_stream_that_does_not_open_with_a_priming_event():
+    assert rules(seen(TWO, a.CallTool("S1"), primed=False)) == ["priming-event"]
+    assert rules(seen(TWO, a.CallTool("S1"), primed=True)) == []
+    assert rules(seen(TWO, a.CallTool("S1"))) == []  # not seen (a JSON answer): nothing to judge
+    assert rules(seen(TWO, a.CallTool("S1"), status=404, stream=None, primed=False)) != ["priming-event"]
 
 
 @pytest.mark.covers("expiry-independent")
@@ -180,8 +197,10 @@ def test_a_stream_expiry_closes_only_its_own_connection_and_a_404_after_it_is_fi
     assert rules(seen(expired, a.Reconnect("S1", None), status=404)) == ["expiry-independent"]
     # the expired stream's own cursor answered 404 is a wrong branch-3 refusal (design 10 too)
     assert rules(seen(expired, a.Reconnect("S1", "E3"), status=404)) == ["reject-foreign-event-id"]
+    # a live session answered 404 with no stream expired: it was ended at will (design 23), which
+    # boundary holds under expiry-independent (MCP B33 allows it: the harnesses read it as ended there)
     gone = rules(seen(TWO, a.Reconnect("S1", None), status=404))
-    assert "session-identity-stable" in gone and "expiry-independent" not in gone
+    assert "expiry-independent" in gone and "session-identity-stable" not in gone
 
 
 @pytest.mark.covers("no-duplicate-tool-call")

@@ -15,7 +15,9 @@ from dataclasses import dataclass, replace
 from mcp_resume.spec.actions import Action, describe
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.decision import Branch
-from mcp_resume.spec.invariants import Finding, check_sanity, check_state, check_transition, comparable, distinct_rejections
+from mcp_resume.spec.invariants import (
+    Finding, check_sanity, check_state, check_transition, comparable, distinct_rejections, judged_rules,
+)
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
@@ -39,6 +41,7 @@ class StepReport:
     findings: tuple[Finding, ...]
     failing: tuple[Finding, ...]
     branch: Branch | None = None  # the spec's decision for a client request
+    judged: frozenset[str] = frozenset()  # the rules whose check could have failed here (``judged_rules``)
 
 
 class Counterexample(AssertionError):
@@ -105,7 +108,9 @@ class Checker:
         findings += self._judge(spec, observed) + self._distinct_rejections(spec, observed)
         failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
         branch = spec.outcome.branch if spec.outcome else None
-        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch)
+        judged = judged_rules(replace(spec, observation=observed))
+        report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch,
+                            judged | {f.rule for f in findings})
         self.reports.append(report)
         if failing:
             first = failing[0]

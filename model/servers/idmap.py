@@ -78,6 +78,7 @@ class IdMap:
             events=tuple(self._delivered(d) for d in observed.events),
             closed=tuple(self.handle(stream) for stream in observed.closed),
             error=observed.error,
+            primed=observed.primed,
         )
 
     def _delivered(self, item: Delivered) -> Delivered:
