@@ -10,8 +10,9 @@ from rich.console import Console
 
 import hostile_servers as hostile
 from mcp_resume.cli import main
-from mcp_resume.model.verify.report import Check, Report, judge, skip
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.model.verify.report import Check, Report, RuleVerdict, skip
+from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.verify import parse_target, print_report
 
 BOUND_SECONDS = 1.0
@@ -127,7 +128,8 @@ def test_table_prints_rule_level_verdict_and_evidence():
             "fixture_tools": [],
         },
         [
-            judge("reject-foreign-event-id", Profile.BOUNDARY, checks, []),
+            RuleVerdict("reject-foreign-event-id", Verdict.FAIL,
+                        f"{checks[0].what}: expected {checks[0].expected}, observed {checks[0].observed}", Level.MUST, checks),
             skip("reemit-pending", Profile.BOUNDARY, "the server offers no GET stream (GET answered 405, B15)"),
         ],
     )

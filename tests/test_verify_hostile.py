@@ -70,12 +70,13 @@ def test_the_whole_run_bound_leaves_the_rest_inconclusive(tmp_path):
 
 
 def test_ctrl_c_writes_the_partial_report(monkeypatch, tmp_path, capsys):
-    from mcp_resume.model.verify.report import judge
-    from mcp_resume.spec.profiles import Profile
+    from mcp_resume.model.verify.report import RuleVerdict
+    from mcp_resume.spec.profiles import Level, Profile
+    from mcp_resume.spec.verdicts import Verdict
 
     async def interrupted(run, on_verdict=None):
         run.profile = Profile.BOUNDARY
-        run.verdicts.append(judge("replay-suffix", run.profile, [], []))
+        run.verdicts.append(RuleVerdict("replay-suffix", Verdict.PASS, "1 step held it", Level.MUST))
         raise KeyboardInterrupt
 
     monkeypatch.setattr(verify_command, "verify", interrupted)

@@ -8,7 +8,8 @@ import pytest
 
 import hostile_servers as hostile
 from mcp_resume.cli import main
-from mcp_resume.model.verify.suite import PROFILE_OF_REVISION, resolve_profile
+from mcp_resume.model.verify.suite import resolve_profile
+from mcp_resume.spec.profiles import PROFILE_OF_REVISION
 from mcp_resume.spec.profiles import Profile
 
 

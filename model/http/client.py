@@ -253,13 +253,14 @@ class StreamableHttpClient:
             exchange.sent = summarize_message(body)
             exchange.request_body = body
         self.exchanges.append(exchange)
-        started = time.monotonic()
+        started = exchange.started = time.monotonic()
         deadline = started + self.bounds.exchange
         try:
             await self._run(exchange, method, headers, body, deadline, await_id, stop, idle or self.bounds.idle)
         except Exception as error:  # last resort: a server must never produce a traceback
             exchange.fail(ErrorKind.PROTOCOL, f"unexpected {type(error).__name__}: {error}")
-        exchange.seconds = time.monotonic() - started
+        exchange.ended = time.monotonic()
+        exchange.seconds = exchange.ended - started
         return exchange
 
     def _headers(self, method: str, session: str | None, last_event_id: str | None, body: Any) -> dict[str, str]:
@@ -317,6 +318,7 @@ class StreamableHttpClient:
             exchange.fail(ErrorKind.NETWORK, f"no valid response head: {_reason(error)}")
             return None
         exchange.status = response.status_code
+        exchange.head = time.monotonic()
         exchange.response_headers = _kept(response.headers, RESPONSE_HEADERS_KEPT)
         return response
 
@@ -402,6 +404,7 @@ class StreamableHttpClient:
                     return
                 exchange.events.append(event)
                 last_event = time.monotonic()
+                exchange.arrivals.append(last_event)
                 if event.data and event.message is None:
                     exchange.fail(ErrorKind.NOT_JSON, f"SSE event data is not a JSON object: {_snippet(event.data)!r}")
                     return

@@ -116,7 +116,16 @@ class Exchange:
     - ``status``: the HTTP status, ``None`` when no response head arrived;
     - ``events``: SSE events read, in order; ``body``: a JSON body, parsed;
     - ``end``: how it ended; ``error_kind`` / ``error``: why it failed, one line;
-    - ``seconds``: wall time from sending to the end.
+    - ``seconds``: wall time from sending to the end;
+    - ``started`` / ``head`` / ``ended``: when it was sent, when its response head
+      came and when it ended, and ``arrivals[i]`` when ``events[i]`` came, in
+      seconds of ``time.monotonic()`` (``None`` / empty when not timed), so that
+      the exchanges of one run can be laid on one time line (``model.traffic.records``);
+    - ``expires``: when (``time.monotonic()``) what this exchange opened runs out of the
+      time to live the server states (``verify --stream-ttl`` / ``--session-ttl``): its
+      stream, or the session an ``initialize`` opened;
+    - ``promised``: when (``time.monotonic()``) the server has sent every event of this
+      exchange's stream, by the definition of the fixture tool it called.
     """
 
     label: str
@@ -133,6 +142,12 @@ class Exchange:
     error_kind: ErrorKind | None = None
     error: str | None = None
     seconds: float = 0.0
+    started: float | None = None
+    head: float | None = None
+    ended: float | None = None
+    arrivals: list[float] = field(default_factory=list)
+    expires: float | None = None
+    promised: float | None = None
 
     @property
     def ok(self) -> bool:

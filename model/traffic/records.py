@@ -79,6 +79,21 @@ class Record:
         return item
 
 
+def records_of(exchanges: list[Exchange]) -> list[Record]:
+    """The exchanges a client timed (``Exchange.started`` set) as records on one time
+    line whose second 0 is the first one's start, in the order they were sent;
+    ``Record.number`` is the exchange's 1-based position in ``exchanges``. The
+    untimed ones are left out."""
+    timed = [(number, x) for number, x in enumerate(exchanges, start=1) if x.started is not None]
+    origin = min((x.started for _, x in timed), default=0.0)
+    records = [
+        Record(number, x.started - origin, x, [at - origin for at in x.arrivals],
+               None if x.ended is None else x.ended - origin, head=None if x.head is None else x.head - origin)
+        for number, x in timed
+    ]
+    return sorted(records, key=lambda r: (r.started, r.number))
+
+
 def write_line(record: Record) -> str:
     """One JSON line for ``record`` (with its newline)."""
     return json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"

@@ -50,7 +50,7 @@ from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import SessionStatus
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Delivered, Observation, step
-from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
@@ -60,39 +60,16 @@ REPLAY_WINDOW = 1.0
 """Seconds after a GET's response head within which its events count as the replay or
 re-emission the GET itself caused; later ones are the server's new messages."""
 
+OVERSIZED_HEADER_CHARS = 1024
+"""An ``Mcp-Session-Id`` or ``Last-Event-ID`` longer than this is oversized: a server may refuse
+it with any 4xx (a cap on ids, 400 or 431); what it may not do is answer 2xx or 5xx, or mint a
+session for it."""
+
 QUIET_SECONDS = 30.0
-"""Seconds a session must have shown no sign of life (an answer in 2xx, an event on one of its
-streams) before a 404 for it is read as the server having ended it unseen (MCP B33). Sooner,
-the 404 is judged as it stands: a server that forgets a session it just served is the bug."""
-
-TOUCHES: dict[str, tuple[tuple[str, Branch | None], ...]] = {
-    "replay-suffix": (("reconnect", Branch.STREAM_RESUMPTION),),
-    "no-cross-session": (("reconnect", Branch.STREAM_RESUMPTION), ("reconnect", Branch.SESSION_RESUMPTION),
-                         ("reconnect", Branch.REJECT_FOREIGN_EVENT_ID), ("emit_event", None),
-                         ("issue_server_request", None)),
-    "no-replay-on-session-resume": (("reconnect", Branch.SESSION_RESUMPTION),),
-    "no-reemit-on-stream-resume": (("reconnect", Branch.STREAM_RESUMPTION),),
-    "reemit-pending": (("reconnect", Branch.SESSION_RESUMPTION),),
-    "reemit-keeps-pending": (("reconnect", Branch.SESSION_RESUMPTION),),
-    "reject-orphan-event-id": (("reconnect", Branch.REJECT_ORPHAN_EVENT_ID),),
-    "reject-foreign-event-id": (("reconnect", Branch.REJECT_FOREIGN_EVENT_ID),),
-    "unknown-session-404": (("reconnect", Branch.UNKNOWN_SESSION), ("call_tool", Branch.UNKNOWN_SESSION),
-                            ("delete_session", Branch.UNKNOWN_SESSION)),
-    "session-identity-stable": (("reconnect", Branch.STREAM_RESUMPTION), ("reconnect", Branch.SESSION_RESUMPTION)),
-    "event-id-unique": (("emit_event", None), ("issue_server_request", None)),
-    "server-request-ownership": (("reconnect", Branch.SESSION_RESUMPTION), ("issue_server_request", None)),
-    "no-duplicate-tool-call": (("call_tool", Branch.SESSION_REQUEST), ("reconnect", Branch.STREAM_RESUMPTION),
-                               ("reconnect", Branch.SESSION_RESUMPTION)),
-    "no-broadcast": (("reconnect", Branch.SESSION_RESUMPTION),),
-    "missing-session-400": (("call_tool", Branch.MISSING_SESSION), ("reconnect", Branch.MISSING_SESSION)),
-    "malformed-session-400": (("call_tool", Branch.MALFORMED_SESSION), ("reconnect", Branch.MALFORMED_SESSION)),
-    "new-session-on-initialize": (("initialize", Branch.NEW_SESSION),),
-    "session-delete": (("delete_session", Branch.SESSION_TERMINATION),),
-    "priming-event": (("call_tool", Branch.SESSION_REQUEST),),
-}
-"""The (action kind, decision branch) steps whose observation can break each rule;
-``None`` = any branch (server actions have none)."""
-
+"""Under ``boundary``: seconds a session must have shown no sign of life (an answer in 2xx, an
+event on one of its streams) before a 404 for it is read as the server having ended it unseen
+(MCP B33). Sooner, the 404 is judged as it stands (``expiry-independent``): a server that
+forgets a session it just served is the bug the boundary profile is about."""
 
 @dataclass
 class Placed:
@@ -126,6 +103,7 @@ class Validation:
     steps: list[Placed]
     open: list[str]  # exchanges the log did not let us judge, one line each
     assumed: list[str] = field(default_factory=list)  # what was assumed the server did unseen
+    notes: list[str] = field(default_factory=list)  # differences from the spec that no catalog rule names
 
     @property
     def failed(self) -> bool:
@@ -165,7 +143,9 @@ class _Recorded:
 class _Timeline:
     """The walk over the records' moments, building and judging spec steps."""
 
-    def __init__(self, profile: Profile) -> None:
+    def __init__(self, profile: Profile, complete: bool = False) -> None:
+        self.complete = complete  # the log holds every session the client made: an id it never saw issued is unknown
+        self.without_sessions = False  # an initialize was answered without a session id: the server uses none
         self.server = _Recorded()
         self.checker = Checker(self.server, profile, fail_on=frozenset())
         self.steps: list[Placed] = []
@@ -179,10 +159,14 @@ class _Timeline:
         self.unjudged_records: set[int] = set()  # exchanges of those sessions
         self.unjudged_events: set[str] = set()  # event ids seen only on those exchanges
         self.replayed: dict[int, set[int]] = {}  # GET record -> indices of the events its Reconnect delivered
-        self.requests_seen: set[str] = set()  # server request ids delivered so far
+        self.requests_seen: set[str] = set()  # server request ids delivered so far, scoped by session (``_scoped``)
+        self.session_of_stream: dict[str, str | None] = {}  # server stream key -> the session its connection was opened under
         self.records: dict[int, Record] = {}  # record number -> record, once started
         self.alive_at: dict[str, float] = {}  # server session id -> its last sign of life
         self.now = 0.0  # the time of the moment being judged
+        self.key_of: dict[int, str] = {}  # record number -> the server stream key it opened or resumed
+        self.later: list[Record] = []  # every record, for what a promise says was sent before it showed
+        self.unnamed: dict[int, str] = {}  # id() of an event sent without an SSE id -> the name it is judged under
 
     # -- placing one step ------------------------------------------------------------
 
@@ -228,15 +212,20 @@ class _Timeline:
         return sorted(n for n in self.stream_of if _session_of(self.records[n]) == session)
 
     def _assume_ended(self, action: a.Action, records: tuple[int, ...], session: str | None) -> None:
-        """A 404 for a session the log shows live, after ``QUIET_SECONDS`` without a sign of life:
-        MCP lets a server end a session at any time (B33), which the log cannot show. Assume it
-        ended the session just before (with the connections of it the log still has open), and
-        say so."""
+        """A 404 for a session the log shows live: MCP lets a server end a session at any time
+        (B33), which the log cannot show. Under an MCP revision, assume it ended the session
+        just before (with the connections of it the log still has open), and say so: a later
+        answer for it other than 404 is then the failure; not for a 404 to a ``Last-Event-ID``,
+        which MCP leaves open (a refusal of the cursor, branch 3). Under ``boundary``, whose
+        ``expiry-independent`` holds a session's life apart from its streams', only after
+        ``QUIET_SECONDS`` without a sign of life (a session idle that long may have timed out)."""
         spec_session = getattr(action, "session", None)
         known = self.checker.state.session(spec_session) if spec_session is not None else None
         if known is None or known.status is not SessionStatus.LIVE:
             return
-        if self.now - self.alive_at.get(session, float("-inf")) < QUIET_SECONDS:
+        quiet = self.now - self.alive_at.get(session, float("-inf")) >= QUIET_SECONDS
+        cursor = getattr(action, "last_event_id", None) is not None  # MCP is silent on a cursor's refusal (branch 3)
+        if not quiet and (self.checker.profile is Profile.BOUNDARY or cursor):
             return
         still_open = self._open_streams_of(session)
         observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
@@ -266,7 +255,7 @@ class _Timeline:
             self._alive(record)
         session = x.request_headers.get("mcp-session-id")
         spec_session = self._session_handle(session)
-        if session is not None and is_well_formed(session) and session not in self.sessions:
+        if session is not None and is_well_formed(session) and session not in self.sessions and not self.complete:
             self.open.append(f"exchange {record.number}: session {session!r} began before the recording "
                              "(its initialize is not in the log): not judged")
             self.unjudged.add(session)
@@ -274,16 +263,29 @@ class _Timeline:
         if session in self.unjudged:
             self.unjudged_records.add(record.number)
             return
+        if _oversized_refused(x):
+            self.assumed.append(f"exchange {record.number}: a header value longer than {OVERSIZED_HEADER_CHARS:,} "
+                                f"characters refused with {x.status}: any 4xx is acceptable for it")
+            return
         body = x.request_body
-        if x.method == "POST" and isinstance(body, dict) and body.get("method") == "initialize":
+        initialize = x.method == "POST" and isinstance(body, dict) and body.get("method") == "initialize"
+        if initialize and x.status == 200 and "mcp-session-id" not in x.response_headers:
+            self.without_sessions = True
+            self.assumed.append(f"exchange {record.number}: initialize issued no Mcp-Session-Id (B28: MAY); the "
+                                "requests without one are not judged by the session rules")
+        if self.without_sessions and session is None:
+            self.unjudged_records.add(record.number)
+            return
+        if initialize:
             minted = x.response_headers.get("mcp-session-id")
             if self.place(a.Initialize(), Observation(x.status, session=minted), (record.number,), None) and minted:
                 self.sessions.add(minted)
         elif x.method == "POST" and isinstance(body, dict) and "method" in body and "id" in body:
             self._call(record, spec_session, session)
         elif x.method == "POST" and isinstance(body, dict) and "id" in body and ("result" in body or "error" in body):
-            request = self.handle(str(body["id"]))
-            self.place(a.AnswerRequest(spec_session, request), Observation(x.status), (record.number,), session)
+            request = self.handle(f"{session or '-'}#{body['id']}")
+            self.place(a.AnswerRequest(spec_session, request), Observation(x.status, session=_named(x)),
+                       (record.number,), session)
         elif x.method == "GET":
             self._reconnect(record, spec_session, session)
         elif x.method == "DELETE":
@@ -294,7 +296,7 @@ class _Timeline:
         within ``REPLAY_WINDOW`` seconds of the DELETE's answer are the ``closed`` of its observation."""
         x = record.exchange
         closed = self._ended_with(record, session) if x.status is not None and 200 <= x.status < 300 else []
-        observed = Observation(x.status, closed=tuple(self.stream_of[n] for n in closed))
+        observed = Observation(x.status, session=_named(x), closed=tuple(self.stream_of[n] for n in closed))
         if self.place(a.DeleteSession(spec_session), observed, (record.number, *closed), session):
             for number in closed:
                 self.stream_of.pop(number)
@@ -311,11 +313,12 @@ class _Timeline:
 
     def _call(self, record: Record, spec_session, session) -> None:
         x = record.exchange
-        key = f"x{record.number}"
+        key = self.key_of[record.number] = f"x{record.number}"
+        self.session_of_stream[key] = session
         if x.status == 200:
-            observed = Observation(200, stream=key)
+            observed = Observation(200, session=_named(x), stream=key, primed=_primed(x))
         else:
-            observed = Observation(x.status, error=error_code(x.body))
+            observed = Observation(x.status, session=_named(x), error=error_code(x.body))
         if self.place(a.CallTool(spec_session), observed, (record.number,), session) and x.status == 200:
             self.stream_of[record.number] = key
             if x.content_type != "text/event-stream":
@@ -335,18 +338,20 @@ class _Timeline:
         if x.status != 200:
             if x.status is not None and 400 <= x.status < 500 and x.status != 404:
                 self._assume_evicted(record, spec_cursor, session)
-            self.place(a.Reconnect(spec_session, spec_cursor), Observation(x.status, error=error_code(x.body)),
-                       (record.number,), session)
+            self.place(a.Reconnect(spec_session, spec_cursor),
+                       Observation(x.status, session=_named(x), error=error_code(x.body)), (record.number,), session)
             return
-        burst = _burst(record, resumption=cursor is not None, known_requests=self.requests_seen)
-        events = [record.exchange.events[i] for i in burst]
         key = self.event_stream.get(cursor, f"x{record.number}") if cursor is not None else f"x{record.number}"
+        self.session_of_stream.setdefault(key, session)
+        burst = _burst(record, resumption=cursor is not None, sent_again=lambda e: self._sent_again(e, key),
+                       seen_events=self.seen_events)
+        events = [record.exchange.events[i] for i in burst]
         if cursor is not None:
             self._unseen_before_replay(record, events, key, session)
         delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
-        observed = Observation(200, stream=key, events=delivered)
+        observed = Observation(200, session=_named(x), stream=key, events=delivered)
         if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
-            self.stream_of[record.number] = key
+            self.stream_of[record.number] = self.key_of[record.number] = key
             self.replayed[record.number] = set(burst)
             for event in events:
                 self._saw(event, key)
@@ -375,7 +380,7 @@ class _Timeline:
         """Events a stream resumption replays that the log never showed were sent while
         the stream had no connection: the spec's server sends them first."""
         for event in burst:
-            if event.id is None or event.id in self.seen_events or event.is_priming:
+            if event.id is None or event.id in self.seen_events or event.is_priming or self._sent_again(event, key):
                 continue
             self._server_event(event, key, record, session, delivered=False)
 
@@ -389,8 +394,8 @@ class _Timeline:
         if index in self.replayed.get(record.number, ()) or record.number not in self.stream_of:
             return
         key = self.stream_of[record.number]
-        if event.id is not None and event.id in self.seen_events:
-            return  # delivered again on the same connection: the replay's, judged there
+        if event.id is not None and self.event_stream.get(event.id) == key:
+            return  # delivered again on its own stream: a replay, judged with the answer that replayed it
         session = record.exchange.request_headers.get("mcp-session-id")
         self._server_event(event, key, record, session)
         if _is_response(event, record):  # the call is over: the server ends its stream (MCP B13)
@@ -402,13 +407,13 @@ class _Timeline:
         events = (item,) if delivered else ()
         if event.method == "notifications/cancelled" and item.cancels is not None:
             action = a.CancelRequest(self.handle(item.cancels))
-            observed = Observation(event=event.id, events=events)
+            observed = Observation(event=item.event, events=events)
         elif event.is_server_request:
             action = a.IssueServerRequest(self.handle(key))
-            observed = Observation(event=event.id, request=item.request, events=events)
+            observed = Observation(event=item.event, request=item.request, events=events)
         else:
             action = a.EmitEvent(self.handle(key))
-            observed = Observation(event=event.id, events=events)
+            observed = Observation(event=item.event, events=events)
         self._server_step(action, observed, record, session)
         self._saw(event, key)
 
@@ -418,6 +423,63 @@ class _Timeline:
         if soft and not self.checker.enabled(action):
             return
         self.place(action, observed, (record.number,), session)
+
+    def expire(self, record: Record) -> None:
+        """The time to live the server states (``verify --stream-ttl`` / ``--session-ttl``) ran
+        out for what ``record`` opened: its stream expires, or the session its ``initialize``
+        opened ends (MCP B33), with the connections of it still open."""
+        x = record.exchange
+        session = _session_of(record)
+        if isinstance(x.request_body, dict) and x.request_body.get("method") == "initialize":
+            still_open = self._open_streams_of(session)
+            action = a.ExpireSession(self.handle(session))
+            observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
+        elif record.number in self.key_of:
+            still_open, action, observed = [], a.ExpireStream(self.handle(self.key_of[record.number])), Observation()
+        else:
+            return
+        if self.checker.enabled(action) and self.place(action, observed, (record.number,), session):
+            for number in still_open:
+                self.stream_of.pop(number, None)
+            self.assumed.append(f"exchange {record.number}: {action.kind} when the time to live the server "
+                                "states ran out (--stream-ttl / --session-ttl)")
+
+    def promise(self, record: Record) -> None:
+        """By the definition of the fixture tool whose stream ``record`` opened or resumed, the
+        server has sent every event of that stream by now, its response included. Events the
+        log shows only later, in a replay of the stream, are placed here, on the stream's
+        connection then open if any (where they should have arrived: ``live_delivery`` judges
+        that); a response the log never shows is placed here unseen, so that a resumption
+        after now must replay it."""
+        key = self.key_of.get(record.number)
+        if key is None:
+            return
+        session = _session_of(record)
+        for later in self.later:
+            cursor = later.exchange.request_headers.get("last-event-id")
+            if later.started <= self.now or later.exchange.method != "GET" or self.event_stream.get(cursor) != key:
+                continue
+            for event in later.exchange.events:
+                if event.id is not None and event.id not in self.seen_events and not event.is_priming:
+                    self._server_event(event, key, record, session, delivered=False)
+        call = self._call_of(key)
+        if call is not None and not self._responded(call):
+            due = SseEvent(f"(the response to {call}, due by now)", "message", "{}",
+                           message={"jsonrpc": "2.0", "id": call, "result": {}})
+            self._server_event(due, key, record, session, delivered=False)
+        self.assumed.append(f"exchange {record.number}: by the definition of the fixture tool, the rest of its "
+                            "stream, its response included, was due on this connection")
+
+    def _call_of(self, key: str):
+        """The JSON-RPC id of the client request whose POST opened stream ``key``, if any."""
+        record = self.records.get(int(key[1:])) if key.startswith("x") and key[1:].isdigit() else None
+        body = record.exchange.request_body if record is not None else None
+        return body.get("id") if isinstance(body, dict) and "method" in body else None
+
+    def _responded(self, call) -> bool:
+        """A response to the client's request ``call`` reached the log by now, or in a replay placed by now."""
+        return any(e.is_response_to(call) and (e.id in self.seen_events or at <= self.now)
+                   for r in self.later for e, at in zip(r.exchange.events, r.arrivals))
 
     def end(self, record: Record) -> None:
         key = self.stream_of.pop(record.number, None)
@@ -430,49 +492,96 @@ class _Timeline:
             action = a.DropConnection(self.handle(key))
         self._server_step(action, Observation(closed=(key,)), record, session, soft=True)
 
+    def _sent_again(self, event: SseEvent, key: str) -> bool:
+        """A server request of the session delivered before, now under a new event id: a
+        re-emission (or a re-send), which belongs to the answer that carries it."""
+        return event.is_server_request and self._scoped(event.request_id, key) in self.requests_seen
+
+    def _scoped(self, request_id, key: str) -> str:
+        """A server request's JSON-RPC id as the spec's server id: scoped by the session of the
+        connection that carried it, since a server numbers its requests per session (two
+        sessions' first requests may both be ``0``)."""
+        return f"{self.session_of_stream.get(key) or '-'}#{request_id}"
+
     def _delivered(self, event: SseEvent, key: str) -> Delivered:
-        request = str(event.request_id) if event.is_server_request else None
-        return Delivered(event.id or "?", request, key, event.cancels)
+        request = self._scoped(event.request_id, key) if event.is_server_request else None
+        cancels = self._scoped(event.cancels, key) if event.cancels is not None else None
+        return Delivered(self._event_id(event), request, key, cancels)
+
+    def _event_id(self, event: SseEvent) -> str:
+        """The event's SSE id; for an event sent without one (MCP lets a server omit
+        it, B22), a name of its own that no client can send back as ``Last-Event-ID``."""
+        if event.id is not None:
+            return event.id
+        name = self.unnamed.get(id(event))
+        if name is None:
+            name = self.unnamed[id(event)] = f"(event {len(self.unnamed) + 1} without an id)"
+        return name
 
     def _saw(self, event: SseEvent, key: str) -> None:
         if event.is_server_request:
-            self.requests_seen.add(str(event.request_id))
+            self.requests_seen.add(self._scoped(event.request_id, key))
         if event.id is not None:
             self.seen_events.add(event.id)
             self.event_stream.setdefault(event.id, key)
 
 
-def validate(records: list[Record], profile: Profile = Profile.BOUNDARY) -> Validation:
-    """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring."""
-    timeline = _Timeline(profile)
-    for at, _, kind, record, index in sorted(_moments(records), key=lambda m: (m[0], m[1])):
+def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False) -> Validation:
+    """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring.
+
+    ``complete``: the records hold every session their client ever used (``verify``'s own
+    traffic), so a well-formed session id no record saw issued names no session (unknown,
+    MCP B33/B34) instead of one that began before the recording."""
+    timeline = _Timeline(profile, complete)
+    timeline.later = records
+    origin = _origin(records)
+    for at, _, kind, record, index in sorted(_moments(records, origin), key=lambda m: (m[0], m[1])):
         timeline.now = at
         if kind == "start":
             timeline.start(record)
         elif kind == "event":
             timeline.event(record, index)
+        elif kind == "expires":
+            timeline.expire(record)
+        elif kind == "promised":
+            timeline.promise(record)
         else:
             timeline.end(record)
-    return Validation(profile, _results(timeline, profile), timeline.steps, timeline.open, timeline.assumed)
+    return Validation(profile, results_of(timeline.steps, timeline.open, profile), timeline.steps, timeline.open,
+                      timeline.assumed, _notes(timeline))
 
 
-def _moments(records: list[Record]):
+def _moments(records: list[Record], origin: float):
     for r in records:
         yield r.started, (r.number, 0), "start", r, 0
         for i, at in enumerate(r.arrivals):
             yield at, (r.number, 1 + i), "event", r, i
         if r.ended is not None:
             yield r.ended, (r.number, 1 + len(r.arrivals)), "end", r, 0
+        for kind in ("expires", "promised"):
+            at = getattr(r.exchange, kind)
+            if at is not None:
+                yield at - origin, (r.number, 2 + len(r.arrivals)), kind, r, 0
 
 
-def _results(timeline: _Timeline, profile: Profile) -> list[RuleResult]:
+def _origin(records: list[Record]) -> float:
+    """The monotonic time of second 0 of ``records`` made by ``records_of`` (``Exchange.started``
+    is monotonic), 0 for records read from a file (their marks, if any, are in record time)."""
+    timed = [r for r in records if r.exchange.started is not None]
+    return min((r.exchange.started - r.started for r in timed), default=0.0)
+
+
+def results_of(steps: list[Placed], left_open: list[str], profile: Profile) -> list[RuleResult]:
+    """One result per catalog rule: FAIL/WARN where a step broke it (the catalog's verdict of
+    its level under ``profile``), PASS where a step could have broken it and did not, else
+    INCONCLUSIVE when the log left something open, SKIP when nothing in it applies."""
     results = []
     for rule in RULES:
         if rule.level(profile) is Level.NOT_APPLICABLE:
             results.append(RuleResult(rule.id, Verdict.SKIP, f"not applicable under {profile.value}"))
             continue
-        broken = [s for s in timeline.steps if any(f.rule == rule.id for f in s.report.findings)]
-        touched = [s for s in timeline.steps if _touches(rule.id, s)]
+        broken = [s for s in steps if any(f.rule == rule.id for f in s.report.findings)]
+        touched = [s for s in steps if _touches(rule.id, s)]
         if broken:
             worst = _worst(rule.id, profile, broken)
             first = next(f for f in broken[0].report.findings if f.rule == rule.id)
@@ -480,37 +589,35 @@ def _results(timeline: _Timeline, profile: Profile) -> list[RuleResult]:
                                       + (f" (+{len(broken) - 1} more)" if len(broken) > 1 else ""), broken))
         elif touched:
             results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} step{'' if len(touched) == 1 else 's'} of the log held it", touched))
-        elif timeline.open:
+        elif left_open:
             results.append(RuleResult(rule.id, Verdict.INCONCLUSIVE, "no judged step touched it, and the log left "
-                                      f"{len(timeline.open)} thing{'' if len(timeline.open) == 1 else 's'} open: {timeline.open[0]}"))
+                                      f"{len(left_open)} thing{'' if len(left_open) == 1 else 's'} open: {left_open[0]}"))
         else:
             results.append(RuleResult(rule.id, Verdict.SKIP, "the log has no step where it applies"))
-    agreement = [s for s in timeline.steps if any(f.rule == AGREEMENT for f in s.report.findings)]
-    if agreement:
-        first = next(f for f in agreement[0].report.findings if f.rule == AGREEMENT)
-        results.append(RuleResult(AGREEMENT, _worst(AGREEMENT, profile, agreement),
-                                  f"exchange {agreement[0].records[0]}: {first.message}", agreement))
     return results
 
 
+def _notes(timeline: _Timeline) -> list[str]:
+    """The differences from the spec that no catalog rule names, one line each: a note,
+    never a verdict (a finding is filed under the rule whose statement it breaks)."""
+    return [f"exchange {s.records[0]}: {f.message}" for s in timeline.steps for f in s.report.findings
+            if f.rule == AGREEMENT]
+
+
 def _touches(rule: str, step: Placed) -> bool:
-    return any(step.action.kind == kind and (branch is None or step.report.branch is branch)
-               for kind, branch in TOUCHES.get(rule, ()))
+    return rule in step.report.judged
 
 
 def _worst(rule: str, profile: Profile, steps: list[Placed]) -> Verdict:
-    verdicts = {verdict_for_broken(f.rule, profile, f.case) for s in steps for f in s.report.findings if f.rule == rule}
-    for verdict in (Verdict.FAIL, Verdict.WARN):
-        if verdict in verdicts:
-            return verdict
-    return Verdict.PASS
+    return worst(verdict_for_broken(f.rule, profile, f.case) for s in steps for f in s.report.findings if f.rule == rule)
 
 
-def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> list[int]:
+def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str]) -> list[int]:
     """Indices of the events the GET itself delivered: on a stream resumption every
     event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
     file); on a session resumption those of them that re-emit or cancel a server
-    request delivered before (DESIGN.md §2 branch 2)."""
+    request delivered before (DESIGN.md §2 branch 2) or deliver a past event again
+    (a replay, which branch 2 must not do)."""
     events, arrivals = record.exchange.events, record.arrivals
     if not events:
         return []
@@ -519,8 +626,32 @@ def _burst(record: Record, *, resumption: bool, known_requests: set[str]) -> lis
     window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
     if resumption:
         return window
-    return [i for i in window if events[i].cancels is not None
-            or (events[i].is_server_request and str(events[i].request_id) in known_requests)]
+    return [i for i in window if events[i].cancels is not None or events[i].id in seen_events or sent_again(events[i])]
+
+
+def _oversized_refused(x) -> bool:
+    """An oversized header value refused with a 4xx that names no session: acceptable whatever the 4xx."""
+    values = (x.request_headers.get("mcp-session-id") or "", x.request_headers.get("last-event-id") or "")
+    oversized = any(len(value) > OVERSIZED_HEADER_CHARS for value in values)
+    return oversized and x.status is not None and 400 <= x.status < 500 and _named(x) is None
+
+
+def _named(x) -> str | None:
+    """The ``Mcp-Session-Id`` an answer carries when it is not the one its request sent
+    (an echo of a well-formed id names nothing new): what ``refusal_names_no_session``
+    and ``session_identity_stable`` judge."""
+    named = x.response_headers.get("mcp-session-id")
+    sent = x.request_headers.get("mcp-session-id")
+    return None if named is None or named == sent and is_well_formed(sent) else named
+
+
+def _primed(x) -> bool | None:
+    """Whether a POST's SSE answer opened with a priming event (an id, empty data: MCP D8);
+    ``None`` for a JSON answer or one whose first event the log does not hold."""
+    if x.content_type != "text/event-stream" or not x.events:
+        return None
+    first = x.events[0]
+    return first.id is not None and first.is_priming
 
 
 def _session_of(record: Record) -> str | None:

@@ -213,16 +213,6 @@ def cursor_in_middle(events: list[SseEvent]) -> SseEvent | None:
     return events[best]
 
 
-def suffix_after(events: list[SseEvent], cursor: SseEvent) -> list[SseEvent]:
-    """The data events of ``events`` after ``cursor`` (priming events left out)."""
-    index = events.index(cursor)
-    return [e for e in events[index + 1 :] if not e.is_priming]
-
-
-def describe_events(events: list[SseEvent]) -> str:
-    if not events:
-        return "no event"
-    return ", ".join(f"{e.id or '-'} {e.summary()}" for e in events)
 
 
 def negotiated_version(exchange: Exchange) -> str | None:

@@ -1,9 +1,9 @@
 """Verdicts of ``mcp-resume verify`` as data: checks, one verdict per rule, the report.
 
-A scenario produces ``Check`` values (what was expected, what was observed,
-whether it held); ``judge`` turns them into a ``RuleVerdict`` with the catalog's
-level of the rule under the chosen profile (``spec.verdicts.verdict_for_broken``).
-Nothing here prints or does I/O.
+A ``Check`` is one step of the traffic where the spec's check of a rule could fail
+(what the reference answers, what the server did, whether the rule held);
+``model.verify.judgement`` makes them, and a ``RuleVerdict`` per rule, from the
+spec's judgement of what the scenarios saw. Nothing here prints or does I/O.
 """
 
 from __future__ import annotations
@@ -12,19 +12,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.decision import CLIENT_ERRORS, RESUMPTION_ERRORS, ClassDecision
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Level, Profile
-from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict, verdict_for_broken
+from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict
 
 from mcp_resume.model.http.evidence import Exchange
 
 
 @dataclass
 class Check:
-    """One fact a scenario checked.
+    """One step where the spec's check of a rule could fail, and whether it held.
 
-    ``branch`` names the spec's decision branch when the expectation came from
-    ``spec.decision.decide_class``.
+    ``branch`` names the spec's decision branch of a client request.
     """
 
     what: str
@@ -123,28 +121,6 @@ def unreachable_report(target: str, url: str | None, profile: Profile | None, re
     return Report(target, url or target, profile or DEFAULT_PROFILE, {}, [], note, unreachable=reason)
 
 
-def judge(rule: str, profile: Profile, checks: list[Check], exchanges: list[Exchange]) -> RuleVerdict:
-    """PASS when every check held; otherwise the catalog's verdict for a broken
-    ``rule`` under ``profile`` (FAIL for a MUST, WARN for a SHOULD, PASS with the
-    finding kept for a MAY or a rule the profile does not apply)."""
-    rule_level = level(rule, profile)
-    broken = [c for c in checks if not c.held]
-    if not checks:
-        return RuleVerdict(rule, Verdict.INCONCLUSIVE, "the scenario checked nothing", rule_level, checks, exchanges)
-    if not broken:
-        return RuleVerdict(
-            rule, Verdict.PASS, f"{len(checks)} of {len(checks)} checks held", rule_level, checks, exchanges
-        )
-    verdict = verdict_for_broken(rule, profile)
-    first = broken[0]
-    reason = f"{first.what}: expected {first.expected}, observed {first.observed}"
-    if len(broken) > 1:
-        reason += f" (+{len(broken) - 1} more)"
-    if verdict is Verdict.PASS:
-        reason = f"not required ({rule_level.value} under {profile.value}): {reason}"
-    return RuleVerdict(rule, verdict, reason, rule_level, checks, exchanges)
-
-
 def skip(
     rule: str, profile: Profile, reason: str, exchanges: list[Exchange] | None = None, unlock: str | None = None
 ) -> RuleVerdict:
@@ -157,26 +133,3 @@ def inconclusive(
 ) -> RuleVerdict:
     """INCONCLUSIVE: the scenario could not be driven to the point of judging."""
     return RuleVerdict(rule, Verdict.INCONCLUSIVE, reason, level(rule, profile), checks, exchanges)
-
-
-def describe_statuses(statuses: frozenset[int]) -> str:
-    """``4xx except 404``, ``200 or 4xx``, ``400 or 404`` ..."""
-    if statuses == RESUMPTION_ERRORS:
-        return "4xx except 404"
-    if statuses == CLIENT_ERRORS:
-        return "4xx"
-    if statuses >= CLIENT_ERRORS:
-        rest = sorted(statuses - CLIENT_ERRORS)
-        return " or ".join([str(s) for s in rest] + ["4xx"])
-    return " or ".join(str(s) for s in sorted(statuses))
-
-
-def status_check(what: str, exchange: Exchange, decision: ClassDecision) -> Check:
-    """Whether ``exchange``'s status is one ``decision`` (from ``decide_class``) accepts."""
-    return Check(
-        what,
-        describe_statuses(decision.statuses),
-        str(exchange.status),
-        exchange.status in decision.statuses,
-        decision.branch.value,
-    )

@@ -25,7 +25,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from mcp_resume.spec.catalog import RULES, RULES_BY_ID
-from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind
@@ -47,7 +47,10 @@ from mcp_resume.model.verify.pending import (
     server_request_ownership,
 )
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
-from mcp_resume.model.verify.report import Check, Report, RuleVerdict, inconclusive, judge, skip
+from mcp_resume.model.traffic.records import records_of
+from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.verify.judgement import Driven, verdict_of
+from mcp_resume.model.verify.report import Report, RuleVerdict, inconclusive, skip
 from mcp_resume.model.verify.scenarios import (
     Context,
     UNLOCKS,
@@ -73,14 +76,6 @@ RUN_SECONDS = 600.0
 """Default bound on a whole verify run, in seconds."""
 CLEANUP_SECONDS = 5.0
 
-PROFILE_OF_REVISION: dict[str, Profile] = {
-    "2025-03-26": Profile.MCP_2025_03_26,
-    "2025-06-18": Profile.MCP_2025_06_18,
-    "2025-11-25": Profile.MCP_2025_11_25,
-    "2026-07-28": Profile.MCP_2026_07_28,
-}
-"""``--profile auto``: the profile of each MCP revision a server may negotiate."""
-
 IN_PROCESS_ONLY = (
     "sessionless-request-scope",
     "sessionless-no-server-requests",
@@ -90,7 +85,7 @@ IN_PROCESS_ONLY = (
 """Rules of the 2026-07-28 state machine (``spec/sessionless.py``) checked in process only."""
 
 
-async def _in_process_only(d: Driver, ctx: Context) -> list[Check]:
+async def _in_process_only(d: Driver, ctx: Context) -> None:
     raise NotObservable(
         "checked in process against the 2026-07-28 state machine (spec/sessionless.py) only; over HTTP it "
         "needs a fixture tool that streams progress and answers InputRequiredResult"
@@ -126,7 +121,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("session-delete", session_delete, SESSIONS),
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
-        Scenario("priming-event", priming_event, ("sse",)),
+        Scenario("priming-event", priming_event, ("sessions", "sse")),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }
@@ -156,6 +151,7 @@ class VerifyRun:
     caps: Capabilities | None = None
     verdicts: list[RuleVerdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    runs: list[Driven] = field(default_factory=list)
 
     def report(self, stopped: str | None = None) -> Report:
         """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason."""
@@ -204,15 +200,45 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl)
     for rule in RULES:
         left = run.run_seconds - (time.monotonic() - started)
-        verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left)
+        verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left, run.runs)
         run.verdicts.append(verdict)
         if on_verdict is not None:
             on_verdict(verdict)
+    for revised in revise(run):
+        if on_verdict is not None:
+            on_verdict(revised)
     return run.report()
 
 
-async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> RuleVerdict:
-    """The verdict on one rule, from a client and sessions of its own."""
+def revise(run: VerifyRun) -> list[RuleVerdict]:
+    """Judge again every rule already judged, with the traffic of every scenario run
+    since (a later scenario may have broken an earlier rule, or judged one its own
+    scenario could not); replaces them in ``run.verdicts`` and returns those that changed."""
+    changed = []
+    for index, verdict in enumerate(run.verdicts):
+        if verdict.rule in _not_judged_here(run):
+            continue
+        own = next((r for r in run.runs if r.rule == verdict.rule), None)
+        again = verdict_of(verdict.rule, run.profile, own, run.runs, before=None if own else verdict)
+        if (again.verdict, again.reason) != (verdict.verdict, verdict.reason):
+            run.verdicts[index] = again
+            changed.append(again)
+    return changed
+
+
+def _not_judged_here(run: VerifyRun) -> set[str]:
+    """Rules the profile does not apply, or not to the revision the server speaks."""
+    negotiated = run.caps.protocol_version if run.caps else None
+    later = {r.id for r in RULES if _introduced_later(r.id, negotiated)} if run.profile is Profile.BOUNDARY else set()
+    return _rule_levels_na(run.profile) | later
+
+
+async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: float,
+                     runs: list[Driven] | None = None) -> RuleVerdict:
+    """The verdict on one rule: its scenario driven with a client and sessions of its own,
+    its traffic judged by the spec, beside that of the scenarios in ``runs`` (to which
+    this run is added)."""
+    runs = [] if runs is None else runs
     profile = ctx.profile
     if scenario.rule in _rule_levels_na(profile):
         return skip(scenario.rule, profile, f"not applicable under {profile.value}")
@@ -225,26 +251,35 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
         return skip(scenario.rule, profile, missing, unlock=unlock_for(need, ctx.caps) if need != "sessions" else None)
     if seconds_left <= 0:
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
+    driven = await drive(scenario, url, ctx, seconds_left)
+    runs.append(driven)
+    return verdict_of(scenario.rule, profile, driven, runs)
+
+
+async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> Driven:
+    """Run ``scenario`` against ``url`` within its bound and judge its traffic with the spec."""
+    profile = ctx.profile
     waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0
     bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES + waits, seconds_left)
     version = ctx.caps.protocol_version or PROTOCOL_VERSION
+    stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json")
-        checks: list[Check] = []
         try:
-            checks = await asyncio.wait_for(scenario.run(driver, ctx), bound)
-            return judge(scenario.rule, profile, checks, client.exchanges)
+            await asyncio.wait_for(scenario.run(driver, ctx), bound)
         except NotObservable as reason:
-            return skip(scenario.rule, profile, str(reason), client.exchanges, UNLOCKS.get(reason.unlock or ""))
+            stopped = skip(scenario.rule, profile, str(reason), client.exchanges, UNLOCKS.get(reason.unlock or ""))
         except Inconclusive as reason:
-            return inconclusive(scenario.rule, profile, str(reason), checks, client.exchanges)
+            stopped = inconclusive(scenario.rule, profile, str(reason), [], client.exchanges)
         except asyncio.TimeoutError:
-            return inconclusive(scenario.rule, profile, f"the scenario took longer than {bound:g} s", checks, client.exchanges)
+            stopped = inconclusive(scenario.rule, profile, f"the scenario took longer than {bound:g} s", [], client.exchanges)
         finally:
             try:
                 await asyncio.wait_for(driver.cleanup(), CLEANUP_SECONDS)
             except asyncio.TimeoutError:
                 pass
+    validation = judge(records_of(client.exchanges), profile, complete=True)
+    return Driven(scenario.rule, client.exchanges, validation, stopped)
 
 
 def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:

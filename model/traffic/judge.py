@@ -1,0 +1,64 @@
+"""The one judge of what a client saw: records of exchanges -> the spec's verdict per rule.
+
+``verify`` (its scenarios' own traffic), ``validate`` (a recording) and the proxy
+(live traffic) all call ``judge``. It picks the mapping by the revision each exchange
+speaks: the session era's (``validate``: the spec's state machine and its server
+checks) or 2026-07-28's (``sessionless``: that revision's machine and checks). With
+``profile=None`` (``--profile auto``) the revision is read from the traffic: the
+``protocolVersion`` an ``initialize`` answer negotiated, or the 2026-07-28 request
+shape (its ``MCP-Protocol-Version`` header or ``_meta``, F12). An endpoint that
+serves both eras is judged exchange by exchange: each rule's verdict comes from the
+era whose profile applies it.
+"""
+
+from __future__ import annotations
+
+from mcp_resume.spec.catalog import level
+from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
+
+from mcp_resume.model.traffic.records import Record
+from mcp_resume.model.traffic.sessionless import is_sessionless, validate_sessionless
+from mcp_resume.model.traffic.validate import Validation, validate
+
+FALLBACK = Profile.MCP_2025_11_25
+"""The profile of session-era traffic whose revision the log does not show."""
+
+
+def judge(records: list[Record], profile: Profile | None = None, *, complete: bool = False) -> Validation:
+    """The spec's judgement of ``records`` under ``profile`` (``None``: read from the traffic).
+
+    ``complete``: the records hold every session their client used (``verify``), so an
+    unseen session id names no session. Never raises for what a server did.
+    """
+    sessionless = [r for r in records if is_sessionless(r)]
+    session_era = [r for r in records if not is_sessionless(r)]
+    if profile is Profile.MCP_2026_07_28 or profile is None and sessionless and not session_era:
+        return validate_sessionless(records)
+    era_profile = profile or negotiated_profile(records) or FALLBACK
+    judged = validate(session_era, era_profile, complete=complete)
+    if profile is not None or not sessionless:
+        return judged
+    return _merged(judged, validate_sessionless(sessionless))
+
+
+def negotiated_profile(records: list[Record]) -> Profile | None:
+    """The profile of the revision the first answered ``initialize`` negotiated, if the log has one."""
+    for record in sorted(records, key=lambda r: (r.started, r.number)):
+        body = record.exchange.request_body
+        if not (isinstance(body, dict) and body.get("method") == "initialize"):
+            continue
+        for message in record.exchange.messages:
+            result = message.get("result") if isinstance(message, dict) else None
+            if isinstance(result, dict) and result.get("protocolVersion") in PROFILE_OF_REVISION:
+                return PROFILE_OF_REVISION[result["protocolVersion"]]
+    return None
+
+
+def _merged(session_era: Validation, sessionless: Validation) -> Validation:
+    """One judgement of an endpoint serving both eras: each rule from the era that applies it."""
+    by_rule = {r.rule: r for r in sessionless.results}
+    results = [by_rule[r.rule] if level(r.rule, session_era.profile) is Level.NOT_APPLICABLE else r
+               for r in session_era.results]
+    return Validation(session_era.profile, results, session_era.steps + sessionless.steps,
+                      session_era.open + sessionless.open, session_era.assumed + sessionless.assumed,
+                      session_era.notes + sessionless.notes)
