@@ -166,12 +166,49 @@ def recorded_live(name: str, run: Callable[[str], Awaitable[object]] = scenario,
 
 
 def _upstream(name: str):
-    """An in-process server over HTTP, or an embedded target (``python-sdk`` ...) started for real."""
+    """An in-process server over HTTP, the plain SDK server (``plain-sdk``), or an embedded
+    target (``python-sdk`` ...) started for real."""
     from mcp_resume.model.targets.embedded import running_target
 
     if name == "reference" or name.startswith(("design-", "variation-")):
         return serving_design(name)
+    if name == "plain-sdk":
+        from servers.plain_sdk import serving_plain
+
+        return serving_plain()
     return running_target(name)
+
+
+def sdk_client(mode: str | None) -> Callable[[str], Awaitable[None]]:
+    """The official Python SDK's ``Client`` as its README uses it: list the tools, call one.
+    ``mode="legacy"`` speaks the initialize handshake with a session; the default (``None``)
+    discovers the server and speaks 2026-07-28 when it can."""
+
+    async def run(url: str) -> None:
+        from mcp.client.client import Client
+
+        async with Client(url, **({"mode": mode} if mode else {})) as client:
+            await client.list_tools()
+            await client.call_tool("add", {"a": 1, "b": 2})
+
+    return run
+
+
+PLAIN_RECORDINGS = {"legacy": "python-sdk-2.3-client-legacy.jsonl", None: "python-sdk-2.3-client-default.jsonl"}
+"""The committed recordings (``tests/fixtures``) of ``sdk_client(mode)`` against the plain SDK server."""
+
+
+def write_plain_recordings(folder) -> None:
+    """Record ``sdk_client`` in both modes against the plain SDK server into ``folder``
+    (how ``tests/fixtures``' recordings were made: ``python -c 'import traffic_runs as t;
+    t.write_plain_recordings("fixtures")'`` from ``tests/``)."""
+    from pathlib import Path
+
+    from mcp_resume.model.traffic.records import write_line
+
+    for mode, name in PLAIN_RECORDINGS.items():
+        records = recorded("plain-sdk", sdk_client(mode))
+        (Path(folder) / name).write_text("".join(write_line(r) for r in records))
 
 
 def until_every_exchange_ended(memory: MemoryRecorder, seconds: float = 5.0) -> None:

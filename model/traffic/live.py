@@ -22,7 +22,8 @@ from typing import Callable
 
 from mcp_resume.model.http.evidence import SseEvent
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.validate import REPLAY_WINDOW, RuleResult, Validation, validate
+from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.traffic.validate import REPLAY_WINDOW, RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -30,7 +31,7 @@ INTERVAL_SECONDS = 0.2
 
 
 class LiveChecker:
-    def __init__(self, profile: Profile, on_finding: Callable[[RuleResult, Validation], None],
+    def __init__(self, profile: Profile | None, on_finding: Callable[[RuleResult, Validation], None],
                  clock: Callable[[], float], interval: float = INTERVAL_SECONDS) -> None:
         self.profile = profile
         self.clock = clock
@@ -69,7 +70,7 @@ class LiveChecker:
         with self._lock:
             now = self.clock()
             snapshot = [_snapshot(r) for r in self.records if final or _settled(r, now)]
-        result = validate(snapshot, self.profile)
+        result = judge(snapshot, self.profile)
         for rule in result.results:
             if rule.verdict in (Verdict.FAIL, Verdict.WARN) and rule.rule not in self.reported:
                 self.reported.add(rule.rule)

@@ -39,7 +39,7 @@ touched is SKIP; a rule touched and never broken is PASS.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from mcp_resume.spec import actions as a
@@ -166,11 +166,15 @@ class _Timeline:
         self.now = 0.0  # the time of the moment being judged
         self.key_of: dict[int, str] = {}  # record number -> the server stream key it opened or resumed
         self.later: list[Record] = []  # every record, for what a promise says was sent before it showed
+        self.resumable = False  # some event of the log carries an id: the server offers resumption
         self.unnamed: dict[int, str] = {}  # id() of an event sent without an SSE id -> the name it is judged under
 
     # -- placing one step ------------------------------------------------------------
 
-    def place(self, action: a.Action, observed: Observation, records: tuple[int, ...], session: str | None) -> bool:
+    def place(self, action: a.Action, observed: Observation, records: tuple[int, ...], session: str | None,
+              unjudged: frozenset[str] = frozenset()) -> bool:
+        """Judge ``action`` with what the server was seen to do; ``unjudged``: rules whose check
+        cannot fail on this step whatever the spec thinks (e.g. an id the log made up)."""
         if session is not None and session in self.unjudged:
             return False
         if observed.status == 404 and action.side == "client":
@@ -187,6 +191,8 @@ class _Timeline:
         except SpecSanityError as error:
             self.open.append(f"exchange {records[0]}: {error}")
             return False
+        if unjudged & report.judged:
+            report = replace(report, judged=report.judged - (unjudged - {f.rule for f in report.findings}))
         self.steps.append(Placed(action, records, report))
         return True
 
@@ -316,7 +322,8 @@ class _Timeline:
         key = self.key_of[record.number] = f"x{record.number}"
         self.session_of_stream[key] = session
         if x.status == 200:
-            observed = Observation(200, session=_named(x), stream=key, primed=_primed(x))
+            primed = _primed(x) if self.resumable else None  # priming serves resumption (D8): no ids, no priming
+            observed = Observation(200, session=_named(x), stream=key, primed=primed)
         else:
             observed = Observation(x.status, session=_named(x), error=error_code(x.body))
         if self.place(a.CallTool(spec_session), observed, (record.number,), session) and x.status == 200:
@@ -414,7 +421,8 @@ class _Timeline:
         else:
             action = a.EmitEvent(self.handle(key))
             observed = Observation(event=item.event, events=events)
-        self._server_step(action, observed, record, session)
+        unjudged = frozenset({"event-id-unique"}) if event.id is None else frozenset()  # the log named it
+        self.place(action, observed, (record.number,), session, unjudged)
         self._saw(event, key)
 
     def _server_step(self, action, observed: Observation, record: Record, session, soft: bool = False) -> None:
@@ -534,6 +542,7 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     MCP B33/B34) instead of one that began before the recording."""
     timeline = _Timeline(profile, complete)
     timeline.later = records
+    timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
     for at, _, kind, record, index in sorted(_moments(records, origin), key=lambda m: (m[0], m[1])):
         timeline.now = at

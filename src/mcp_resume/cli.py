@@ -33,6 +33,7 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 
 PROFILE_NAMES = [p.value for p in Profile]
 SESSION_PROFILE_NAMES = [p.value for p in Profile if p in SESSION_ERA]
+PROFILE_NAMES = [p.value for p in Profile]
 
 
 def output_path(text: str) -> Path:
@@ -129,7 +130,9 @@ def _add_proxy(commands) -> None:
     proxy.set_defaults(handler=_command("proxy", "run"))
     proxy.add_argument("--upstream", required=True, metavar="URL", help="the server's MCP endpoint, e.g. http://127.0.0.1:8000/mcp")
     proxy.add_argument("--listen", default="127.0.0.1:8808", metavar="HOST:PORT", help="where to listen (default: %(default)s; port 0 = any free one)")
-    proxy.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    proxy.add_argument("--profile", choices=["auto", *PROFILE_NAMES], default="auto",
+                       help="rule levels to apply; auto (the default) = the profile of the revision the traffic shows: "
+                            "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
     proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
     proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
     proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh and <rule>.trace.json for replay (default: %(default)s)")
@@ -150,7 +153,9 @@ def _add_validate(commands) -> None:
     validate.set_defaults(handler=_command("validate", "run"))
     validate.add_argument("file", help="a HAR 1.2 file or a JSON-lines record file")
     validate.add_argument("--format", choices=["auto", "har", "jsonl"], default="auto", help="file format (default: %(default)s, by content)")
-    validate.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    validate.add_argument("--profile", choices=["auto", *PROFILE_NAMES], default="auto",
+                       help="rule levels to apply; auto (the default) = the profile of the revision the traffic shows: "
+                            "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
     validate.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
     validate.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
     validate.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")

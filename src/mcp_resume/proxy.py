@@ -98,7 +98,8 @@ def parse_listen(text: str) -> tuple[str, int]:
 def _live_checker(args, proxy: RecordingProxy) -> LiveChecker:
     """The live checker, printing each finding and writing its reproducers in ``--out``."""
     out = Path(args.out)
-    checker = LiveChecker(Profile.parse(args.profile), lambda rule, result: _finding(rule, result, checker.records, out), proxy.now)
+    profile = None if args.profile == "auto" else Profile.parse(args.profile)
+    checker = LiveChecker(profile, lambda rule, result: _finding(rule, result, checker.records, out), proxy.now)
     return checker
 
 

@@ -29,7 +29,8 @@ from rich.table import Table
 
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import OutputError, write_output
-from mcp_resume.model.traffic.validate import RuleResult, Validation, validate
+from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.outputs import add_verdict
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile
@@ -48,8 +49,8 @@ def run(args) -> int:
     if not records:
         print(f"mcp-resume validate: {args.file}: no exchanges recorded: nothing to judge", file=sys.stderr)
         return EXIT_USAGE
-    profile = Profile.parse(args.profile)
-    result = validate(records, profile)
+    profile = None if args.profile == "auto" else Profile.parse(args.profile)
+    result = judge(records, profile)
     print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}")
     for path, text in _outputs(args, result, len(records)):
         try:
