@@ -253,7 +253,7 @@ def server_request_ownership(t: Transition) -> list[str]:
         if carried is None or connection is None or t.before.event(item.event) is None and request is None:
             continue
         if request is None or request.session != connection:
-            owner = request.session if request else "no session"
+            owner = request.session if request else t.before.session_of_event(item.event) or "no session"
             problems.append(f"delivered server request {carried} of {owner} on a connection of session {connection}")
     return problems
 

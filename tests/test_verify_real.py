@@ -156,6 +156,14 @@ def test_a_server_without_sessions_gets_no_session_rule_failed(tmp_path):
     assert verdicts["new-session-on-initialize"] == "SKIP"
 
 
+def test_a_2026_07_28_server_without_initialize_is_discovered_and_judged(tmp_path):
+    code, report = full_run(Variant(era_2026=True, no_initialize=True), tmp_path)
+    verdicts = {v["rule"]: v["verdict"] for v in report["verdicts"]}
+    assert code == 0 and report["profile"] == "mcp-2026-07-28", report.get("unreachable")
+    assert verdicts["sessionless-get-405"] == verdicts["sessionless-ignores-headers"] == "PASS"
+    assert "FAIL" not in verdicts.values()
+
+
 @pytest.mark.parametrize("options", [(), ("--profile", "mcp-2026-07-28")], ids=["auto", "forced"])
 def test_a_2026_07_28_server_is_spoken_to_in_its_own_request_shape(tmp_path, options):
     code, report = full_run(Variant(era_2026=True), tmp_path, *options)
@@ -304,3 +312,12 @@ def test_a_5xx_is_never_a_pass():
 
 def test_every_catalog_rule_has_a_scenario_and_no_broadcast_is_one():
     assert set(SCENARIOS) == {r.id for r in RULES} and "no-broadcast" in SCENARIOS
+
+
+@pytest.mark.parametrize("profile", [Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25, Profile.BOUNDARY],
+                         ids=lambda p: p.value)
+@pytest.mark.covers("no-cross-session", "server-request-ownership")
+def test_a_server_that_sends_every_message_to_every_open_stream_fails(profile):
+    # a stream opened before another session's traffic is watched too (real frameworks broadcast)
+    found = judged(Variant(broadcast_all=True), "no-cross-session", "server-request-ownership", profile=profile)
+    assert verdicts_of(found) == {"no-cross-session": FAIL, "server-request-ownership": FAIL}, found

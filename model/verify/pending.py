@@ -38,7 +38,7 @@ from mcp_resume.model.verify.driver import (
     require,
     server_request_tools,
 )
-from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits
+from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, watch
 
 
 async def reemit_keeps_pending(d: Driver, ctx: Context) -> None:
@@ -97,6 +97,7 @@ async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
     """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
     is opened before A's second session resumption and resumed after it (design 12)."""
     tool = server_request_tools(d.tools)[0]
+    watcher = await watch(d, ctx, "session W")
     a = await d.open_session("session A")
     _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
     b = await d.open_session("session B")
@@ -113,6 +114,7 @@ async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
         )
     await d.answer(a, request_a, "answer session A's request (cleanup)")
     await d.answer(b, request_b, "answer session B's request (cleanup)")
+    await watcher
 
 
 async def no_duplicate_tool_call(d: Driver, ctx: Context) -> None:

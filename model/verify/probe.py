@@ -1,7 +1,8 @@
 """The capability probe of ``mcp-resume verify``: what does the server offer?
 
 One throw-away session: ``initialize`` (offering 2025-11-25; when that is
-refused, again in the request shape of 2026-07-28, rules §F: F12, F16),
+refused, again in the request shape of 2026-07-28, rules §F: F12, F16; when that
+is refused too, ``server/discover``, the handshake of a 2026-07-28-only server),
 ``notifications/initialized``, ``tools/list`` (do POST streams carry event ids,
 a priming event?), a GET with the session id alone (a standalone stream, or
 405? do its events carry ids?), then DELETE. Every request after
@@ -93,8 +94,12 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
             init = retried
         else:
             client.protocol_version = PROTOCOL_VERSION
+    if _refused(init):
+        discovered = await _discover(client)
+        if discovered is not None:
+            init = discovered
     result = _initialize_result(client.url, init)
-    caps.protocol_version = result.get("protocolVersion")
+    caps.protocol_version = result.get("protocolVersion") or _discovered_version(result)
     if isinstance(caps.protocol_version, str):
         client.protocol_version = caps.protocol_version
     session = init.session_header
@@ -118,6 +123,31 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         deleted = await client.delete(session, label="probe: delete session")
         caps.delete_status = deleted.status
     return caps
+
+
+def _refused(exchange: Exchange) -> bool:
+    """``initialize`` refused: a 4xx, or a JSON-RPC error (a 2026-07-28 server has no such method)."""
+    if exchange.ok and exchange.status is not None and 400 <= exchange.status < 500:
+        return True
+    return any("error" in m and m.get("method") is None for m in exchange.messages)
+
+
+async def _discover(client: StreamableHttpClient) -> Exchange | None:
+    """``server/discover`` in the request shape of 2026-07-28 (F12), for a server of that
+    revision only, which has no ``initialize``; the exchange when it names that revision."""
+    spoken, client.protocol_version = client.protocol_version, SESSIONLESS_VERSION
+    discovered = await client.request(None, "server/discover", label="probe: server/discover (2026-07-28)")
+    result = next((m.get("result") for m in discovered.messages if isinstance(m.get("result"), dict)), None)
+    if discovered.ok and discovered.status == 200 and _discovered_version(result or {}) == SESSIONLESS_VERSION:
+        return discovered
+    client.protocol_version = spoken
+    return None
+
+
+def _discovered_version(result: dict[str, Any]) -> str | None:
+    """The 2026-07-28 revision when a ``server/discover`` result lists it among ``supportedVersions``."""
+    versions = result.get("supportedVersions")
+    return SESSIONLESS_VERSION if isinstance(versions, list) and SESSIONLESS_VERSION in versions else None
 
 
 async def _refused_version(client: StreamableHttpClient, session: str) -> str | None:

@@ -46,6 +46,8 @@ MALFORMED_VALUE = "not well formed"
 DROP_NOTICE_SECONDS = 0.2
 """Pause between dropping a connection and the session resumption that must re-emit
 its request: a server learns of a drop from its transport a moment late (DESIGN §2)."""
+GET_OPEN_SECONDS = 0.1
+"""Pause after opening a watching GET stream, so that the server holds it open before the traffic it watches."""
 PROMISE_MARGIN_SECONDS = 0.001
 """How long before a connection's end what was due on it is placed (``Exchange.promised``)."""
 OVERSIZED_CHARS = 4096
@@ -207,7 +209,9 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> None:
 async def no_cross_session(d: Driver, ctx: Context) -> None:
     """Session B presenting session A's event id; session C resuming its stream after
     session D used the same JSON-RPC request id; a stream resumed after another stream
-    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50)."""
+    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50). All of it
+    while session W's GET stream, opened before, is read: nothing of theirs may reach it."""
+    watcher = await watch(d, ctx, "session W")
     if ctx.caps.post_event_ids:
         await _foreign_session_cursor(d)
         await _shared_request_id(d)
@@ -215,6 +219,23 @@ async def no_cross_session(d: Driver, ctx: Context) -> None:
     if ctx.caps.get_event_ids:
         session = await d.open_session("session G")
         await get_stream_replay(d, ctx, session)
+    await watcher
+
+
+async def watch(d: Driver, ctx: Context, name: str) -> asyncio.Future:
+    """Open session ``name`` and read its GET stream in the background, until it has been
+    quiet for the idle bound, while other sessions' traffic goes on: a server that sends
+    messages to every open stream shows them here. A finished future without a GET stream."""
+    if not ctx.caps.get_stream:
+        done = asyncio.get_running_loop().create_future()
+        done.set_result(None)
+        return done
+    session = await d.open_session(name)
+    watcher = asyncio.ensure_future(
+        d.client.get(label=f"{name}: its GET stream, read while other sessions work", session=session,
+                     idle=ctx.bounds.idle))
+    await asyncio.sleep(GET_OPEN_SECONDS)
+    return watcher
 
 
 async def _foreign_session_cursor(d: Driver) -> None:

@@ -121,7 +121,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("session-delete", session_delete, SESSIONS),
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
-        Scenario("priming-event", priming_event, ("sessions", "sse")),
+        Scenario("priming-event", priming_event, ("sessions", "sse", "event-ids")),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }

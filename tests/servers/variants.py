@@ -55,6 +55,8 @@ class Variant:
     get_version: str | None = None  # faulty: a GET with any other MCP-Protocol-Version gets 400 (as mcp-lite 0.10.0)
     sessionless: bool = False  # no Mcp-Session-Id; GET and DELETE get 405
     era_2026: bool = False  # speaks only 2026-07-28 (its headers and _meta required)
+    no_initialize: bool = False  # with era_2026: no initialize at all, server/discover is its handshake
+    broadcast_all: bool = False  # faulty: every new message also goes to every open SSE stream of every session
     ring: int | None = None  # a stream keeps only its latest N events
     ring_gap: bool = False  # faulty: an evicted cursor replays what is left (a gap)
     stream_ttl: float | None = None  # an ended POST stream expires after this many seconds
@@ -86,6 +88,7 @@ class VariantApp:
         self.delivered: dict[str, list[tuple[str, str]]] = {}  # session -> (event id, data) sent on POST streams
         self.open_requests: dict[str, tuple[str, bytes]] = {}  # request id -> (session, frame) on an open POST
         self.timers: dict[str, asyncio.TimerHandle] = {}
+        self.open_sse: list = []  # the sends of the SSE responses now open, every session's (``broadcast_all``)
 
     @property
     def server(self) -> ReferenceServer:
@@ -103,6 +106,8 @@ class VariantApp:
         refusal = await self.refuse(method, headers, rpc, send, receive)
         if refusal:
             return
+        if self.v.no_initialize and self.hidden is None:
+            self.hidden = await self._open_hidden_session(scope)
         scope, request = self.rewrite(scope, method, headers, rpc)
         replayed = _replaying(body, receive)
         try:
@@ -111,6 +116,25 @@ class VariantApp:
             for rid in request.carried:
                 self.open_requests.pop(rid, None)
         self.touch(request.session)
+
+    async def _open_hidden_session(self, scope) -> str | None:
+        """A server without ``initialize`` still serves through the façade, which needs a
+        session: open one with an initialize of its own, never seen on the wire."""
+        rpc = {"jsonrpc": "2.0", "id": "hidden", "method": "initialize",
+               "params": {"protocolVersion": ERA_2026, "capabilities": {}, "clientInfo": {"name": "v", "version": "1"}}}
+        headers = [(b"content-type", b"application/json"), (b"accept", b"application/json, text/event-stream")]
+        minted: list[str] = []
+
+        async def capture(message) -> None:
+            if message["type"] == "http.response.start":
+                minted.extend(v.decode() for k, v in message["headers"] if k.decode().lower() == "mcp-session-id")
+
+        async def gone():
+            return {"type": "http.disconnect"}
+
+        await self.facade({**scope, "method": "POST", "headers": headers}, _replaying(json.dumps(rpc).encode(), gone),
+                          capture)
+        return minted[0] if minted else None
 
     # -- refusals before the façade ---------------------------------------------------
 
@@ -122,6 +146,12 @@ class VariantApp:
         is_init = isinstance(rpc, dict) and rpc.get("method") == "initialize"
         if (v.sessionless or v.era_2026) and method in ("GET", "DELETE"):
             return await _answer(send, 405, b"", {"allow": "POST"})
+        if v.no_initialize and is_init:
+            return await _error(send, 400, rpc, -32601, "Method not found: initialize (this server speaks 2026-07-28)")
+        if v.no_initialize and isinstance(rpc, dict) and rpc.get("method") == "server/discover":
+            result = {"supportedVersions": [ERA_2026], "capabilities": {"tools": {}}, "resultType": "complete"}
+            body = json.dumps({"jsonrpc": "2.0", "id": rpc.get("id"), "result": result}).encode()
+            return await _answer(send, 200, body, {}, "application/json")
         if v.era_2026 and method == "POST" and (problem := _era_problem(headers, rpc)):
             return await _error(send, 400, rpc, -32020, problem)
         if method == "GET" and v.get_version and version is not None and version != v.get_version:
@@ -208,6 +238,8 @@ class VariantApp:
                 return
             for event_id, data in frames:
                 await self.frame(send, request, state, event_id, data)
+            if not message.get("more_body", False) and send in self.open_sse:
+                self.open_sse.remove(send)
             if not message.get("more_body", False) and not state["done"]:
                 if state["json"]:
                     await self.json_fallback(send, state)
@@ -226,6 +258,8 @@ class VariantApp:
             state["json"] = True
             return
         await send({**message, "headers": [(k.encode(), v.encode()) for k, v in headers.items()]})
+        if self.v.broadcast_all and state["sse"] and state["status"] == 200:
+            self.open_sse.append(send)
         if request.kind == "session-get" and self.v.ids_on_get_only and state["status"] == 200:
             self.prime_get_stream(request.session)
         if request.kind == "session-get" and self.v.broadcast:
@@ -273,6 +307,18 @@ class VariantApp:
             elif v.delay_reemit:
                 await asyncio.sleep(v.delay_reemit)
         await send({"type": "http.response.body", "body": _encode(event_id, data), "more_body": True})
+        if v.broadcast_all and request.kind in ("post", "session-get") and isinstance(message, dict) and "method" in message:
+            await self.to_every_stream(send, _encode(event_id, data))
+
+    async def to_every_stream(self, own, frame: bytes) -> None:
+        """``broadcast_all``: the frame on every other open SSE response, of any session."""
+        for other in list(self.open_sse):
+            if other is own:
+                continue
+            try:
+                await other({"type": "http.response.body", "body": frame, "more_body": True})
+            except Exception:  # that response has ended
+                self.open_sse.remove(other)
 
     async def json_answer(self, send, state, message) -> None:
         headers = [(b"content-type", b"application/json")]
