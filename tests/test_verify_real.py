@@ -13,14 +13,15 @@ from mcp_resume.cli import main
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.facade import serving_design
 from mcp_resume.model.verify.probe import probe
-from mcp_resume.model.http.evidence import End, Exchange
+from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
 from mcp_resume.model.traffic.records import records_of
 from mcp_resume.model.traffic.validate import validate
 from mcp_resume.model.verify.judgement import Driven, verdict_of
+from mcp_resume.model.verify.report import RuleVerdict
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule, resolve_profile
 from mcp_resume.spec.catalog import RULES
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 from servers.variants import Variant, serving_variant
 
@@ -284,8 +285,8 @@ def test_the_summary_says_what_would_unlock_each_rule_not_judged(tmp_path):
     assert {r for rules in unlocks.values() for r in rules} <= {v["rule"] for v in report["verdicts"] if v["verdict"] == "SKIP"}
 
 
-def _sent(at: float, method: str, status: int, *, body=None, session=None, minted=None) -> Exchange:
-    headers = {"mcp-session-id": session} if session else {}
+def _sent(at: float, method: str, status: int | None, *, body=None, session=None, minted=None, headers=None) -> Exchange:
+    headers = {**({"mcp-session-id": session} if session else {}), **(headers or {})}
     answer = {"mcp-session-id": minted} if minted else {}
     return Exchange(f"{method} at {at}", method, "http://127.0.0.1/mcp", headers, request_body=body, status=status,
                     response_headers=answer, end=End.CLOSED, started=at, head=at, ended=at + 0.01)
@@ -321,3 +322,14 @@ def test_a_server_that_sends_every_message_to_every_open_stream_fails(profile):
     # a stream opened before another session's traffic is watched too (real frameworks broadcast)
     found = judged(Variant(broadcast_all=True), "no-cross-session", "server-request-ownership", profile=profile)
     assert verdicts_of(found) == {"no-cross-session": FAIL, "server-request-ownership": FAIL}, found
+
+
+def test_a_finding_once_seen_stays_when_the_scenario_then_fails_on_the_network():
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+    traffic = [_sent(0.0, "POST", 200, body=initialize, minted="s-1"),
+               _sent(0.1, "GET", 500, session="s-1", headers={"last-event-id": "nope"}),
+               _sent(0.2, "GET", None, session="s-1").fail(ErrorKind.NETWORK, "the connection broke")]
+    stopped = RuleVerdict("reject-foreign-event-id", Verdict.INCONCLUSIVE, "GET: the connection broke", Level.MUST)
+    run = Driven("reject-foreign-event-id", traffic, validate(records_of(traffic), Profile.BOUNDARY, complete=True), stopped)
+    verdict = verdict_of("reject-foreign-event-id", Profile.BOUNDARY, run, [run])
+    assert verdict.verdict is Verdict.FAIL and "answered 500" in verdict.reason

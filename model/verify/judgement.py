@@ -20,11 +20,11 @@ Nothing here does I/O.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mcp_resume.spec.actions import describe
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, Level, Profile
 from mcp_resume.spec.verdicts import Verdict, worst
 
 from mcp_resume.model.http.evidence import Exchange
@@ -44,6 +44,32 @@ class Driven:
     exchanges: list[Exchange]
     validation: Validation
     stopped: RuleVerdict | None = None
+    beside: Validation | None = None  # the same traffic judged under the other profile
+
+    def under_beside(self) -> "Driven":
+        """This run with its judgement under the other profile in place of the chosen one's."""
+        return Driven(self.rule, self.exchanges, self.beside, self.stopped)
+
+
+def beside_profile(profile: Profile, negotiated: Profile | None) -> Profile | None:
+    """The profile whose verdicts a report shows beside ``profile``'s: ``boundary`` beside an MCP
+    revision of the session era, the negotiated revision beside ``boundary``; none for 2026-07-28."""
+    if profile is Profile.BOUNDARY:
+        return negotiated if negotiated in MCP_SESSION_REVISIONS else None
+    return Profile.BOUNDARY if profile in MCP_SESSION_REVISIONS else None
+
+
+def with_beside(verdict: RuleVerdict, profile: Profile | None, own: Driven | None, runs: list[Driven]) -> RuleVerdict:
+    """``verdict`` with the verdict the same traffic gets under ``profile`` beside it."""
+    if profile is None or not any(run.beside is not None for run in runs):
+        return verdict
+    if level(verdict.rule, profile) is Level.NOT_APPLICABLE:
+        return replace(verdict, beside=(profile.value, Verdict.SKIP))
+    other_runs = [run.under_beside() for run in runs if run.beside is not None]
+    other_own = next((r for r in other_runs if own is not None and r.exchanges is own.exchanges), None)
+    before = verdict if own is None and verdict.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE) else None
+    other = verdict_of(verdict.rule, profile, other_own, other_runs, before=before)
+    return replace(verdict, beside=(profile.value, other.verdict))
 
 
 def verdict_of(rule: str, profile: Profile, own: Driven | None, runs: list[Driven],

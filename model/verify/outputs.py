@@ -124,10 +124,13 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     lines.append(f"- summary: {counts}")
     lines += [f"- to check {', '.join(f'`{r}`' for r in rules)}: {hint}" for hint, rules in report.unlocks()]
-    lines += ["", "| rule | level | verdict | evidence |", "|---|---|---|---|"]
+    beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
+    head = f" {beside} |" if beside else ""
+    lines += ["", f"| rule | level | verdict |{head} evidence |", "|---|---|---|" + ("---|" if beside else "") + "---|"]
     for v in report.verdicts:
         shown = f"**{v.verdict.value}**" if v.verdict in FINDINGS else v.verdict.value
-        lines.append(f"| `{v.rule}` | {v.level.value} | {shown} | {_cell(v.reason)} |")
+        cell = (f" {v.beside[1].value if v.beside else ''} |") if beside else ""
+        lines.append(f"| `{v.rule}` | {v.level.value} | {shown} |{cell} {_cell(v.reason)} |")
     for v in report.verdicts:
         if v.verdict not in FINDINGS:
             continue

@@ -50,6 +50,9 @@ class RuleVerdict:
     exchanges: list[Exchange] = field(default_factory=list)
     unlock: str | None = None
     """For a rule not judged: what would let verify judge it (one phrase)."""
+    beside: tuple[str, "Verdict"] | None = None
+    """The same traffic's verdict under the other profile (the negotiated MCP revision
+    beside ``boundary``, or ``boundary`` beside it): ``(profile, verdict)``."""
 
     def to_json(self) -> dict[str, Any]:
         item = {
@@ -64,6 +67,8 @@ class RuleVerdict:
         }
         if self.unlock:
             item["unlock"] = self.unlock
+        if self.beside:
+            item["beside"] = {"profile": self.beside[0], "verdict": self.beside[1].value}
         return item
 
 

@@ -49,7 +49,7 @@ from mcp_resume.model.verify.pending import (
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
 from mcp_resume.model.traffic.records import records_of
 from mcp_resume.model.traffic.judge import judge
-from mcp_resume.model.verify.judgement import Driven, verdict_of
+from mcp_resume.model.verify.judgement import Driven, beside_profile, verdict_of, with_beside
 from mcp_resume.model.verify.report import Report, RuleVerdict, inconclusive, skip
 from mcp_resume.model.verify.scenarios import (
     Context,
@@ -220,7 +220,9 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
             continue
         own = next((r for r in run.runs if r.rule == verdict.rule), None)
         again = verdict_of(verdict.rule, run.profile, own, run.runs, before=None if own else verdict)
-        if (again.verdict, again.reason) != (verdict.verdict, verdict.reason):
+        negotiated = PROFILE_OF_REVISION.get((run.caps.protocol_version if run.caps else None) or "")
+        again = with_beside(again, beside_profile(run.profile, negotiated), own, run.runs)
+        if (again.verdict, again.reason, again.beside) != (verdict.verdict, verdict.reason, verdict.beside):
             run.verdicts[index] = again
             changed.append(again)
     return changed
@@ -253,7 +255,8 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
     driven = await drive(scenario, url, ctx, seconds_left)
     runs.append(driven)
-    return verdict_of(scenario.rule, profile, driven, runs)
+    other = beside_profile(profile, PROFILE_OF_REVISION.get(ctx.caps.protocol_version or ""))
+    return with_beside(verdict_of(scenario.rule, profile, driven, runs), other, driven, runs)
 
 
 async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> Driven:
@@ -278,8 +281,10 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
                 await asyncio.wait_for(driver.cleanup(), CLEANUP_SECONDS)
             except asyncio.TimeoutError:
                 pass
-    validation = judge(records_of(client.exchanges), profile, complete=True)
-    return Driven(scenario.rule, client.exchanges, validation, stopped)
+    records = records_of(client.exchanges)
+    other = beside_profile(profile, PROFILE_OF_REVISION.get(ctx.caps.protocol_version or ""))
+    beside = judge(records, other, complete=True) if other is not None else None
+    return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True), stopped, beside)
 
 
 def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:

@@ -181,12 +181,16 @@ def print_report(report: Report, console: Console) -> None:
     table.add_column("rule", no_wrap=True)
     table.add_column("level", no_wrap=True)
     table.add_column("verdict", no_wrap=True)
+    beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
+    if beside:
+        table.add_column(beside, no_wrap=True)
     table.add_column("evidence", overflow="fold")
     for verdict in report.verdicts:
         style = VERDICT_STYLES[verdict.verdict]
-        table.add_row(
-            verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]", _escape(verdict.reason)
-        )
+        row = [verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]"]
+        if beside:
+            row.append(verdict.beside[1].value if verdict.beside else "")
+        table.add_row(*row, _escape(verdict.reason))
     console.print(table)
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     console.print(f"summary: {counts}", highlight=False)
