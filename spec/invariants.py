@@ -140,7 +140,8 @@ def status_check(t: Transition) -> list[str]:
     status = t.observation.status
     if status not in t.outcome.statuses:
         accepted = _describe_statuses(t.outcome.statuses)
-        problems.append(f"{t.outcome.branch.value}: answered {status}, expected {accepted}")
+        answer = "gave no answer" if status is None else f"answered {status}"
+        problems.append(f"{t.outcome.branch.value}: {answer}, expected {accepted}")
     elif status != t.outcome.status and _is_refusal(status) and t.observation.events:
         problems.append(f"{t.outcome.branch.value}: refused with {status} yet delivered {len(t.observation.events)} event(s)")
     return problems
@@ -288,8 +289,10 @@ def session_identity_stable(t: Transition) -> list[str]:
 
 def refusal_names_no_session(t: Transition) -> list[str]:
     """A request outside a live session that is not ``initialize`` creates no session
-    and names none: its answer carries no ``Mcp-Session-Id`` but the one it sent, and
-    none at all for a malformed one (B28-B30, B32). Filed under the branch's rule."""
+    and names none: an answer that serves it carries no ``Mcp-Session-Id`` but the one it
+    sent, and no answer carries a malformed one back (B28-B30, B32). A refusal that carries
+    a new id names a session only if that id then answers: a request using it is judged
+    as any unknown id's. Filed under the branch's rule."""
     named = t.observation.session
     if named is None or t.outcome is None or isinstance(t.action, Initialize):
         return []
@@ -299,7 +302,7 @@ def refusal_names_no_session(t: Transition) -> list[str]:
     sent = getattr(t.action, "session", None)
     if session_class is SessionClass.MALFORMED:
         return [f"{t.outcome.branch.value}: the answer carries an Mcp-Session-Id back to a malformed one, which names no session"]
-    if named != sent:
+    if named != sent and t.observation.status is not None and 200 <= t.observation.status < 300:
         return [f"{t.outcome.branch.value}: the answer carries Mcp-Session-Id {named}, a session the request did not name (nothing may be created)"]
     return []
 
@@ -668,6 +671,10 @@ def _ids(items) -> str:
 
 
 def _describe_statuses(statuses: frozenset[int]) -> str:
+    successes = frozenset(range(200, 300))
+    if successes <= statuses:
+        rest = statuses - successes
+        return " or ".join(["2xx"] + ([_describe_statuses(rest)] if rest else []))
     if len(statuses) > 20:
         missing = sorted(set(range(400, 500)) - statuses)
         extra = sorted(s for s in statuses if not 400 <= s < 500)

@@ -172,9 +172,10 @@ def test_initialize_mints_a_new_id_and_a_live_session_is_answered_under_its_own(
 @pytest.mark.covers("unknown-session-404", "reject-orphan-event-id", "malformed-session-400")
 def test_an_answer_outside_a_live_session_names_no_session():
     # a refusal that carries a session id creates or names one the request did not (B28-B32)
-    assert rules(seen(TWO, a.CallTool("S9"), session="S1")) == ["unknown-session-404"]
+    assert rules(seen(TWO, a.CallTool("S9"), status=200, session="S1")) == ["unknown-session-404"] * 2  # and the 200
+    assert rules(seen(TWO, a.CallTool("S9"), session="S7")) == []  # a 404 with a stray id names nothing
     assert rules(seen(TWO, a.CallTool("S9"), session="S9")) == []  # the same unknown id echoed names nothing new
-    assert rules(seen(TWO, a.Reconnect(None, "E1"), session="S3")) == ["reject-orphan-event-id"]
+    assert rules(seen(TWO, a.Reconnect(None, "E1"), status=200, session="S3")) == ["reject-orphan-event-id"] * 2
     assert rules(seen(TWO, a.CallTool("bad id"), session="bad id")) == ["malformed-session-400"]
     assert rules(seen(TWO, a.Initialize(), session="S3")) == []
 
@@ -308,5 +309,4 @@ def test_a_wrong_status_names_what_the_profile_accepts():
     assert small[0].message.endswith("answered 202, expected 200")
     # B36: DELETE succeeds with any 2xx or is refused with 405
     delete = check_transition(seen(TWO, a.DeleteSession("S1"), status=500))[0].message
-    assert "answered 500, expected any 4xx except 400, 401, 402, 403, 404, 406," in delete
-    assert delete.endswith(", 498, 499 or " + ", ".join(map(str, range(200, 300))))
+    assert delete.endswith("answered 500, expected 2xx or 405")

@@ -34,7 +34,6 @@ REQUIRED_RULES = (
     "missing-session-400",
     "priming-event",
     "no-reemit-on-stream-resume",
-    "expiry-independent",
     "event-id-unique",
     "server-request-ownership",
     "no-duplicate-tool-call",
@@ -126,7 +125,6 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     verdicts = _by_rule(report)
     assert code == 1
     for rule in (
-        "replay-suffix",
         "no-replay-on-session-resume",
         "reject-orphan-event-id",
         "unknown-session-404",
@@ -140,15 +138,18 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
         "session-delete",
     ):
         assert verdicts[rule]["verdict"] == "PASS", (rule, verdicts[rule]["evidence"]["reason"])
-    # The store still replays a deleted session's events to another session.
-    assert verdicts["expiry-independent"]["verdict"] == "FAIL"
+    # Without its expiry times nothing expired that verify could see; a deleted session's events
+    # replayed to another session are no-cross-session's finding.
+    assert verdicts["expiry-independent"]["verdict"] == "SKIP"
+    # Session C's stream resumption replays session D's events too: not the exact suffix.
+    assert verdicts["replay-suffix"]["verdict"] == "FAIL"
     # Nothing is re-emitted, so whether re-emission keeps a request pending cannot be seen.
     assert verdicts["reemit-keeps-pending"]["verdict"] == "SKIP"
     assert "never re-emitted" in verdicts["reemit-keeps-pending"]["evidence"]["reason"]
     # The EventStore interface sees no session: another session's event id replays
     # that session's events, and two sessions using the same request id share a stream.
     cross = verdicts["no-cross-session"]
-    leaks = ("GET in session B", "session C resumes", "GET in session F")
+    leaks = ("session B presents", "session C resumes", "session F presents")
     assert cross["verdict"] == "FAIL"
     assert not any(c["held"] for c in cross["evidence"]["checks"] if c["what"].startswith(leaks))
     # Nothing re-emits a server request whose connection dropped.
@@ -156,9 +157,8 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     # Unusable event ids on a live session get an empty 200 stream, malformed session ids 404.
     foreign = verdicts["reject-foreign-event-id"]
     assert foreign["verdict"] == "FAIL"
-    assert {c["observed"] for c in foreign["evidence"]["checks"] if c.get("branch") == "reject-foreign-event-id"} == {
-        "200"
-    }
+    refused = [c for c in foreign["evidence"]["checks"] if c.get("branch") == "reject-foreign-event-id"]
+    assert refused and all("answered 200" in c["observed"] for c in refused if not c["held"])
     assert verdicts["malformed-session-400"]["verdict"] == "FAIL"
 
 
@@ -166,6 +166,8 @@ def test_scenarios_use_fresh_sessions(boundary_run):
     _, report = boundary_run
     owners: dict[str, str] = {}
     for verdict in report["verdicts"]:
+        if "in the traffic of the" in verdict["evidence"]["reason"] or verdict["verdict"] in ("FAIL", "WARN"):
+            continue  # its evidence is, or takes in, other scenarios' steps that broke the rule
         for exchange in verdict["evidence"]["exchanges"]:
             session = exchange["response_headers"].get("mcp-session-id")
             if session is None or exchange["status"] != 200:
@@ -193,12 +195,15 @@ def _one_scenario(sdk_url, rule, profile):
 
 @pytest.mark.covers("malformed-session-400", "reject-foreign-event-id")
 def test_expectations_come_from_the_profile(sdk_url):
+    # a malformed session id answered 404: MCP 2025-06-18 accepts 400 or 404, boundary 400 only
     lenient = _one_scenario(sdk_url, "malformed-session-400", Profile.MCP_2025_06_18)
-    assert lenient.verdict is Verdict.PASS
-    assert {c.expected for c in lenient.checks if c.branch} == {"400 or 404"}
+    assert lenient.verdict is Verdict.PASS and all(c.held for c in lenient.checks)
+    strict = _one_scenario(sdk_url, "malformed-session-400", Profile.BOUNDARY)
+    assert strict.verdict is Verdict.FAIL and any("answered 404" in c.observed for c in strict.checks)
+    # an empty 200 to a foreign event id: what MCP 2025-11-25 accepts (its check held, no MAY failed)
     foreign = _one_scenario(sdk_url, "reject-foreign-event-id", Profile.MCP_2025_11_25)
-    assert foreign.verdict is Verdict.PASS and foreign.reason.startswith("not required (MAY") and "broken" not in foreign.reason
-    assert {c.expected for c in foreign.checks if c.branch == "reject-foreign-event-id"} == {"200 or 4xx"}
+    assert foreign.verdict is Verdict.PASS and "not required" not in foreign.reason
+    assert all(c.held for c in foreign.checks if c.branch == "reject-foreign-event-id")
 
 
 @pytest.mark.covers("sessionless-get-405")
@@ -221,5 +226,7 @@ def test_auto_profile_follows_the_negotiated_revision(sdk_url, tmp_path):
     assert report["profile"] == "mcp-2025-11-25" and report["capabilities"]["protocol_version"] == "2025-11-25"
     assert "--profile boundary is the stricter one" in report["note"]
     verdicts = _by_rule(report)
-    assert verdicts["reemit-pending"]["verdict"] == "PASS"  # MAY there (MCP is silent, rules §3.7): not required
+    # MAY there (MCP is silent, rules §3.7), and its check failed: WARN, with boundary's FAIL beside it
+    assert verdicts["reemit-pending"]["verdict"] == "WARN"
+    assert verdicts["reemit-pending"]["beside"] == {"profile": "boundary", "verdict": "FAIL"}
     assert verdicts["no-cross-session"]["verdict"] == "FAIL" and code == 1  # B26 is a MUST of every revision

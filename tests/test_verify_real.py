@@ -97,7 +97,9 @@ def test_a_store_that_reserialises_replayed_json_passes():
 def test_json_answers_to_posts_are_judged_not_inconclusive():
     rules = ("unknown-session-404", "session-identity-stable", "no-replay-on-session-resume")
     found = judged(Variant(json_answers=True), *rules)
-    assert verdicts_of(found) == dict.fromkeys(rules, PASS), {r: v.reason for r, v in found.items()}
+    # with JSON answers there is no past event a session resumption could replay: nothing to judge
+    expected = {"unknown-session-404": PASS, "session-identity-stable": PASS, "no-replay-on-session-resume": SKIP}
+    assert verdicts_of(found) == expected, {r: v.reason for r, v in found.items()}
 
 
 @pytest.mark.covers("reject-orphan-event-id", "reject-foreign-event-id")
@@ -112,7 +114,7 @@ def test_invented_event_ids_need_no_ids_from_the_server():
 def test_event_ids_only_on_the_get_stream_are_resumed_there():
     found = judged(Variant(ids_on_get_only=True, version="2025-06-18"), "replay-suffix", "no-cross-session", "event-id-unique")
     assert verdicts_of(found) == dict.fromkeys(found, PASS), {r: v.reason for r, v in found.items()}
-    assert any("replay of the GET stream" in c.what for c in found["replay-suffix"].checks)
+    assert any(c.what.startswith("resume the GET stream") for c in found["replay-suffix"].checks)
 
 
 @pytest.mark.slow
@@ -120,7 +122,7 @@ def test_event_ids_only_on_the_get_stream_are_resumed_there():
 def test_cancelling_pending_requests_instead_of_re_emitting_them_passes():
     rules = ("reemit-pending", "reemit-keeps-pending", "no-duplicate-tool-call", "server-request-ownership")
     found = judged(Variant(cancel_on_resume=True), *rules)
-    assert found["reemit-pending"].verdict is PASS and "cancelled" in found["reemit-pending"].checks[0].observed
+    assert found["reemit-pending"].verdict is PASS and "(cancels " in found["reemit-pending"].checks[0].observed
     assert FAIL not in verdicts_of(found).values() and Verdict.WARN not in verdicts_of(found).values(), found
 
 
@@ -135,9 +137,10 @@ def test_a_re_emission_within_the_grace_period_counts():
 def test_a_ring_buffer_that_refuses_an_evicted_cursor_passes_and_one_that_replays_past_a_gap_fails():
     refused = judged(Variant(ring=3), "replay-suffix")["replay-suffix"]
     assert refused.verdict is PASS, refused.reason
-    assert any("evicted" in c.expected and c.observed.startswith("HTTP 400") for c in refused.checks)
+    # the refused cursor is read as evicted (judged by reject-foreign-event-id), never as a bad replay
+    assert any(x.status == 400 and "last-event-id" in x.request_headers for x in refused.exchanges)
     gap = judged(Variant(ring=3, ring_gap=True), "replay-suffix")["replay-suffix"]
-    assert gap.verdict is FAIL and "replay of the complete stream" in gap.reason
+    assert gap.verdict is FAIL and gap.reason.startswith("resume the complete stream")
 
 
 @pytest.mark.slow
@@ -219,7 +222,7 @@ def test_a_malformed_session_id_echoed_back_fails():
 def test_a_replay_of_the_sessions_other_streams_fails_no_cross_session_only():
     rules = ("no-cross-session", "event-id-unique", "expiry-independent")
     found = judged(Variant(leak_replay=True), *rules)
-    assert verdicts_of(found) == {"no-cross-session": FAIL, "event-id-unique": PASS, "expiry-independent": PASS}, found
+    assert verdicts_of(found) == {"no-cross-session": FAIL, "event-id-unique": PASS, "expiry-independent": SKIP}, found
 
 
 @pytest.mark.slow

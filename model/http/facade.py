@@ -459,9 +459,10 @@ class FacadeApp:
 
 
 @contextmanager
-def serving(app, *, host: str = HOST) -> Iterator[str]:
+def serving(app, *, host: str = HOST, lifespan: str = "off") -> Iterator[str]:
     """Serve ``app`` with uvicorn on a free port of ``host`` in a daemon thread;
-    yield the MCP endpoint URL; stop the server when the block ends."""
+    yield the MCP endpoint URL; stop the server when the block ends. ``lifespan``:
+    uvicorn's, ``"on"`` for an app that needs its startup (the SDK's session manager)."""
     import uvicorn
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -469,7 +470,7 @@ def serving(app, *, host: str = HOST) -> Iterator[str]:
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it: no 40 ms Nagle waits
     listener.bind((host, 0))
     port = listener.getsockname()[1]
-    config = uvicorn.Config(app, log_level="error", lifespan="off", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(app, log_level="error", lifespan=lifespan, timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()

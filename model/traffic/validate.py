@@ -39,6 +39,7 @@ touched is SKIP; a rule touched and never broken is PASS.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -53,7 +54,7 @@ from mcp_resume.spec.transitions import Delivered, Observation, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
-from mcp_resume.model.http.evidence import End, SseEvent, error_code
+from mcp_resume.model.http.evidence import End, ErrorKind, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
 
 REPLAY_WINDOW = 1.0
@@ -143,7 +144,8 @@ class _Recorded:
 class _Timeline:
     """The walk over the records' moments, building and judging spec steps."""
 
-    def __init__(self, profile: Profile, complete: bool = False) -> None:
+    def __init__(self, profile: Profile, complete: bool = False, session_ttl: float | None = None) -> None:
+        self.session_ttl = session_ttl  # seconds a session lives idle, as the server states it (``verify --session-ttl``)
         self.complete = complete  # the log holds every session the client made: an id it never saw issued is unknown
         self.without_sessions = False  # an initialize was answered without a session id: the server uses none
         self.server = _Recorded()
@@ -167,7 +169,9 @@ class _Timeline:
         self.key_of: dict[int, str] = {}  # record number -> the server stream key it opened or resumed
         self.later: list[Record] = []  # every record, for what a promise says was sent before it showed
         self.resumable = False  # some event of the log carries an id: the server offers resumption
-        self.unnamed: dict[int, str] = {}  # id() of an event sent without an SSE id -> the name it is judged under
+        self.unnamed: dict[int, str] = {}
+        self.copies: dict[int, str] = {}  # id() of an event that copies an earlier one -> that one's name
+        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message as JSON -> (its event's name, its stream key)  # id() of an event sent without an SSE id -> the name it is judged under
 
     # -- placing one step ------------------------------------------------------------
 
@@ -229,9 +233,10 @@ class _Timeline:
         known = self.checker.state.session(spec_session) if spec_session is not None else None
         if known is None or known.status is not SessionStatus.LIVE:
             return
-        quiet = self.now - self.alive_at.get(session, float("-inf")) >= QUIET_SECONDS
+        idle = self.now - self.alive_at.get(session, float("-inf"))
+        timed_out = self.session_ttl is not None and idle >= self.session_ttl  # the server said it would
         cursor = getattr(action, "last_event_id", None) is not None  # MCP is silent on a cursor's refusal (branch 3)
-        if not quiet and (self.checker.profile is Profile.BOUNDARY or cursor):
+        if not timed_out and idle < QUIET_SECONDS and (self.checker.profile is Profile.BOUNDARY or cursor):
             return
         still_open = self._open_streams_of(session)
         observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
@@ -249,9 +254,9 @@ class _Timeline:
     def start(self, record: Record) -> None:
         self.records[record.number] = record
         x = record.exchange
-        if _unanswered(record):
+        if _unanswered(record) and not (self.complete and x.error_kind is ErrorKind.FIRST_BYTE):
             self._leave_unanswered(record)
-            return
+            return  # (verify's own request that got no head in its bound: the server's silence is judged)
         if x.method == "POST" and isinstance(x.request_body, str):
             self.open.append(f"exchange {record.number}: its request body is not JSON (a HAR export may cut or "
                              "encode it): not judged")
@@ -354,6 +359,7 @@ class _Timeline:
                        seen_events=self.seen_events)
         events = [record.exchange.events[i] for i in burst]
         if cursor is not None:
+            self._name_copies(events, key)
             self._unseen_before_replay(record, events, key, session)
         delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
         observed = Observation(200, session=_named(x), stream=key, events=delivered)
@@ -387,7 +393,8 @@ class _Timeline:
         """Events a stream resumption replays that the log never showed were sent while
         the stream had no connection: the spec's server sends them first."""
         for event in burst:
-            if event.id is None or event.id in self.seen_events or event.is_priming or self._sent_again(event, key):
+            if event.id is None or event.id in self.seen_events or event.is_priming or self._sent_again(event, key) \
+                    or id(event) in self.copies:
                 continue
             self._server_event(event, key, record, session, delivered=False)
 
@@ -500,6 +507,19 @@ class _Timeline:
             action = a.DropConnection(self.handle(key))
         self._server_step(action, Observation(closed=(key,)), record, session, soft=True)
 
+    def _name_copies(self, events: list[SseEvent], key: str) -> None:
+        """A stream resumption's events the log has not shown by their id (none, or one never
+        seen) that are, as JSON-RPC values, messages delivered before on another stream of
+        the session: copies of those (a replay of another stream's message, B26), named as
+        the originals were."""
+        for event in events:
+            if event.id is not None and event.id in self.seen_events or event.message is None:
+                continue
+            original = self.messages_seen.get(_canonical(event.message))
+            if original is not None and original[1] != key and self.session_of_stream.get(original[1]) == \
+                    self.session_of_stream.get(key):
+                self.copies[id(event)] = original[0]
+
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
         re-emission (or a re-send), which belongs to the answer that carries it."""
@@ -519,6 +539,9 @@ class _Timeline:
     def _event_id(self, event: SseEvent) -> str:
         """The event's SSE id; for an event sent without one (MCP lets a server omit
         it, B22), a name of its own that no client can send back as ``Last-Event-ID``."""
+        copied = self.copies.get(id(event))
+        if copied is not None:
+            return copied
         if event.id is not None:
             return event.id
         name = self.unnamed.get(id(event))
@@ -532,15 +555,20 @@ class _Timeline:
         if event.id is not None:
             self.seen_events.add(event.id)
             self.event_stream.setdefault(event.id, key)
+        if event.message is not None:
+            self.messages_seen.setdefault(_canonical(event.message), (self._event_id(event), key))
 
 
-def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False) -> Validation:
+def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False,
+             session_ttl: float | None = None) -> Validation:
     """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring.
 
     ``complete``: the records hold every session their client ever used (``verify``'s own
     traffic), so a well-formed session id no record saw issued names no session (unknown,
-    MCP B33/B34) instead of one that began before the recording."""
-    timeline = _Timeline(profile, complete)
+    MCP B33/B34) instead of one that began before the recording. ``session_ttl``: the seconds
+    a session lives idle, as the server states it: a 404 for a session idle that long is its
+    expiry (MCP B33), under every profile."""
+    timeline = _Timeline(profile, complete, session_ttl)
     timeline.later = records
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
@@ -636,6 +664,11 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str
     if resumption:
         return window
     return [i for i in window if events[i].cancels is not None or events[i].id in seen_events or sent_again(events[i])]
+
+
+def _canonical(message) -> str | None:
+    """A JSON-RPC message as one text, whatever its key order and whitespace (a store may re-serialise)."""
+    return None if message is None else json.dumps(message, sort_keys=True, separators=(",", ":"))
 
 
 def _oversized_refused(x) -> bool:

@@ -13,7 +13,8 @@ session it made). A rule's verdict comes from those judgements alone:
   scenario needs) or INCONCLUSIVE (it could not be driven); a SKIP becomes a PASS when
   another scenario's traffic judged the rule;
 - else PASS when some step of any scenario's traffic could have broken the rule and
-  did not (``spec.invariants.judged_rules``), INCONCLUSIVE when none could.
+  did not (``spec.invariants.judged_rules``); when none could, SKIP (the server offered
+  nothing the rule is about), or INCONCLUSIVE when the traffic left something open.
 
 Nothing here does I/O.
 """
@@ -88,10 +89,12 @@ def verdict_of(rule: str, profile: Profile, own: Driven | None, runs: list[Drive
         return _held(rule, profile, own, judged)
     exchanges = own.exchanges if own is not None else []
     left_open = own.validation.open if own is not None else []
-    reason = "the scenario reached no step where the spec's check of this rule could fail"
     if left_open:
-        reason += f" ({left_open[0]})"
-    return RuleVerdict(rule, Verdict.INCONCLUSIVE, reason, level(rule, profile), [], exchanges)
+        reason = f"no judged step could break it, and the traffic left something open: {left_open[0]}"
+        return RuleVerdict(rule, Verdict.INCONCLUSIVE, reason, level(rule, profile), [], exchanges)
+    reason = ("no step of the traffic could break it: the server offered nothing the rule is about "
+              "(a past event to replay, a pending request, ...)")
+    return RuleVerdict(rule, Verdict.SKIP, reason, level(rule, profile), [], exchanges)
 
 
 def _broken(rule: str, profile: Profile, own: Driven | None, broken: list[Driven]) -> RuleVerdict:
@@ -148,7 +151,7 @@ def _observed(observation, reference: bool = False) -> str:
     if event is not None:
         parts.append(f"event {event}" + (f" (request {request})" if request else ""))
     if getattr(observation, "events", ()):
-        parts.append("events [" + ", ".join(d.event for d in observation.events) + "]")
+        parts.append("events [" + ", ".join(_delivered(d) for d in observation.events) + "]")
     if getattr(observation, "messages", ()):
         parts.append("messages [" + ", ".join(f"{m.kind.value} about {m.about}" for m in observation.messages) + "]")
     if observation.session is not None and not hasattr(observation, "event"):
@@ -157,6 +160,13 @@ def _observed(observation, reference: bool = False) -> str:
         parts.append("closes [" + ", ".join(observation.closed) + "]")
     text = ", ".join(parts) or "nothing"
     return f"the reference's answer: {text}" if reference else text
+
+
+def _delivered(item) -> str:
+    """``E3``, ``E3 (request R1)`` or ``E3 (cancels R1)``."""
+    if item.cancels:
+        return f"{item.event} (cancels {item.cancels})"
+    return f"{item.event} (request {item.request})" if item.request else item.event
 
 
 def _finding(rule: str, step: Placed) -> str | None:

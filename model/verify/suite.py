@@ -213,7 +213,8 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
 def revise(run: VerifyRun) -> list[RuleVerdict]:
     """Judge again every rule already judged, with the traffic of every scenario run
     since (a later scenario may have broken an earlier rule, or judged one its own
-    scenario could not); replaces them in ``run.verdicts`` and returns those that changed."""
+    scenario could not); replaces them in ``run.verdicts`` and returns those whose
+    verdict changed."""
     changed = []
     for index, verdict in enumerate(run.verdicts):
         if verdict.rule in _not_judged_here(run):
@@ -224,6 +225,7 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
         again = with_beside(again, beside_profile(run.profile, negotiated), own, run.runs)
         if (again.verdict, again.reason, again.beside) != (verdict.verdict, verdict.reason, verdict.beside):
             run.verdicts[index] = again
+        if again.verdict is not verdict.verdict:
             changed.append(again)
     return changed
 
@@ -283,8 +285,10 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
                 pass
     records = records_of(client.exchanges)
     other = beside_profile(profile, PROFILE_OF_REVISION.get(ctx.caps.protocol_version or ""))
-    beside = judge(records, other, complete=True) if other is not None else None
-    return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True), stopped, beside)
+    ttl = ctx.session_ttl
+    beside = judge(records, other, complete=True, session_ttl=ttl) if other is not None else None
+    return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True, session_ttl=ttl), stopped,
+                  beside)
 
 
 def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:

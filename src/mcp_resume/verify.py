@@ -234,7 +234,11 @@ def _progress(enabled: bool):
     done = iter(range(1, len(RULES) + 1))
 
     def show(verdict: RuleVerdict) -> None:
-        progress.stage(f"rule {next(done, '?')} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
+        number = next(done, None)
+        if number is None:  # judged again with the later scenarios' traffic
+            progress.stage(f"revised: {verdict.rule}: {verdict.verdict.value} ({verdict.reason})")
+        else:
+            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
 
     return show
 

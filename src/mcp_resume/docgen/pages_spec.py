@@ -174,8 +174,9 @@ def profiles_page(model: DocsModel) -> str:
     blocks = [
         "# Profiles: which rules bind a server, and how strongly",
         GENERATED + " Source: [spec/catalog.py](../spec/catalog.py) and [spec/profiles.py](../spec/profiles.py).",
-        "A verdict is FAIL when a MUST of the chosen profile is broken, WARN for a SHOULD; a broken MAY passes "
-        "with the finding kept as evidence; `n/a` means the profile does not apply the rule.",
+        "A verdict is FAIL when a MUST of the chosen profile is broken, WARN for a SHOULD, and WARN for a MAY "
+        "whose check failed (the server may do otherwise, but what it did met none of the rule's expectations, "
+        "a 5xx say); `n/a` means the profile does not apply the rule.",
         "## The profiles",
         table(["profile", "what it holds a server to"], [(code(p.value), PROFILE_NOTES[p]) for p in PROFILES]),
         "## Every rule in every profile",
