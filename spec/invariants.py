@@ -396,6 +396,8 @@ def judged_rules(t: Transition) -> frozenset[str]:
 
 def _judged_by_branch(t: Transition) -> set[str]:
     branch, session = t.outcome.branch, getattr(t.action, "session", None)
+    if t.observation.status != 200:
+        return set()  # a refusal delivers nothing: only its status is judged, under the branch's rule
     if branch is Branch.STREAM_RESUMPTION:
         pending = t.before.pending_requests(session)
         return {"replay-suffix", "session-identity-stable"} | ({"no-reemit-on-stream-resume"} if pending else set())

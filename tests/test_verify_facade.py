@@ -219,10 +219,12 @@ def test_a_spec_trace_with_steps_http_cannot_play_ends_in_one_line_and_exit_3(tm
     assert "invalid TARGET" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("number, rule", [(3, "reemit-keeps-pending"), (13, "no-broadcast")])
+@pytest.mark.parametrize("number, rule", [(3, "reemit-pending"), (13, "no-broadcast")])
 def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number, rule):
     """Its server requests can travel only on the GET stream: verify drives them there,
-    so re-emission faults stay visible on a server that never streams a POST (B13, B16)."""
+    so re-emission faults stay visible on a server that never streams a POST (B13, B16).
+    Design 3 counts that first delivery on a GET as a re-emission and drains the request:
+    to a client it was sent once and never again, which the spec files under reemit-pending."""
     import asyncio
 
     from mcp_resume.model.http.designs import FACADE_BOUNDS

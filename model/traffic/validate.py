@@ -363,7 +363,9 @@ class _Timeline:
             self._unseen_before_replay(record, events, key, session)
         delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
         observed = Observation(200, session=_named(x), stream=key, events=delivered)
-        if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
+        # a replay is told by event ids: where the server gives none, a session resumption's is not seen
+        blind = frozenset() if self.resumable else frozenset({"no-replay-on-session-resume"})
+        if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session, blind):
             self.stream_of[record.number] = self.key_of[record.number] = key
             self.replayed[record.number] = set(burst)
             for event in events:
