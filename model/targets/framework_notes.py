@@ -43,6 +43,11 @@ class Note:
 _SDK_GET = Where("mcp", "mcp/server/streamable_http.py", ("_handle_get_request", "GET_STREAM_KEY"))
 
 FASTMCP_PYTHON = (
+    Note(("expiry-independent",),
+         "nothing expired that verify could see: FastMCP's session manager (the SDK's) states no time to live "
+         "for its sessions or streams, so without --stream-ttl and --session-ttl the spec has no expiry to "
+         "judge (SKIP is right)",
+         (Where("mcp", "mcp/server/streamable_http_manager.py", ("_handle_stateful_request",)),)),
     Note(("reemit-pending", "reemit-keeps-pending"),
          "a pending elicitation/create whose POST connection dropped is never sent again: the SDK FastMCP runs "
          "on (mcp 2.3.0) stores the request under its call's stream only, and a GET with the session id alone "
@@ -79,12 +84,10 @@ FASTMCP_TYPESCRIPT = (
          "re-emitted (a MAY in the MCP revisions: PASS there), so whether re-emission keeps it pending cannot be seen",
          (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
                                          "requestSampling")), _TS_SDK_SEND)),
-    Note(("no-duplicate-tool-call",),
-         "a tool's context.log.info goes through FastMCPSession#createLog and #sendLog, which call "
-         "server.sendLoggingMessage with no related request: the SDK puts the log notifications on the "
-         "standalone GET stream, so the call's POST stream carries no notification with an event id before "
-         "its response and the scenario has no cursor to resume from (SKIP is right)",
-         (Where("fastmcp", _FASTMCP_TS, ("#createLog", "#sendLog", "sendLoggingMessage")), _TS_SDK_SEND)),
+    Note(("expiry-independent",),
+         "nothing expired that verify could see: FastMCP states no time to live for its sessions or streams, "
+         "so without --stream-ttl and --session-ttl the spec has no expiry to judge (SKIP is right)",
+         (_TS_SDK_SEND,)),
     Note(("malformed-session-400",),
          "mcp-proxy 6.7.19, FastMCP's HTTP layer, answers every Mcp-Session-Id it does not hold with "
          "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
@@ -96,7 +99,7 @@ _TMCP_HTTP = "@tmcp/transport-http"
 _TMCP_INDEX = "src/index.js"
 
 TMCP = (
-    Note(("replay-suffix", "no-reemit-on-stream-resume", "event-id-unique", "no-duplicate-tool-call"),
+    Note(("replay-suffix", "no-reemit-on-stream-resume", "event-id-unique"),
          "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, keeps no "
          "event store and never reads Last-Event-ID: no stream can be resumed. Event ids are optional in MCP "
          "(B22), so these rules cannot be judged: SKIP is right",

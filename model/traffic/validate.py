@@ -66,6 +66,10 @@ OVERSIZED_HEADER_CHARS = 1024
 it with any 4xx (a cap on ids, 400 or 431); what it may not do is answer 2xx or 5xx, or mint a
 session for it."""
 
+BLIND_WITHOUT_IDS = frozenset({"no-replay-on-session-resume", "no-cross-session", "server-request-ownership"})
+"""Rules whose findings are told by event ids: in a log where no event carries one (MCP B22
+lets a server omit them), a replay or a message of another session looks like a new one."""
+
 QUIET_SECONDS = 30.0
 """Under ``boundary``: seconds a session must have shown no sign of life (an answer in 2xx, an
 event on one of its streams) before a 404 for it is read as the server having ended it unseen
@@ -181,6 +185,8 @@ class _Timeline:
         cannot fail on this step whatever the spec thinks (e.g. an id the log made up)."""
         if session is not None and session in self.unjudged:
             return False
+        if not self.resumable:
+            unjudged |= BLIND_WITHOUT_IDS
         if observed.status == 404 and action.side == "client":
             self._assume_ended(action, records, session)
         if not self.checker.enabled(action):
@@ -363,9 +369,7 @@ class _Timeline:
             self._unseen_before_replay(record, events, key, session)
         delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
         observed = Observation(200, session=_named(x), stream=key, events=delivered)
-        # a replay is told by event ids: where the server gives none, a session resumption's is not seen
-        blind = frozenset() if self.resumable else frozenset({"no-replay-on-session-resume"})
-        if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session, blind):
+        if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
             self.stream_of[record.number] = self.key_of[record.number] = key
             self.replayed[record.number] = set(burst)
             for event in events:

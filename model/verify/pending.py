@@ -137,8 +137,8 @@ async def no_duplicate_tool_call(d: Driver, ctx: Context) -> None:
 async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> bool:
     rid = d.client.next_id()
     first = require(
-        await d.client.call_tool(session, tool, label=f"call {tool}, drop after its first notification", request_id=rid,
-                                 stop=lambda e: not e.is_priming),
+        await d.client.call_tool(session, tool, label=f"call {tool}, drop at its first event id (the priming event's, if any)",
+                                 request_id=rid, stop=lambda e: e.id is not None),
         tool,
     )
     if first.end is End.RESPONSE or not first.events or first.events[-1].id is None:
