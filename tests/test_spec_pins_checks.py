@@ -310,3 +310,23 @@ def test_a_wrong_status_names_what_the_profile_accepts():
     # B36: DELETE succeeds with any 2xx or is refused with 405
     delete = check_transition(seen(TWO, a.DeleteSession("S1"), status=500))[0].message
     assert delete.endswith("answered 500, expected 2xx or 405")
+
+
+def test_a_rule_is_judged_only_where_its_check_could_fail():
+    from mcp_resume.spec.invariants import judged_rules
+
+    resumed = step(TWO, a.Reconnect("S1", None))
+    assert {"session-identity-stable", "no-replay-on-session-resume"} <= judged_rules(resumed)
+    assert "reemit-pending" not in judged_rules(resumed)  # nothing pending to re-emit
+    refused = seen(TWO, a.Reconnect("S1", None), status=409)
+    # a refusal delivers nothing: its status is judged, and (T1's call unfinished) whether it was a 404
+    assert judged_rules(refused) == {"session-identity-stable", "no-duplicate-tool-call"}
+    pending = run(a.CallTool("S1"), a.IssueServerRequest("T3"), a.DropConnection("T3"), state=TWO)
+    assert "reemit-pending" in judged_rules(step(pending, a.Reconnect("S1", None)))
+    open_carrier = run(a.CallTool("S1"), a.IssueServerRequest("T3"), state=TWO)
+    assert "no-broadcast" in judged_rules(step(open_carrier, a.Reconnect("S1", None)))
+    stream = step(TWO, a.Reconnect("S1", "E1"))
+    assert "replay-suffix" in judged_rules(stream) and "no-reemit-on-stream-resume" not in judged_rules(stream)
+    emitted = step(TWO, a.EmitEvent("T2"))
+    assert {"event-id-unique", "no-cross-session"} <= judged_rules(emitted)
+    assert judged_rules(step(INITIAL_STATE, a.Initialize())) == {"new-session-on-initialize"}
