@@ -88,6 +88,12 @@ FASTMCP_TYPESCRIPT = (
          "nothing expired that verify could see: FastMCP states no time to live for its sessions or streams, "
          "so without --stream-ttl and --session-ttl the spec has no expiry to judge (SKIP is right)",
          (_TS_SDK_SEND,)),
+    Note(("no-broadcast",),
+         "a server request made inside a tool call goes out on the session's standalone GET stream (the SDK's "
+         "send with no related request), and a second GET of the session while that stream is open is refused "
+         "409 Conflict: no second stream exists that could carry the request twice, so nothing can be judged "
+         "(SKIP is right)",
+         (_TS_SDK_SEND,)),
     Note(("malformed-session-400",),
          "mcp-proxy 6.7.19, FastMCP's HTTP layer, answers every Mcp-Session-Id it does not hold with "
          "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
@@ -99,10 +105,12 @@ _TMCP_HTTP = "@tmcp/transport-http"
 _TMCP_INDEX = "src/index.js"
 
 TMCP = (
-    Note(("replay-suffix", "no-reemit-on-stream-resume", "event-id-unique"),
+    Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
+          "event-id-unique", "server-request-ownership"),
          "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, keeps no "
-         "event store and never reads Last-Event-ID: no stream can be resumed. Event ids are optional in MCP "
-         "(B22), so these rules cannot be judged: SKIP is right",
+         "event store and never reads Last-Event-ID: no stream can be resumed, and without ids a replayed or "
+         "another session's message cannot be told from a new one. Event ids are optional in MCP (B22), so these "
+         "rules cannot be judged: SKIP is right",
          (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#controller_storage", "event: message")),)),
     Note(("expiry-independent",),
          "nothing to judge: no stream carries an event id that could outlive its session, and tmcp's sessions "
