@@ -54,7 +54,7 @@ from mcp_resume.spec.transitions import Delivered, Observation, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
-from mcp_resume.model.http.evidence import End, ErrorKind, SseEvent, error_code
+from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
 
 REPLAY_WINDOW = 1.0
@@ -260,9 +260,9 @@ class _Timeline:
     def start(self, record: Record) -> None:
         self.records[record.number] = record
         x = record.exchange
-        if _unanswered(record) and not (self.complete and x.error_kind is ErrorKind.FIRST_BYTE):
+        if _unanswered(record):
             self._leave_unanswered(record)
-            return  # (verify's own request that got no head in its bound: the server's silence is judged)
+            return
         if x.method == "POST" and isinstance(x.request_body, str):
             self.open.append(f"exchange {record.number}: its request body is not JSON (a HAR export may cut or "
                              "encode it): not judged")
