@@ -2,7 +2,7 @@
 
 ``python benchmarks/bench_checkers.py [--designs 1-18] [--checkers explorer,command,hypothesis,z3,spec] [--workers N] [--json FILE]``
 
-Prints, in one run and one process, for each faulty design (DESIGN.md §5) under
+Prints, in one run and one process, for each faulty design (docs/design.md §5) under
 ``boundary`` and each checker:
 
 - ``explorer``: the design explorer (``explore_server``) within the kill bound,

@@ -7,7 +7,7 @@ Public entry points:
   reachable, and the Python table agrees with an independent Z3 encoding;
 - ``run_proofs(profile, rlimit, random_seed, smt2=False) -> list[ProofResult]`` (``system.proofs``):
   the spec's state machine in many-sorted EPR; initiation and consecution of
-  every invariant of DESIGN.md §4 per action, for any number of entities, with
+  every invariant of docs/design.md §4 per action, for any number of entities, with
   unsat cores and counterexamples to induction; an obligation the action cannot
   touch is ``not applicable`` (never proven), and each applicable consecution has
   a vacuity query (``system.vacuity``); ``tally`` counts them;

@@ -334,7 +334,7 @@ RULE_NOTES: dict[str, str] = {
                               "is never answered 404 (the only answer after which a client following B34 re-runs "
                               "its tools/call in a new session)",
 }
-"""How each rule of DESIGN.md §4 is stated in the encoding."""
+"""How each rule of docs/design.md §4 is stated in the encoding."""
 
 
 def _statements() -> list[str]:

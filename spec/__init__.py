@@ -1,4 +1,4 @@
-"""The executable specification of stream vs session resumption (DESIGN.md §2-§4).
+"""The executable specification of stream vs session resumption (docs/design.md §2-§4).
 
 Pure and deterministic, standard library only, no I/O. Modules:
 
@@ -10,7 +10,7 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``invariants``: the predicates every checker shares;
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
-- ``designs``: the faulty designs of DESIGN.md §5, as data (their rules and deviations);
+- ``designs``: the faulty designs of docs/design.md §5, as data (their rules and deviations);
 - ``space``, ``walk``: what every explorer shares: the bounds of a run, the
   actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile;

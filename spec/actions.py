@@ -21,7 +21,7 @@ from .values import immutable
 
 @immutable
 class Initialize:
-    """Client POSTs ``initialize`` without ``Mcp-Session-Id`` (DESIGN.md §2 branch 5)."""
+    """Client POSTs ``initialize`` without ``Mcp-Session-Id`` (docs/design.md §2 branch 5)."""
 
     kind: ClassVar[str] = "initialize"
     side: ClassVar[str] = "client"

@@ -4,11 +4,11 @@ One ``Rule`` per id: its statement, one ``Grade`` per profile (the ``Level``, th
 ids it comes from and, where the text does not say it, the reason), optional
 per-case grades, and the invariants (``invariants.py``) that check it.
 
-Source ids are those of ``shared/reference/mcp-transport-rules.md`` (``B`` =
+Source ids are the MCP transport rule ids listed with their gist in ``docs/sources.md`` (``B`` =
 2025-03-26, ``C`` = 2025-06-18, ``D`` = 2025-11-25, ``F`` = 2026-07-28; ``§3.x`` =
-an open question of that file, where MCP is silent) and ``decision-*`` for the
-boundary's own decision (DESIGN.md §2); ``sources.py`` describes each. The
-first fourteen ids are DESIGN.md §4's and never change.
+a question MCP leaves open) and ``decision-*`` for the
+boundary's own decision (docs/design.md §2); ``sources.py`` describes each. The
+first fourteen ids are docs/design.md §4's and never change.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ PROFILE_ORDER = (
 """The order of a rule's grades."""
 
 SILENT = "MCP is silent; boundary requires it"
-"""The reason of a grade the MCP text does not give (DESIGN.md §4)."""
+"""The reason of a grade the MCP text does not give (docs/design.md §4)."""
 
 
 @dataclass(frozen=True)
@@ -49,7 +49,7 @@ class Grade:
         if self.reason:
             return self.reason
         if any(s.startswith("decision-") for s in self.sources):
-            return "set by the boundary's decision (DESIGN.md §2)"
+            return "set by the boundary's decision (docs/design.md §2)"
         return "the text says so"
 
     @property
@@ -64,7 +64,7 @@ class Rule:
     statement: str
     grades: tuple[Grade, ...]  # in the order of PROFILE_ORDER
     invariants: tuple[str, ...]
-    origin: str  # "design" (DESIGN.md §4) or "mcp" (an MCP-only rule)
+    origin: str  # "design" (docs/design.md §4) or "mcp" (an MCP-only rule)
     cases: Mapping[str, tuple[Grade, ...]] = field(default_factory=dict)
 
     def grade(self, profile: Profile, case: str | None = None) -> Grade:

@@ -1,4 +1,4 @@
-"""The decision of DESIGN.md §2: what a server must do with one HTTP request.
+"""The decision of docs/design.md §2: what a server must do with one HTTP request.
 
 Two layers:
 
@@ -37,7 +37,7 @@ class Method(str, Enum):
 
 
 class Branch(str, Enum):
-    """Where a request lands. The first five are DESIGN.md §2's numbered branches."""
+    """Where a request lands. The first five are docs/design.md §2's numbered branches."""
 
     STREAM_RESUMPTION = "stream-resumption"  # 1
     SESSION_RESUMPTION = "session-resumption"  # 2
@@ -62,7 +62,7 @@ NUMBERED_BRANCHES = {
     Branch.NEW_SESSION: 5,
     Branch.MISSING_SESSION: 5,
 }
-"""The branch number of DESIGN.md §2's table, for the branches that have one."""
+"""The branch number of docs/design.md §2's table, for the branches that have one."""
 
 BRANCH_RULE: dict[Branch, str] = {
     Branch.STREAM_RESUMPTION: "replay-suffix",
@@ -89,7 +89,7 @@ RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
 RESUMPTION_ERROR_CODE = -32001
 """The JSON-RPC error code of the reference's branch-3 rejection. MCP defines none;
 what matters is that a client can tell it from the missing-session error
-(DESIGN.md §2 row 3), so the two differ."""
+(docs/design.md §2 row 3), so the two differ."""
 
 MISSING_SESSION_ERROR_CODE = -32000
 """The JSON-RPC error code of the reference's missing-session 400 (MCP B32)."""

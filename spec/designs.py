@@ -1,4 +1,4 @@
-"""The faulty designs of DESIGN.md §5 and its correct variations, as data.
+"""The faulty designs of docs/design.md §5 and its correct variations, as data.
 
 Each design is the correct server with one or more *deviations*: named changes
 (``Deviation``) with any parameters they take. This module is the one place
@@ -12,7 +12,7 @@ A design must be caught under a profile when one of its rules is a MUST there
 profiles explicitly where that derivation would be wrong.
 
 A *correct variation* (``VARIATIONS``) is a ``Design`` with no rules and no
-number: a server that departs from the reference in a way DESIGN.md §5 says a
+number: a server that departs from the reference in a way docs/design.md §5 says a
 checker must not blame (cancelling instead of re-emitting, a ring buffer that
 rejects an evicted cursor, re-serialised replays, JSON answers to POST). Its
 target is ``variation-<slug>``.
@@ -104,7 +104,7 @@ PARAMETERS: dict[Deviation, tuple[str, ...]] = {
 
 @dataclass(frozen=True)
 class Design:
-    """One faulty design: its number in DESIGN.md §5, a short name (``slug``),
+    """One faulty design: its number in docs/design.md §5, a short name (``slug``),
     a one-line summary, the catalog rules one of which must be the first broken
     when it is caught, and the deviations it makes, with their parameters.
     A correct variation has no number and no rules."""
@@ -253,7 +253,7 @@ VARIATIONS: tuple[Design, ...] = (
     _variation("json-response", "POST requests answered with application/json instead of SSE",
                [D.JSON_POST_RESPONSES]),
 )
-"""The correct variations of DESIGN.md §5: no checker may blame them."""
+"""The correct variations of docs/design.md §5: no checker may blame them."""
 
 del D
 

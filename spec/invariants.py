@@ -1,6 +1,6 @@
-"""The invariants of DESIGN.md §4, as predicates the checkers share.
+"""The invariants of docs/design.md §4, as predicates the checkers share.
 
-Two kinds, kept apart (DESIGN.md §4: a rule's check must be able to fail for a
+Two kinds, kept apart (docs/design.md §4: a rule's check must be able to fail for a
 server):
 
 - *server checks* ``f(transition) -> list[str]`` judge what a server sent. They
@@ -16,7 +16,7 @@ server):
   Z3 check them) and are reported as sanity checks, never as a server's finding.
 
 Every predicate returns the list of violations it found, each a sentence in the
-vocabulary of DESIGN.md §1; an empty list means the invariant holds.
+vocabulary of docs/design.md §1; an empty list means the invariant holds.
 """
 
 from __future__ import annotations
@@ -370,7 +370,7 @@ GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
 def judged_rules(t: Transition) -> frozenset[str]:
     """The catalog rules whose server check could have failed on ``t``: a server that
     did otherwise here would have broken them. A rule is PASS only where a step judged
-    it this way and no finding broke it (DESIGN.md §3: a PASS has a check that held
+    it this way and no finding broke it (docs/design.md §3: a PASS has a check that held
     and could have failed); a step that merely passes by is no evidence."""
     judged = set()
     outcome = t.outcome
@@ -553,7 +553,7 @@ def _in_scope(checks: tuple, delivered: bool, resumed: bool) -> tuple:
 def distinct_rejections(foreign: tuple[int, int | None], missing: tuple[int, int | None]) -> list[str]:
     """Branch 3's rejection (status, JSON-RPC error code) must differ from the
     missing-session one, so a client can tell "bad event id" from "no session"
-    (DESIGN.md §2 row 3)."""
+    (docs/design.md §2 row 3)."""
     if foreign == missing:
         status, error = foreign
         return [f"a Last-Event-ID the session cannot resume is refused exactly like a missing session ({status}, error {error})"]

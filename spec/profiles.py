@@ -1,7 +1,7 @@
 """Profiles (which revision of MCP a server is held to) and rule levels.
 
 A profile names a set of obligations; every rule of the catalog carries one
-``Level`` per profile (DESIGN.md §3).
+``Level`` per profile (docs/design.md §3).
 """
 
 from __future__ import annotations

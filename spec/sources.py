@@ -3,7 +3,7 @@
 The catalog (``catalog.py``) cites rule ids of the project's notes on the MCP
 transport rules (``B25``, ``D28``, a range such as ``D37-D41``, or ``§3.7`` for an
 open question of those notes, where MCP is silent) and ids of the boundary's own
-decision (``decision-3``: DESIGN.md §2). The letter names the revision; this
+decision (``decision-3``: docs/design.md §2). The letter names the revision; this
 table gives each cited id its section and a one-line gist, in this project's
 words, with the RFC 2119 keyword of the text where it has one. Data only, used
 by the generated documentation and the catalog's tests.
@@ -44,7 +44,7 @@ OPEN_QUESTION_PREFIX = "§"
 """Ids such as ``§3.7`` name an open question of the notes, not a rule of MCP."""
 
 DECISION_PREFIX = "decision-"
-"""Ids such as ``decision-3`` name a part of the boundary's decision (DESIGN.md §2)."""
+"""Ids such as ``decision-3`` name a part of the boundary's decision (docs/design.md §2)."""
 
 
 @dataclass(frozen=True)
@@ -70,7 +70,7 @@ class Source:
     def kind(self) -> str:
         """Where the id comes from, in words: a revision's name, an open question, or the decision."""
         if self.is_decision:
-            return "the boundary's decision (DESIGN.md §2)"
+            return "the boundary's decision (docs/design.md §2)"
         if self.is_open_question:
             return "open question of the notes (MCP is silent)"
         return self.revision.name
@@ -82,7 +82,7 @@ _MULTI = "Multiple Connections"
 _RESUME = "Resumability and Redelivery"
 _SESSION = "Session Management"
 _F_RECEIVE = "§3 Receiving Messages"
-_DECISION = "DESIGN.md §2, The decision on reconnect"
+_DECISION = "docs/design.md §2, The decision on reconnect"
 
 _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B7", _SEND, "a POST that holds a request is answered with an SSE stream or one JSON object (MUST)"),

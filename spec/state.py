@@ -5,7 +5,7 @@ streams ``T1, ...``, events ``E1, ...`` and server requests ``R1, ...``. Nothing
 ever removed from a state, so the next handle is derived from a count, and two
 states are equal exactly when they describe the same history.
 
-Vocabulary (DESIGN.md §1): a *session* outlives its *streams*; a stream is
+Vocabulary (docs/design.md §1): a *session* outlives its *streams*; a stream is
 delivered over at most one *connection* at a time; an *event id* is a position in
 one stream; a *server request* belongs to its session and is pending until it is
 answered or cancelled.
@@ -56,7 +56,7 @@ class Stream:
     kind: StreamKind
     status: StreamStatus = StreamStatus.OPEN
     connected: bool = True
-    evicted: int = 0  # how many of its oldest events a ring buffer has discarded (DESIGN.md §2)
+    evicted: int = 0  # how many of its oldest events a ring buffer has discarded (docs/design.md §2)
 
     @property
     def retained(self) -> bool:
@@ -78,7 +78,7 @@ class Event:
 @immutable
 class ServerRequest:
     """A server-to-client JSON-RPC request; ``stream`` is its *carrying* stream: the
-    one it was issued on, or the last one it was re-emitted on (DESIGN.md §2)."""
+    one it was issued on, or the last one it was re-emitted on (docs/design.md §2)."""
 
     id: str
     session: str

@@ -95,7 +95,7 @@ class Observation:
 
 
 class Pending(str, Enum):
-    """What a session resumption does with one pending server request (DESIGN.md §2)."""
+    """What a session resumption does with one pending server request (docs/design.md §2)."""
 
     REEMIT = "re-emit"  # sent again on the new stream, same id; the new stream carries it
     CANCEL = "cancel"  # notifications/cancelled on the new stream; the request ends
@@ -207,7 +207,7 @@ def alternatives(state: State, action: Action, profile: Profile = Profile.BOUNDA
     Status alternatives (a refusal where the reference proceeds) are not listed:
     a refused request changes nothing. The alternatives of content are a session
     resumption's choices for each request it must deal with (``Pending``):
-    re-emit or cancel it (DESIGN.md §2 branch 2), or, under the MCP revisions,
+    re-emit or cancel it (docs/design.md §2 branch 2), or, under the MCP revisions,
     which do not require either (rules §3.7), leave it pending.
     """
     canonical = step(state, action, profile)
@@ -330,7 +330,7 @@ def _reconnect(state: State, action: Reconnect, profile: Profile):
 def _resume_stream(state: State, session: str, outcome: Outcome):
     """Branch 1: the replay, then the stream continues on the new connection; a
     connection still open to it closes first (never two connections to one
-    stream, DESIGN.md §2)."""
+    stream, docs/design.md §2)."""
     stream = state.stream(outcome.stream)
     after = state.with_stream(_stream_with(stream, connected=stream.status is StreamStatus.OPEN))
     delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
@@ -450,7 +450,7 @@ def _live(state: State, session_id: str) -> bool:
 
 
 def _end_session(state: State, session_id: str, status: SessionStatus) -> State:
-    """A session ends with all its streams and their event ids (DESIGN.md §2)."""
+    """A session ends with all its streams and their event ids (docs/design.md §2)."""
     streams = tuple(_stream_with(s, status=StreamStatus.EXPIRED, connected=False) if s.session == session_id else s
                     for s in state.streams)
     return State(state.sessions, streams, state.events, state.requests, state.client, state.dense).with_session(

@@ -1,4 +1,4 @@
-"""Verdicts: how a profile judges a rule that was checked (DESIGN.md §3).
+"""Verdicts: how a profile judges a rule that was checked (docs/design.md §3).
 
 - PASS: checked and held;
 - FAIL: a MUST of the profile broken;

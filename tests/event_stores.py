@@ -2,7 +2,7 @@
 
 The correct ones are what a server author would write: one in memory, one on a
 real SQLite file (stdlib ``sqlite3``). The faulty ones are designs 1, 2 and 7 of
-DESIGN.md §5 written as stores; the test kit must catch each.
+docs/design.md §5 written as stores; the test kit must catch each.
 """
 
 from __future__ import annotations

@@ -1,10 +1,10 @@
 """The catalog's levels, pinned: every (rule, profile) level and the rule ids it comes from, every case
-level, the verdict each level gives when broken, and the sources behind them (DESIGN.md §3-§4).
+level, the verdict each level gives when broken, and the sources behind them (docs/design.md §3-§4).
 
 The tables below are literal on purpose: flipping one level or dropping one source in
 ``spec/catalog.py`` makes a test here fail. Source ids are those of the project's notes on the MCP
 transport rules (``shared/reference/mcp-transport-rules.md``), ``§3.x`` where MCP is silent, and
-``decision-*`` for the boundary's own decision (DESIGN.md §2).
+``decision-*`` for the boundary's own decision (docs/design.md §2).
 """
 
 from __future__ import annotations
@@ -515,4 +515,4 @@ def test_a_rule_page_shows_each_profile_level_its_sources_and_why(rule):
 def test_the_profiles_page_shows_cases_and_agreement():
     text = profiles_page(_model())
     assert "| [`unknown-session-404`](rules/unknown-session-404.md) | `never-issued` | SHOULD | SHOULD | SHOULD | MUST | n/a |" in text
-    assert "| `boundary` | MUST | `decision-reference` | set by the boundary's decision (DESIGN.md §2) |" in text
+    assert "| `boundary` | MUST | `decision-reference` | set by the boundary's decision (docs/design.md §2) |" in text

@@ -1,6 +1,6 @@
 """The faulty designs and the correct variations as data (``spec/designs.py``): every
 server and Z3 variation is built from it, and the expectations it gives are the ones
-DESIGN.md §5 states."""
+docs/design.md §5 states."""
 
 import pickle
 
@@ -16,7 +16,7 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_current_expectations_pinned():
-    """A wrong edit of the data shows here: these are DESIGN.md §5's eighteen designs."""
+    """A wrong edit of the data shows here: these are docs/design.md §5's eighteen designs."""
     assert designs.NUMBERS == tuple(range(1, 19))
     assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18} == CAUGHT_UNDER_MCP
     assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 19))

@@ -1,4 +1,4 @@
-"""Every faulty design of DESIGN.md §5 is caught, with a counterexample trace that replays.
+"""Every faulty design of docs/design.md §5 is caught, with a counterexample trace that replays.
 
 These are the proof that the checks are not vacuous: each design breaks the
 boundary the way a real server did, and the Hypothesis machine must notice.
@@ -69,7 +69,7 @@ def test_the_reference_server_agrees_with_the_spec(machine_run):
     assert run.result.holds, f"not vacuous: {run.result.coverage.explain()}"
 
 
-# -- the correct variations of DESIGN.md §5: no checker may blame them ------------------------
+# -- the correct variations of docs/design.md §5: no checker may blame them ------------------------
 
 
 VARIATION_TARGETS = [variation.target for variation in designs.VARIATIONS]

@@ -1,6 +1,6 @@
 """Every server check of ``spec.invariants`` fails on a concrete wrong observation.
 
-A server check judges what a server sent (DESIGN.md §4): each test here starts
+A server check judges what a server sent (docs/design.md §4): each test here starts
 from a step of the spec, puts in what a faulty server would have answered, and
 shows the check firing, then shows the spec's own observation passing.
 """

@@ -1,6 +1,6 @@
 """Every alternative the spec accepts, walked: the cancel (and, under the MCP profiles,
 the leave) choices of a session resumption keep every state invariant and pass every
-server and sanity check, as the reference's re-emission does (DESIGN.md §2 branch 2).
+server and sanity check, as the reference's re-emission does (docs/design.md §2 branch 2).
 
 The spec explorers walk ``spec.transitions.step``, the reference's choice, whose
 state space the manifest counts; this walk follows ``spec.transitions.alternatives``

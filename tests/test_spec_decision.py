@@ -1,4 +1,4 @@
-"""The decision of DESIGN.md §2 for every combination of header classes, and its
+"""The decision of docs/design.md §2 for every combination of header classes, and its
 refinement against concrete states."""
 
 import itertools
@@ -17,7 +17,7 @@ EVENT_PRESENT = [E.MALFORMED, E.UNKNOWN, E.RETAINED, E.EXPIRED, E.FOREIGN]
 
 
 def expected_branch(method: Method, session: S, event: E) -> Branch:
-    """DESIGN.md §2 read directly: guards first, then the five branches."""
+    """docs/design.md §2 read directly: guards first, then the five branches."""
     if session is S.MALFORMED:
         return Branch.MALFORMED_SESSION
     if session in (S.UNKNOWN, S.ENDED):

@@ -1,4 +1,4 @@
-"""Each invariant of DESIGN.md §4 holds on the spec, and each predicate can fail."""
+"""Each invariant of docs/design.md §4 holds on the spec, and each predicate can fail."""
 
 from dataclasses import replace
 

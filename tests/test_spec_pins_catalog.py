@@ -1,5 +1,5 @@
 """The catalog's levels where the MCP text fixes them (rule ids of
-shared/reference/mcp-transport-rules.md), verdicts from levels (DESIGN.md §3), and the
+shared/reference/mcp-transport-rules.md), verdicts from levels (docs/design.md §3), and the
 sources every rule cites."""
 
 import pytest
@@ -27,7 +27,7 @@ def test_the_first_fourteen_rules_are_design_md_section_4s_in_its_order():
 
 @pytest.mark.parametrize("rule_id", DESIGN_IDS)
 def test_boundary_holds_every_design_rule_as_a_must(rule_id):
-    # DESIGN.md §3: boundary is mcp-2025-11-25 plus the five-way decision as MUSTs
+    # docs/design.md §3: boundary is mcp-2025-11-25 plus the five-way decision as MUSTs
     assert level(rule_id, Profile.BOUNDARY) is MUST
 
 

@@ -1,6 +1,6 @@
 """Each server check of spec/invariants.py shown to fail on a concrete wrong observation,
-and to hold on the reference's own (DESIGN.md §4: a check of what a server sent must be
-able to fail for some server). The wrong observations are the ones DESIGN.md §5's faulty
+and to hold on the reference's own (docs/design.md §4: a check of what a server sent must be
+able to fail for some server). The wrong observations are the ones docs/design.md §5's faulty
 designs make."""
 
 from dataclasses import replace
@@ -236,7 +236,7 @@ def test_an_accepted_refusal_delivers_nothing():
 
 @pytest.mark.covers("reject-foreign-event-id")
 def test_branch_3_must_be_told_apart_from_a_missing_session():
-    # DESIGN.md §2 row 3: by status or by JSON-RPC error code
+    # docs/design.md §2 row 3: by status or by JSON-RPC error code
     assert distinct_rejections((400, -1), (400, -1)) != []
     assert distinct_rejections((400, -1), (400, -2)) == []
     assert distinct_rejections((409, None), (400, None)) == []

@@ -1,5 +1,5 @@
 """The faulty designs as data (spec/designs.py), read through the catalog: a design is
-caught under a profile where one of its rules is a MUST (DESIGN.md §3, §5)."""
+caught under a profile where one of its rules is a MUST (docs/design.md §3, §5)."""
 
 import pytest
 
@@ -14,7 +14,7 @@ def test_a_design_is_caught_exactly_where_one_of_its_rules_is_a_must():
                     if any(level(rule, profile) is Level.MUST for rule in d.rules)}
         if all(d.caught_under is None for d in designs.DESIGNS):
             assert designs.caught_under(profile) == expected
-    assert designs.caught_under(Profile.BOUNDARY) == set(designs.NUMBERS)  # DESIGN.md §5: all caught
+    assert designs.caught_under(Profile.BOUNDARY) == set(designs.NUMBERS)  # docs/design.md §5: all caught
     assert designs.caught_under(Profile.MCP_2026_07_28) == set()
 
 

@@ -1,5 +1,5 @@
 """Header values at the edges of MCP B30/D35 (visible ASCII, 0x21-0x7E) and the class
-each one gets against a concrete state (DESIGN.md §2: the guards, then branches 1-4)."""
+each one gets against a concrete state (docs/design.md §2: the guards, then branches 1-4)."""
 
 import pytest
 

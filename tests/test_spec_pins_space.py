@@ -92,7 +92,7 @@ def test_the_acting_session_of_each_kind_of_action():
 
 
 def test_the_named_bounds_are_those_the_committed_state_space_manifest_counts():
-    # DESIGN.md §6: a manifest of expected state counts that CI rechecks, per named bound
+    # docs/design.md §6: a manifest of expected state counts that CI rechecks, per named bound
     manifest = Path(__file__).resolve().parent.parent / "model" / "explore" / "state_space.json"
     entries = json.loads(manifest.read_text())["entries"]
     assert {e["bound"] for e in entries} <= set(NAMED_BOUNDS)

@@ -1,4 +1,4 @@
-"""The state's views on concrete states (DESIGN.md §1: a session outlives its streams, an
+"""The state's views on concrete states (docs/design.md §1: a session outlives its streams, an
 event id is a position in one stream, a server request is pending until answered or
 cancelled), and the transitions that change them."""
 

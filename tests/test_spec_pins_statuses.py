@@ -1,5 +1,5 @@
 """The statuses each branch accepts, per profile, and the refusals a concrete state adds
-(DESIGN.md §2; MCP B6, B15, B28, B32, B33, B36; rules §3.3 for 409, §3.5 for 204; F17)."""
+(docs/design.md §2; MCP B6, B15, B28, B32, B33, B36; rules §3.3 for 409, §3.5 for 204; F17)."""
 
 import pytest
 
@@ -184,7 +184,7 @@ def test_every_branch_is_judged_by_a_catalog_rule_and_the_numbered_ones_follow_d
 
 @pytest.mark.covers("reject-foreign-event-id", "missing-session-400", "unknown-session-404")
 def test_the_reference_refusals_carry_an_error_code_and_a_never_issued_id_is_its_own_case():
-    # DESIGN.md §2 row 3: branch 3 told apart from the missing-session error by its JSON-RPC code
+    # docs/design.md §2 row 3: branch 3 told apart from the missing-session error by its JSON-RPC code
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.DeleteSession("S1"), a.Initialize())
     outcome = lambda method, session=None, event=None: decide(state, HttpRequest(method, session, event), B)
     foreign = outcome(Method.GET, "S2", "E1")

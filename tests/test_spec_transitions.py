@@ -102,7 +102,7 @@ def test_a_stranded_request_is_re_emitted_or_cancelled_and_the_mcp_profiles_may_
 
 @pytest.mark.covers("no-broadcast")
 def test_session_resumption_does_not_send_again_a_request_whose_stream_is_still_connected():
-    # DESIGN.md §2 branch 2 and MCP B21: the client already has R1 on T1's open connection
+    # docs/design.md §2 branch 2 and MCP B21: the client already has R1 on T1's open connection
     state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
     resumed = step(state, a.Reconnect("S1", None))
     assert resumed.outcome.reemit == () and resumed.observation.events == ()

@@ -1,5 +1,5 @@
 """``validate`` on traffic recorded through the proxy: the reference and the correct
-variations give no FAIL, faulty designs FAIL the rule DESIGN.md §5 names, and the
+variations give no FAIL, faulty designs FAIL the rule docs/design.md §5 names, and the
 JSON-lines and HAR forms of one recording give the same verdicts."""
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ CAUGHT_UNDER_MCP = frozenset(n for n in designs.caught_under(Profile.MCP_2025_11
 """The designs Z3 must catch under mcp-2025-11-25: those its formulas can express."""
 
 SEEN_SINCE = {13: "no-broadcast", 15: "replay-suffix", 16: "replay-suffix"}
-"""Designs of DESIGN.md §5 whose Z3 variations came last, with the rule §5 names for each."""
+"""Designs of docs/design.md §5 whose Z3 variations came last, with the rule §5 names for each."""
 
 
 def _replay_smt2(text: str) -> str:

@@ -1,5 +1,5 @@
 """Bounded model checking judges the two correct variations whose behaviour the spec
-models (DESIGN.md §5): cancelling instead of re-emitting on a session resumption, and a
+models (docs/design.md §5): cancelling instead of re-emitting on a session resumption, and a
 ring buffer that rejects an evicted cursor. Neither has a violating run within the
 depth; both searches reach the step that makes them differ from the re-emitting,
 keep-everything reference; and the same searches catch a variation changed by one

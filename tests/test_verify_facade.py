@@ -1,6 +1,6 @@
 """``mcp-resume verify`` against known-good and known-faulty servers: the in-process
 reference server, the eighteen faulty designs and the four correct variations of
-DESIGN.md §5, served over real HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
+docs/design.md §5, served over real HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def test_the_facade_writes_what_each_variation_changes_on_the_wire():
 
 @pytest.mark.covers("replay-suffix")
 def test_off_by_one_replay_over_http_fails_replay_suffix_alone(design_over_http):
-    # a notification delivered twice breaks replay-suffix; the call itself runs once (DESIGN §2),
+    # a notification delivered twice breaks replay-suffix; the call itself runs once (docs/design.md §2),
     # and the server request replayed under its own event id is a replay, not a re-emission
     caught, rules = design_over_http(7, Profile.BOUNDARY)
     assert caught and rules == ["replay-suffix"], rules

@@ -1,4 +1,4 @@
-"""``verify`` on servers that act as real ones do (DESIGN.md §7, issue 10): each
+"""``verify`` on servers that act as real ones do (docs/design.md §7, issue 10): each
 behaviour, correct or faulty, is a switch of ``tests/servers/variants.py``, a
 real server started here on 127.0.0.1 and stopped when the test ends."""
 

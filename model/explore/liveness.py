@@ -1,6 +1,6 @@
 """Liveness: ``no-stranded-request`` on an explored graph, with a lasso counterexample.
 
-The property (DESIGN.md §4, the liveness form of ``reemit-pending``): under fair
+The property (docs/design.md §4, the liveness form of ``reemit-pending``): under fair
 reconnection, every pending server request is eventually delivered to an open
 connection, answered or cancelled. A request is *stranded* in a state when it is
 pending in a live session, the client does not hold it (not among the requests
@@ -9,7 +9,7 @@ connection (MCP B21: a request on an open connection has been delivered there).
 
 Fairness. Weak fairness on the client's reconnect: for every live session the
 client holds, the session resumption ``reconnect(session=S, last_event_id=-)``
-(DESIGN.md §2 branch 2) cannot stay enabled for ever without being taken. In
+(docs/design.md §2 branch 2) cannot stay enabled for ever without being taken. In
 this model the server delivers a pending request only in its answer to a
 client request (the replay of branch 1, the re-emission of branch 2), so the
 fairness of delivery is that of those answers: a fair run takes the reconnect,
@@ -64,7 +64,7 @@ from mcp_resume.model.servers.idmap import IdMap
 
 RULE = "no-stranded-request"
 SAFETY_FORM = "reemit-pending"
-"""The safety rule whose liveness form ``RULE`` is (DESIGN.md §4): it carries the levels."""
+"""The safety rule whose liveness form ``RULE`` is (docs/design.md §4): it carries the levels."""
 SPEC_BOUND = "tiny"
 """The spec's default bound: one session, one stream, two events, one request, every depth."""
 

@@ -5,7 +5,7 @@ bound (``explorer.explore_spec``, with symmetry reduction) and draws every state
 reached as a node and every transition as an edge, coloured by action kind.
 Parallel transitions of one kind are drawn once with their count; an edge of a
 client request names the decision branch it took, and the five numbered
-branches of DESIGN.md §2 are drawn bold with their number. Refused requests
+branches of docs/design.md §2 are drawn bold with their number. Refused requests
 change nothing: they are the loops. Loops of the numbered branches are drawn
 (branches 3 and 4 refuse, and a resumption may change nothing); the others
 (guards, answers to nothing, restarts with nothing to forget) are gathered into
@@ -190,7 +190,7 @@ def to_dot(data: GraphData, title: str) -> str:
     Laid out top to bottom to be read on a laptop: each breadth-first level is one
     table of states, at most ``ROW`` to a row (edges meet a state at its cell);
     the transitions between two states are one edge with short labels (``SHORT``;
-    ``(n)`` a numbered branch of DESIGN.md §2) placed beside it; a state's loops
+    ``(n)`` a numbered branch of docs/design.md §2) placed beside it; a state's loops
     (requests that change nothing) are one line in its cell; a legend.
     """
     graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", label=title, labelloc="t",
@@ -332,7 +332,7 @@ def _add_legend(graph: pydot.Dot, data: GraphData) -> None:
         f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{SHORT[kind]}: {kind}</TD></TR>'
         for kind in kinds
     )
-    rows += ('<TR><TD>(n)</TD><TD ALIGN="LEFT">branch n of the decision (DESIGN.md §2)</TD></TR>'
+    rows += ('<TR><TD>(n)</TD><TD ALIGN="LEFT">branch n of the decision (docs/design.md §2)</TD></TR>'
              '<TR><TD><FONT COLOR="gray60">- -</FONT></TD><TD ALIGN="LEFT">k loops: requests that change nothing</TD></TR>')
     if data.cycle:
         rows += f'<TR><TD><FONT COLOR="{PREFIX}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso prefix</TD></TR>'

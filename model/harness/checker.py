@@ -151,7 +151,7 @@ class Checker:
         return check_transition(replace(spec, observation=observed), spec.observation)
 
     def _distinct_rejections(self, spec: Transition, observed: Observation) -> list[Finding]:
-        """Branch 3's refusal must differ from the missing-session one (DESIGN.md §2
+        """Branch 3's refusal must differ from the missing-session one (docs/design.md §2
         row 3): compared once both have been seen."""
         branch = spec.outcome.branch if spec.outcome else None
         if branch not in _REJECTIONS or observed.status is None or observed.status < 400 or branch in self.rejections:

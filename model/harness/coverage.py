@@ -35,7 +35,7 @@ REQUIRED_BRANCHES: tuple[Branch, ...] = (
     Branch.SESSION_REQUEST,
     Branch.SESSION_TERMINATION,
 )
-"""The decision's branches that session-era actions reach: DESIGN.md §2's five
+"""The decision's branches that session-era actions reach: docs/design.md §2's five
 (branch 5 is both ``new-session`` and ``missing-session``), its two guards, and
 the ordinary requests in a live session."""
 
@@ -86,6 +86,6 @@ class Coverage:
 
 
 def branch_label(branch: str) -> str:
-    """``stream-resumption (1)`` for a numbered branch of DESIGN.md §2, else the branch itself."""
+    """``stream-resumption (1)`` for a numbered branch of docs/design.md §2, else the branch itself."""
     number = NUMBERED_BRANCHES.get(Branch(branch))
     return f"{branch} ({number})" if number else branch

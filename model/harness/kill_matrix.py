@@ -1,7 +1,7 @@
 """The kill matrix: every faulty design and every correct variation against every checker, under two profiles.
 
 A check that cannot fail proves nothing. Each cell runs one checker (a
-*column*) against one faulty design of DESIGN.md §5 under one profile and says
+*column*) against one faulty design of docs/design.md §5 under one profile and says
 whether the design was caught, by which rule, in how many steps, and whether
 the counterexample is confirmed (replayed from JSON: it fails on the design at
 the same step and holds on the reference server).
@@ -239,7 +239,7 @@ class KillMatrix:
     def to_markdown(self) -> str:
         """One table per profile: a row per design, a column per checker."""
         lines = ["# Kill matrix", ""]
-        lines.append("Each faulty design and each correct variation of DESIGN.md §5 against each checker. A cell reads `caught: <rule>, "
+        lines.append("Each faulty design and each correct variation of docs/design.md §5 against each checker. A cell reads `caught: <rule>, "
                      "<n> steps` (the first rule broken and the length of the counterexample, replayed from JSON: "
                      "it fails on the design and holds on the reference server), `passed` (nothing broken, "
                      "every action and branch exercised), `VACUOUS`, or `not available`. "

@@ -9,7 +9,7 @@ What can be driven over HTTP, honestly scoped:
 - client actions: ``initialize``, ``call_tool``, ``reconnect`` (any header
   combination), ``delete_session``, ``restart_client``;
 - ``drop_connection``: the client closes the connection it reads;
-- server actions only where a fixture tool plays them (DESIGN.md §7): a call
+- server actions only where a fixture tool plays them (docs/design.md §7): a call
   of ``test_tool_with_logging`` is ``call_tool`` then one ``emit_event`` per
   event the server sent then ``end_stream``; a call of ``test_elicitation`` or
   ``test_sampling`` is ``call_tool``, ``emit_event`` for the priming event,

@@ -1,4 +1,4 @@
-"""The faulty designs of DESIGN.md §5 judged over HTTP, as a server author's CI would.
+"""The faulty designs of docs/design.md §5 judged over HTTP, as a server author's CI would.
 
 ``verify_design_over_http(number, profile)`` serves design ``number`` behind the
 HTTP façade (``model.http.facade``) on 127.0.0.1, runs the whole of

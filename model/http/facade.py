@@ -10,7 +10,7 @@ re-emits, which status it answers) reaches the client unchanged, so
 ``mcp-resume verify URL`` judges the design as it would any real server.
 
 Every request opens a POST stream (``call_tool``); the façade plays the server
-side of the conformance fixture tools (DESIGN.md §7) on it:
+side of the conformance fixture tools (docs/design.md §7) on it:
 
 - ``tools/list``, ``ping``: a priming event, then the response;
 - ``test_tool_with_logging`` / ``test_tool_with_progress``: a priming event,
@@ -445,7 +445,7 @@ class FacadeApp:
             if request in self.server.sessions[self.server.request_session[request]].pending:
                 self.apply(a.CancelRequest(request))
             return {"error": {"code": -32001, "message": f"no answer to {method} within {ANSWER_TIMEOUT_SECONDS:g} s"}}
-        if answer is None:  # cancelled on a session resumption (DESIGN.md §2 branch 2)
+        if answer is None:  # cancelled on a session resumption (docs/design.md §2 branch 2)
             return {"result": {"content": [{"type": "text", "text": f"{method} was cancelled"}], "isError": True}}
         return _text(f"{method} answered: {json.dumps(answer.get('result'))[:60]}")
 

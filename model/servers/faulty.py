@@ -1,4 +1,4 @@
-"""The faulty designs of DESIGN.md §5, as in-process servers built from ``spec.designs``.
+"""The faulty designs of docs/design.md §5, as in-process servers built from ``spec.designs``.
 
 Each deviation of ``spec.designs.Deviation`` is a ``ReferenceServer`` with the one
 decision a real server got wrong (``BEHAVIOUR``). ``server_for(design)`` makes the

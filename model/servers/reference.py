@@ -4,7 +4,7 @@ It is a second, imperative statement of the spec: mutable tables keyed by the
 server's own ids, event ids that encode their stream (MCP D28), pending server
 requests stored on the session, a per-stream event buffer. The Hypothesis machine
 checks that it agrees with the pure spec step by step; the faulty designs of
-DESIGN.md §5 (defined in ``spec.designs``, built in ``model/servers/faulty.py``)
+docs/design.md §5 (defined in ``spec.designs``, built in ``model/servers/faulty.py``)
 are this server with one method changed.
 
 Ids: sessions ``sess-<n>``, streams ``post-<n>`` / ``get-<n>``, events

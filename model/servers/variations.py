@@ -1,11 +1,11 @@
-"""The correct variations of DESIGN.md §5, as in-process servers built from ``spec.designs``.
+"""The correct variations of docs/design.md §5, as in-process servers built from ``spec.designs``.
 
 A correct variation departs from the reference server in a way no checker may
 blame. Two change what the spec models:
 
 - ``CancelPending``: a session resumption cancels the pending server requests it
   would re-emit (``notifications/cancelled`` on the new stream; each request
-  becomes cancelled), the alternative DESIGN.md §2 branch 2 allows;
+  becomes cancelled), the alternative docs/design.md §2 branch 2 allows;
 - ``RingBuffer``: each stream keeps its events in a ring buffer; a cursor naming
   an evicted event is rejected with 400 and the resumption error code (branch 3).
 

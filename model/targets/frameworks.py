@@ -3,7 +3,7 @@
 ``FRAMEWORKS`` names each framework once, as data: its target name (what
 ``mcp-resume verify`` and ``mcp-resume compat`` accept), the registry, the
 exact versions installed and the fixture server written with the framework's
-own API (``framework_fixtures/``: the conformance fixture tools of DESIGN.md §7
+own API (``framework_fixtures/``: the conformance fixture tools of docs/design.md §7
 the framework can express). ``ensure_installed(framework)`` installs the
 packages once into a cache folder of their own
 (``~/.cache/mcp-resume/<target>-<version>``; ``MCP_RESUME_CACHE`` moves the

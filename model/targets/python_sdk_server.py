@@ -9,7 +9,7 @@ with two things added, written the way an SDK user would write them:
   stream key to ``store_event`` and nothing else: no session. The store therefore
   keys streams by what it is given, as the interface invites, and the checker
   reports what the SDK does with it (MCP B23/B26/D27/D28, rules §3.1);
-- tools named after the MCP conformance suite's fixture tools (DESIGN.md §7):
+- tools named after the MCP conformance suite's fixture tools (docs/design.md §7):
   ``test_tool_with_logging``, ``test_tool_with_progress``, ``test_sampling``,
   ``test_elicitation`` and ``test_reconnection``.
 """

@@ -2,7 +2,7 @@
 
 The records (``records.Record``) are laid on one time line: a request when it
 was sent, each SSE event when it arrived, an exchange's end. Each moment is
-mapped onto the spec's actions (DESIGN.md §2) and judged by the checker
+mapped onto the spec's actions (docs/design.md §2) and judged by the checker
 (``model.harness.checker``) exactly as a driven server is, every finding kept:
 
 - ``initialize`` -> ``Initialize``; another POSTed request -> ``CallTool`` (its
@@ -377,7 +377,7 @@ class _Timeline:
 
     def _assume_evicted(self, record: Record, spec_cursor: str | None, session) -> None:
         """A stream resumption refused as branch 3 where the spec would replay: the
-        server may keep only a suffix of the stream (a ring buffer, DESIGN.md §2), which
+        server may keep only a suffix of the stream (a ring buffer, docs/design.md §2), which
         the log cannot show. Assume it evicted events up to the cursor, and say so."""
         state = self.checker.state
         event = state.event(spec_cursor) if spec_cursor is not None else None
@@ -659,7 +659,7 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str
     """Indices of the events the GET itself delivered: on a stream resumption every
     event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
     file); on a session resumption those of them that re-emit or cancel a server
-    request delivered before (DESIGN.md §2 branch 2) or deliver a past event again
+    request delivered before (docs/design.md §2 branch 2) or deliver a past event again
     (a replay, which branch 2 must not do)."""
     events, arrivals = record.exchange.events, record.arrivals
     if not events:

@@ -18,7 +18,7 @@ from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 
 HISTORY_TOOLS = ("test_tool_with_logging", "test_tool_with_progress")
-"""Fixture tools whose stream carries several events before the response (DESIGN.md §7)."""
+"""Fixture tools whose stream carries several events before the response (docs/design.md §7)."""
 RECONNECTION_TOOL = "test_reconnection"
 SERVER_REQUEST_TOOLS = ("test_elicitation", "test_sampling")
 """Fixture tools that send a server request and wait for its answer."""
@@ -225,7 +225,7 @@ def negotiated_version(exchange: Exchange) -> str | None:
 
 
 def invented_event_id(kind: str = "unknown") -> str:
-    """A well-formed ``Last-Event-ID`` no server issued: sending it needs no cooperation (DESIGN §7)."""
+    """A well-formed ``Last-Event-ID`` no server issued: sending it needs no cooperation (docs/design.md §7)."""
     return f"mcp-resume-{kind}-event-{secrets.token_hex(4)}"
 
 
@@ -251,7 +251,7 @@ class NotObservable(Exception):
 def reemit_wait(bounds) -> float:
     """How long a session resumption is read for re-emitted requests, in seconds:
     three settle periods, at most the idle bound. It is also the grace period of
-    DESIGN §2: a server learns of a dropped connection a moment late, and a
+    docs/design.md §2: a server learns of a dropped connection a moment late, and a
     re-emission that reaches the new stream within it counts."""
     return min(bounds.idle, 3 * bounds.settle)
 

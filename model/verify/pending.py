@@ -2,7 +2,7 @@
 
 Each scenario calls a fixture tool that sends a server request, drops the POST
 connection as soon as the request arrives (the request is now pending, MCP
-B12/D15), and then reconnects in the ways DESIGN.md §2 distinguishes:
+B12/D15), and then reconnects in the ways docs/design.md §2 distinguishes:
 
 - ``reemit_keeps_pending``: session resumption twice (the request must come
   again the second time), then the answer, then a third session resumption
@@ -176,7 +176,7 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
 async def no_broadcast(d: Driver, ctx: Context) -> None:
     """A pending server request whose connection the client is still reading is
     not sent again on a new GET stream (MCP B21: one connected stream per message).
-    Judged only while that connection is demonstrably open (DESIGN §2). The request
+    Judged only while that connection is demonstrably open (docs/design.md §2). The request
     is read where the server sends it: the call's POST stream, else (JSON answers,
     or a server that uses its GET stream for it, B17) the session's GET stream."""
     tool = server_request_tools(d.tools)[0]
@@ -247,7 +247,7 @@ async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, vi
 async def _session_resume(d: Driver, ctx: Context, session, rid: Any, label: str, *, wait: float | None = None) -> Exchange:
     """A GET with the session id alone, dropped as soon as ``rid`` is re-emitted
     (or cancelled); otherwise read until quiet for ``wait`` seconds. It starts
-    after a short pause, so that the server has seen the drop before it (DESIGN §2)."""
+    after a short pause, so that the server has seen the drop before it (docs/design.md §2)."""
     await asyncio.sleep(DROP_NOTICE_SECONDS)
     return require(
         await d.client.get(

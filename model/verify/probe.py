@@ -10,7 +10,7 @@ a priming event?), a GET with the session id alone (a standalone stream, or
 400 with it is sent once more without the header, to tell a server that refuses
 the revision it negotiated (C40: 400 is for an unsupported version) from one
 that refuses the GET for another reason. The scenarios
-read the result to SKIP what the server does not offer (DESIGN.md §3).
+read the result to SKIP what the server does not offer (docs/design.md §3).
 
 ``probe`` raises ``TargetError`` when the target is not reachable or does not
 answer ``initialize`` as an MCP server (exit code 3).

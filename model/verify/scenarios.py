@@ -45,7 +45,7 @@ MALFORMED_VALUE = "not well formed"
 """A header value with spaces, outside 0x21-0x7E (MCP B30/D35)."""
 DROP_NOTICE_SECONDS = 0.2
 """Pause between dropping a connection and the session resumption that must re-emit
-its request: a server learns of a drop from its transport a moment late (DESIGN §2)."""
+its request: a server learns of a drop from its transport a moment late (docs/design.md §2)."""
 GET_OPEN_SECONDS = 0.1
 """Pause after opening a watching GET stream, so that the server holds it open before the traffic it watches."""
 PROMISE_MARGIN_SECONDS = 0.001
@@ -76,7 +76,7 @@ UNLOCKS = {
     "history-tool": "add the fixture tool test_tool_with_logging (or test_tool_with_progress)",
     "ttl": "give --stream-ttl S and --session-ttl S (the server's expiry times)",
 }
-"""What would let verify judge the rules a missing need left unjudged (DESIGN §7)."""
+"""What would let verify judge the rules a missing need left unjudged (docs/design.md §7)."""
 
 REFUSED_VERSION = (
     "the server's GET refuses MCP-Protocol-Version {version}, the revision it negotiated (HTTP 400; the same "

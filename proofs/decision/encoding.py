@@ -1,4 +1,4 @@
-"""The decision of DESIGN.md §2-§3, encoded in Z3 independently of ``spec.decision``.
+"""The decision of docs/design.md §2-§3, encoded in Z3 independently of ``spec.decision``.
 
 Written from the design's semantics, not from the Python table: one guard per
 branch (a Z3 predicate over method, session class, event class and profile),
@@ -37,7 +37,7 @@ class BranchRule:
       ``profile_kind`` is ``"boundary"`` or ``"mcp"`` (the MCP revisions and the
       sessionless one, which never share a branch with each other);
     - ``canonical(method)``: the reference server's status;
-    - ``number``: the row of DESIGN.md §2's table, if any;
+    - ``number``: the row of docs/design.md §2's table, if any;
     - ``sources``: MCP rule ids (reference/mcp-transport-rules.md) and design sections.
     """
 
@@ -53,7 +53,7 @@ def _is(dom: Domain, term: z3.ExprRef, *members) -> z3.BoolRef:
 
 
 def _sessionless(dom: Domain, x: Inputs) -> z3.BoolRef:
-    """The revision without sessions (DESIGN.md §3, MCP F17)."""
+    """The revision without sessions (docs/design.md §3, MCP F17)."""
     return x.profile == dom.value(Profile.MCP_2026_07_28)
 
 
@@ -250,5 +250,5 @@ def _canonical_by_method(dom: Domain, x: Inputs, spec: BranchRule) -> z3.ArithRe
 
 
 def numbered_branches() -> dict[Branch, int]:
-    """DESIGN.md §2's row number of each numbered branch, per this encoding."""
+    """docs/design.md §2's row number of each numbered branch, per this encoding."""
     return {b: r.number for b, r in RULES.items() if r.number is not None}

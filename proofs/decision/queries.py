@@ -1,4 +1,4 @@
-"""The Z3 queries over the decision of DESIGN.md §2-§3, and how to run them.
+"""The Z3 queries over the decision of docs/design.md §2-§3, and how to run them.
 
 Each query is one SMT problem with an expected answer:
 
@@ -7,7 +7,7 @@ Each query is one SMT problem with an expected answer:
 - ``reachable-<branch>`` (sat, one per ``Branch``): some input, in some profile,
   lands in the branch; the model is the witness;
 - ``boundary-branch-<n>-<branch>`` (sat): under ``boundary``, each numbered
-  branch of DESIGN.md §2 is reachable;
+  branch of docs/design.md §2 is reachable;
 - ``canonical-acceptable`` (unsat): the reference status is not one the design accepts;
 - ``boundary-404-only-unknown-session`` (unsat): under ``boundary`` a request
   whose session is not gone may be answered 404 (B34: 404 means "session gone");

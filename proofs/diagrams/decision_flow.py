@@ -7,7 +7,7 @@ diagram is grown over the questions in a fixed order (the session header first,
 so the 400/404 guards come first, then the method, then ``Last-Event-ID``),
 skipping a question wherever its answer changes nothing and merging answers
 that lead to the same place. An outcome shows the branch, its number in
-DESIGN.md §2, the catalog rule that judges it, and its statuses per profile,
+docs/design.md §2, the catalog rule that judges it, and its statuses per profile,
 profiles with the same statuses on one line.
 """
 

@@ -38,7 +38,7 @@ def spec_diagrams() -> list[Diagram]:
 
 
 FLOW_LEGEND = (
-    "[n]: branch n of the decision (DESIGN.md §2)",
+    "[n]: branch n of the decision (docs/design.md §2)",
     "rule: the catalog rule that judges the answer",
     "mcp-2025-*: mcp-2025-03-26, mcp-2025-06-18 and mcp-2025-11-25",
     "accepts: other statuses a server may answer",

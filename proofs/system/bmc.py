@@ -148,7 +148,7 @@ def bmc_design(number: int | str, profile: Profile = Profile.BOUNDARY, max_depth
                scope: dict[str, int] | None = None, spec: "SpecUnrolling | None" = None,
                smt2: bool = False) -> BmcResult:
     """Search a shortest run, of at most ``max_depth`` steps, in which design ``number``
-    (DESIGN.md §5) shows a client something ``profile`` forbids. ``number`` may also
+    (docs/design.md §5) shows a client something ``profile`` forbids. ``number`` may also
     be a correct variation's target (``variation-<slug>``), for which no run must exist.
 
     ``spec`` may be an unrolling shared by several designs (``bmc_designs``).

@@ -1,7 +1,7 @@
 """The reconnect decision inside the transition system.
 
 The headers of one action are classified against the state before the step
-(DESIGN.md §2: which session the id names, whether the event id names an event
+(docs/design.md §2: which session the id names, whether the event id names an event
 of a retained stream of that session), and the classes are handed to the Z3
 encoding of the decision (``decision_encoding``), whose totality, exclusivity
 and agreement with ``spec.decision.decide_class`` the decision queries prove.

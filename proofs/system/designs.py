@@ -1,4 +1,4 @@
-"""The faulty designs of DESIGN.md §5 as variations of the transition system.
+"""The faulty designs of docs/design.md §5 as variations of the transition system.
 
 A faulty server is the spec with one decision changed. Here it is the spec's
 step (the reference behaviour) together with what the faulty server shows the
@@ -109,7 +109,7 @@ class Variation:
     (name -> sorts, empty initially) with their update, relations of one step
     (``aux``), constraints on them (``extra``), and whether a session resumption
     cancels the requests it must deal with instead of re-emitting them (``cancels``:
-    the spec's cancel alternative, DESIGN.md §2 branch 2)."""
+    the spec's cancel alternative, docs/design.md §2 branch 2)."""
 
     overrides: tuple[Override, ...]
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)

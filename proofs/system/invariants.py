@@ -1,4 +1,4 @@
-"""The invariants of DESIGN.md §4 as first-order formulas over the transition system.
+"""The invariants of docs/design.md §4 as first-order formulas over the transition system.
 
 Three kinds, all named:
 

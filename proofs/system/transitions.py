@@ -426,7 +426,7 @@ def _answer_request(step: Step, semantics: Semantics) -> _Effect:
 
 
 def _end_session(step: Step, session, when) -> dict[str, Callable]:
-    """A session ends with all its streams and their event ids (DESIGN.md §2)."""
+    """A session ends with all its streams and their event ids (docs/design.md §2)."""
     L, R, X = step.L, step.R, step.X
     of_it = lambda t: L.and_(when, L.eq(R.owner(t), session))
     return {

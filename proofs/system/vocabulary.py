@@ -79,7 +79,7 @@ STATE_RELATIONS: dict[str, tuple[str, ...]] = {
     "seen": (SESSION, REQUEST),
 }
 """Mutable relations. A stream is open, ended (issued, neither open nor expired)
-or expired; ``e_evicted(e)``: a ring buffer discarded ``e`` (DESIGN.md §2);
+or expired; ``e_evicted(e)``: a ring buffer discarded ``e`` (docs/design.md §2);
 ``r_carrier(r, t)``: ``t`` is the stream that carries ``r`` (where it was issued,
 or last re-emitted: ``ServerRequest.stream``); ``cursor(s, t, e)``: the client
 holds ``e`` as its last event id of stream ``t`` under session ``s``;

@@ -364,7 +364,7 @@ def _add_explore(commands) -> None:
     explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
     explore.add_argument("--exhaustive", action="store_true",
                          help="with --design: walk the whole bound and list every rule broken in it (default: stop once "
-                              "every rule the design breaks (DESIGN.md §5) has its shortest counterexample, at the latest "
+                              "every rule the design breaks (docs/design.md §5) has its shortest counterexample, at the latest "
                               "at the end of the first level with a counterexample, with the shortest trace of each "
                               "rule broken there)")
     explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")

@@ -1,6 +1,6 @@
 """One configurable Streamable HTTP server for the verify tests: the reference
 server behind the façade (``model.http.facade``), with behaviour switches that
-make it act as the real servers of DESIGN.md §7 do, correctly or not.
+make it act as the real servers of docs/design.md §7 do, correctly or not.
 
 ``serving_variant(Variant(...))`` runs it with uvicorn on 127.0.0.1 (a free
 port) and yields the MCP endpoint URL; the server stops when the block ends.

@@ -6,7 +6,7 @@
 // event buffer is what resumption replays from) and an InMemoryClientRequestAdapter
 // for server requests. mcp-lite gives a tool handler no way to send a log
 // notification or to close its connection, so test_tool_with_logging and
-// test_reconnection are absent; the other conformance fixture tools (DESIGN.md §7) are here.
+// test_reconnection are absent; the other conformance fixture tools (docs/design.md §7) are here.
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { InMemoryClientRequestAdapter, InMemorySessionAdapter, McpServer, StreamableHttpTransport } from "mcp-lite";

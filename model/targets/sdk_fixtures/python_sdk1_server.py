@@ -4,7 +4,7 @@ A standalone script (it imports only ``mcp`` 1.x and uvicorn, never mcp_resume),
 run by the virtualenv that holds that SDK release:
 ``python python_sdk1_server.py --port N`` binds 127.0.0.1 only. Like the 2.x
 target (``model.targets.python_sdk_server``) it has an in-memory ``EventStore`` written
-to the SDK's interface and the conformance fixture tools (DESIGN.md §7).
+to the SDK's interface and the conformance fixture tools (docs/design.md §7).
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@
 // One StreamableHTTPServerTransport per session, each with the SDK's own
 // InMemoryEventStore, as the SDK's examples wire it; the session routing below is
 // this fixture's (unknown id -> 404, no id on a non-initialize request -> 400).
-// The tools are named after the MCP conformance fixtures (DESIGN.md §7).
+// The tools are named after the MCP conformance fixtures (docs/design.md §7).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";

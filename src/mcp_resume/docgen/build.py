@@ -11,6 +11,7 @@ from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
 
 from .collect import collect
 from .hooks import SECTIONS, contribute, load
+from .pages_design import design_page
 from .pages_kit import ci_page, testing_page
 from .pages_rules import index_page, rule_page
 from .pages_spec import decision_page, lifecycles_page, profiles_page, sources_page
@@ -58,6 +59,7 @@ def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None,
         result.notes.append(f"SVG diagrams not written: Graphviz's dot is not installed ({INSTALL_HINT})")
     pages = {
         "README.md": index_page(model),
+        "design.md": design_page(),
         "decision.md": decision_page(model),
         "lifecycles.md": lifecycles_page(model),
         "profiles.md": profiles_page(model),

@@ -14,9 +14,11 @@ from .pages_spec import GENERATED, grades_table, rule_link
 
 REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
 SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
-ORIGIN = {"design": "one of the invariants of the design (DESIGN.md §4)", "mcp": "an MCP rule the catalog adds to the invariants of the design"}
+ORIGIN = {"design": "one of the invariants of the design (docs/design.md §4)", "mcp": "an MCP rule the catalog adds to the invariants of the design"}
 
 PAGES = (
+    ("design.md", "The design", "what mcp-resume checks and how it is built: vocabulary, the decision, "
+                                "profiles, invariants, faulty designs, architecture"),
     ("decision.md", "The decision", "how a server answers a request: the five branches and the 400/404 guards, "
                                     "as a flowchart and as a table"),
     ("lifecycles.md", "Lifecycles", "a stream's and a session's states, as state diagrams"),
