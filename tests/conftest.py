@@ -36,11 +36,22 @@ def pytest_collection_modifyitems(items) -> None:
 @pytest.fixture(scope="session")
 def prove_outcome(tmp_path_factory):
     """``prove_outcome(profile) -> prove.ProfileOutcome``: proofs, bounded searches, replays
-    and the artifacts written to a folder of this session."""
+    and the artifacts written to a folder of this session. Each profile is proved in a fresh
+    interpreter, as ``mcp-resume prove`` runs: Z3's unsat cores depend on the terms a process
+    made before, so a worker that ran other Z3 queries first would find other (equally valid)
+    cores than the committed results."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     from mcp_resume.prove import prove_profile
 
     folder = tmp_path_factory.mktemp("prove")
-    prove = functools.cache(lambda profile: prove_profile(profile, folder))
+
+    def fresh(profile: Profile):
+        with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+            return pool.submit(prove_profile, profile, folder).result()
+
+    prove = functools.cache(fresh)
     return lambda profile: prove(Profile.parse(profile))
 
 
