@@ -35,7 +35,7 @@ from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.model.harness.checker import StepReport
 from mcp_resume.model.http.evidence import End, SseEvent
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.validate import Placed, Validation, results_of
+from mcp_resume.model.traffic.validate import Placed, Validation, moments_of, notes_of, results_of
 
 REVISION = s.REVISION
 
@@ -172,21 +172,13 @@ def is_sessionless(record: Record) -> bool:
 def validate_sessionless(records: list[Record]) -> Validation:
     """Judge ``records`` (in any order) against the 2026-07-28 machine; see the module docstring."""
     timeline = _Timeline()
-    moments = []
-    for r in records:
-        moments.append((r.started, (r.number, 0), "start", r, 0))
-        moments += [(at, (r.number, 1 + i), "event", r, i) for i, at in enumerate(r.arrivals)]
-        if r.ended is not None:
-            moments.append((r.ended, (r.number, 1 + len(r.arrivals)), "end", r, 0))
-    for _, _, kind, record, index in sorted(moments, key=lambda m: (m[0], m[1])):
+    for _, _, kind, record, index in sorted(moments_of(records), key=lambda m: (m[0], m[1])):
         if kind == "start":
             timeline.start(record)
         elif kind == "event":
             timeline.event(record, index)
-        else:
-            timeline.end(record)
+        elif kind == "end":
+            timeline.end(record)  # this revision has no session to expire, nor promises to keep
     profile = Profile.MCP_2026_07_28
-    notes = [f"exchange {p.records[0]}: {f.message}" for p in timeline.steps for f in p.report.findings
-             if f.rule == AGREEMENT]
     return Validation(profile, results_of(timeline.steps, timeline.open, profile), timeline.steps, timeline.open,
-                      [], notes)
+                      [], notes_of(timeline.steps))

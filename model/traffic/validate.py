@@ -171,11 +171,11 @@ class _Timeline:
         self.alive_at: dict[str, float] = {}  # server session id -> its last sign of life
         self.now = 0.0  # the time of the moment being judged
         self.key_of: dict[int, str] = {}  # record number -> the server stream key it opened or resumed
-        self.later: list[Record] = []  # every record, for what a promise says was sent before it showed
+        self.every_record: list[Record] = []  # for what a promise says was sent before it showed
         self.resumable = False  # some event of the log carries an id: the server offers resumption
-        self.unnamed: dict[int, str] = {}
-        self.copies: dict[int, str] = {}  # id() of an event that copies an earlier one -> that one's name
-        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message as JSON -> (its event's name, its stream key)  # id() of an event sent without an SSE id -> the name it is judged under
+        self.names: dict[int, str] = {}  # id() of an event -> the name it is judged under (none sent, or a copy's)
+        self.unnamed_count = 0  # events named so far for want of an SSE id
+        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message as JSON -> (its event's name, its stream key)
 
     # -- placing one step ------------------------------------------------------------
 
@@ -400,7 +400,7 @@ class _Timeline:
         the stream had no connection: the spec's server sends them first."""
         for event in burst:
             if event.id is None or event.id in self.seen_events or event.is_priming or self._sent_again(event, key) \
-                    or id(event) in self.copies:
+                    or id(event) in self.names:
                 continue
             self._server_event(event, key, record, session, delivered=False)
 
@@ -476,7 +476,7 @@ class _Timeline:
         if key is None:
             return
         session = _session_of(record)
-        for later in self.later:
+        for later in self.every_record:
             cursor = later.exchange.request_headers.get("last-event-id")
             if later.started <= self.now or later.exchange.method != "GET" or self.event_stream.get(cursor) != key:
                 continue
@@ -500,7 +500,7 @@ class _Timeline:
     def _responded(self, call) -> bool:
         """A response to the client's request ``call`` reached the log by now, or in a replay placed by now."""
         return any(e.is_response_to(call) and (e.id in self.seen_events or at <= self.now)
-                   for r in self.later for e, at in zip(r.exchange.events, r.arrivals))
+                   for r in self.every_record for e, at in zip(r.exchange.events, r.arrivals))
 
     def end(self, record: Record) -> None:
         key = self.stream_of.pop(record.number, None)
@@ -524,7 +524,7 @@ class _Timeline:
             original = self.messages_seen.get(_canonical(event.message))
             if original is not None and original[1] != key and self.session_of_stream.get(original[1]) == \
                     self.session_of_stream.get(key):
-                self.copies[id(event)] = original[0]
+                self.names[id(event)] = original[0]
 
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
@@ -545,14 +545,13 @@ class _Timeline:
     def _event_id(self, event: SseEvent) -> str:
         """The event's SSE id; for an event sent without one (MCP lets a server omit
         it, B22), a name of its own that no client can send back as ``Last-Event-ID``."""
-        copied = self.copies.get(id(event))
-        if copied is not None:
-            return copied
+        name = self.names.get(id(event))
+        if name is not None:
+            return name
         if event.id is not None:
             return event.id
-        name = self.unnamed.get(id(event))
-        if name is None:
-            name = self.unnamed[id(event)] = f"(event {len(self.unnamed) + 1} without an id)"
+        self.unnamed_count += 1
+        name = self.names[id(event)] = f"(event {self.unnamed_count} without an id)"
         return name
 
     def _saw(self, event: SseEvent, key: str) -> None:
@@ -575,10 +574,10 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     a session lives idle, as the server states it: a 404 for a session idle that long is its
     expiry (MCP B33), under every profile."""
     timeline = _Timeline(profile, complete, session_ttl)
-    timeline.later = records
+    timeline.every_record = records
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
-    for at, _, kind, record, index in sorted(_moments(records, origin), key=lambda m: (m[0], m[1])):
+    for at, _, kind, record, index in sorted(moments_of(records, origin), key=lambda m: (m[0], m[1])):
         timeline.now = at
         if kind == "start":
             timeline.start(record)
@@ -591,10 +590,13 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
         else:
             timeline.end(record)
     return Validation(profile, results_of(timeline.steps, timeline.open, profile), timeline.steps, timeline.open,
-                      timeline.assumed, _notes(timeline))
+                      timeline.assumed, notes_of(timeline.steps))
 
 
-def _moments(records: list[Record], origin: float):
+def moments_of(records: list[Record], origin: float = 0.0):
+    """Every moment of ``records`` as ``(seconds, order, kind, record, index)``: a start, each
+    event's arrival, an end, and an exchange's ``expires``/``promised`` marks (monotonic
+    seconds, made record time by subtracting ``origin``); sort by the first two fields."""
     for r in records:
         yield r.started, (r.number, 0), "start", r, 0
         for i, at in enumerate(r.arrivals):
@@ -640,10 +642,10 @@ def results_of(steps: list[Placed], left_open: list[str], profile: Profile) -> l
     return results
 
 
-def _notes(timeline: _Timeline) -> list[str]:
+def notes_of(steps: list[Placed]) -> list[str]:
     """The differences from the spec that no catalog rule names, one line each: a note,
     never a verdict (a finding is filed under the rule whose statement it breaks)."""
-    return [f"exchange {s.records[0]}: {f.message}" for s in timeline.steps for f in s.report.findings
+    return [f"exchange {s.records[0]}: {f.message}" for s in steps for f in s.report.findings
             if f.rule == AGREEMENT]
 
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.catalog import RULES, RULES_BY_ID
+from mcp_resume.spec.catalog import RULES, RULES_BY_ID, level
 from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, Timeouts, StreamableHttpClient
@@ -216,13 +216,14 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
     scenario could not); replaces them in ``run.verdicts`` and returns those whose
     verdict changed."""
     changed = []
+    negotiated = run.caps.protocol_version if run.caps else None
+    beside = _beside(run.profile, negotiated)
     for index, verdict in enumerate(run.verdicts):
-        if verdict.rule in _not_judged_here(run):
+        if _not_applicable(verdict.rule, run.profile, negotiated):
             continue
         own = next((r for r in run.runs if r.rule == verdict.rule), None)
         again = verdict_of(verdict.rule, run.profile, own, run.runs, before=None if own else verdict)
-        negotiated = PROFILE_OF_REVISION.get((run.caps.protocol_version if run.caps else None) or "")
-        again = with_beside(again, beside_profile(run.profile, negotiated), own, run.runs)
+        again = with_beside(again, beside, own, run.runs)
         if (again.verdict, again.reason, again.beside) != (verdict.verdict, verdict.reason, verdict.beside):
             run.verdicts[index] = again
         if again.verdict is not verdict.verdict:
@@ -230,11 +231,17 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
     return changed
 
 
-def _not_judged_here(run: VerifyRun) -> set[str]:
-    """Rules the profile does not apply, or not to the revision the server speaks."""
-    negotiated = run.caps.protocol_version if run.caps else None
-    later = {r.id for r in RULES if _introduced_later(r.id, negotiated)} if run.profile is Profile.BOUNDARY else set()
-    return _rule_levels_na(run.profile) | later
+def _not_applicable(rule_id: str, profile: Profile, negotiated: str | None) -> str | None:
+    """Why ``profile`` does not apply the rule, or not to the revision the server
+    negotiated; ``None`` when it does."""
+    if level(rule_id, profile) is Level.NOT_APPLICABLE:
+        return f"not applicable under {profile.value}"
+    return _introduced_later(rule_id, negotiated) if profile is Profile.BOUNDARY else None
+
+
+def _beside(profile: Profile, negotiated: str | None) -> Profile | None:
+    """The profile whose verdicts are shown beside ``profile``'s (see ``beside_profile``)."""
+    return beside_profile(profile, PROFILE_OF_REVISION.get(negotiated or ""))
 
 
 async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: float,
@@ -244,11 +251,9 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     this run is added)."""
     runs = [] if runs is None else runs
     profile = ctx.profile
-    if scenario.rule in _rule_levels_na(profile):
-        return skip(scenario.rule, profile, f"not applicable under {profile.value}")
-    later = _introduced_later(scenario.rule, ctx.caps.protocol_version) if profile is Profile.BOUNDARY else None
-    if later:
-        return skip(scenario.rule, profile, later)
+    not_applicable = _not_applicable(scenario.rule, profile, ctx.caps.protocol_version)
+    if not_applicable:
+        return skip(scenario.rule, profile, not_applicable)
     missing = _missing(scenario.needs, ctx.caps)
     if missing is not None:
         need = missing_need(scenario.needs, ctx.caps)
@@ -257,8 +262,8 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
     driven = await drive(scenario, url, ctx, seconds_left)
     runs.append(driven)
-    other = beside_profile(profile, PROFILE_OF_REVISION.get(ctx.caps.protocol_version or ""))
-    return with_beside(verdict_of(scenario.rule, profile, driven, runs), other, driven, runs)
+    beside = _beside(profile, ctx.caps.protocol_version)
+    return with_beside(verdict_of(scenario.rule, profile, driven, runs), beside, driven, runs)
 
 
 async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> Driven:
@@ -284,7 +289,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
             except asyncio.TimeoutError:
                 pass
     records = records_of(client.exchanges)
-    other = beside_profile(profile, PROFILE_OF_REVISION.get(ctx.caps.protocol_version or ""))
+    other = _beside(profile, ctx.caps.protocol_version)
     ttl = ctx.session_ttl
     beside = judge(records, other, complete=True, session_ttl=ttl) if other is not None else None
     return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True, session_ttl=ttl), stopped,
@@ -300,10 +305,6 @@ def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:
     if rule.origin != "mcp" or revision is None or rule.level(revision) is not Level.NOT_APPLICABLE:
         return None
     return f"not a rule of MCP {negotiated}, the revision the server negotiated"
-
-
-def _rule_levels_na(profile: Profile) -> set[str]:
-    return {r.id for r in RULES if r.level(profile) is Level.NOT_APPLICABLE}
 
 
 async def _reachable(run: VerifyRun) -> None:
