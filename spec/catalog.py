@@ -385,6 +385,23 @@ RULES: tuple[Rule, ...] = (
         origin="mcp",
     ),
     _rule(
+        "protocol-version-accepted",
+        "A request that carries the negotiated MCP-Protocol-Version is not refused for it: 400 is for an "
+        "invalid or unsupported version only.",
+        (
+            _g(MUST, "B15", why="2025-03-26 has no MCP-Protocol-Version header: whatever else it carries, a GET of a "
+                                "live session gets an SSE stream or 405 (B15)"),
+            _g(MUST, "C40", "C13-C19", why="the negotiated version is a supported one (C40); a GET gets an SSE "
+                                           "stream or 405 (C15)"),
+            _g(MUST, "D42-D45", "D16-D22", why="as C40, C15"),
+            _g(MUST, "D42-D45", "D16-D22", why=_KEEPS_D),
+            _g(NA, "F17", why="2026-07-28 answers GET with 405 (F17); its headers are judged by "
+                              "sessionless-ignores-headers"),
+        ),
+        invariants=(),
+        origin="mcp",
+    ),
+    _rule(
         "sessionless-request-scope",
         "A response stream carries only messages about its own request, while that request is open: "
         "notifications, then one final response.",

@@ -134,8 +134,8 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 
 def status_check(t: Transition) -> list[str]:
     """The status is one the profile accepts for the branch; a refusal delivers nothing."""
-    if t.outcome is None:
-        return []
+    if t.outcome is None or t.observation.version_refused:
+        return []  # a refusal for the version header is protocol-version-accepted's finding
     problems = []
     status = t.observation.status
     if status not in t.outcome.statuses:
@@ -314,6 +314,15 @@ def priming_event(t: Transition) -> list[str]:
     return []
 
 
+def protocol_version_accepted(t: Transition) -> list[str]:
+    """A request carrying the negotiated ``MCP-Protocol-Version`` is not refused for it:
+    400 is for an invalid or unsupported version (C40, D42-D45)."""
+    if t.observation.version_refused:
+        return [f"refused with {t.observation.status} for carrying the negotiated MCP-Protocol-Version: the same "
+                "request without the header was served"]
+    return []
+
+
 def expiry_independent(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
@@ -354,6 +363,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("status", refusal_names_no_session),
     ("no-duplicate-tool-call", no_duplicate_tool_call),
     ("priming-event", priming_event),
+    ("protocol-version-accepted", protocol_version_accepted),
 )
 """Server checks in the order their findings are reported; ``status`` findings
 are filed under the rule that judges the outcome's branch."""
@@ -387,6 +397,8 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged.add("event-id-unique")
     if isinstance(t.action, CallTool) and t.observation.primed is not None:
         judged.add("priming-event")
+    if t.observation.version_refused is not None:
+        judged.add("protocol-version-accepted")
     if _strangers_reachable(t):
         judged.add("no-cross-session")
     if t.observation.events and _other_sessions_requests(t):

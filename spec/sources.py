@@ -113,6 +113,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("C22-C27", "§2.4 " + _RESUME, "the 2025-03-26 resumability rules (B22-B27), unchanged"),
     ("C28-C36", "§2.5 " + _SESSION, "the 2025-03-26 session rules (B28-B36), unchanged"),
+    ("C40", "§2.7 Protocol Version Header", "a request whose MCP-Protocol-Version is invalid or unsupported gets 400 "
+                                            "(MUST): 400 is for such a version only, never for the negotiated one"),
     ("C42", "Lifecycle; Basic: Requests", "as B38, B39, B41: timeouts end in notifications/cancelled, request ids "
                                           "unique in the session"),
     ("D3-D7", "§2.1 " + _SEND, "as C3-C7: one POST per message; a request gets an SSE stream or one JSON object"),
@@ -132,6 +134,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D34-D35", "§2.5 " + _SESSION, "as B29-B30: session ids are secure and use 0x21 to 0x7E"),
     ("D37-D41", "§2.5 " + _SESSION, "as B31-B36: resend the id, 400 without it, 404 once ended, initialize "
                                     "again after a 404, DELETE, 405"),
+    ("D42-D45", "§2.7 Protocol Version Header", "as C37-C40: every request after initialize carries the negotiated "
+                                                "MCP-Protocol-Version; 400 only for an invalid or unsupported one"),
     ("D51", "Lifecycle; Basic: Requests", "as C42: timeouts end in notifications/cancelled, request ids unique in "
                                           "the session"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),

@@ -80,7 +80,11 @@ class Observation:
       its SSE response end);
     - ``primed``: for a response that opened a POST SSE stream, whether its first
       event was a priming event (an event id and empty data, MCP D8); ``None`` when
-      not seen (the spec's own observations, a JSON answer).
+      not seen (the spec's own observations, a JSON answer);
+    - ``version_refused``: for a request that carried the negotiated
+      ``MCP-Protocol-Version``, whether it was refused for that header (400, where
+      the same request without it was served); ``False`` when it was served;
+      ``None`` when not known (C40).
     """
 
     status: int | None = None
@@ -92,6 +96,7 @@ class Observation:
     closed: tuple[str, ...] = ()
     error: int | None = None
     primed: bool | None = None
+    version_refused: bool | None = None
 
 
 class Pending(str, Enum):
@@ -261,7 +266,8 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
     if closed != observation.closed or error != observation.error:
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
-        observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error)
+        observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error, o.primed,
+                                  o.version_refused)
     return Transition(state, action, outcome, observation, remember(state, after, observation))
 
 

@@ -169,6 +169,12 @@ LEVELS = [
     ('priming-event', 'mcp-2025-11-25', 'SHOULD', ('D8', '§3.6')),
     ('priming-event', 'boundary', 'SHOULD', ('D8', '§3.6')),
     ('priming-event', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
+    # protocol-version-accepted
+    ('protocol-version-accepted', 'mcp-2025-03-26', 'MUST', ('B15',)),
+    ('protocol-version-accepted', 'mcp-2025-06-18', 'MUST', ('C40', 'C13-C19')),
+    ('protocol-version-accepted', 'mcp-2025-11-25', 'MUST', ('D42-D45', 'D16-D22')),
+    ('protocol-version-accepted', 'boundary', 'MUST', ('D42-D45', 'D16-D22')),
+    ('protocol-version-accepted', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     # sessionless-request-scope (the 2026-07-28 state machine)
     ('sessionless-request-scope', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
@@ -235,6 +241,7 @@ RULES_FILE = {
     "C20-C21": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
     "C22-C27": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =B22-B27
     "C28-C36": ("—", {"MAY", "SHOULD", "MUST"}),  # =B28-B36
+    "C40": ("MUST", {"MUST"}),
     "C42": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT"}),  # =B38, B39, B41
     "D3-D7": ("—", {"MUST", "MAY"}),  # =C3-C7
     "D8": ("SHOULD", {"SHOULD"}),
@@ -249,6 +256,7 @@ RULES_FILE = {
     "D33": ("MAY", {"MAY"}),
     "D34-D35": ("SHOULD / MUST", {"SHOULD", "MUST"}),
     "D37-D41": ("—", {"MAY", "SHOULD", "MUST"}),  # =B31-B36
+    "D42-D45": ("—", {"MUST", "SHOULD"}),  # =C37-C40
     "D51": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT", "MUST"}),  # =C42/C43
     "F1": ("MUST", {"MUST"}),
     "F3": ("MUST / MUST NOT", {"MUST", "MUST NOT"}),

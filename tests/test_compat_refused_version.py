@@ -1,7 +1,7 @@
 """A server whose GET refuses the MCP-Protocol-Version its own ``initialize`` negotiated
 (mcp-lite 0.10.0 negotiates 2025-03-26 and accepts 2025-06-18 only on GET): verify files
-a finding under ``session-identity-stable`` (B15, C40) and each rule that needs a GET
-stream SKIPs with that cause and what would unlock it. The servers are switches of
+that under ``protocol-version-accepted`` (C40) and drives the rules that need a GET
+stream with GETs that leave the header out. The servers are switches of
 ``tests/servers/variants.py``, started here on 127.0.0.1."""
 
 from __future__ import annotations
@@ -38,21 +38,17 @@ async def _run(url, rules):
     return caps, {rule: await judge_rule(SCENARIOS[rule], url, ctx, 60.0) for rule in rules}
 
 
-@pytest.mark.covers("session-identity-stable")
-def test_a_get_refusing_the_negotiated_version_is_a_finding_of_the_server():
-    caps, found = probed_and_judged(LIKE_MCP_LITE, "session-identity-stable", *GET_RULES)
-    assert caps.protocol_version == "2025-03-26" and caps.get_status == 400 and not caps.get_stream
+@pytest.mark.covers("protocol-version-accepted")
+def test_a_get_refusing_the_negotiated_version_is_its_own_finding_and_the_gets_go_on_without_it():
+    caps, found = probed_and_judged(LIKE_MCP_LITE, "protocol-version-accepted", "session-identity-stable", *GET_RULES)
+    assert caps.protocol_version == "2025-03-26" and caps.get_status == 400 and caps.get_stream
     assert caps.get_refused_version == "2025-03-26"
-    stable = found["session-identity-stable"]
-    assert stable.verdict is Verdict.FAIL, stable.reason
-    failed = [c for c in stable.checks if not c.held]
-    assert [c.what.split(":")[0] for c in failed] == ["GET with the session id alone"]
-    assert "answered 400" in failed[0].observed
+    accepted = found["protocol-version-accepted"]
+    assert accepted.verdict is Verdict.FAIL, accepted.reason
+    assert "refused with 400 for carrying the negotiated MCP-Protocol-Version" in accepted.reason
+    assert found["session-identity-stable"].verdict is Verdict.PASS, found["session-identity-stable"].reason
     for rule in GET_RULES:
-        verdict = found[rule]
-        assert verdict.verdict is Verdict.SKIP, (rule, verdict.reason)
-        assert "refuses MCP-Protocol-Version 2025-03-26" in verdict.reason, (rule, verdict.reason)
-        assert verdict.unlock and "accept MCP-Protocol-Version 2025-03-26" in verdict.unlock, (rule, verdict.unlock)
+        assert found[rule].verdict is Verdict.PASS, (rule, found[rule].reason)
 
 
 def test_the_probe_sends_the_refused_get_once_more_without_the_version_header():
@@ -62,15 +58,19 @@ def test_the_probe_sends_the_refused_get_once_more_without_the_version_header():
     assert [x.status for x in gets] == [400, 200]
 
 
+@pytest.mark.covers("protocol-version-accepted")
 def test_a_get_refused_for_another_reason_is_not_blamed_on_the_version():
-    caps, found = probed_and_judged(Variant(version="2025-03-26", get_status=400), "no-replay-on-session-resume")
-    assert caps.get_status == 400 and caps.get_refused_version is None
+    caps, found = probed_and_judged(Variant(version="2025-03-26", get_status=400), "protocol-version-accepted",
+                                    "no-replay-on-session-resume")
+    assert caps.get_status == 400 and caps.get_refused_version is None and not caps.get_stream
+    assert found["protocol-version-accepted"].verdict is Verdict.PASS, found["protocol-version-accepted"].reason
     verdict = found["no-replay-on-session-resume"]
-    assert verdict.verdict is Verdict.SKIP and "refuses MCP-Protocol-Version" not in verdict.reason
-    assert "a GET stream" in (verdict.unlock or "")
+    assert verdict.verdict is Verdict.SKIP and "a GET stream" in (verdict.unlock or "")
 
 
 def test_a_get_that_accepts_the_negotiated_version_is_driven():
-    caps, found = probed_and_judged(Variant(version="2025-06-18", get_version="2025-06-18"), "no-replay-on-session-resume")
+    caps, found = probed_and_judged(Variant(version="2025-06-18", get_version="2025-06-18"), "no-replay-on-session-resume",
+                                    "protocol-version-accepted")
     assert caps.get_stream and caps.get_refused_version is None
-    assert found["no-replay-on-session-resume"].verdict is Verdict.PASS, found["no-replay-on-session-resume"].reason
+    for rule, verdict in found.items():
+        assert verdict.verdict is Verdict.PASS, (rule, verdict.reason)

@@ -188,6 +188,15 @@ def test_a_post_sse_stream_that_does_not_open_with_a_priming_event():
     assert rules(seen(TWO, a.CallTool("S1"), status=404, stream=None, primed=False)) != ["priming-event"]
 
 
+@pytest.mark.covers("protocol-version-accepted")
+def test_a_get_refused_for_the_negotiated_version_is_filed_once_under_its_own_rule():
+    refused = seen(TWO, a.Reconnect("S1", None), status=400, stream=None, version_refused=True)
+    assert rules(refused) == ["protocol-version-accepted"]
+    assert rules(seen(TWO, a.Reconnect("S1", None), version_refused=False)) == []
+    # the same 400 where the log cannot tell why is the branch's status finding
+    assert rules(seen(TWO, a.Reconnect("S1", None), status=400, stream=None)) == ["session-identity-stable"]
+
+
 @pytest.mark.covers("expiry-independent")
 def test_a_stream_expiry_closes_only_its_own_connection_and_a_404_after_it_is_filed_under_expiry():
     state = run(a.CallTool("S1"), state=TWO)

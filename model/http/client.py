@@ -110,13 +110,15 @@ class StreamableHttpClient:
 
     Use it as an async context manager. JSON-RPC ids are strings unique to this
     client (``next_id``), so two clients never collide unless told to. An empty
-    ``protocol_version`` sends no ``MCP-Protocol-Version`` header.
+    ``protocol_version`` sends no ``MCP-Protocol-Version`` header; ``version_on_get = False``
+    sends none on GET (for a server that refuses the negotiated one there, C40).
     """
 
     def __init__(self, url: str, bounds: Timeouts | None = None, *, protocol_version: str = PROTOCOL_VERSION):
         self.url = url
         self.bounds = bounds or Timeouts()
         self.protocol_version = protocol_version
+        self.version_on_get = True
         self.exchanges: list[Exchange] = []
         self._prefix = f"mr-{secrets.token_hex(3)}"
         self._counter = 0
@@ -273,7 +275,8 @@ class StreamableHttpClient:
             headers["last-event-id"] = last_event_id
         if self.protocol_version == SESSIONLESS_VERSION:
             headers.update(_sessionless_headers(method, body))
-        elif self.protocol_version and not (isinstance(body, dict) and body.get("method") == "initialize"):
+        elif self.protocol_version and not (isinstance(body, dict) and body.get("method") == "initialize") \
+                and (method != "GET" or self.version_on_get):
             headers["mcp-protocol-version"] = self.protocol_version
         return headers
 

@@ -79,6 +79,7 @@ class IdMap:
             closed=tuple(self.handle(stream) for stream in observed.closed),
             error=observed.error,
             primed=observed.primed,
+            version_refused=observed.version_refused,
         )
 
     def _delivered(self, item: Delivered) -> Delivered:

@@ -139,13 +139,13 @@ TMCP = (
 _LITE = Where("mcp-lite", "dist/index.js", ("handleGet", "Protocol version mismatch", "handleInitialize"))
 
 MCP_LITE = (
-    Note(("session-identity-stable",),
+    Note(("protocol-version-accepted",),
          "handleGet answers 400 'Bad Request: Protocol version mismatch' to any MCP-Protocol-Version but "
          "2025-06-18 (hard-coded), while McpServer.handleInitialize answers a client offering 2025-11-25 with "
          "2025-03-26 (its oldest revision, not its newest) and handlePost accepts that header "
          "(validateProtocolHeader): the session's GET refuses the revision mcp-lite itself negotiated. MCP "
          "allows only an SSE stream or 405 there (B15) and 400 only for an unsupported version (C40); verify "
-         "sent the same GET without the header and got the stream",
+         "sent the same GET without the header and got the stream, so it drives the other rules' GETs without it",
          (_LITE, Where("mcp-lite", "dist/index.js", ("validateProtocolHeader",)))),
     Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
           "reemit-pending", "reemit-keeps-pending", "reject-orphan-event-id", "reject-foreign-event-id",

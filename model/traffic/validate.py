@@ -175,6 +175,7 @@ class _Timeline:
         self.resumable = False  # some event of the log carries an id: the server offers resumption
         self.names: dict[int, str] = {}  # id() of an event -> the name it is judged under (none sent, or a copy's)
         self.unnamed_count = 0  # events named so far for want of an SSE id
+        self.negotiated: set[str] = set()  # the protocolVersion of every initialize answer in the log
         self.messages_seen: dict[str, tuple[str, str]] = {}  # a message as JSON -> (its event's name, its stream key)
 
     # -- placing one step ------------------------------------------------------------
@@ -354,10 +355,11 @@ class _Timeline:
             return
         spec_cursor = None if cursor is None else (self.handle(cursor) if is_well_formed(cursor) else MALFORMED_EVENT)
         if x.status != 200:
-            if x.status is not None and 400 <= x.status < 500 and x.status != 404:
+            version_refused = self._version_refused(record)
+            if x.status is not None and 400 <= x.status < 500 and x.status != 404 and not version_refused:
                 self._assume_evicted(record, spec_cursor, session)
-            self.place(a.Reconnect(spec_session, spec_cursor),
-                       Observation(x.status, session=_named(x), error=error_code(x.body)), (record.number,), session)
+            refused = Observation(x.status, session=_named(x), error=error_code(x.body), version_refused=version_refused)
+            self.place(a.Reconnect(spec_session, spec_cursor), refused, (record.number,), session)
             return
         key = self.event_stream.get(cursor, f"x{record.number}") if cursor is not None else f"x{record.number}"
         self.session_of_stream.setdefault(key, session)
@@ -368,12 +370,33 @@ class _Timeline:
             self._name_copies(events, key)
             self._unseen_before_replay(record, events, key, session)
         delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
-        observed = Observation(200, session=_named(x), stream=key, events=delivered)
+        observed = Observation(200, session=_named(x), stream=key, events=delivered,
+                               version_refused=self._version_refused(record))
         if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
             self.stream_of[record.number] = self.key_of[record.number] = key
             self.replayed[record.number] = set(burst)
             for event in events:
                 self._saw(event, key)
+
+    def _version_refused(self, record: Record) -> bool | None:
+        """For a GET that carried a negotiated ``MCP-Protocol-Version``: ``True`` when it was
+        refused 400 and the same GET without the header was served in the log (C40), ``False``
+        when it was answered as MCP allows a GET (an SSE stream or 405, B15) or the same GET
+        without the header was refused 400 too, ``None`` when the log cannot tell."""
+        x = record.exchange
+        if x.request_headers.get("mcp-protocol-version") not in self.negotiated:
+            return None
+        if x.status in (200, 405):
+            return False
+        if x.status != 400:
+            return None
+        same = ("mcp-session-id", "last-event-id")
+        bare = {other.exchange.status for other in self.every_record
+                if other.exchange.method == x.method and "mcp-protocol-version" not in other.exchange.request_headers
+                and all(other.exchange.request_headers.get(h) == x.request_headers.get(h) for h in same)}
+        if 200 in bare:
+            return True
+        return False if 400 in bare else None  # refused without the header too: not for the header
 
     def _assume_evicted(self, record: Record, spec_cursor: str | None, session) -> None:
         """A stream resumption refused as branch 3 where the spec would replay: the
@@ -575,6 +598,7 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     expiry (MCP B33), under every profile."""
     timeline = _Timeline(profile, complete, session_ttl)
     timeline.every_record = records
+    timeline.negotiated = _negotiated_versions(records)
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
     for at, _, kind, record, index in sorted(moments_of(records, origin), key=lambda m: (m[0], m[1])):
@@ -607,6 +631,18 @@ def moments_of(records: list[Record], origin: float = 0.0):
             at = getattr(r.exchange, kind)
             if at is not None:
                 yield at - origin, (r.number, 2 + len(r.arrivals)), kind, r, 0
+
+
+def _negotiated_versions(records: list[Record]) -> set[str]:
+    """The ``protocolVersion`` of every ``initialize`` answer in ``records``."""
+    versions = set()
+    for record in records:
+        body = record.exchange.request_body
+        if isinstance(body, dict) and body.get("method") == "initialize":
+            versions |= {m["result"]["protocolVersion"] for m in record.exchange.messages
+                         if isinstance(m, dict) and isinstance(m.get("result"), dict)
+                         and isinstance(m["result"].get("protocolVersion"), str)}
+    return versions
 
 
 def _origin(records: list[Record]) -> float:

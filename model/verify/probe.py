@@ -41,9 +41,11 @@ class Capabilities:
     - ``post_event_ids`` / ``get_event_ids``: where ids were seen;
     - ``priming``: the ``tools/list`` stream began with an id and empty data (D8);
     - ``get_status``: the status of a GET with the session id alone;
-    - ``get_stream``: that GET opened an SSE stream;
+    - ``get_stream``: that GET opened an SSE stream (sent without the header when
+      ``get_refused_version`` is set);
     - ``get_refused_version``: the negotiated ``MCP-Protocol-Version`` that GET was
-      refused (400) with, when the same GET without the header opened an SSE stream;
+      refused (400) with, when the same GET without the header opened an SSE stream:
+      the scenarios then send their GETs without it (C40);
     - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
       conformance fixtures.
@@ -115,11 +117,13 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
     if session is not None:
         get = await client.get(label="probe: GET with the session id alone", session=session)
         caps.get_status = None if get.error_kind is ErrorKind.FIRST_BYTE else get.status
-        caps.get_stream = get.ok and get.status == 200 and get.content_type == SSE_TYPE
+        if get.status == 400 and client.protocol_version:
+            bare = await _without_version(client, session)
+            if _is_stream(bare):
+                caps.get_refused_version, get = client.protocol_version, bare
+        caps.get_stream = _is_stream(get)
         caps.get_event_ids = caps.get_stream and any(e.id is not None for e in get.events)
         caps.event_ids = caps.event_ids or caps.get_event_ids
-        if get.status == 400 and client.protocol_version:
-            caps.get_refused_version = await _refused_version(client, session)
         deleted = await client.delete(session, label="probe: delete session")
         caps.delete_status = deleted.status
     return caps
@@ -150,14 +154,17 @@ def _discovered_version(result: dict[str, Any]) -> str | None:
     return SESSIONLESS_VERSION if isinstance(versions, list) and SESSIONLESS_VERSION in versions else None
 
 
-async def _refused_version(client: StreamableHttpClient, session: str) -> str | None:
-    """The version sent, when the GET the server refused 400 opens an SSE stream without it."""
+async def _without_version(client: StreamableHttpClient, session: str) -> Exchange:
+    """The GET with the session id alone once more, without ``MCP-Protocol-Version``."""
     version, client.protocol_version = client.protocol_version, ""
     try:
-        bare = await client.get(label="probe: the same GET without MCP-Protocol-Version", session=session)
+        return await client.get(label="probe: the same GET without MCP-Protocol-Version", session=session)
     finally:
         client.protocol_version = version
-    return version if bare.ok and bare.status == 200 and bare.content_type == SSE_TYPE else None
+
+
+def _is_stream(get: Exchange) -> bool:
+    return get.ok and get.status == 200 and get.content_type == SSE_TYPE
 
 
 def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:

@@ -78,14 +78,6 @@ UNLOCKS = {
 }
 """What would let verify judge the rules a missing need left unjudged (docs/design.md §7)."""
 
-REFUSED_VERSION = (
-    "the server's GET refuses MCP-Protocol-Version {version}, the revision it negotiated (HTTP 400; the same "
-    "GET without the header opens a stream): no GET stream to drive (the finding is under "
-    "session-identity-stable, B15, C40)"
-)
-REFUSED_VERSION_UNLOCK = "accept MCP-Protocol-Version {version}, the negotiated revision, on GET (C40: 400 is for an unsupported version)"
-
-
 @dataclass
 class Context:
     """What every scenario knows: the profile, the bounds, the probe's findings and
@@ -424,6 +416,20 @@ async def _concurrent_gets(d: Driver, ctx: Context, session) -> None:
     require(await first, "GET")
 
 
+async def protocol_version_accepted(d: Driver, ctx: Context) -> None:
+    """A GET with the session id alone that carries the negotiated ``MCP-Protocol-Version``
+    and, when it is refused 400, the same GET without the header (MCP C40, D42-D45)."""
+    session = await d.open_session("session S")
+    d.client.version_on_get = True
+    try:
+        got = await d.client.get(label="GET with the negotiated MCP-Protocol-Version", session=session)
+        if got.status == 400:
+            d.client.version_on_get = False
+            require(await d.client.get(label="the same GET without MCP-Protocol-Version", session=session), "GET")
+    finally:
+        d.client.version_on_get = ctx.caps.get_refused_version is None
+
+
 async def priming_event(d: Driver, ctx: Context) -> None:
     """POST SSE streams, which open with a priming event (MCP D8)."""
     session = await d.open_session("session S")
@@ -445,18 +451,12 @@ def _missing(needs: tuple[str, ...], caps: Capabilities) -> str | None:
     need = missing_need(needs, caps)
     if need is None:
         return None
-    if need in ("get", "event-ids") and caps.get_refused_version:
-        prefix = "no POST stream's SSE events carry an event id, and " if need == "event-ids" else ""
-        return prefix + REFUSED_VERSION.format(version=caps.get_refused_version)
     answer = "nothing" if caps.get_status is None else f"HTTP {caps.get_status}"
     return NEEDS[need][1].format(get_answer=answer)
 
 
-def unlock_for(need: str | None, caps: Capabilities) -> str | None:
-    """What would let verify drive the rules ``need`` left unjudged (``UNLOCKS``, or
-    the version a GET refused), or ``None``."""
-    if need in ("get", "event-ids") and caps.get_refused_version:
-        return REFUSED_VERSION_UNLOCK.format(version=caps.get_refused_version)
+def unlock_for(need: str | None) -> str | None:
+    """What would let verify drive the rules ``need`` left unjudged (``UNLOCKS``), or ``None``."""
     return UNLOCKS.get(need or "")
 
 

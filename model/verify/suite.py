@@ -61,6 +61,7 @@ from mcp_resume.model.verify.scenarios import (
     missing_session_400,
     no_replay_on_session_resume,
     priming_event,
+    protocol_version_accepted,
     reemit_pending,
     reject_foreign_event_id,
     reject_orphan_event_id,
@@ -122,6 +123,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("priming-event", priming_event, ("sessions", "sse", "event-ids")),
+        Scenario("protocol-version-accepted", protocol_version_accepted, SESSIONS),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }
@@ -257,7 +259,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     missing = _missing(scenario.needs, ctx.caps)
     if missing is not None:
         need = missing_need(scenario.needs, ctx.caps)
-        return skip(scenario.rule, profile, missing, unlock=unlock_for(need, ctx.caps) if need != "sessions" else None)
+        return skip(scenario.rule, profile, missing, unlock=unlock_for(need) if need != "sessions" else None)
     if seconds_left <= 0:
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
     driven = await drive(scenario, url, ctx, seconds_left)
@@ -274,6 +276,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     version = ctx.caps.protocol_version or PROTOCOL_VERSION
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
+        client.version_on_get = ctx.caps.get_refused_version is None
         driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json")
         try:
             await asyncio.wait_for(scenario.run(driver, ctx), bound)
