@@ -94,4 +94,4 @@ def test_replay_over_http_names_the_step_it_cannot_play(tmp_path, capsys):
     with serving_design("reference") as url:
         assert main(["replay", str(path), url, "--timeout", "2"]) == 3
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and "step 3 (end_stream(stream=T1)) cannot be played" in err
+    assert len(err.splitlines()) == 1 and "step 4 (expire_stream(stream=T1)) cannot be played" in err

@@ -15,7 +15,7 @@ from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.http.designs import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.http.adapter import run_http_machine
+from mcp_resume.model.verify.machine import run_http_machine
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer

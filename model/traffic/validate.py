@@ -48,12 +48,13 @@ from mcp_resume.spec.catalog import AGREEMENT, RULES
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_formed
 from mcp_resume.spec.profiles import Level, Profile
-from mcp_resume.spec.state import SessionStatus
+from mcp_resume.spec.state import SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Delivered, Observation, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
+from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
 
@@ -109,6 +110,8 @@ class Validation:
     open: list[str]  # exchanges the log did not let us judge, one line each
     assumed: list[str] = field(default_factory=list)  # what was assumed the server did unseen
     notes: list[str] = field(default_factory=list)  # differences from the spec that no catalog rule names
+    state: State | None = None  # the spec state the log leaves (session era only)
+    ids: IdMap | None = None  # the server's id of each spec handle in that state
 
     @property
     def failed(self) -> bool:
@@ -614,7 +617,7 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
         else:
             timeline.end(record)
     return Validation(profile, results_of(timeline.steps, timeline.open, profile), timeline.steps, timeline.open,
-                      timeline.assumed, notes_of(timeline.steps))
+                      timeline.assumed, notes_of(timeline.steps), timeline.checker.state, timeline.checker.ids)
 
 
 def moments_of(records: list[Record], origin: float = 0.0):

@@ -9,8 +9,9 @@ TRACE is either
 - a spec trace (``mcp-resume-trace/1``, a counterexample of ``mcp-resume check``):
   its actions are replayed side by side with the spec against the in-process
   server TARGET (``spec``, ``reference``, ``design-<n>``) or, over HTTP, against
-  a URL or an embedded target (``model.http.adapter``; client actions and the
-  server actions that fixture tools can play); a lasso of ``explore --liveness``
+  a URL or an embedded target: its client actions are sent (the fixture tools play
+  the server's) and what came back is judged by the spec as ``verify`` judges
+  (``model.verify.playback``); a lasso of ``explore --liveness``
   (``meta.lasso``) against an in-process server replays its prefix, then its
   cycle as often as the trace repeats it (twice as written), following the
   server, says which requests are stranded after each part and whether the
@@ -26,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from mcp_resume.model.servers.adapter import Unsupported
@@ -117,15 +120,9 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
     if in_process and "lasso" in trace.meta:  # a malformed one is refused by lasso_shape, not replayed as plain
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         return _replay_lasso(trace, server, target, profile)
-    if in_process:
-        server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
-        close = None
-    else:
-        from mcp_resume.model.http.adapter import open_http_server
-
-        if not is_embedded(target):
-            _parse_url(target)
-        server, close = open_http_server(target, bounds, trace)
+    if not in_process:
+        return _replay_over_http(trace, target, profile, bounds)
+    server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
     print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")  # once it is there
     try:
         reports = replay(trace, server, profile)
@@ -133,16 +130,48 @@ def _replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Tim
         print(found.explain())
         return EXIT_FAILED
     except Unsupported as error:
-        return _error(f"{target} cannot be driven through this trace: {error}. Over HTTP only client actions "
-                      "and the server actions fixture tools can play are replayed; replay the trace against "
-                      "spec, reference or design-N instead", EXIT_UNREACHABLE)
+        return _error(f"{target} cannot be driven through this trace: {error}", EXIT_UNREACHABLE)
     finally:
         server.close()
-        if close is not None:
-            close()
     print(trace.describe())
     print(f"all {len(reports)} steps agree with the spec")
     return EXIT_OK
+
+
+def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) -> int:
+    """Play the trace's client actions against ``target`` (a URL or an embedded target) and
+    judge what came back with the spec (``model.verify.playback``): exit 1 on a FAIL."""
+    from mcp_resume.model.verify.playback import replay_over_http
+
+    url = target if is_embedded(target) else _parse_url(target)
+    context = running_target(target) if is_embedded(target) else _as_is(url)
+    with context as url:
+        tools = asyncio.run(_listed_tools(url, bounds))
+        print(f"replay the client actions of a {len(trace.actions)}-step trace under {profile.value} against {target}")
+        try:
+            judged = replay_over_http(trace, url, bounds, tools, profile)
+        except Unsupported as error:
+            return _error(f"{target} cannot be driven through this trace: {error}. Over HTTP only client actions "
+                          "and the server actions fixture tools can play are replayed; replay the trace against "
+                          "spec, reference or design-N instead", EXIT_UNREACHABLE)
+    print(trace.describe())
+    failed = [r for r in judged.results if r.verdict is Verdict.FAIL]
+    for result in failed:
+        print(f"{result.rule}: FAIL: {result.reason}")
+    if failed:
+        return EXIT_FAILED
+    print(f"the server's answers agree with the spec ({len(judged.steps)} steps judged)")
+    return EXIT_OK
+
+
+@contextmanager
+def _as_is(url: str) -> Iterator[str]:
+    yield url
+
+
+async def _listed_tools(url: str, bounds: Timeouts) -> list[str]:
+    async with StreamableHttpClient(url, bounds) as client:
+        return (await probe(client)).tools
 
 
 def _replay_lasso(trace, server, target: str, profile: Profile) -> int:
