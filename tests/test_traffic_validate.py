@@ -219,3 +219,20 @@ def test_a_request_body_that_is_not_json_is_left_open_and_said():
     call.exchange.request_body = '{"jsonrpc": "2.0", "id": 2, "method": "tools/ca'  # cut, as a HAR export may
     result = validate(records, Profile.BOUNDARY)
     assert any(f"exchange {call.number}: its request body is not JSON" in line for line in result.open)
+
+
+@pytest.mark.covers("reemit-pending")
+def test_validate_shows_the_verdict_under_boundary_beside_the_negotiated_revisions(tmp_path, capsys):
+    path = tmp_path / "design-1.jsonl"
+    path.write_text("".join(write_line(r) for r in recorded("design-1")))
+    report, markdown = tmp_path / "report.json", tmp_path / "report.md"
+    code = main(["validate", str(path), "--json", str(report), "--markdown", str(markdown)])
+    written = json.loads(report.read_text())
+    assert (written["profile"], written["beside_profile"]) == ("mcp-2025-11-25", "boundary")
+    verdicts = {v["rule"]: v for v in written["verdicts"]}
+    reemit = verdicts["reemit-pending"]
+    assert (reemit["verdict"], reemit["beside"]) == ("WARN", {"profile": "boundary", "verdict": "FAIL"})
+    assert code == (1 if any(v["verdict"] == "FAIL" for v in verdicts.values()) else 0)  # follows the chosen profile
+    assert "under boundary" in capsys.readouterr().out and "| under `boundary` |" in markdown.read_text()
+    assert main(["validate", str(path), "--profile", "boundary", "--json", str(report)]) == 1
+    assert json.loads(report.read_text())["beside_profile"] == "mcp-2025-11-25"

@@ -511,10 +511,11 @@ def _check_stream_end(exchange: Exchange, reader: _SseReader, await_id: Any) -> 
 
 
 def _sessionless_headers(method: str, body: Any) -> dict[str, str]:
-    """The request headers 2026-07-28 requires of a POST (F12, F16)."""
-    if method != "POST":
-        return {}
+    """The request headers 2026-07-28 requires of a POST (F12, F16); a GET or DELETE carries
+    the version alone, so that a server of both eras can tell it from the session era's."""
     headers = {"mcp-protocol-version": SESSIONLESS_VERSION}
+    if method != "POST":
+        return headers
     if isinstance(body, dict) and isinstance(body.get("method"), str):
         headers["mcp-method"] = body["method"]
         name = (body.get("params") or {}).get("name") if isinstance(body.get("params"), dict) else None

@@ -14,7 +14,7 @@ era whose profile applies it.
 from __future__ import annotations
 
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
+from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, PROFILE_OF_REVISION, Level, Profile
 
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.sessionless import is_sessionless, validate_sessionless
@@ -41,6 +41,22 @@ def judge(records: list[Record], profile: Profile | None = None, *, complete: bo
     if profile is not None or not sessionless:
         return judged
     return _merged(judged, validate_sessionless(sessionless))
+
+
+def beside_profile(profile: Profile, negotiated: Profile | None) -> Profile | None:
+    """The profile whose verdicts a report shows beside ``profile``'s: ``boundary`` beside an MCP
+    revision of the session era, the negotiated revision beside ``boundary``; none for 2026-07-28."""
+    if profile is Profile.BOUNDARY:
+        return negotiated if negotiated in MCP_SESSION_REVISIONS else None
+    return Profile.BOUNDARY if profile in MCP_SESSION_REVISIONS else None
+
+
+def judge_beside(records: list[Record], judged: Validation, *, complete: bool = False,
+                 session_ttl: float | None = None) -> Validation | None:
+    """The same ``records`` judged under the profile shown beside ``judged``'s (``beside_profile``),
+    or ``None`` when there is none (2026-07-28 traffic)."""
+    other = beside_profile(judged.profile, negotiated_profile(records))
+    return judge(records, other, complete=complete, session_ttl=session_ttl) if other is not None else None
 
 
 def negotiated_profile(records: list[Record]) -> Profile | None:

@@ -37,6 +37,7 @@ class LiveChecker:
         self.clock = clock
         self.on_finding = on_finding
         self.interval = interval
+        self.judged_records: list[Record] = []  # the records the latest judgement saw
         self.records: list[Record] = []
         self.reported: set[str] = set()
         self.latest: Validation | None = None
@@ -71,6 +72,7 @@ class LiveChecker:
             now = self.clock()
             snapshot = [_snapshot(r) for r in self.records if final or _settled(r, now)]
         result = judge(snapshot, self.profile)
+        self.judged_records = snapshot
         for rule in result.results:
             if rule.verdict in (Verdict.FAIL, Verdict.WARN) and rule.rule not in self.reported:
                 self.reported.add(rule.rule)

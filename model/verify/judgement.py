@@ -25,7 +25,7 @@ from dataclasses import dataclass, replace
 
 from mcp_resume.spec.actions import describe
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, Level, Profile
+from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict, worst
 
 from mcp_resume.model.http.evidence import Exchange
@@ -50,14 +50,6 @@ class Driven:
     def under_beside(self) -> "Driven":
         """This run with its judgement under the other profile in place of the chosen one's."""
         return Driven(self.rule, self.exchanges, self.beside, self.stopped)
-
-
-def beside_profile(profile: Profile, negotiated: Profile | None) -> Profile | None:
-    """The profile whose verdicts a report shows beside ``profile``'s: ``boundary`` beside an MCP
-    revision of the session era, the negotiated revision beside ``boundary``; none for 2026-07-28."""
-    if profile is Profile.BOUNDARY:
-        return negotiated if negotiated in MCP_SESSION_REVISIONS else None
-    return Profile.BOUNDARY if profile in MCP_SESSION_REVISIONS else None
 
 
 def with_beside(verdict: RuleVerdict, profile: Profile | None, own: Driven | None, runs: list[Driven]) -> RuleVerdict:

@@ -9,7 +9,9 @@ a priming event?), a GET with the session id alone (a standalone stream, or
 ``initialize`` carries the negotiated ``MCP-Protocol-Version``; a GET refused
 400 with it is sent once more without the header, to tell a server that refuses
 the revision it negotiated (C40: 400 is for an unsupported version) from one
-that refuses the GET for another reason. The scenarios
+that refuses the GET for another reason. A server of the session era is last
+asked ``server/discover`` in the request shape of 2026-07-28: one that names that
+revision serves both eras. The scenarios
 read the result to SKIP what the server does not offer (docs/design.md §3).
 
 ``probe`` raises ``TargetError`` when the target is not reachable or does not
@@ -47,6 +49,8 @@ class Capabilities:
       refused (400) with, when the same GET without the header opened an SSE stream:
       the scenarios then send their GETs without it (C40);
     - ``delete_status``: the status of DELETE with that session id (2xx, or 405 when refused);
+    - ``sessionless_too``: a server of the session era that also answers ``server/discover``
+      in the request shape of 2026-07-28 naming that revision (it serves both eras);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
       conformance fixtures.
     """
@@ -62,6 +66,7 @@ class Capabilities:
     get_stream: bool = False
     get_refused_version: str | None = None
     delete_status: int | None = None
+    sessionless_too: bool = False
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
@@ -79,6 +84,7 @@ class Capabilities:
             "get_stream": self.get_stream,
             "get_refused_version": self.get_refused_version,
             "delete_status": self.delete_status,
+            "sessionless_too": self.sessionless_too,
             "fixture_tools": self.fixture_tools,
             "probe": [e.to_json() for e in self.exchanges],
         }
@@ -126,6 +132,10 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
         caps.event_ids = caps.event_ids or caps.get_event_ids
         deleted = await client.delete(session, label="probe: delete session")
         caps.delete_status = deleted.status
+    if caps.protocol_version != SESSIONLESS_VERSION:
+        spoken = client.protocol_version
+        caps.sessionless_too = await _discover(client) is not None
+        client.protocol_version = spoken
     return caps
 
 

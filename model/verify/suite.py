@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from mcp_resume.spec.catalog import RULES, RULES_BY_ID, level
 from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 
-from mcp_resume.model.http.client import PROTOCOL_VERSION, Timeouts, StreamableHttpClient
+from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
@@ -48,8 +48,8 @@ from mcp_resume.model.verify.pending import (
 )
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
 from mcp_resume.model.traffic.records import records_of
-from mcp_resume.model.traffic.judge import judge
-from mcp_resume.model.verify.judgement import Driven, beside_profile, verdict_of, with_beside
+from mcp_resume.model.traffic.judge import beside_profile, judge
+from mcp_resume.model.verify.judgement import Driven, verdict_of, with_beside
 from mcp_resume.model.verify.report import Report, RuleVerdict, inconclusive, skip
 from mcp_resume.model.verify.scenarios import (
     Context,
@@ -200,9 +200,18 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     if note:
         run.notes.append(note)
     ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl)
+    sessionless = None
+    if run.requested is None and run.caps.sessionless_too:
+        sessionless = Context(Profile.MCP_2026_07_28, run.bounds, run.caps)
+        run.notes.append("the endpoint also serves 2026-07-28 (server/discover names it): the rules of that "
+                         "revision are judged under mcp-2026-07-28, with requests in its shape.")
     for rule in RULES:
         left = run.run_seconds - (time.monotonic() - started)
-        verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left, run.runs)
+        rule_ctx = ctx
+        if sessionless is not None and level(rule.id, run.profile) is Level.NOT_APPLICABLE \
+                and level(rule.id, sessionless.profile) is not Level.NOT_APPLICABLE:
+            rule_ctx = sessionless
+        verdict = await judge_rule(SCENARIOS[rule.id], run.url, rule_ctx, left, run.runs)
         run.verdicts.append(verdict)
         if on_verdict is not None:
             on_verdict(verdict)
@@ -273,7 +282,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     profile = ctx.profile
     waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0
     bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES + waits, seconds_left)
-    version = ctx.caps.protocol_version or PROTOCOL_VERSION
+    version = SESSIONLESS_VERSION if profile is Profile.MCP_2026_07_28 else ctx.caps.protocol_version or PROTOCOL_VERSION
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         client.version_on_get = ctx.caps.get_refused_version is None

@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.outputs import OutputError, write_output
+from mcp_resume.model.traffic.judge import judge_beside
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.records import Record
@@ -72,11 +73,12 @@ def run(args) -> int:
     final = checker.stop()
     if lines is not None:
         lines.close()
-    print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}")
+    beside = judge_beside(checker.judged_records, final)
+    print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}", beside)
     code = exit_code(final)
     if args.json:
         try:
-            write_output(Path(args.json), json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records)), indent=2) + "\n")
+            write_output(Path(args.json), json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records), beside), indent=2) + "\n")
         except OutputError as error:
             print(f"mcp-resume proxy: {error}", file=sys.stderr)
             code = EXIT_USAGE

@@ -4,8 +4,11 @@ FILE is a HAR 1.2 file (browser devtools, mitmproxy) or the JSON lines that
 ``mcp-resume proxy --record`` writes (``--format auto`` tells them apart). Each
 exchange is mapped onto the spec's actions and judged by every rule's server
 check (``model.traffic.validate``); one row per rule is printed (rule, level,
-verdict, the first exchange that broke it), and ``--json``, ``--junit`` and
-``--markdown`` write the same as files. What the log cannot show is left open:
+verdict, the same traffic's verdict under the profile beside it, the first
+exchange that broke it), and ``--json``, ``--junit`` and ``--markdown`` write the
+same as files. Beside an MCP revision of the session era stands ``boundary``,
+beside ``boundary`` the revision the traffic negotiated; the exit code follows
+``--profile`` alone. What the log cannot show is left open:
 a rule that only unjudged exchanges touched is INCONCLUSIVE, one that no
 exchange touched is SKIP.
 
@@ -13,8 +16,10 @@ Exit codes: 0 no rule FAILed and none is INCONCLUSIVE; 1 some rule FAILed; 2 bad
 usage, a file that cannot be read or holds no exchange (one line naming it); 3 no
 FAIL but some rule INCONCLUSIVE.
 
-The JSON report is ``{"file", "profile", "exchanges", "summary", "open", "assumed",
-"verdicts": [{"rule", "verdict", "level", "reason", "exchanges", "steps"}]}``.
+The JSON report is ``{"file", "profile", "beside_profile", "exchanges", "summary", "open",
+"assumed", "verdicts": [{"rule", "verdict", "level", "reason", "exchanges", "steps",
+"beside": {"profile", "verdict"}}]}`` (``beside`` and ``beside_profile`` only where a
+profile stands beside).
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from rich.table import Table
 
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import OutputError, write_output
-from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.traffic.judge import judge, judge_beside
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.outputs import add_verdict
 from mcp_resume.spec.catalog import level
@@ -51,8 +56,9 @@ def run(args) -> int:
         return EXIT_USAGE
     profile = None if args.profile == "auto" else Profile.parse(args.profile)
     result = judge(records, profile)
-    print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}")
-    for path, text in _outputs(args, result, len(records)):
+    beside = judge_beside(records, result)
+    print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}", beside)
+    for path, text in _outputs(args, result, len(records), beside):
         try:
             write_output(Path(path), text)
         except OutputError as error:
@@ -68,8 +74,8 @@ def exit_code(result: Validation) -> int:
     return EXIT_INCONCLUSIVE if Verdict.INCONCLUSIVE in verdicts else EXIT_OK
 
 
-def report_json(result: Validation, file: str, exchanges: int) -> dict:
-    return {
+def report_json(result: Validation, file: str, exchanges: int, beside: Validation | None = None) -> dict:
+    report = {
         "file": file,
         "profile": result.profile.value,
         "exchanges": exchanges,
@@ -78,6 +84,11 @@ def report_json(result: Validation, file: str, exchanges: int) -> dict:
         "assumed": result.assumed,
         "verdicts": [{**r.to_json(), "level": _level(r, result.profile)} for r in result.results],
     }
+    if beside is not None:
+        report["beside_profile"] = beside.profile.value
+        for verdict in report["verdicts"]:
+            verdict["beside"] = {"profile": beside.profile.value, "verdict": beside.result(verdict["rule"]).verdict.value}
+    return report
 
 
 def junit(result: Validation, file: str) -> str:
@@ -92,33 +103,38 @@ def junit(result: Validation, file: str) -> str:
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
-def markdown(result: Validation, file: str) -> str:
+def markdown(result: Validation, file: str, beside: Validation | None = None) -> str:
+    other = f" | under `{beside.profile.value}`" if beside else ""
     lines = [f"# mcp-resume validate: {file}", "", f"Profile `{result.profile.value}`; {_summary(result)}.", "",
-             "| rule | level | verdict | evidence |", "|---|---|---|---|"]
+             f"| rule | level | verdict{other} | evidence |", "|---|---|---|" + ("---|" if beside else "") + "---|"]
     for r in result.results:
-        lines.append(f"| `{r.rule}` | {_level(r, result.profile)} | {r.verdict.value} | {r.reason.replace('|', '/')} |")
+        also = f" | {beside.result(r.rule).verdict.value}" if beside else ""
+        lines.append(f"| `{r.rule}` | {_level(r, result.profile)} | {r.verdict.value}{also} | {r.reason.replace('|', '/')} |")
     if result.open or result.assumed:
         lines += ["", "## What the log left open", ""] + [f"- {line}" for line in result.open + result.assumed]
     return "\n".join(lines) + "\n"
 
 
-def _outputs(args, result: Validation, exchanges: int):
+def _outputs(args, result: Validation, exchanges: int, beside: Validation | None):
     if args.json:
-        yield args.json, json.dumps(report_json(result, args.file, exchanges), indent=2) + "\n"
+        yield args.json, json.dumps(report_json(result, args.file, exchanges, beside), indent=2) + "\n"
     if args.junit:
         yield args.junit, junit(result, args.file)
     if args.markdown:
-        yield args.markdown, markdown(result, args.file)
+        yield args.markdown, markdown(result, args.file, beside)
 
 
-def print_report(result: Validation, title: str) -> None:
-    """``title``, the verdict table, what the log left open and what was assumed, and the summary,
-    on stdout (shared with ``mcp-resume proxy``)."""
+def print_report(result: Validation, title: str, beside: Validation | None = None) -> None:
+    """``title``, the verdict table (with the verdicts under the profile ``beside`` stands for, when
+    given), what the log left open and what was assumed, and the summary, on stdout (shared with
+    ``mcp-resume proxy``)."""
     console = Console(highlight=False)
     console.print(title, soft_wrap=True)
-    table = Table("rule", "level", "verdict", "evidence")
+    columns = ("rule", "level", "verdict") + ((f"under {beside.profile.value}",) if beside else ()) + ("evidence",)
+    table = Table(*columns)
     for r in result.results:
-        table.add_row(r.rule, _level(r, result.profile), r.verdict.value, r.reason)
+        also = (beside.result(r.rule).verdict.value,) if beside else ()
+        table.add_row(r.rule, _level(r, result.profile), r.verdict.value, *also, r.reason)
     console.print(table)
     for line in result.open:
         console.print(f"open: {line}", soft_wrap=True)

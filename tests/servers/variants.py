@@ -34,8 +34,8 @@ class Variant:
 
     Correct: ``version``, ``cap_session``, ``reserialise``, ``json_answers``,
     ``ids_on_get_only``, ``cancel_on_resume``, ``delay_reemit``, ``ring`` (with
-    ``ring_gap`` false), ``stream_ttl``, ``session_ttl``, ``sessionless``, ``era_2026``.
-    Faulty: the rest, and ``ring_gap``.
+    ``ring_gap`` false), ``stream_ttl``, ``session_ttl``, ``sessionless``, ``era_2026``,
+    ``dual_era``. Faulty: the rest, and ``ring_gap``.
     """
 
     version: str | None = None  # negotiate this revision; any other MCP-Protocol-Version gets 400
@@ -56,6 +56,8 @@ class Variant:
     sessionless: bool = False  # no Mcp-Session-Id; GET and DELETE get 405
     era_2026: bool = False  # speaks only 2026-07-28 (its headers and _meta required)
     no_initialize: bool = False  # with era_2026: no initialize at all, server/discover is its handshake
+    dual_era: bool = False  # a request in the 2026-07-28 shape is served as era_2026, any other as the reference
+    era_2026_get_status: int = 405  # faulty when not 405: a GET or DELETE in the 2026-07-28 shape gets this status
     broadcast_all: bool = False  # faulty: every new message also goes to every open SSE stream of every session
     ring: int | None = None  # a stream keeps only its latest N events
     ring_gap: bool = False  # faulty: an evicted cursor replays what is left (a gap)
@@ -75,6 +77,7 @@ class _Request:
     cursor: str | None = None
     rpc: dict | None = None
     carried: list[str] = field(default_factory=list)
+    era_2026: bool = False  # served as a server of 2026-07-28 (no session on the wire)
 
 
 class VariantApp:
@@ -103,12 +106,13 @@ class VariantApp:
         if method == "POST":
             body = await _read(receive)
         rpc = _parse(body)
-        refusal = await self.refuse(method, headers, rpc, send, receive)
+        era = self.v.era_2026 or self.v.dual_era and headers.get("mcp-protocol-version") == ERA_2026
+        refusal = await self.refuse(method, headers, rpc, send, receive, era)
         if refusal:
             return
-        if self.v.no_initialize and self.hidden is None:
+        if (self.v.no_initialize or self.v.dual_era and era) and self.hidden is None:
             self.hidden = await self._open_hidden_session(scope)
-        scope, request = self.rewrite(scope, method, headers, rpc)
+        scope, request = self.rewrite(scope, method, headers, rpc, era)
         replayed = _replaying(body, receive)
         try:
             await self.facade(scope, replayed, self.wrap(send, request))
@@ -138,27 +142,28 @@ class VariantApp:
 
     # -- refusals before the façade ---------------------------------------------------
 
-    async def refuse(self, method, headers, rpc, send, receive=None) -> bool:
+    async def refuse(self, method, headers, rpc, send, receive=None, era=False) -> bool:
         v = self.v
         session = headers.get("mcp-session-id")
         leid = headers.get("last-event-id")
         version = headers.get("mcp-protocol-version")
         is_init = isinstance(rpc, dict) and rpc.get("method") == "initialize"
-        if (v.sessionless or v.era_2026) and method in ("GET", "DELETE"):
-            return await _answer(send, 405, b"", {"allow": "POST"})
+        if (v.sessionless or era) and method in ("GET", "DELETE"):
+            return await _answer(send, v.era_2026_get_status, b"", {"allow": "POST"})
         if v.no_initialize and is_init:
             return await _error(send, 400, rpc, -32601, "Method not found: initialize (this server speaks 2026-07-28)")
-        if v.no_initialize and isinstance(rpc, dict) and rpc.get("method") == "server/discover":
-            result = {"supportedVersions": [ERA_2026], "capabilities": {"tools": {}}, "resultType": "complete"}
+        if (v.no_initialize or v.dual_era and era) and isinstance(rpc, dict) and rpc.get("method") == "server/discover":
+            versions = [ERA_2026] + (["2025-11-25"] if v.dual_era else [])
+            result = {"supportedVersions": versions, "capabilities": {"tools": {}}, "resultType": "complete"}
             body = json.dumps({"jsonrpc": "2.0", "id": rpc.get("id"), "result": result}).encode()
             return await _answer(send, 200, body, {}, "application/json")
-        if v.era_2026 and method == "POST" and (problem := _era_problem(headers, rpc)):
+        if era and method == "POST" and (problem := _era_problem(headers, rpc)):
             return await _error(send, 400, rpc, -32020, problem)
         if method == "GET" and v.get_version and version is not None and version != v.get_version:
             return await _answer(send, 400, b"Bad Request: Protocol version mismatch")
         if v.version and not is_init and version is not None and version != v.version:
             return await _error(send, 400, rpc, -32600, f"unsupported MCP-Protocol-Version {version}")
-        if v.sessionless or v.era_2026:
+        if v.sessionless or era:
             return False
         if v.cap_session and session is not None and len(session) > SESSION_ID_CAP:
             return await _answer(send, v.cap_session, b"session id too long")
@@ -202,10 +207,10 @@ class VariantApp:
 
     # -- what the façade sees -----------------------------------------------------------
 
-    def rewrite(self, scope, method, headers, rpc):
+    def rewrite(self, scope, method, headers, rpc, era=False):
         session = headers.get("mcp-session-id")
         leid = headers.get("last-event-id")
-        if self.v.sessionless or self.v.era_2026:
+        if self.v.sessionless or era:
             session = None if isinstance(rpc, dict) and rpc.get("method") == "initialize" else self.hidden
             headers = {k: v for k, v in headers.items() if k not in ("mcp-session-id", "last-event-id")}
             if session is not None:
@@ -220,7 +225,8 @@ class VariantApp:
         if method == "POST" and isinstance(rpc, dict) and "method" not in rpc:
             self.open_requests.pop(str(rpc.get("id")), None)
         raw = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
-        return {**scope, "headers": raw}, _Request(kind, session, leid, rpc if isinstance(rpc, dict) else None)
+        return {**scope, "headers": raw}, _Request(kind, session, leid, rpc if isinstance(rpc, dict) else None,
+                                                   era_2026=era)
 
     def wrap(self, send, request: _Request):
         state = {"json": False, "status": 200, "done": False, "first": True}
@@ -252,7 +258,7 @@ class VariantApp:
         headers = dict((k.decode(), v.decode()) for k, v in message["headers"])
         state["sse"] = headers.get("content-type") == "text/event-stream"
         state["status"] = message["status"]
-        if (self.v.sessionless or self.v.era_2026) and "mcp-session-id" in headers:
+        if (self.v.sessionless or request.era_2026) and "mcp-session-id" in headers:
             self.hidden = headers.pop("mcp-session-id")
         if state["sse"] and request.kind == "post" and self.v.json_answers:
             state["json"] = True
