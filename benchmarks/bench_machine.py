@@ -24,7 +24,7 @@ import time
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 
-from mcp_resume.model.harness.kill_matrix import KILL_PROFILES
+from mcp_resume.model.explore.kill_matrix import KILL_PROFILES
 from mcp_resume.model.harness.machine import run_machine
 from mcp_resume.model.servers.inprocess import server_factory
 

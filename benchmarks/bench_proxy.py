@@ -19,7 +19,7 @@ import statistics
 import time
 
 from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
-from mcp_resume.model.http.facade import serving, serving_design
+from mcp_resume.model.serving.facade import serving, serving_design
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.recording import MemoryRecorder
 

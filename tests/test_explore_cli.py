@@ -8,7 +8,7 @@ from mcp_resume import explore as explore_command
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.harness.kill_matrix import UnavailableColumn
+from mcp_resume.model.explore.kill_matrix import UnavailableColumn
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.trace import loads
 
@@ -173,7 +173,7 @@ def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_pa
             return None
 
         def run(self, design, profile):
-            from mcp_resume.model.harness.kill_matrix import Cell
+            from mcp_resume.model.explore.kill_matrix import Cell
 
             return Cell(self.name, design, profile, "passed")
 

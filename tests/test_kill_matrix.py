@@ -6,7 +6,7 @@ from dataclasses import dataclass
 import pytest
 
 from mcp_resume.spec.space import NAMED_BOUNDS
-from mcp_resume.model.harness.kill_matrix import (
+from mcp_resume.model.explore.kill_matrix import (
     CAUGHT,
     CAUGHT_UNDER_MCP,
     PASSED,

@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay, shorten
-from mcp_resume.model.harness.kill_matrix import KILL_PROFILES
+from mcp_resume.model.explore.kill_matrix import KILL_PROFILES
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS, run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import server_factory

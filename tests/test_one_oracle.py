@@ -11,8 +11,8 @@ import asyncio
 import pytest
 
 from mcp_resume.model.http.client import StreamableHttpClient
-from mcp_resume.model.http.designs import FACADE_BOUNDS
-from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.serving.designs import FACADE_BOUNDS
+from mcp_resume.model.serving.facade import serving_design
 from mcp_resume.model.traffic.judge import judge
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.scenarios import Context

@@ -86,7 +86,7 @@ def test_a_step_the_server_cannot_be_driven_through_is_named():
 
 @pytest.mark.timeout(120)
 def test_replay_over_http_names_the_step_it_cannot_play(tmp_path, capsys):
-    from mcp_resume.model.http.facade import serving_design
+    from mcp_resume.model.serving.facade import serving_design
 
     actions = (a.Initialize(), a.CallTool("S1"), a.EndStream("T1"), a.ExpireStream("T1"), a.CallTool("S1"))
     path = tmp_path / "expiry.trace.json"

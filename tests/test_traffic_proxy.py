@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from mcp_resume.model.http.evidence import End
-from mcp_resume.model.http.facade import serving, serving_design
+from mcp_resume.model.serving.facade import serving, serving_design
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import read
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder, MemoryRecorder

@@ -17,7 +17,7 @@ import time
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.serving.facade import serving_design
 
 from tests.traffic_runs import scenario
 

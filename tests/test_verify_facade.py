@@ -1,6 +1,6 @@
 """``mcp-resume verify`` against known-good and known-faulty servers: the in-process
 reference server, the eighteen faulty designs and the four correct variations of
-docs/design.md §5, served over real HTTP by the façade (``model.http.facade``) on 127.0.0.1."""
+docs/design.md §5, served over real HTTP by the façade (``model.serving.facade``) on 127.0.0.1."""
 
 from __future__ import annotations
 
@@ -13,11 +13,11 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.http.designs import verify_server_over_http
+from mcp_resume.model.serving.designs import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.verify.machine import run_http_machine
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.http.facade import FIXTURE_TOOLS, serving_design
+from mcp_resume.model.serving.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import designs
 from mcp_resume.spec.catalog import RULES
@@ -227,8 +227,8 @@ def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number
     to a client it was sent once and never again, which the spec files under reemit-pending."""
     import asyncio
 
-    from mcp_resume.model.http.designs import FACADE_BOUNDS
-    from mcp_resume.model.http.facade import FacadeApp, serving
+    from mcp_resume.model.serving.designs import FACADE_BOUNDS
+    from mcp_resume.model.serving.facade import FacadeApp, serving
     from mcp_resume.model.verify.suite import VerifyRun, verify
 
     answering_json = type(f"Design{number}Json", (DESIGNS[number],), {"json_responses": True})
@@ -243,6 +243,6 @@ def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number
 def test_a_design_over_http_fails_the_same_rules_twice_in_a_row(design_over_http, number):
     """The designs whose faults need pending server requests and timing (drops, GET
     streams of two sessions, an open connection) give the same FAILs on a second run."""
-    from mcp_resume.model.http.designs import verify_design_over_http
+    from mcp_resume.model.serving.designs import verify_design_over_http
 
     assert verify_design_over_http(number, Profile.BOUNDARY) == design_over_http(number, Profile.BOUNDARY)

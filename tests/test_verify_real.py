@@ -11,7 +11,7 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
-from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.serving.facade import serving_design
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
 from mcp_resume.model.traffic.records import records_of

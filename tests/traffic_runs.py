@@ -8,7 +8,7 @@ import time
 from typing import Awaitable, Callable
 
 from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
-from mcp_resume.model.http.facade import serving, serving_design
+from mcp_resume.model.serving.facade import serving, serving_design
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.live import LiveChecker

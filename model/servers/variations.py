@@ -10,7 +10,7 @@ blame. Two change what the spec models:
   an evicted event is rejected with 400 and the resumption error code (branch 3).
 
 Two change only the bytes on the wire, so in process they are the reference
-server and the HTTP façade (``model.http.facade``) reads their flags:
+server and the HTTP façade (``model.serving.facade``) reads their flags:
 
 - ``ReserialisedReplay`` (``reserialise_replays``): replayed messages are written
   with another key order and other whitespace;

@@ -10,7 +10,7 @@
 - ``reference`` (alias ``spec``), ``design-<n>`` and ``variation-<slug>``: the
   in-process reference server, the faulty designs and the correct variations of
   ``spec.designs`` behind the HTTP façade
-  (``model.http.facade``).
+  (``model.serving.facade``).
 
 ``running_target(name)`` yields the MCP endpoint URL and stops what it started.
 It raises ``TargetStartError`` when the target does not start and
@@ -70,7 +70,7 @@ def running_target(name: str) -> Iterator[str]:
         with running_python_sdk_release(versioned.group(2)) as url:
             yield url
     elif is_embedded(name):
-        from mcp_resume.model.http.facade import serving_design
+        from mcp_resume.model.serving.facade import serving_design
 
         with serving_design(name) as url:
             yield url

@@ -147,6 +147,130 @@ MCP_LITE = (
          "allows only an SSE stream or 405 there (B15) and 400 only for an unsupported version (C40); verify "
          "sent the same GET without the header and got the stream, so it drives the other rules' GETs without it",
          (_LITE, Where("mcp-lite", "dist/index.js", ("validateProtocolHeader",)))),
+    Note(("replay-suffix", "no-replay-on-session-resume", "no-reemit-on-stream-resume", "event-id-unique"),
+         "POST streams carry no event ids and the session's GET stream (driven without the header) delivered no "
+         "event while verify watched it: no cursor to resume from. Read in the source, what a resumption would "
+         "find: InMemorySessionAdapter.appendEvent buffers every notification of the session under "
+         "'_GET_stream', also those already written to a POST stream, so a GET resumed from any cursor "
+         "re-delivers them; every session numbers its ids '<n>#_GET_stream' from 1 and replay looks the cursor "
+         "up in the presenting session, so another session's id replays this session's own events",
+         (_LITE, Where("mcp-lite", "dist/index.js", ("appendEvent", "replay", "_GET_stream")))),
+    Note(("reject-foreign-event-id",),
+         "an event id mcp-lite never issued (no '#') makes parseEventId throw inside replay, and handleGet "
+         "answers 500 'Internal Server Error: Replay failed' instead of refusing it with a 4xx",
+         (Where("mcp-lite", "dist/index.js", ("parseEventId", "Replay failed")),)),
+    Note(("no-cross-session", "reemit-pending", "reemit-keeps-pending", "server-request-ownership",
+          "no-duplicate-tool-call", "no-broadcast"),
+         "test_elicitation and test_sampling answer their call with JSON-RPC error -32603 'Internal error' "
+         "before any server request, so no scenario that needs a pending server request can be driven. In the "
+         "source, ctx.elicit hands the request to sendClientRequest, which throws 'No active streams to "
+         "deliver client request' when it finds no writer for the call or the session; and a server request "
+         "is never buffered, so one whose connection dropped would never be re-emitted",
+         (Where("mcp-lite", "dist/index.js", ("sendClientRequest", "No active streams to deliver client request")),)),
+    Note(("expiry-independent",),
+         "nothing expired that verify could see: FastMCP's session manager (the SDK's) states no time to live "
+         "for its sessions or streams, so without --stream-ttl and --session-ttl the spec has no expiry to "
+         "judge (SKIP is right)",
+         (Where("mcp", "mcp/server/streamable_http_manager.py", ("_handle_stateful_request",)),)),
+    Note(("reemit-pending", "reemit-keeps-pending"),
+         "a pending elicitation/create whose POST connection dropped is never sent again: the SDK FastMCP runs "
+         "on (mcp 2.3.0) stores the request under its call's stream only, and a GET with the session id alone "
+         "opens the standalone stream (GET_STREAM_KEY), which carries new messages only; nothing re-emitted, so "
+         "reemit-keeps-pending cannot be seen either (under the MCP profile re-emission is a MAY: PASS)",
+         (_SDK_GET, Where("mcp", "mcp/server/streamable_http.py", ("message_router", "related_request_id")))),
+    Note(("reject-foreign-event-id",),
+         "FastMCP wraps its EventStore in a SessionScopedEventStore per session, whose replay_events_after "
+         "returns None for an event id of another session (or one never issued, malformed or oversized), so "
+         "nothing is replayed (no-cross-session PASSes where python-sdk FAILs); but the SDK's _replay_events "
+         "has already answered the GET 200 with an SSE stream before it asks the store, so the refusal shows as "
+         "an empty stream, not the 4xx boundary asks (MCP leaves the status open: PASS)",
+         (Where("fastmcp", "fastmcp/server/session_scoped_event_store.py", ("replay_events_after",)),
+          Where("mcp", "mcp/server/streamable_http.py", ("_replay_events",)))),
+    Note(("malformed-session-400",),
+         "the SDK's session manager looks every Mcp-Session-Id up and answers 404 'Session not found' to any id "
+         "it does not hold, well formed or not; MCP allows 404 for an id it never issued, so only boundary's "
+         "400-for-malformed FAILs it",
+         (Where("mcp", "mcp/server/streamable_http_manager.py", ("_handle_stateful_request", "Session not found")),)),
+)
+
+_FASTMCP_TS = "dist/chunk-ZNPHP74O.js"
+_TS_SDK_SEND = Where("@modelcontextprotocol/sdk", "dist/esm/server/webStandardStreamableHttp.js",
+                     ("send(message, options)", "relatedRequestId", "_standaloneSseStreamId"))
+
+FASTMCP_TYPESCRIPT = (
+    Note(("reemit-pending", "reemit-keeps-pending"),
+         "a tool's context.elicit (and FastMCPSession.requestSampling) calls the SDK's server.elicitInput(params, "
+         "options) (createMessage) without a relatedRequestId, so the SDK's transport (@modelcontextprotocol/sdk "
+         "1.32.2) sends the call's elicitation/create on the standalone GET stream while one is open, never on the "
+         "call's own POST stream (against MCP B17: GET-stream messages SHOULD be unrelated to a running request); "
+         "verify takes it from the GET stream it opened first. Once that connection drops, a GET with the session "
+         "id alone opens a new standalone stream that carries new messages only: the pending request is never "
+         "re-emitted (a MAY in the MCP revisions: PASS there), so whether re-emission keeps it pending cannot be seen",
+         (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
+                                         "requestSampling")), _TS_SDK_SEND)),
+    Note(("expiry-independent",),
+         "nothing expired that verify could see: FastMCP states no time to live for its sessions or streams, "
+         "so without --stream-ttl and --session-ttl the spec has no expiry to judge (SKIP is right)",
+         (_TS_SDK_SEND,)),
+    Note(("no-broadcast",),
+         "a server request made inside a tool call goes out on the session's standalone GET stream (the SDK's "
+         "send with no related request), and a second GET of the session while that stream is open is refused "
+         "409 Conflict: no second stream exists that could carry the request twice, so nothing can be judged "
+         "(SKIP is right)",
+         (_TS_SDK_SEND,)),
+    Note(("malformed-session-400",),
+         "mcp-proxy 6.7.19, FastMCP's HTTP layer, answers every Mcp-Session-Id it does not hold with "
+         "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
+         "an id it never issued, so only boundary's 400-for-malformed FAILs it",
+         (Where("mcp-proxy", "dist/startStdioServer-*.mjs", ("handleStreamRequest", "sendSessionNotFoundResponse")),)),
+)
+
+_TMCP_HTTP = "@tmcp/transport-http"
+_TMCP_INDEX = "src/index.js"
+
+TMCP = (
+    Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
+          "event-id-unique", "server-request-ownership"),
+         "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, keeps no "
+         "event store and never reads Last-Event-ID: no stream can be resumed, and without ids a replayed or "
+         "another session's message cannot be told from a new one. Event ids are optional in MCP (B22), so these "
+         "rules cannot be judged: SKIP is right",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#controller_storage", "event: message")),)),
+    Note(("expiry-independent",),
+         "nothing to judge: no stream carries an event id that could outlive its session, and tmcp's sessions "
+         "and streams never expire (no time to live anywhere in the transport); --stream-ttl and --session-ttl "
+         "would have no expiry to wait for",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_delete",)),)),
+    Note(("reemit-pending", "reemit-keeps-pending"),
+         "a tool's elicitation/create is written to its call's POST stream only (the server's 'send' handler "
+         "finds the call's sink through AsyncLocalStorage, #controller_storage); once that connection drops the "
+         "request is lost, nothing keeps it to send again (re-emission is a MAY in 2025-06-18: PASS there)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("'send'", "#controller_storage")),)),
+    Note(("unknown-session-404", "missing-session-400", "malformed-session-400", "reject-orphan-event-id"),
+         "the transport takes request.headers.get('mcp-session-id') || getSessionId() as the session of every "
+         "GET, POST and DELETE and never checks that the id was issued: a request without an id is served under "
+         "a freshly minted one (200, not 400), an unknown, deleted or oversized id is served as if live (200, not "
+         "404), a malformed id is echoed back in the answer's Mcp-Session-Id, and a GET with an invented "
+         "Last-Event-ID and no session opens a stream for a new session (200, not 400)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#handle_post", "#handle_delete", "getSessionId")),)),
+    Note(("reject-foreign-event-id",),
+         "Last-Event-ID is never read: a GET with a live session and an event id it never issued (invented, "
+         "malformed or oversized) is answered 200 with a fresh standalone stream, where boundary asks a 4xx; "
+         "MCP leaves that answer open (PASS under 2025-06-18)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get",)),)),
+)
+
+_LITE = Where("mcp-lite", "dist/index.js", ("handleGet", "Protocol version mismatch", "handleInitialize"))
+
+MCP_LITE = (
+    Note(("protocol-version-accepted",),
+         "handleGet answers 400 'Bad Request: Protocol version mismatch' to any MCP-Protocol-Version but "
+         "2025-06-18 (hard-coded), while McpServer.handleInitialize answers a client offering 2025-11-25 with "
+         "2025-03-26 (its oldest revision, not its newest) and handlePost accepts that header "
+         "(validateProtocolHeader): the session's GET refuses the revision mcp-lite itself negotiated. MCP "
+         "allows only an SSE stream or 405 there (B15) and 400 only for an unsupported version (C40); verify "
+         "sent the same GET without the header and got the stream, so it drives the other rules' GETs without it",
+         (_LITE, Where("mcp-lite", "dist/index.js", ("validateProtocolHeader",)))),
     Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
           "reemit-pending", "reemit-keeps-pending", "reject-orphan-event-id", "reject-foreign-event-id",
           "event-id-unique", "server-request-ownership", "no-duplicate-tool-call", "no-broadcast"),
@@ -164,12 +288,14 @@ MCP_LITE = (
     Note(("unknown-session-404", "malformed-session-400"),
          "handlePost only checks that an Mcp-Session-Id is present (missing-session-400 PASSes), never that it "
          "was issued: an unknown, deleted, oversized or malformed id is served as if live (200, and echoed "
-         "back in the answer's Mcp-Session-Id), and handleDelete answers 200 to any id",
-         (Where("mcp-lite", "dist/index.js", ("handlePost", "handleDelete", "sessionAdapter.delete")),)),
+         "back in the answer's Mcp-Session-Id), handleDelete answers 200 to any id, and handleGet answers an "
+         "unknown id 400 'Bad Request: Invalid or missing session ID' where MCP says 404 (B33)",
+         (Where("mcp-lite", "dist/index.js", ("handlePost", "handleDelete", "sessionAdapter.delete",
+                                              "Invalid or missing session ID")),)),
     Note(("expiry-independent",),
-         "nothing to judge: POST streams carry no event ids, the GET stream that has them is refused (see "
-         "session-identity-stable), and InMemorySessionAdapter never expires a session or a stream (it only "
-         "caps each stream's buffer at maxEventBufferSize)",
+         "nothing to judge: no stream delivered an event id while verify watched it, and "
+         "InMemorySessionAdapter never expires a session or a stream (it only caps each stream's buffer at "
+         "maxEventBufferSize)",
          (Where("mcp-lite", "dist/index.js", ("InMemorySessionAdapter", "maxEventBufferSize")),)),
 )
 

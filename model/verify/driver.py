@@ -113,7 +113,7 @@ class Driver:
             if found is not None:
                 return tool, *found
         if exchange.end is not End.DROPPED:
-            raise Inconclusive(f"{label}: {tool} sent no server request ({_end(exchange)})")
+            raise Inconclusive(f"{label}: {tool} sent no server request ({_no_request(exchange)})")
         return tool, exchange, exchange.events[-1]
 
     async def _server_request_on_open_get(self, session, label: str, tool: str, request_id: Any):
@@ -235,6 +235,15 @@ def _has_result(exchange: Exchange) -> bool:
 
 def _end(exchange: Exchange) -> str:
     return exchange.end.value if exchange.end else "no end"
+
+
+def _no_request(exchange: Exchange) -> str:
+    """How a call that should have sent a server request ended instead: its JSON-RPC
+    error when it was answered with one, else how its stream ended."""
+    error = next((m["error"] for m in exchange.messages if isinstance(m.get("error"), dict)), None)
+    if error is None:
+        return _end(exchange)
+    return f"the call was answered with JSON-RPC error {error.get('code')} {error.get('message')!r} first"
 
 
 class NotObservable(Exception):

@@ -144,7 +144,7 @@ def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Lin
     """Faulty design ``number`` explored beside the spec (the named ``bound``, boundary) to its
     first, shortest counterexample, as the kill matrix's explorer column does, saved as
     ``traces/design-N.json`` and confirmed by replay."""
-    from mcp_resume.model.harness.kill_matrix import CAUGHT, ExplorerColumn
+    from mcp_resume.model.explore.kill_matrix import CAUGHT, ExplorerColumn
 
     name = f"design-{number}"
     cell = ExplorerColumn(NAMED_BOUNDS[bound]).run(number, Profile.BOUNDARY)

@@ -19,7 +19,7 @@ from typing import Callable
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.harness.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix, target
+from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix, target
 from mcp_resume.spec.designs import NUMBERS
 
 from .kill_columns import kill_columns

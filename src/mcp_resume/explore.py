@@ -359,7 +359,7 @@ def _design(args, profile, bound_name, bounds, console, progress):
 
 
 def _kill_matrix(args, console, progress) -> int:
-    from mcp_resume.model.harness.kill_matrix import VACUOUS, run_kill_matrix
+    from mcp_resume.model.explore.kill_matrix import VACUOUS, run_kill_matrix
     from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 
     bounds = resolve_bounds(args)[1]
@@ -387,7 +387,7 @@ def kill_columns(examples, bounds):
 
 def print_kill_matrix(matrix, console: Console) -> None:
     """``matrix`` is a ``kill_matrix.KillMatrix``."""
-    from mcp_resume.model.harness.kill_matrix import describe_cell
+    from mcp_resume.model.explore.kill_matrix import describe_cell
 
     for profile in sorted({c.profile for c in matrix.cells}, key=lambda p: p is not Profile.BOUNDARY):
         table = Table(title=f"kill matrix under {profile.value}")

@@ -3,14 +3,14 @@
 Each runs against a row of the matrix: a faulty design's number or a correct
 variation's target (``variation-<slug>``).
 
-Four columns, each a ``model.harness.kill_matrix.Column``:
+Four columns, each a ``model.explore.kill_matrix.Column``:
 
 - ``hypothesis`` and ``explorer`` (``model``);
 - ``z3-bmc``: the shortest violating run Z3 finds over the transition system
   with the design's changes (``proofs.system.bmc``), decoded into a trace and
   confirmed by replaying it on the design's in-process server and the reference;
 - ``http-verify``: ``mcp-resume verify`` against the design served over real
-  Streamable HTTP on 127.0.0.1 (``model.http.designs``); its evidence is the
+  Streamable HTTP on 127.0.0.1 (``model.serving.designs``); its evidence is the
   exchanges themselves, so a caught cell counts as confirmed.
 """
 
@@ -19,11 +19,11 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mcp_resume.model.http.designs import verify_server_over_http
+from mcp_resume.model.serving.designs import verify_server_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.spec.space import Bounds
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.model.harness.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
+from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
 from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design

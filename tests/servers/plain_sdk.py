@@ -7,7 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from mcp_resume.model.http.facade import serving
+from mcp_resume.model.serving.facade import serving
 
 
 def plain_app():

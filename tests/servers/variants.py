@@ -1,5 +1,5 @@
 """One configurable Streamable HTTP server for the verify tests: the reference
-server behind the façade (``model.http.facade``), with behaviour switches that
+server behind the façade (``model.serving.facade``), with behaviour switches that
 make it act as the real servers of docs/design.md §7 do, correctly or not.
 
 ``serving_variant(Variant(...))`` runs it with uvicorn on 127.0.0.1 (a free
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from mcp_resume.model.http.facade import FacadeApp, serving
+from mcp_resume.model.serving.facade import FacadeApp, serving
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.headers import is_well_formed

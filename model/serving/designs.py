@@ -1,7 +1,7 @@
 """The faulty designs of docs/design.md §5 judged over HTTP, as a server author's CI would.
 
 ``verify_design_over_http(number, profile)`` serves design ``number`` behind the
-HTTP façade (``model.http.facade``) on 127.0.0.1, runs the whole of
+HTTP façade (``model.serving.facade``) on 127.0.0.1, runs the whole of
 ``mcp-resume verify`` against it and returns whether some rule got FAIL, with
 those rules. Every design's fault is observable over HTTP under ``boundary``:
 
@@ -25,7 +25,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.http.facade import serving_design
+from mcp_resume.model.serving.facade import serving_design
 from mcp_resume.model.verify.report import Report
 from mcp_resume.model.verify.suite import VerifyRun, verify
 

@@ -1,0 +1,51 @@
+"""The packages of ``model/`` import each other one way only: the HTTP client below the
+judge of traffic, that below ``verify``, and the servers served over HTTP above all of them.
+A cycle would make "fix it once" untrue again: every package's imports are read here."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+MODEL = Path(__file__).resolve().parents[1] / "model"
+
+ALLOWED = {
+    "servers": set(),
+    "http": set(),
+    "harness": {"servers"},
+    "explore": {"harness", "servers"},
+    "traffic": {"harness", "http", "servers"},
+    "verify": {"harness", "http", "servers", "traffic"},
+    "serving": {"http", "servers", "verify"},
+    "targets": {"serving"},
+}
+
+
+def _imported_packages(package: Path) -> dict[str, set[str]]:
+    """For each module of ``package``, the other ``model`` packages it imports."""
+    found = {}
+    for path in sorted(package.glob("*.py")):
+        names = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("mcp_resume.model."):
+                names.add(node.module.split(".")[2])
+        found[path.name] = names - {package.name}
+    return found
+
+
+def test_every_model_package_is_placed_in_the_layers():
+    packages = {p.name for p in MODEL.iterdir() if p.is_dir() and (p / "__init__.py").exists()}
+    assert packages == set(ALLOWED)
+
+
+def test_model_packages_import_only_the_layers_below_them():
+    for name, allowed in ALLOWED.items():
+        for module, imported in _imported_packages(MODEL / name).items():
+            assert imported <= allowed, f"model/{name}/{module} imports {sorted(imported - allowed)}"
+
+
+def test_the_allowed_imports_have_no_cycle():
+    def reaches(start: str, goal: str, seen: frozenset = frozenset()) -> bool:
+        return any(n == goal or n not in seen and reaches(n, goal, seen | {n}) for n in ALLOWED[start])
+
+    assert not [name for name in ALLOWED if reaches(name, name)]
