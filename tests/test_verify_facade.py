@@ -15,8 +15,7 @@ from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.serving.designs import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.verify.machine import run_http_machine
-from mcp_resume.model.http.client import Timeouts
+from mcp_resume.model.verify.machine import MACHINE_BOUNDS, run_http_machine
 from mcp_resume.model.serving.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import designs
@@ -175,12 +174,6 @@ def test_replay_refuses_what_is_not_a_trace(tmp_path, capsys):
 
 
 # -- the Hypothesis machine over HTTP --------------------------------------------------------
-
-
-MACHINE_BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.2)
-"""The façade writes everything a reconnect delivers at once: a short settle suffices. It is also
-how long the adapter waits after a dropped connection for the server to see the close (the
-façade serves from a thread of the test's process: 0.05 s was too short on a loaded machine)."""
 
 
 @pytest.mark.timeout(300)

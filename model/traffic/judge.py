@@ -18,7 +18,7 @@ from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, PROFILE_OF_REVISION,
 
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.sessionless import is_sessionless, validate_sessionless
-from mcp_resume.model.traffic.validate import Validation, validate
+from mcp_resume.model.traffic.validate import Validation, negotiated_versions, validate
 
 FALLBACK = Profile.MCP_2025_11_25
 """The profile of session-era traffic whose revision the log does not show."""
@@ -61,15 +61,7 @@ def judge_beside(records: list[Record], judged: Validation, *, complete: bool = 
 
 def negotiated_profile(records: list[Record]) -> Profile | None:
     """The profile of the revision the first answered ``initialize`` negotiated, if the log has one."""
-    for record in sorted(records, key=lambda r: (r.started, r.number)):
-        body = record.exchange.request_body
-        if not (isinstance(body, dict) and body.get("method") == "initialize"):
-            continue
-        for message in record.exchange.messages:
-            result = message.get("result") if isinstance(message, dict) else None
-            if isinstance(result, dict) and result.get("protocolVersion") in PROFILE_OF_REVISION:
-                return PROFILE_OF_REVISION[result["protocolVersion"]]
-    return None
+    return next((PROFILE_OF_REVISION[v] for v in negotiated_versions(records) if v in PROFILE_OF_REVISION), None)
 
 
 def _merged(session_era: Validation, sessionless: Validation) -> Validation:

@@ -601,7 +601,7 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     expiry (MCP B33), under every profile."""
     timeline = _Timeline(profile, complete, session_ttl)
     timeline.every_record = records
-    timeline.negotiated = _negotiated_versions(records)
+    timeline.negotiated = set(negotiated_versions(records))
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
     for at, _, kind, record, index in sorted(moments_of(records, origin), key=lambda m: (m[0], m[1])):
@@ -636,15 +636,15 @@ def moments_of(records: list[Record], origin: float = 0.0):
                 yield at - origin, (r.number, 2 + len(r.arrivals)), kind, r, 0
 
 
-def _negotiated_versions(records: list[Record]) -> set[str]:
-    """The ``protocolVersion`` of every ``initialize`` answer in ``records``."""
-    versions = set()
-    for record in records:
+def negotiated_versions(records: list[Record]) -> list[str]:
+    """The ``protocolVersion`` of every answered ``initialize`` in ``records``, in the order sent."""
+    versions = []
+    for record in sorted(records, key=lambda r: (r.started, r.number)):
         body = record.exchange.request_body
         if isinstance(body, dict) and body.get("method") == "initialize":
-            versions |= {m["result"]["protocolVersion"] for m in record.exchange.messages
+            versions += [m["result"]["protocolVersion"] for m in record.exchange.messages
                          if isinstance(m, dict) and isinstance(m.get("result"), dict)
-                         and isinstance(m["result"].get("protocolVersion"), str)}
+                         and isinstance(m["result"].get("protocolVersion"), str)]
     return versions
 
 

@@ -35,6 +35,9 @@ HTTP_EXAMPLES = 15
 HTTP_STEPS = 12
 MAX_SESSIONS = 2
 MACHINE_BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.2)
+"""Seconds: a server in this process writes what a reconnect delivers at once, so a short settle
+suffices; it is also how long a dropped connection is given for the server to see the close
+(0.05 s was too short on a loaded machine)."""
 
 
 def run_http_machine(

@@ -50,6 +50,8 @@ from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
 PLAYED_BY_THE_SERVER = (a.EmitEvent, a.IssueServerRequest, a.EndStream, a.DropConnection)
 """Trace actions a fixture tool's call (or the client's reading) plays: nothing to send."""
+PLAYABLE = (a.Initialize, a.CallTool, a.Reconnect, a.DeleteSession, a.RestartClient) + PLAYED_BY_THE_SERVER
+"""Every action ``Playback`` can play; the others raise ``Unsupported``."""
 
 
 class Playback:
@@ -85,7 +87,9 @@ class Playback:
 
         Raises ``Unsupported`` for an action HTTP cannot play, or a ``call_tool``
         without a fixture tool to call."""
-        if isinstance(action, PLAYED_BY_THE_SERVER) or isinstance(action, a.RestartClient):
+        if not isinstance(action, PLAYABLE):
+            raise Unsupported(f"{action.kind} cannot be played over HTTP")
+        if isinstance(action, PLAYED_BY_THE_SERVER + (a.RestartClient,)):
             return
         session = self.ids.server_id(getattr(action, "session", None))
         if isinstance(action, a.Initialize):
@@ -95,10 +99,8 @@ class Playback:
         elif isinstance(action, a.Reconnect):
             cursor = self.ids.server_id(action.last_event_id)
             self._run(self.client.get(label="reconnect", session=session, last_event_id=cursor))
-        elif isinstance(action, a.DeleteSession):
-            self._run(self.client.delete(session))
         else:
-            raise Unsupported(f"{action.kind} cannot be played over HTTP")
+            self._run(self.client.delete(session))
 
     def close(self) -> None:
         self._loop.run_until_complete(self.client.aclose())
@@ -163,9 +165,8 @@ def replay_over_http(trace: Trace, url: str, bounds: Timeouts, tools: list[str],
 
 
 def _playable(plan: list[tuple[a.Action, str | None]], tools: list[str]) -> None:
-    played = (a.Initialize, a.CallTool, a.Reconnect, a.DeleteSession, a.RestartClient) + PLAYED_BY_THE_SERVER
     for number, (action, tool) in enumerate(plan, 1):
-        if not isinstance(action, played):
+        if not isinstance(action, PLAYABLE):
             raise Unsupported(f"step {number} ({describe(action)}) cannot be played over HTTP")
         if tool is not None and tool not in tools:
             raise Unsupported(f"step {number} calls the fixture tool {tool}, which the server does not list")

@@ -166,11 +166,11 @@ def _discovered_version(result: dict[str, Any]) -> str | None:
 
 async def _without_version(client: StreamableHttpClient, session: str) -> Exchange:
     """The GET with the session id alone once more, without ``MCP-Protocol-Version``."""
-    version, client.protocol_version = client.protocol_version, ""
+    client.version_on_get = False
     try:
         return await client.get(label="probe: the same GET without MCP-Protocol-Version", session=session)
     finally:
-        client.protocol_version = version
+        client.version_on_get = True
 
 
 def _is_stream(get: Exchange) -> bool:

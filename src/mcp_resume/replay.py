@@ -27,8 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import nullcontext
 from pathlib import Path
 
 from mcp_resume.model.servers.adapter import Unsupported
@@ -144,7 +143,7 @@ def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) ->
     from mcp_resume.model.verify.playback import replay_over_http
 
     url = target if is_embedded(target) else _parse_url(target)
-    context = running_target(target) if is_embedded(target) else _as_is(url)
+    context = running_target(target) if is_embedded(target) else nullcontext(url)
     with context as url:
         tools = asyncio.run(_listed_tools(url, bounds))
         print(f"replay the client actions of a {len(trace.actions)}-step trace under {profile.value} against {target}")
@@ -162,11 +161,6 @@ def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) ->
         return EXIT_FAILED
     print(f"the server's answers agree with the spec ({len(judged.steps)} steps judged)")
     return EXIT_OK
-
-
-@contextmanager
-def _as_is(url: str) -> Iterator[str]:
-    yield url
 
 
 async def _listed_tools(url: str, bounds: Timeouts) -> list[str]:
