@@ -95,7 +95,11 @@ MISSING_SESSION_ERROR_CODE = -32000
 """The JSON-RPC error code of the reference's missing-session 400 (MCP B32)."""
 
 CONFLICT = 409
-"""Refusal of a second connection to a connected stream (rules §3.3, typescript-sdk)."""
+"""Refusal of a GET stream (rules §3.3, typescript-sdk: one GET stream per session)."""
+
+SECOND_CONNECTION_REFUSALS = RESUMPTION_ERRORS
+"""Refusals of a second connection to a connected stream, or of a second GET stream: any 4xx
+but 404 (409 from the TypeScript SDK, 400 from another official SDK; rules §3.3)."""
 
 NO_CONTENT = 204
 """Answer to a reconnect to a terminated stream, by SSE convention (rules §3.5)."""
@@ -137,8 +141,14 @@ class Outcome:
     - ``reemit``: server requests to re-emit or cancel, in issue order (branch 2):
       the pending ones whose carrying stream has no open connection (MCP B21);
     - ``error``: the JSON-RPC error code of the reference's refusal, if it has one;
+    - ``strands``: a refusal would leave ``reemit`` stranded where the profile requires
+      re-emission (``boundary``): such a refusal breaks ``reemit-pending``;
     - ``rule``: the catalog rule that judges the status, and ``case`` the case of
       that rule the catalog may level differently (a never-issued session id).
+
+    Branch 3 with ``stream`` set is a cursor whose own event a ring buffer evicted while
+    every later event of its stream is retained: besides the refusal, the exact replay
+    ``replay`` of that stream is accepted (200; docs/design.md §2, partial retention).
     """
 
     branch: Branch
@@ -150,6 +160,7 @@ class Outcome:
     replay: tuple[str, ...] = ()
     reemit: tuple[str, ...] = ()
     error: int | None = None
+    strands: bool = False
 
     @property
     def rule(self) -> str:
@@ -201,8 +212,15 @@ def decide_headers(state: State, method: Method, session: str | None, last_event
         statuses, stream, replay = _refine_stream_resumption(state, last_event_id, statuses)
         return Outcome(branch, statuses, outcome.status, session_class, event_class, stream, replay, (), outcome.error)
     if branch is Branch.SESSION_RESUMPTION:
-        statuses, reemit = _refine_session_resumption(state, session, statuses)
-        return Outcome(branch, statuses, outcome.status, session_class, event_class, None, (), reemit, outcome.error)
+        statuses, reemit, strands = _refine_session_resumption(state, session, statuses, profile is Profile.BOUNDARY)
+        return Outcome(branch, statuses, outcome.status, session_class, event_class, None, (), reemit, outcome.error,
+                       strands)
+    if branch is Branch.REJECT_FOREIGN_EVENT_ID and event_class is EventClass.EVICTED:
+        exact = _exact_after_eviction(state, last_event_id)
+        if exact is not None:
+            stream, replay = exact
+            return Outcome(branch, statuses | {200}, outcome.status, session_class, event_class, stream, replay, (),
+                           outcome.error)
     if branch is Branch.SESSION_REQUEST and method is Method.POST_RESPONSE:
         refined = _refine_response(state, session, request, statuses)
         if refined != statuses:
@@ -267,17 +285,35 @@ def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozen
     events = state.retained_events(event.stream)
     after = tuple(e.id for e in events[events.index(event) + 1 :])
     if stream.connected:
-        statuses = statuses | {CONFLICT}
+        statuses = statuses | SECOND_CONNECTION_REFUSALS
     if stream.status is StreamStatus.ENDED and not after:
         statuses = statuses | {NO_CONTENT}
     return statuses, event.stream, after
 
 
-def _refine_session_resumption(state: State, session: str, statuses: frozenset[int]):
-    """Branch 2: the accepted statuses and the pending requests to re-emit or cancel."""
+def _refine_session_resumption(state: State, session: str, statuses: frozenset[int], strict: bool):
+    """Branch 2: the accepted statuses, the pending requests to re-emit or cancel, and
+    whether a refusal would strand them.
+
+    A GET stream may be refused with 409 (rules §3.3); a session already holding a
+    connected GET stream may refuse another with any non-404 4xx (docs/design.md §2, a
+    second connection). Under ``boundary`` a refusal is accepted only while no pending
+    request of the session has lost its connection: one that has would be stranded."""
     reemit = tuple(r.id for r in state.pending_requests(session) if not state.stream(r.stream).connected)
     get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
-    return (statuses | {CONFLICT} if get_connected else statuses), reemit
+    refusals = SECOND_CONNECTION_REFUSALS if get_connected else _set(CONFLICT)
+    strands = strict and bool(reemit)
+    return (statuses if strands else statuses | refusals), reemit, strands
+
+
+def _exact_after_eviction(state: State, last_event_id: str) -> tuple[str, tuple[str, ...]] | None:
+    """For a cursor a ring buffer evicted: its stream and the events after it, when every one
+    of them is still retained (the cursor is the last event evicted); else ``None``."""
+    event = state.event(last_event_id)
+    stream = state.stream(event.stream)
+    if state.position_in_stream(event) != stream.evicted - 1:
+        return None
+    return stream.id, tuple(e.id for e in state.retained_events(stream.id))
 
 
 def _refine_response(state: State, session: str, request: str | None, statuses: frozenset[int]) -> frozenset[int]:

@@ -156,8 +156,11 @@ def replay_suffix(t: Transition) -> list[str]:
     if _succeeded(t, Branch.REJECT_FOREIGN_EVENT_ID):
         named = t.before.event(t.action.last_event_id)
         own = named is not None and t.before.stream(named.stream).session == t.action.session
-        same = [d.event for d in _replayed(t) if own and t.before.event(d.event).stream == named.stream]
-        if same:
+        same = tuple(d.event for d in _replayed(t) if own and t.before.event(d.event).stream == named.stream)
+        if t.outcome.stream is not None and same != t.outcome.replay:
+            return [f"resumed stream {t.outcome.stream} after its evicted cursor {t.action.last_event_id}: replayed "
+                    f"{_ids(same)}, expected {_ids(t.outcome.replay)} (or a refusal){_suffix_defect(same, t.outcome.replay, t)}"]
+        if same and t.outcome.stream is None:
             return [f"answered a cursor it cannot resume ({t.outcome.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
         return []
     if not _succeeded(t, Branch.STREAM_RESUMPTION):
@@ -207,18 +210,39 @@ def no_cross_session(t: Transition) -> list[str]:
 def no_replay_on_session_resume(t: Transition) -> list[str]:
     if not _succeeded(t, Branch.SESSION_RESUMPTION):
         return []
-    replayed = [d.event for d in _replayed(t)]
+    reused = _reused_for_reemission(t)
+    replayed = [d.event for d in _replayed(t) if d not in reused]
     return [f"session resumption of {t.action.session} replayed past events {_ids(replayed)}"] if replayed else []
 
 
+def _reused_for_reemission(t: Transition) -> list[Delivered]:
+    """A session resumption's re-emissions (or cancellations) sent under an event id the
+    session already used on another stream, and under no new one: an id reused, not a
+    replay (a server whose ids repeat, e.g. every priming event ``0``)."""
+    if not _succeeded(t, Branch.SESSION_RESUMPTION):
+        return []
+    owed = set(t.outcome.reemit)
+    fresh = {d.request or d.cancels for d in t.observation.events if t.before.event(d.event) is None}
+    reused = []
+    for item in t.observation.events:
+        old = t.before.event(item.event)
+        dealt = item.request or item.cancels
+        if old is not None and old.stream != item.stream and dealt in owed and dealt not in fresh:
+            reused.append(item)
+    return reused
+
+
 def no_reemit_on_stream_resume(t: Transition) -> list[str]:
+    """Stream resumption re-sends no server request under a new event id (B21, B26): after
+    the replay the stream goes on with its own new events (a ``ping``, a notification, a new
+    server request), but a request it already sent comes again only as its event's replay."""
     if not _succeeded(t, Branch.STREAM_RESUMPTION):
         return []
-    extra = [d for d in t.observation.events if t.before.event(d.event) is None]
-    if not extra:
+    again = [d.request for d in t.observation.events
+             if t.before.event(d.event) is None and t.before.request(d.request) is not None]
+    if not again:
         return []
-    carried = [d.request or d.cancels or d.event for d in extra]
-    return [f"stream resumption of {t.outcome.stream} also sent new events {_ids(carried)}"]
+    return [f"stream resumption of {t.outcome.stream} sent server requests {_ids(again)} again under new event ids"]
 
 
 def reemit_pending(t: Transition) -> list[str]:
@@ -242,27 +266,72 @@ def no_broadcast(t: Transition) -> list[str]:
         carrier = t.before.stream(request.stream)
         if carrier is not None and carrier.connected and item.stream != carrier.id:
             problems.append(f"sent server request {request.id} on {item.stream or 'a new stream'} while its stream {carrier.id} is still connected")
+    return problems + _sent_on_several_streams(t)
+
+
+def _sent_on_several_streams(t: Transition) -> list[str]:
+    """One message of this step delivered on more than one stream (B21: each message on one
+    stream): the same event id, or the same server request under new event ids."""
+    by_event: dict[str, set[str | None]] = {}
+    by_request: dict[str, set[tuple[str, str | None]]] = {}
+    for item in t.observation.events:
+        by_event.setdefault(item.event, set()).add(item.stream)
+        if item.request is not None and t.before.event(item.event) is None:
+            by_request.setdefault(item.request, set()).add((item.event, item.stream))
+    problems = [f"delivered event {event} on {_ids(sorted(s or '?' for s in on))} at once"
+                for event, on in by_event.items() if len(on) > 1]
+    for request, sent in by_request.items():
+        if len({e for e, _ in sent}) > 1 and len({s for _, s in sent}) > 1:
+            problems.append(f"sent server request {request} on {_ids(sorted(s or '?' for _, s in sent))} at once")
     return problems
 
 
+def standalone_stream_scope(t: Transition) -> list[str]:
+    """A message a server sends on a POST stream is about the call that opened it: it is
+    delivered there, not on the session's standalone GET stream instead (B17, B9)."""
+    if t.outcome is not None or t.observation.event is None:
+        return []
+    stream = t.before.stream(getattr(t.action, "stream", None))
+    if stream is None or stream.kind is not StreamKind.POST:
+        return []
+    on = {d.stream for d in t.observation.events if d.event == t.observation.event}
+    gets = sorted(s for s in on if _get_stream_of(t.before, s, stream.session))
+    if not gets or stream.id in on:
+        return []
+    what = "server request" if t.observation.request is not None else "notification"
+    return [f"sent the {what} of the call on {stream.id} on the standalone GET stream {gets[0]} instead"]
+
+
+def _get_stream_of(state: State, stream_id: str | None, session: str) -> bool:
+    stream = state.stream(stream_id)
+    return stream is not None and stream.kind is StreamKind.GET and stream.session == session
+
+
 def server_request_ownership(t: Transition) -> list[str]:
+    """Every server request delivered on a connection of session S is one S issued (B26, B41):
+    one issued before, or the one a server action of S's stream issues in this step."""
     problems = []
     for item in t.observation.events:
         carried = item.request or item.cancels
         request = t.before.request(carried)
         connection = _connection_session(t, item)
-        if carried is None or connection is None or t.before.event(item.event) is None and request is None:
+        issued_now = carried is not None and carried == t.observation.request and t.outcome is None
+        if carried is None or connection is None or t.before.event(item.event) is None and request is None and not issued_now:
             continue
-        if request is None or request.session != connection:
-            owner = request.session if request else t.before.session_of_event(item.event) or "no session"
+        owner = request.session if request else _event_session(t, item) if issued_now else None
+        if owner != connection:
+            owner = owner or t.before.session_of_event(item.event) or "no session"
             problems.append(f"delivered server request {carried} of {owner} on a connection of session {connection}")
     return problems
 
 
 def event_id_fresh(t: Transition) -> list[str]:
-    """A new event gets an id never used before in its session (B23, D27)."""
+    """A new event gets an id never used before in its session (B23, D27): the event of a
+    server action, or a session resumption's re-emission."""
+    reused = [f"re-emitted {d.request or d.cancels} under event id {d.event}, already used on {t.before.event(d.event).stream}"
+              for d in _reused_for_reemission(t)]
     if t.outcome is not None or t.observation.event is None:
-        return []
+        return reused
     if t.before.event(t.observation.event) is not None:
         return [f"the new event reuses event id {t.observation.event}"]
     return []
@@ -354,6 +423,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("no-reemit-on-stream-resume", no_reemit_on_stream_resume),
     ("no-replay-on-session-resume", no_replay_on_session_resume),
     ("no-broadcast", no_broadcast),
+    ("standalone-stream-scope", standalone_stream_scope),
     ("reemit-pending", reemit_pending),
     ("reemit-keeps-pending", reemit_keeps_pending),
     ("session-identity-stable", session_identity_stable),
@@ -395,6 +465,7 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged.add("expiry-independent")
     if t.observation.event is not None and t.outcome is None:
         judged.add("event-id-unique")
+        judged |= _judged_by_sending(t)
     if isinstance(t.action, CallTool) and t.observation.primed is not None:
         judged.add("priming-event")
     if t.observation.version_refused is not None:
@@ -413,6 +484,8 @@ def _judged_by_branch(t: Transition) -> set[str]:
     if branch is Branch.STREAM_RESUMPTION:
         pending = t.before.pending_requests(session)
         return {"replay-suffix", "session-identity-stable"} | ({"no-reemit-on-stream-resume"} if pending else set())
+    if branch is Branch.REJECT_FOREIGN_EVENT_ID and t.outcome.stream is not None:
+        return {"replay-suffix"}
     if branch is not Branch.SESSION_RESUMPTION:
         return set()
     judged = {"session-identity-stable"}
@@ -422,6 +495,20 @@ def _judged_by_branch(t: Transition) -> set[str]:
         judged.add("reemit-keeps-pending" if t.before.request(request_id).reemitted else "reemit-pending")
     if any(t.before.stream(r.stream).connected for r in t.before.pending_requests(session)):
         judged.add("no-broadcast")
+    return judged
+
+
+def _judged_by_sending(t: Transition) -> set[str]:
+    """A server's new message, with other connections open it could also (or instead) have
+    gone to: ``no-broadcast``, and for a POST stream's message with the session's GET stream
+    connected, ``standalone-stream-scope``."""
+    stream = t.before.stream(getattr(t.action, "stream", None))
+    if stream is None:
+        return set()
+    others = [s for s in t.before.streams if s.connected and s.id != stream.id]
+    judged = {"no-broadcast"} if others else set()
+    if stream.kind is StreamKind.POST and any(_get_stream_of(t.before, s.id, stream.session) for s in others):
+        judged.add("standalone-stream-scope")
     return judged
 
 
@@ -536,7 +623,7 @@ def check_transition(t: Transition, expected: Observation | None = None) -> list
 
 
 DELIVERY_ONLY = frozenset({no_cross_session, server_request_ownership, no_reemit_on_stream_resume,
-                           no_replay_on_session_resume, no_broadcast, event_id_resolves})
+                           no_replay_on_session_resume, no_broadcast, standalone_stream_scope, event_id_resolves})
 """Server checks that read only the events a step delivered: on a step that delivers
 none they find nothing, and ``check_transition`` does not call them."""
 
@@ -601,10 +688,15 @@ def _replayed(t: Transition) -> list[Delivered]:
 
 
 def _new(t: Transition, item: Delivered) -> bool:
-    """True for an event this step created: on the new stream of the response, or
-    the event a server action reports."""
-    return item.event == t.observation.event or (item.stream is not None and item.stream == t.observation.stream
-                                                  and t.before.stream(item.stream) is None)
+    """True for an event this step created: on the new stream of the response, the event a
+    server action reports, or one the stream a resumption answered goes on with after its
+    replay (docs/design.md §2: new events on a resumed stream)."""
+    if item.event == t.observation.event:
+        return True
+    if item.stream is None or item.stream != t.observation.stream:
+        return False
+    resumed = t.outcome is not None and t.outcome.branch in (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION)
+    return t.before.stream(item.stream) is None or resumed and t.observation.status == 200
 
 
 def _connection_session(t: Transition, item: Delivered) -> str | None:
@@ -637,18 +729,28 @@ def _is_refusal(status: int | None) -> bool:
 
 
 def _status_rule(t: Transition) -> str:
-    """The rule a wrong status breaks: the branch's, or ``expiry-independent`` when a
-    live session is answered 404, as if it had ended (a server that ends a session when
-    a stream expires or a connection drops, MCP B33; under the MCP revisions a harness
-    that sees the session stay gone reads it as ended instead). A refused
-    ``Last-Event-ID`` (branch 3) keeps its branch's rule: an expired stream's event id
-    answered 404 is the case ``reject-foreign-event-id`` names (catalog), whatever the
-    server thinks of the session."""
-    if t.outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID:
-        return t.outcome.rule
-    if t.observation.status == 404 and t.outcome.session_class is SessionClass.LIVE:
-        return "expiry-independent"
-    return t.outcome.rule
+    """The rule a wrong status breaks: the branch's, with three exceptions.
+
+    - A refused session resumption that leaves pending requests stranded where the profile
+      requires re-emission (``Outcome.strands``): ``reemit-pending``.
+    - A live session answered 404, as if it had ended: ``expiry-independent`` when one of
+      its streams expired or lost its connection before (a server that ends a session with
+      a stream, MCP B33), else ``session-identity-stable`` (a live session keeps
+      answering). Under the MCP revisions the checkers read such a 404 as the session
+      ended at will (``transitions.ended_at_will``) before judging.
+    - A refused ``Last-Event-ID`` (branch 3) keeps its branch's rule: an expired stream's
+      event id answered 404 is the case ``reject-foreign-event-id`` names (catalog).
+    """
+    outcome, status = t.outcome, t.observation.status
+    if outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID:
+        return outcome.rule
+    if outcome.strands and _is_refusal(status) and status != 404:
+        return "reemit-pending"
+    if status == 404 and outcome.session_class is SessionClass.LIVE:
+        session = getattr(t.action, "session", None)
+        lost = any(not s.connected or s.status is not StreamStatus.OPEN for s in t.before.streams_of(session))
+        return "expiry-independent" if lost else "session-identity-stable"
+    return outcome.rule
 
 
 def _reemit_misses(t: Transition) -> list[tuple[str, str]]:

@@ -10,20 +10,21 @@ catalog rule whose statement it breaks:
 - ``sessionless-input-required-retry`` (F20): a retry is answered under its own id, never
   under the id of the request it retries;
 - ``sessionless-request-scope`` (F6): a message travels on the response stream of the
-  request it is about, while that stream is open, with one final response per request;
+  request it is about, while that stream is open; a second final response is its case
+  ``after-final`` (F8: the final response should end the stream);
 - ``sessionless-get-405`` (F17): GET and DELETE get 405 and nothing else;
 - ``sessionless-ignores-headers`` (F10, F17): no session id minted or echoed, and a POST
   carrying legacy headers is answered as one without them.
 
 ``check_step`` runs them all, and files any other difference from the machine's
-own observation under ``agreement``.
+own observation under ``agreement``: a note, never a verdict.
 """
 
 from __future__ import annotations
 
 from typing import Callable
 
-from .catalog import AGREEMENT
+from .catalog import AFTER_FINAL, AGREEMENT
 from .invariants import Finding
 from .sessionless import (
     FINAL,
@@ -86,9 +87,21 @@ def request_scope(before, action, observed) -> list[str]:
             problems.append(f"a {m.kind.value} about {m.about} came on stream {m.stream}, which this step does not answer")
         elif m.about != m.stream:
             problems.append(f"the response stream of {m.stream} carried a {m.kind.value} about {m.about}")
-        elif m.kind in FINAL and m.stream in finals:
-            problems.append(f"the response stream of {m.stream} carried a second final response")
-        finals |= {m.stream} if m.kind in FINAL else set()
+    return problems
+
+
+def one_final_response(before, action, observed) -> list[str]:
+    """The final response ends its stream (F8, SHOULD): nothing final comes after it."""
+    homes = _homes(before, action, observed)
+    problems = []
+    finals: set[str] = set()
+    for m in observed.messages:
+        if not _judged_here(m, before, action) or m.about in _retried_by(before, action, m.stream):
+            continue
+        if m.stream in homes and m.about == m.stream and m.kind in FINAL:
+            if m.stream in finals:
+                problems.append(f"the response stream of {m.stream} carried a second final response")
+            finals.add(m.stream)
     return problems
 
 
@@ -130,6 +143,7 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
     (CLOSE_CANCELS, close_cancels),
     (RETRY_NEW_ID, retry_answered_under_its_id),
     (REQUEST_SCOPE, request_scope),
+    (REQUEST_SCOPE, one_final_response),
     (GET_405, get_405),
     (IGNORES_HEADERS, ignores_headers),
     (AGREEMENT, status),
@@ -137,9 +151,15 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
 """Every check of what a server sent, in the order its findings are reported."""
 
 
+CASES: dict[Check, str] = {one_final_response: AFTER_FINAL}
+"""The case of its rule each check's findings are (the catalog levels a second final response
+apart: F8 is a SHOULD)."""
+
+
 def check_observation(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[Finding]:
     """Every finding on what a server sent for ``action`` in ``before``."""
-    return [Finding(rule, message) for rule, check in SERVER_CHECKS for message in check(before, action, observed)]
+    return [Finding(rule, message, CASES.get(check)) for rule, check in SERVER_CHECKS
+            for message in check(before, action, observed)]
 
 
 def check_step(before: SessionlessState, action: SessionlessAction, observed: Observation,

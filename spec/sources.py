@@ -88,7 +88,11 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B7", _SEND, "a POST that holds a request is answered with an SSE stream or one JSON object (MUST)"),
     ("B12", _SEND, "a dropped connection is no cancellation (the client cancels with notifications/cancelled); "
                    "a server may make streams resumable"),
+    ("B9", _SEND, "before its response the server may send requests and notifications on the POST stream; they "
+                  "should be about the request that opened it (MAY / SHOULD)"),
     ("B15", _LISTEN, "a GET is answered with an SSE stream or with 405 (MUST)"),
+    ("B17", _LISTEN, "what the server sends on the GET stream should be unrelated to any client request then "
+                     "running (SHOULD)"),
     ("B21", _MULTI, "each server message travels on exactly one connected stream; nothing is broadcast (MUST)"),
     ("B23", _RESUME, "event ids, where used, are unique across every stream of the session (MUST)"),
     ("B25", _RESUME, "the server may then replay what followed that id on the broken stream, and carry that "

@@ -34,7 +34,7 @@ from .actions import (
     RestartClient,
 )
 from .decision import Branch, Method, Outcome, decide_headers
-from .profiles import SESSION_ERA, Profile
+from .profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Profile
 from .state import (
     ClientSession,
     Event,
@@ -250,6 +250,39 @@ def alternative(state: State, action: Action, profile: Profile, plan: tuple[Pend
     return _resumption_with(state, action, outcome, plan)
 
 
+def exact_after_eviction(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition | None:
+    """The stream resumption a server may answer instead of branch 3's refusal when
+    ``action`` names a cursor its ring buffer evicted while every later event of the stream
+    is retained (``Outcome.stream`` set on branch 3): 200, the exact replay, the stream
+    continued (docs/design.md §2, partial retention; MCP D28). ``None`` for any other step."""
+    outcome = step(state, action, profile).outcome
+    if outcome is None or outcome.branch is not Branch.REJECT_FOREIGN_EVENT_ID or outcome.stream is None:
+        return None
+    observation, after = _resume_stream(state, action.session, outcome, status=200)
+    return _finish(state, action, outcome, observation, after)
+
+
+def ended_at_will(state: State, action: Action, status: int | None, profile: Profile) -> str | None:
+    """The session a server shows it ended on its own by answering ``action`` with 404, or ``None``.
+
+    MCP B33: a server may end a session at any time and then answers its id with 404 for
+    good. Under an MCP revision a 404 to a request naming a live session is read so (a
+    later answer other than 404 for it breaks ``unknown-session-404``); not a 404 to a
+    ``Last-Event-ID``, which MCP leaves open (branch 3, rules §3.2), nor while a call of
+    the session is unfinished (its client would send the call again: judged as it stands,
+    ``no-duplicate-tool-call``). Under ``boundary`` it is not: the session's life is the
+    boundary's (``expiry-independent``).
+    """
+    if status != 404 or profile not in MCP_SESSION_REVISIONS or action.side != "client":
+        return None
+    session = getattr(action, "session", None)
+    if getattr(action, "last_event_id", None) is not None or not _live(state, session):
+        return None
+    if any(s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in state.streams_of(session)):
+        return None  # a call of it is unfinished: the 404 is judged as it stands (no-duplicate-tool-call)
+    return session
+
+
 def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...]) -> Transition:
     observation, after = _resume_session(state, action.session, outcome, plan)
     return _finish(state, action, outcome, observation, after)
@@ -333,15 +366,16 @@ def _reconnect(state: State, action: Reconnect, profile: Profile):
     return outcome, _answer(outcome.status, outcome.error), state
 
 
-def _resume_stream(state: State, session: str, outcome: Outcome):
+def _resume_stream(state: State, session: str, outcome: Outcome, status: int | None = None):
     """Branch 1: the replay, then the stream continues on the new connection; a
     connection still open to it closes first (never two connections to one
-    stream, docs/design.md §2)."""
+    stream, docs/design.md §2). ``status``: the answer's, when not the outcome's."""
     stream = state.stream(outcome.stream)
     after = state.with_stream(_stream_with(stream, connected=stream.status is StreamStatus.OPEN))
     delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
     superseded = (stream.id,) if stream.connected else ()
-    return Observation(outcome.status, stream=stream.id, events=delivered, closed=superseded), after
+    status = outcome.status if status is None else status
+    return Observation(status, stream=stream.id, events=delivered, closed=superseded), after
 
 
 def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pending, ...] | None = None):

@@ -98,9 +98,9 @@ LEVELS = [
     ('session-identity-stable', 'boundary', 'MUST', ('D3-D7', 'D16-D22', 'D37-D41', 'decision-1', 'decision-2')),
     ('session-identity-stable', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     # expiry-independent
-    ('expiry-independent', 'mcp-2025-03-26', 'SHOULD', ('§3.8', 'B23', 'B33')),
-    ('expiry-independent', 'mcp-2025-06-18', 'SHOULD', ('§3.8', 'C22-C27', 'C28-C36')),
-    ('expiry-independent', 'mcp-2025-11-25', 'SHOULD', ('§3.8', 'D13', 'D27', 'D37-D41')),
+    ('expiry-independent', 'mcp-2025-03-26', 'MAY', ('B33', 'B23')),
+    ('expiry-independent', 'mcp-2025-06-18', 'MAY', ('C28-C36', 'C22-C27')),
+    ('expiry-independent', 'mcp-2025-11-25', 'MAY', ('D37-D41', 'D13', 'D27')),
     ('expiry-independent', 'boundary', 'MUST', ('D13', 'D27', 'decision-expiry')),
     ('expiry-independent', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     # event-id-unique
@@ -127,6 +127,12 @@ LEVELS = [
     ('no-broadcast', 'mcp-2025-11-25', 'MUST', ('D24-D25',)),
     ('no-broadcast', 'boundary', 'MUST', ('D24-D25', 'decision-2')),
     ('no-broadcast', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7',)),
+    # standalone-stream-scope
+    ('standalone-stream-scope', 'mcp-2025-03-26', 'SHOULD', ('B17', 'B9')),
+    ('standalone-stream-scope', 'mcp-2025-06-18', 'SHOULD', ('C13-C19',)),
+    ('standalone-stream-scope', 'mcp-2025-11-25', 'SHOULD', ('D16-D22',)),
+    ('standalone-stream-scope', 'boundary', 'MUST', ('D16-D22', 'decision-2')),
+    ('standalone-stream-scope', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7',)),
     # missing-session-400
     ('missing-session-400', 'mcp-2025-03-26', 'SHOULD', ('B32',)),
     ('missing-session-400', 'mcp-2025-06-18', 'SHOULD', ('C28-C36',)),
@@ -180,7 +186,7 @@ LEVELS = [
     ('sessionless-request-scope', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'boundary', 'NOT_APPLICABLE', ()),
-    ('sessionless-request-scope', 'mcp-2026-07-28', 'MUST', ('F6', 'F3', 'F8')),
+    ('sessionless-request-scope', 'mcp-2026-07-28', 'MUST', ('F6', 'F3')),
     # sessionless-no-server-requests (the 2026-07-28 state machine)
     ('sessionless-no-server-requests', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-no-server-requests', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
@@ -208,10 +214,16 @@ CASE_LEVELS = [
     ('unknown-session-404', 'never-issued', 'mcp-2025-11-25', 'SHOULD', ('§3.8', 'D37-D41')),
     ('unknown-session-404', 'never-issued', 'boundary', 'MUST', ('§3.8', 'decision-guards')),
     ('unknown-session-404', 'never-issued', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F14', 'F17')),
+    ('sessionless-request-scope', 'after-final', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'after-final', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'after-final', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'after-final', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-scope', 'after-final', 'mcp-2026-07-28', 'SHOULD', ('F8',)),
 ]
 
-AGREEMENT_LEVELS = {"mcp-2025-03-26": "SHOULD", "mcp-2025-06-18": "SHOULD", "mcp-2025-11-25": "SHOULD",
-                    "boundary": "MUST", "mcp-2026-07-28": "SHOULD"}
+AGREEMENT_LEVELS = {"mcp-2025-03-26": "NOT_APPLICABLE", "mcp-2025-06-18": "NOT_APPLICABLE",
+                    "mcp-2025-11-25": "NOT_APPLICABLE", "boundary": "NOT_APPLICABLE",
+                    "mcp-2026-07-28": "NOT_APPLICABLE"}
 
 BROKEN = {"MUST": "FAIL", "SHOULD": "WARN", "MAY": "WARN", "NOT_APPLICABLE": "PASS"}
 
@@ -219,8 +231,10 @@ BROKEN = {"MUST": "FAIL", "SHOULD": "WARN", "MAY": "WARN", "NOT_APPLICABLE": "PA
 # in force (for a row that repeats an earlier one, "—", those of the rows it repeats).
 RULES_FILE = {
     "B7": ("MUST", {"MUST"}),
+    "B9": ("MAY / SHOULD / MAY", {"MAY", "SHOULD"}),
     "B12": ("MAY / SHOULD NOT / SHOULD / MAY", {"MAY", "SHOULD NOT", "SHOULD"}),
     "B15": ("MUST", {"MUST"}),
+    "B17": ("SHOULD", {"SHOULD"}),
     "B21": ("MUST / MUST NOT / MAY", {"MUST", "MUST NOT", "MAY"}),
     "B23": ("MUST", {"MUST"}),
     "B25": ("MAY", {"MAY"}),
@@ -336,7 +350,7 @@ def test_a_case_the_rule_does_not_name_falls_back_to_the_rule_level():
 
 
 @pytest.mark.parametrize("profile", list(AGREEMENT_LEVELS))
-def test_agreement_with_the_reference_is_a_must_under_boundary_only(profile):
+def test_agreement_with_the_reference_is_a_note_under_every_profile(profile):
     assert level(AGREEMENT, Profile.parse(profile)).name == AGREEMENT_LEVELS[profile]
     assert catalog.grade(AGREEMENT, Profile.parse(profile)).sources == ("decision-reference",)
     assert verdict_for_broken(AGREEMENT, Profile.parse(profile)).value == BROKEN[AGREEMENT_LEVELS[profile]]
@@ -523,4 +537,7 @@ def test_a_rule_page_shows_each_profile_level_its_sources_and_why(rule):
 def test_the_profiles_page_shows_cases_and_agreement():
     text = profiles_page(_model())
     assert "| [`unknown-session-404`](rules/unknown-session-404.md) | `never-issued` | SHOULD | SHOULD | SHOULD | MUST | n/a |" in text
-    assert "| `boundary` | MUST | `decision-reference` | set by the boundary's decision (docs/design.md §2) |" in text
+    assert "| `boundary` | n/a | `decision-reference` | no rule of the catalog names the difference: it is a note in " \
+           "the report, never a verdict (docs/design.md §3) |" in text
+    assert "| [`sessionless-request-scope`](rules/sessionless-request-scope.md) | `after-final` | n/a | n/a | n/a | " \
+           "n/a | SHOULD |" in text

@@ -82,7 +82,7 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
 
 @pytest.mark.parametrize("args, message", [
     (["--bound", "huge"], "unknown bound"),
-    (["--design", "19"], "unknown design"),
+    (["--design", "30"], "unknown design"),
     (["--sessions", "-1"], "--sessions must be at least 1, got -1"),
     (["--sessions", "0"], "--sessions must be at least 1, got 0"),
     (["--bound", "tiny", "--depth", "0"], "--depth must be at least 1, got 0"),

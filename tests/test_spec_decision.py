@@ -6,7 +6,7 @@ import itertools
 import pytest
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec.decision import Branch, HttpRequest, Method, decide, decide_class
+from mcp_resume.spec.decision import RESUMPTION_ERRORS, Branch, HttpRequest, Method, decide, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE
@@ -121,9 +121,9 @@ def test_session_resumption_reemits_every_pending_request_in_issue_order_and_rep
     assert outcome.reemit == ("R1", "R3") and outcome.replay == ()
 
 
-def test_a_connected_stream_may_refuse_a_second_connection_with_409():
+def test_a_connected_stream_may_refuse_a_second_connection_with_any_client_error_but_404():
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"))
-    assert decide(state, HttpRequest(Method.GET, "S1", "E1"), Profile.BOUNDARY).statuses == {200, 409}
+    assert decide(state, HttpRequest(Method.GET, "S1", "E1"), Profile.BOUNDARY).statuses == {200} | RESUMPTION_ERRORS
     dropped = step(state, a.DropConnection("T1")).after
     assert decide(dropped, HttpRequest(Method.GET, "S1", "E1"), Profile.BOUNDARY).statuses == {200}
 

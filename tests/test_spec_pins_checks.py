@@ -9,6 +9,7 @@ import pytest
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.decision import MISSING_SESSION_ERROR_CODE, RESUMPTION_ERROR_CODE
+from mcp_resume.spec.invariants import judged_rules as inv_judged
 from mcp_resume.spec.invariants import (
     check_sanity,
     check_state,
@@ -80,10 +81,31 @@ def test_replay_suffix_fails_a_resumption_on_another_stream_than_the_cursors():
 @pytest.mark.covers("replay-suffix", "reject-foreign-event-id")
 def test_an_evicted_cursor_answered_200_with_what_is_left_breaks_replay_suffix():
     # design 16: a ring buffer replays after a gap; MCP accepts a 200 for branch 3, not that replay
-    state = run(a.EvictEvent("T1"), state=TWO)
-    t = seen(state, a.Reconnect("S1", "E1"), MCP, status=200, events=(Delivered("E3", stream="T1"),))
-    assert rules(t) == ["replay-suffix"]
+    state = run(a.EvictEvent("T1"), a.EvictEvent("T1"), state=TWO)
+    for profile, also in ((MCP, []), (Profile.BOUNDARY, ["reject-foreign-event-id"])):
+        t = seen(state, a.Reconnect("S1", "E1"), profile, status=200, events=(Delivered("E3", stream="T1"),))
+        assert rules(t) == ["replay-suffix"] + also
+    # a refusal is right, and under MCP an empty 200 (branch 3 is MCP's silence, rules §3.2)
     assert rules(seen(state, a.Reconnect("S1", "E1"), MCP, status=200)) == []
+    assert rules(seen(state, a.Reconnect("S1", "E1"), status=400)) == []
+
+
+@pytest.mark.covers("replay-suffix", "reject-foreign-event-id")
+def test_an_evicted_cursor_whose_successors_are_all_retained_may_be_answered_with_the_exact_suffix():
+    # docs/design.md §2, partial retention: ids that carry stream and position (D28) place the cursor
+    state = run(a.EvictEvent("T1"), state=TWO)
+    exact = (Delivered("E2", stream="T1"), Delivered("E3", stream="T1"))
+    for profile in (MCP, Profile.BOUNDARY):
+        assert rules(seen(state, a.Reconnect("S1", "E1"), profile, status=200, stream="T1", events=exact)) == []
+        assert rules(seen(state, a.Reconnect("S1", "E1"), profile, status=400)) == []
+        # the same cursor answered with a gap, or with nothing, is no exact suffix
+        gap = seen(state, a.Reconnect("S1", "E1"), profile, status=200, stream="T1", events=exact[1:])
+        assert rules(gap) == ["replay-suffix"]
+        assert rules(seen(state, a.Reconnect("S1", "E1"), profile, status=200, stream="T1")) == ["replay-suffix"]
+    # a cursor evicted before another evicted one cannot be answered exactly: under boundary 200 is no answer
+    older = run(a.EvictEvent("T1"), a.EvictEvent("T1"), state=TWO)
+    assert 200 not in step(older, a.Reconnect("S1", "E1")).outcome.statuses
+    assert 200 in step(state, a.Reconnect("S1", "E1")).outcome.statuses
 
 
 @pytest.mark.covers("no-cross-session")
@@ -152,9 +174,14 @@ def test_a_server_request_of_another_session_or_of_none_is_never_delivered():
 def test_a_new_event_with_an_id_already_used_or_a_delivered_id_that_names_nothing():
     reused = seen(TWO, a.EmitEvent("T2"), event="E4", events=(Delivered("E4", stream="T2"),))
     assert rules(reused) == ["event-id-unique"]
-    ghost = seen(TWO, a.Reconnect("S1", "E1"), events=(Delivered("E2", stream="T1"), Delivered("E3", stream="T1"),
-                                                        Delivered("E77", stream="T1")))
-    assert "event-id-unique" not in rules(ghost) and rules(ghost) == ["no-reemit-on-stream-resume"]
+    # a resumed stream goes on with its own new events after the replay: an id the spec does not know yet
+    going_on = seen(TWO, a.Reconnect("S1", "E1"), events=(Delivered("E2", stream="T1"), Delivered("E3", stream="T1"),
+                                                           Delivered("E77", stream="T1")))
+    assert rules(going_on) == []
+    # ... but not on another stream of the session, nor before a refusal's stream
+    elsewhere = seen(TWO, a.Reconnect("S1", "E1"), events=(Delivered("E2", stream="T1"), Delivered("E3", stream="T1"),
+                                                            Delivered("E77", stream="T2")))
+    assert "event-id-unique" in rules(elsewhere) or "no-cross-session" in rules(elsewhere)
     unknown = seen(TWO, a.CallTool("S1"), events=(Delivered("E77", stream="T1"),))
     assert rules(unknown) == ["event-id-unique"]
     # an id that names nothing on the stream a 200 to branch 3 names (MCP accepts the empty 200)
@@ -339,3 +366,84 @@ def test_a_rule_is_judged_only_where_its_check_could_fail():
     emitted = step(TWO, a.EmitEvent("T2"))
     assert {"event-id-unique", "no-cross-session"} <= judged_rules(emitted)
     assert judged_rules(step(INITIAL_STATE, a.Initialize())) == {"new-session-on-initialize"}
+
+
+# -- issue 26: new messages on two streams, the standalone stream, refusals and 404s ----------------
+
+
+# S1: T1 (POST, connected), T2 (GET, connected); S2: T3 (GET, connected)
+STREAMS = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.Initialize(), a.Reconnect("S2", None))
+
+
+@pytest.mark.covers("no-broadcast")
+def test_a_new_message_delivered_on_two_connected_streams_breaks_no_broadcast():
+    # design 21: B21, each message on one stream; the request is new in the step
+    for action in (a.EmitEvent("T1"), a.IssueServerRequest("T1")):
+        reference = step(STREAMS, action)
+        event = reference.observation.event
+        twice = replace(reference, observation=replace(reference.observation, events=(
+            Delivered(event, reference.observation.request, "T1"), Delivered(event, reference.observation.request, "T2"))))
+        assert rules(twice) == ["no-broadcast"]
+        assert rules(reference) == []
+    # to another session's stream as well: that is also a disclosure
+    reference = step(STREAMS, a.IssueServerRequest("T1"))
+    event, request = reference.observation.event, reference.observation.request
+    everywhere = replace(reference, observation=replace(reference.observation, events=(
+        Delivered(event, request, "T1"), Delivered(event, request, "T3"))))
+    assert set(rules(everywhere)) >= {"no-cross-session", "no-broadcast", "server-request-ownership"}
+    assert "no-broadcast" in inv_judged(reference)
+
+
+@pytest.mark.covers("standalone-stream-scope")
+def test_a_calls_server_request_sent_on_the_standalone_get_stream_breaks_standalone_stream_scope():
+    # design 25: B17, what the GET stream carries is unrelated to running requests
+    reference = step(STREAMS, a.IssueServerRequest("T1"))
+    event, request = reference.observation.event, reference.observation.request
+    on_get = replace(reference, observation=replace(reference.observation, events=(Delivered(event, request, "T2"),)))
+    assert rules(on_get) == ["standalone-stream-scope"]
+    assert "standalone-stream-scope" in inv_judged(reference)
+    # the GET stream's own message is fine there
+    assert rules(step(STREAMS, a.IssueServerRequest("T2"))) == []
+    assert "standalone-stream-scope" not in inv_judged(step(STREAMS, a.IssueServerRequest("T2")))
+
+
+@pytest.mark.covers("no-reemit-on-stream-resume")
+def test_a_resumed_stream_may_go_on_with_new_events_but_never_sends_a_request_again():
+    # variation-ping-on-resume: a ping, a notification, a new request after the replay are the stream's own
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.EmitEvent("T1"), a.DropConnection("T1"))
+    replay = (Delivered("E2", stream="T1"),)
+    going_on = replay + (Delivered("?ping", "?ping-request", "T1"), Delivered("?note", stream="T1"))
+    assert rules(seen(state, a.Reconnect("S1", "E1"), events=going_on)) == []
+    # design 6: the pending request R1 again, under a new event id
+    again = replay + (Delivered("?E9", "R1", "T1"),)
+    assert rules(seen(state, a.Reconnect("S1", "E1"), events=again)) == ["no-reemit-on-stream-resume"]
+
+
+@pytest.mark.covers("reemit-pending", "session-identity-stable")
+def test_a_second_get_stream_may_be_refused_unless_the_refusal_strands_a_request():
+    with_get = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.IssueServerRequest("T1"))
+    for status in (400, 409, 403):
+        for profile in (MCP, Profile.BOUNDARY):
+            assert rules(seen(with_get, a.Reconnect("S1", None), profile, status=status, events=(), stream=None)) == []
+    stranded = run(a.DropConnection("T1"), state=with_get)
+    # boundary: the pending request's own connection dropped, so a refusal strands it
+    assert rules(seen(stranded, a.Reconnect("S1", None), status=409, events=(), stream=None)) == ["reemit-pending"]
+    assert rules(seen(stranded, a.Reconnect("S1", None), MCP, status=409, events=(), stream=None)) == []
+    # design 20: stale bookkeeping refuses a GET with 409 when none is connected: wrong only once it strands
+    alone = run(a.Initialize(), a.Reconnect("S1", None), a.DropConnection("T1"))
+    assert rules(seen(alone, a.Reconnect("S1", None), status=409, events=(), stream=None)) == []
+    assert rules(seen(alone, a.Reconnect("S1", None), status=400, events=(), stream=None)) == ["session-identity-stable"]
+    pending = run(a.Initialize(), a.Reconnect("S1", None), a.IssueServerRequest("T1"), a.DropConnection("T1"))
+    assert rules(seen(pending, a.Reconnect("S1", None), status=409, events=(), stream=None)) == ["reemit-pending"]
+    # a 404 is never such a refusal: it says the session is gone
+    assert rules(seen(with_get, a.Reconnect("S1", None), status=404, events=(), stream=None)) == [
+        "session-identity-stable", "no-duplicate-tool-call"]
+
+
+@pytest.mark.covers("expiry-independent", "session-identity-stable")
+def test_a_live_session_answered_404_is_filed_by_what_went_before():
+    # design 23: after a connection drop, expiry-independent; design 29: untouched, session-identity-stable
+    dropped = run(a.Initialize(), a.Reconnect("S1", None), a.DropConnection("T1"))
+    assert rules(seen(dropped, a.CallTool("S1"), status=404, stream=None)) == ["expiry-independent"]
+    fresh = run(a.Initialize(), a.Initialize(), a.DeleteSession("S1"))
+    assert rules(seen(fresh, a.CallTool("S2"), status=404, stream=None)) == ["session-identity-stable"]

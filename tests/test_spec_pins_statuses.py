@@ -6,6 +6,7 @@ import pytest
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.decision import (
     BRANCH_RULE,
+    RESUMPTION_ERRORS,
     NUMBERED_BRANCHES,
     Branch,
     HttpRequest,
@@ -124,13 +125,26 @@ def statuses(state, method, session=None, event=None, request=None, profile=B):
 
 
 @pytest.mark.covers("session-identity-stable")
-def test_a_second_get_stream_may_be_refused_with_409_only_while_a_get_stream_is_connected():
+def test_a_second_get_stream_may_be_refused_with_any_client_error_but_404_only_while_one_is_connected():
+    # docs/design.md §2: 409 (TypeScript SDK) or 400 (another official SDK): any client error but 404
     posted = run(a.Initialize(), a.CallTool("S1"))
-    assert statuses(posted, Method.GET, "S1") == {200}
+    assert statuses(posted, Method.GET, "S1") == {200, 409}
     with_get = step(posted, a.Reconnect("S1", None)).after
-    assert statuses(with_get, Method.GET, "S1") == {200, 409}
+    assert statuses(with_get, Method.GET, "S1") == {200} | RESUMPTION_ERRORS
+    assert 404 not in statuses(with_get, Method.GET, "S1", profile=Profile.MCP_2025_11_25)
     dropped = step(with_get, a.DropConnection("T2")).after
-    assert statuses(dropped, Method.GET, "S1") == {200}
+    assert statuses(dropped, Method.GET, "S1") == {200, 409}
+
+
+@pytest.mark.covers("reemit-pending")
+def test_under_boundary_a_second_get_stream_may_be_refused_only_while_no_request_is_stranded():
+    with_get = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.IssueServerRequest("T1"))
+    assert statuses(with_get, Method.GET, "S1") == {200} | RESUMPTION_ERRORS
+    stranded = step(with_get, a.DropConnection("T1")).after
+    outcome = decide(stranded, HttpRequest(Method.GET, "S1"), B)
+    assert outcome.statuses == {200} and outcome.strands and outcome.reemit == ("R1",)
+    relaxed = decide(stranded, HttpRequest(Method.GET, "S1"), Profile.MCP_2025_11_25)
+    assert RESUMPTION_ERRORS <= relaxed.statuses and not relaxed.strands
 
 
 @pytest.mark.covers("replay-suffix")

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mcp_resume.spec.actions import Action, describe
+from mcp_resume.spec.actions import Action, EmitEvent, ExpireSession, IssueServerRequest, describe
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import (
@@ -21,11 +21,14 @@ from mcp_resume.spec.invariants import (
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
-from mcp_resume.spec.transitions import Observation, Pending, Transition, alternative, enabled, step
+from mcp_resume.spec.transitions import (
+    Delivered, Observation, Pending, Transition, alternative, enabled, ended_at_will, exact_after_eviction, step,
+    step_if_enabled,
+)
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported, Violation
-from mcp_resume.model.servers.idmap import IdMap
+from mcp_resume.model.servers.idmap import UNMAPPED_PREFIX, IdMap
 from mcp_resume.model.harness.trace_edits import not_enabled_error
 
 
@@ -104,11 +107,16 @@ class Checker:
         """
         variants = self._variants(action)
         self.actions.append(action)
-        spec, observed, findings = self._observe(variants, action)
+        spec, observed, findings, raw = self._observe(variants, action)
+        observed, going_on = _split_going_on(spec, observed, raw)
         findings += self._judge(spec, observed) + self._distinct_rejections(spec, observed)
+        judged = judged_rules(replace(spec, observation=observed))
+        state = _next_state(spec, observed)
+        for item in going_on:
+            state, more, also = self._goes_on(state, item)
+            findings, judged = findings + more, judged | also
         failing = tuple(f for f in findings if self._verdict(f) in self.fail_on)
         branch = spec.outcome.branch if spec.outcome else None
-        judged = judged_rules(replace(spec, observation=observed))
         report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch,
                             judged | {f.rule for f in findings})
         self.reports.append(report)
@@ -117,8 +125,23 @@ class Checker:
             raise Counterexample(self.trace(Failure(report.number, first.rule, first.message)), report)
         if findings and self.diverged is None:
             self.diverged = report
-        self.state = _next_state(spec, observed)
+        self.state = state
         return report
+
+    def _goes_on(self, state: State, item: Delivered) -> tuple[State, list[Finding], frozenset[str]]:
+        """A new message the stream a step opened or resumed sent after its answer (``item``,
+        in the server's ids): judged as the server's next step on that stream, a notification
+        (``EmitEvent``) or a new server request (``IssueServerRequest``); returns the state
+        after it, its findings and the rules it judged (docs/design.md §2: a resumed stream
+        goes on with its own new events)."""
+        stream = self.ids.handle(item.stream)
+        action = IssueServerRequest(stream) if item.request is not None else EmitEvent(stream)
+        spec = step_if_enabled(state, action, self.profile)
+        if spec is None:
+            return state, [], frozenset()
+        raw = Observation(event=item.event, request=item.request, events=(item,))
+        observed = replace(spec, observation=self.ids.align(spec, raw))
+        return spec.after, check_transition(observed, spec.observation), judged_rules(observed)
 
     def trace(self, failure: Failure | None = None) -> Trace:
         meta = {"server": getattr(self.server, "name", type(self.server).__name__)}
@@ -135,6 +158,8 @@ class Checker:
         that is the reference's choice or one ``profile`` does not accept. Built directly
         (``spec.transitions.alternative``): enumerating every plan grows as 3^n."""
         outcome = reference.outcome
+        if outcome is not None and outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID and raw.status == 200:
+            return exact_after_eviction(self.state, action, self.profile)
         if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or not outcome.reemit:
             return None
         plan = tuple(_choice(self.ids.server_id(request), raw) for request in outcome.reemit)
@@ -164,24 +189,32 @@ class Checker:
 
     def _observe(self, variants: tuple[Transition, ...], action: Action):
         """Apply ``action`` to the server; return the spec variant it matches (the
-        reference's when none does), the translated observation, and findings."""
+        reference's when none does), the translated observation, findings, and what the
+        server answered in its own ids.
+
+        Under an MCP revision a 404 for a live session is the server having ended it at
+        will (``spec.transitions.ended_at_will``, MCP B33): the spec's state ends it first."""
         try:
             raw = self.server.apply(self.ids.to_server(action))
         except Unsupported:
             self.actions.pop()
             raise
         except Violation as violation:
-            return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)]
+            return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)], Observation()
         except Exception as error:  # a crash of the server under test is a finding, not ours
-            return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")]
+            return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")], Observation()
+        ended = ended_at_will(self.state, action, raw.status, self.profile)
+        if ended is not None:
+            self.state = step(self.state, ExpireSession(ended), self.profile).after
+            variants = self._variants(action)
         variant = self._chosen(variants[0], action, raw)
         if variant is not None:
             ids = self.ids.copy()
             observed = ids.align(variant, raw)
             if comparable(observed) == comparable(variant.observation):
                 self.ids = ids
-                return variant, observed, []
-        return variants[0], self.ids.align(variants[0], raw), []
+                return variant, observed, [], raw
+        return variants[0], self.ids.align(variants[0], raw), [], raw
 
     def _verdict(self, finding: Finding) -> Verdict:
         return verdict_for_broken(finding.rule, self.profile, finding.case)
@@ -205,6 +238,25 @@ def _check_final_state(checker: "Checker") -> None:
         raise SpecSanityError(f"the spec broke its own state invariants at the end of the trace: {sanity}")
 
 
+def _split_going_on(spec: Transition, observed: Observation, raw: Observation) -> tuple[Observation, list[Delivered]]:
+    """``observed`` without the events the stream its step opened or resumed sent as its own
+    new messages after the answer, and those events in the server's ids: events no spec event
+    explains (unpaired), on that stream, carrying no server request the session sent before
+    and cancelling nothing. A request sent again is kept: a re-emission is judged with the step."""
+    if spec.outcome is None or observed.status != 200 or observed.stream is None or len(raw.events) != len(observed.events):
+        return observed, []
+    kept, going_on = [], []
+    for item, raw_item in zip(observed.events, raw.events):
+        new = item.event.startswith(UNMAPPED_PREFIX) and item.stream == observed.stream and item.cancels is None
+        if new and (item.request is None or item.request.startswith(UNMAPPED_PREFIX)):
+            going_on.append(raw_item)
+        else:
+            kept.append(item)
+    if not going_on:
+        return observed, []
+    return replace(observed, events=tuple(kept)), going_on
+
+
 def _choice(request: str | None, raw: Observation) -> Pending:
     """What the server did with ``request`` (its id) on a session resumption's new stream."""
     if any(item.request == request for item in raw.events):
@@ -225,8 +277,8 @@ def _next_state(spec: Transition, observed: Observation) -> State:
     (a 409 on a connected stream, a 405 for no GET stream, an empty 200 for a
     foreign event id under an MCP profile) changes nothing.
     """
-    if spec.outcome is None or observed.status == spec.outcome.status:
-        return spec.after
+    if spec.outcome is None or observed.status in (spec.outcome.status, spec.observation.status):
+        return spec.after  # the reference's answer, or the alternative ``spec`` is (an exact replay after eviction)
     if _success(observed.status) and _success(spec.outcome.status):
         return spec.after
     return spec.before

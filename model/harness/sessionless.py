@@ -72,7 +72,7 @@ class SessionlessChecker:
         else:
             findings = check_step(self.state, action, observed, spec.observation)
         report = SessionlessReport(action, spec.observation, observed, tuple(findings))
-        failing = tuple(f for f in findings if verdict_for_broken(f.rule, PROFILE) in self.fail_on)
+        failing = tuple(f for f in findings if verdict_for_broken(f.rule, PROFILE, f.case) in self.fail_on)
         if failing:
             raise SessionlessCounterexample(tuple(self.actions), failing)
         if findings and self.diverged is None:

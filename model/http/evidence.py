@@ -78,6 +78,12 @@ class SseEvent:
         return self.method is not None and self.request_id is not None
 
     @property
+    def is_input_request(self) -> bool:
+        """A server request that waits on the client (sampling, elicitation, roots): any but
+        ``ping``, a liveness probe that nobody re-emits and no resumption owes (MCP B21)."""
+        return self.is_server_request and self.method != "ping"
+
+    @property
     def cancels(self) -> str | None:
         """The server request a ``notifications/cancelled`` event cancels (its ``requestId``, as text)."""
         if self.method != "notifications/cancelled" or not isinstance(self.message, dict):

@@ -19,7 +19,9 @@ B12/D15), and then reconnects in the ways docs/design.md §2 distinguishes:
   its live session while the call is unfinished (B12, B34, D15);
 - ``no_broadcast``: a request whose POST connection the client is still reading
   is not re-emitted on a new GET stream (B21);
-- ``get_streams_across_sessions``: two sessions' GET streams stay apart (design 12).
+- ``get_streams_across_sessions``: two sessions' GET streams stay apart (design 12);
+- ``standalone_stream_scope``: with the GET stream open, a call's server request comes on
+  the call's own stream (B17).
 """
 
 from __future__ import annotations
@@ -197,6 +199,41 @@ async def no_broadcast(d: Driver, ctx: Context) -> None:
     if not still_open:
         ended = call.end.value if isinstance(call, Exchange) and call.end else "no end"
         raise NotObservable(f"the connection carrying {tool}'s request closed before the GET was answered ({ended})")
+
+
+async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
+    """With the session's GET stream open, a tool call's server request comes on the call's
+    own POST stream, not on the GET stream (MCP B17: what the GET stream carries should be
+    unrelated to running requests; B9). Both streams are read until the request arrives."""
+    if d.json_posts:
+        raise NotObservable("the server answers POST requests with JSON: a call's server request can only come "
+                            "on the GET stream")
+    tool = server_request_tools(d.tools)[0]
+    session = await d.open_session("session S")
+    arrived: asyncio.Future = asyncio.get_running_loop().create_future()
+
+    def watch(event: SseEvent) -> bool:
+        if event.is_input_request and not arrived.done():
+            arrived.set_result(event)
+        return event.is_input_request
+
+    get = asyncio.ensure_future(d.client.get(label="GET with the session id, kept open while a tool runs",
+                                             session=session, stop=watch, idle=3 * ctx.bounds.idle))
+    await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+    call = asyncio.ensure_future(d.client.call_tool(session, tool, label=f"call {tool}, which sends a server request",
+                                                    stop=watch, idle=3 * ctx.bounds.idle))
+    try:
+        request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
+    except asyncio.TimeoutError:
+        request = None
+    if request is not None:
+        await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
+    for task in (get,) if request is not None else (get, call):
+        task.cancel()  # the GET stream does not end with the call; the call ends with its response
+    await asyncio.gather(get, call, return_exceptions=True)
+    if request is None:
+        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s, on its POST stream or the "
+                           "GET stream")
 
 
 async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, via_get: bool):

@@ -45,6 +45,7 @@ from mcp_resume.model.verify.pending import (
     no_reemit_on_stream_resume,
     reemit_keeps_pending,
     server_request_ownership,
+    standalone_stream_scope,
 )
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
 from mcp_resume.model.traffic.records import records_of
@@ -116,6 +117,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("server-request-ownership", server_request_ownership, PENDING),
         Scenario("no-duplicate-tool-call", no_duplicate_tool_call, RESUMES),
         Scenario("no-broadcast", no_broadcast, PENDING),
+        Scenario("standalone-stream-scope", standalone_stream_scope, PENDING),
         Scenario("missing-session-400", missing_session_400, SESSIONS),
         Scenario("malformed-session-400", malformed_session_400, SESSIONS),
         Scenario("new-session-on-initialize", new_session_on_initialize, SESSIONS),
