@@ -14,8 +14,9 @@ profiles explicitly where that derivation would be wrong.
 A *correct variation* (``VARIATIONS``) is a ``Design`` with no rules and no
 number: a server that departs from the reference in a way docs/design.md §5 says a
 checker must not blame (cancelling instead of re-emitting, a ring buffer that
-rejects an evicted cursor, re-serialised replays, JSON answers to POST). Its
-target is ``variation-<slug>``.
+rejects an evicted cursor, re-serialised replays, JSON answers to POST, a second GET
+refused with 400, new events on a resumed stream, an exact replay after an evicted
+cursor). Its target is ``variation-<slug>``.
 
 Adding a design: one ``Design`` entry below, and, for a new ``Deviation``, its
 behaviour in the server and in Z3.
@@ -82,6 +83,33 @@ class Deviation(str, Enum):
     GET_STREAM_STORES_SESSION = "get-stream-stores-session"
     """The standalone GET stream's store records every event the session sends
     while that stream is retained, on whatever stream; resuming it replays them."""
+    UNKNOWN_SESSION_400 = "unknown-session-400"
+    """A well-formed session id that names no live session (unknown, ended) is answered 400."""
+    STALE_CONNECTION_COUNT = "stale-connection-count"
+    """A session's GET connection, once opened, counts as open for good: every later GET
+    without ``Last-Event-ID`` of the session is refused with 409, also after it dropped."""
+    BROADCAST_NEW_MESSAGES = "broadcast-new-messages"
+    """Every new message (server request or notification) is delivered on every connected
+    stream of every session, not only on the stream it was sent on."""
+    UNSTORED_WHILE_DISCONNECTED = "unstored-while-disconnected"
+    """An event sent while its stream has no open connection gets an id but is not stored."""
+    DROP_ENDS_SESSION = "drop-ends-session"
+    """A dropped connection ends its session: 404 from then on."""
+    CONSTANT_FIRST_EVENT_ID = "constant-first-event-id"
+    """The first event of every stream (the priming event, over HTTP) has the id ``0``."""
+    CALL_REQUEST_ON_GET_STREAM = "call-request-on-get-stream"
+    """A server request made on a POST stream (inside its tool call) is sent on the session's
+    GET stream instead whenever that stream has an open connection."""
+    SILENT_DROP_ON_RESUME = "silent-drop-on-resume"
+    """A session resumption drops the pending requests it would re-emit, without
+    ``notifications/cancelled``."""
+    SINGLE_SLOT_PENDING = "single-slot-pending"
+    """The pending table holds one request per session: a new server request overwrites it."""
+    RETAINED_CURSOR_EMPTY = "retained-cursor-empty"
+    """A stream resumption from a retained cursor is answered 200 with no replay (the store
+    lost the stream's events); the stream goes on live."""
+    DELETE_ENDS_ALL_SESSIONS = "delete-ends-all-sessions"
+    """DELETE of one session ends every session of the server."""
     CANCEL_ON_SESSION_RESUME = "cancel-on-session-resume"
     """Correct: a session resumption cancels (``notifications/cancelled`` on the
     new stream) the pending requests it would re-emit, instead of re-emitting them."""
@@ -94,6 +122,15 @@ class Deviation(str, Enum):
     JSON_POST_RESPONSES = "json-post-responses"
     """Correct: a POST request is answered with one ``application/json`` body, not
     an SSE stream (MCP B13); the in-process server is the reference."""
+    SECOND_GET_400 = "second-get-400"
+    """Correct: a session that holds a connected GET stream refuses another GET without
+    ``Last-Event-ID`` with 400, while no pending request of it has lost its connection."""
+    PING_ON_RESUME = "ping-on-resume"
+    """Correct: after the replay a resumed stream goes on with a new server request (a
+    ``ping``) and a new notification."""
+    EVICTED_CURSOR_EXACT = "evicted-cursor-exact"
+    """Correct: a ring buffer answers a cursor whose own event it evicted, when it still
+    holds every later event of the stream, with exactly those; an older cursor gets 400."""
 
 
 PARAMETERS: dict[Deviation, tuple[str, ...]] = {
@@ -152,8 +189,9 @@ class Design:
         return bool(self.breaks(profile))
 
 
-def _design(number, slug, summary, rules, deviations, **parameters) -> Design:
-    return Design(number, slug, summary, frozenset(rules), tuple(deviations), tuple(sorted(parameters.items())))
+def _design(number, slug, summary, rules, deviations, caught_under=None, **parameters) -> Design:
+    return Design(number, slug, summary, frozenset(rules), tuple(deviations), tuple(sorted(parameters.items())),
+                  caught_under)
 
 
 D = Deviation
@@ -236,6 +274,53 @@ DESIGNS: tuple[Design, ...] = (
             "messages already delivered on POST streams",
             {"no-cross-session", "replay-suffix"},
             [D.GET_STREAM_STORES_SESSION]),
+    _design(19, "unknown-session-400",
+            "an unknown or expired session answered 400 instead of 404",
+            {"unknown-session-404"},
+            [D.UNKNOWN_SESSION_400]),
+    _design(20, "stale-connection-count",
+            "a dropped GET connection still counts as open: every later GET of the session is refused with 409, "
+            "stranding pending requests",
+            {"reemit-pending"},
+            [D.STALE_CONNECTION_COUNT]),
+    _design(21, "broadcast-new-messages",
+            "every new message sent to every connected stream of every session",
+            {"no-broadcast", "no-cross-session", "server-request-ownership"},
+            [D.BROADCAST_NEW_MESSAGES]),
+    _design(22, "unstored-while-disconnected",
+            "events produced while no connection is open are never stored: the replay after a drop has a hole",
+            {"replay-suffix"},
+            [D.UNSTORED_WHILE_DISCONNECTED]),
+    _design(23, "drop-ends-session",
+            "a dropped connection ends the session (404 from then on): correct under MCP (B33), not under boundary",
+            {"expiry-independent"},
+            [D.DROP_ENDS_SESSION],
+            caught_under=frozenset({Profile.BOUNDARY})),
+    _design(24, "constant-event-id",
+            "a constant event id: the first (priming) event of every stream is 0",
+            {"event-id-unique"},
+            [D.CONSTANT_FIRST_EVENT_ID]),
+    _design(25, "call-request-on-get-stream",
+            "a server request made inside a tool call sent on the standalone GET stream instead of the call's stream",
+            {"standalone-stream-scope"},
+            [D.CALL_REQUEST_ON_GET_STREAM]),
+    _design(26, "silent-drop-on-resume",
+            "pending requests dropped without notifications/cancelled on session resumption",
+            {"reemit-pending"},
+            [D.SILENT_DROP_ON_RESUME]),
+    _design(27, "single-slot-pending",
+            "a single-slot pending table: a second server request overwrites the first, which is never re-emitted",
+            {"reemit-pending"},
+            [D.SINGLE_SLOT_PENDING]),
+    _design(28, "retained-cursor-empty-200",
+            "a retained cursor answered with an empty 200 (the store lost the stream's events)",
+            {"replay-suffix"},
+            [D.RETAINED_CURSOR_EMPTY]),
+    _design(29, "delete-ends-all-sessions",
+            "DELETE of one session ends every session: the others answer 404 while live",
+            {"session-identity-stable", "expiry-independent", "unknown-session-404"},
+            [D.DELETE_ENDS_ALL_SESSIONS],
+            caught_under=frozenset({Profile.BOUNDARY})),
 )
 
 
@@ -252,6 +337,12 @@ VARIATIONS: tuple[Design, ...] = (
                [D.RESERIALISED_REPLAY]),
     _variation("json-response", "POST requests answered with application/json instead of SSE",
                [D.JSON_POST_RESPONSES]),
+    _variation("second-get-400", "a second concurrent GET stream refused with 400",
+               [D.SECOND_GET_400]),
+    _variation("ping-on-resume", "a resumed stream goes on with a new ping and a new notification after the replay",
+               [D.PING_ON_RESUME]),
+    _variation("evicted-cursor-exact", "a ring buffer replays the exact suffix after a cursor whose own event it "
+               "evicted", [D.EVICTED_CURSOR_EXACT]),
 )
 """The correct variations of docs/design.md §5: no checker may blame them."""
 
@@ -301,5 +392,5 @@ def target_number(name: str) -> int | None:
 
 
 def numbers_text() -> str:
-    """``1-18``: the design numbers for help texts."""
+    """``1-29``: the design numbers for help texts."""
     return f"{NUMBERS[0]}-{NUMBERS[-1]}" if NUMBERS == tuple(range(NUMBERS[0], NUMBERS[-1] + 1)) else ", ".join(map(str, NUMBERS))

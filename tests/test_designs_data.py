@@ -16,10 +16,15 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_current_expectations_pinned():
-    """A wrong edit of the data shows here: these are docs/design.md §5's eighteen designs."""
-    assert designs.NUMBERS == tuple(range(1, 19))
-    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18} == CAUGHT_UNDER_MCP
-    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 19))
+    """A wrong edit of the data shows here: these are docs/design.md §5's twenty-nine designs."""
+    assert designs.NUMBERS == tuple(range(1, 30))
+    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18, 19, 21, 24} \
+        == CAUGHT_UNDER_MCP
+    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 30))
+    # ending a session at will is MCP-correct (B33): designs 23 and 29 tell the profiles apart
+    assert not designs.design(23).caught(Profile.MCP_2025_11_25) and designs.design(23).rules == {"expiry-independent"}
+    assert designs.design(20).rules == designs.design(26).rules == designs.design(27).rules == {"reemit-pending"}
+    assert designs.design(25).rules == {"standalone-stream-scope"}
     assert designs.design(1).name == "design-1-per-session-cursor"
     assert designs.design(11).name == "design-11-foreign-event-id-empty-200"
     assert designs.design(3).rules == {"reemit-keeps-pending"}
@@ -28,7 +33,8 @@ def test_the_current_expectations_pinned():
     assert designs.design(15).rules == designs.design(16).rules == {"replay-suffix"}
     assert designs.design(17).rules == {"reject-orphan-event-id"}
     assert [v.target for v in designs.VARIATIONS] == [
-        "variation-cancel", "variation-ring-buffer", "variation-reserialised", "variation-json-response"]
+        "variation-cancel", "variation-ring-buffer", "variation-reserialised", "variation-json-response",
+        "variation-second-get-400", "variation-ping-on-resume", "variation-evicted-cursor-exact"]
 
 
 @pytest.mark.parametrize("design", designs.DESIGNS + designs.VARIATIONS, ids=lambda d: d.target)
@@ -106,20 +112,21 @@ def test_an_explicit_profile_set_overrides_the_derivation():
 
 def test_unknown_designs_are_named():
     with pytest.raises(KeyError, match="designs are 1, 2"):
-        designs.design(19)
-    assert designs.target_number("design-18") == 18
-    assert designs.target_number("design-19") is None and designs.target_number("design-1x") is None
-    with pytest.raises(ValueError, match="design-18, variation-cancel"):
-        server_factory("design-19")
-    assert designs.numbers_text() == "1-18"
+        designs.design(30)
+    assert designs.target_number("design-29") == 29
+    assert designs.target_number("design-30") is None and designs.target_number("design-1x") is None
+    with pytest.raises(ValueError, match="design-29, variation-cancel"):
+        server_factory("design-30")
+    assert designs.numbers_text() == "1-29"
 
 
-# -- designs 13-18 and the correct variations, each on a short run of its own ---------------
+# -- designs 13-29 and the correct variations, each on a short run of its own ---------------
 
 from mcp_resume.model.harness.checker import Counterexample, Checker, replay  # noqa: E402
 from mcp_resume.model.servers.reference import ReferenceServer  # noqa: E402
 from mcp_resume.spec import actions as a  # noqa: E402
 from mcp_resume.spec.trace import Trace  # noqa: E402
+from mcp_resume.spec.transitions import Observation  # noqa: E402
 
 _OPEN = [a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1")]
 RUNS = {
@@ -131,6 +138,22 @@ RUNS = {
     17: ([a.Reconnect(None, "unknown-event")], "reject-orphan-event-id"),
     18: ([a.Initialize(), a.Reconnect("S1", None), a.EmitEvent("T1"), a.CallTool("S1"), a.EmitEvent("T2"),
           a.DropConnection("T1"), a.Reconnect("S1", "E1")], "no-cross-session"),
+    19: ([a.Initialize(), a.DeleteSession("S1"), a.CallTool("S1")], "unknown-session-404"),
+    20: ([a.Initialize(), a.Reconnect("S1", None), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+          a.Reconnect("S1", None)], "reemit-pending"),
+    21: ([a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.EmitEvent("T1")], "no-broadcast"),
+    22: (_OPEN + [a.DropConnection("T1"), a.EmitEvent("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
+    23: ([a.Initialize(), a.Reconnect("S1", None), a.DropConnection("T1"), a.Reconnect("S1", None)],
+         "expiry-independent"),
+    24: ([a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.CallTool("S1"), a.EmitEvent("T2")], "event-id-unique"),
+    25: ([a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.IssueServerRequest("T1")],
+         "standalone-stream-scope"),
+    26: ([a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"),
+          a.Reconnect("S1", None)], "reemit-pending"),
+    27: ([a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.IssueServerRequest("T1"),
+          a.DropConnection("T1"), a.Reconnect("S1", None)], "reemit-pending"),
+    28: (_OPEN + [a.EmitEvent("T1"), a.DropConnection("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
+    29: ([a.Initialize(), a.Initialize(), a.DeleteSession("S1"), a.CallTool("S2")], "session-identity-stable"),
 }
 
 
@@ -157,6 +180,47 @@ def test_the_cancel_variation_cancels_what_the_reference_re_emits_and_the_checke
     on_reference = Checker(ReferenceServer())
     reference = [on_reference.apply(action) for action in actions[:5]][-1].observed
     assert [d.request for d in reference.events] == ["R1"]
+
+
+@pytest.mark.parametrize("number", [23, 29])
+def test_ending_a_session_at_will_is_no_finding_under_mcp_and_lives_again_is(number):
+    # MCP B33: a server may end a session at any time, then 404 for good
+    actions, _ = RUNS[number]
+    checker = Checker(faulty.DESIGNS[number](), Profile.MCP_2025_11_25)
+    reports = [checker.apply(action) for action in actions + [a.CallTool(actions[-1].session)]]
+    assert not any(r.findings for r in reports) and reports[-1].observed.status == 404
+    # the reference answering 200 after a 404 for the same session: the session lived again
+    class Flapping(ReferenceServer):
+        answered = 0
+
+        def on_call_tool(self, action):
+            self.answered += 1
+            return Observation(404) if self.answered == 1 else super().on_call_tool(action)
+
+    flapping = Checker(Flapping(), Profile.MCP_2025_11_25)
+    flapping.apply(a.Initialize())
+    assert flapping.apply(a.CallTool("S1")).findings == ()
+    with pytest.raises(Counterexample) as lived:
+        flapping.apply(a.CallTool("S1"))
+    assert lived.value.trace.failure.rule == "unknown-session-404"
+
+
+@pytest.mark.parametrize("target, actions", [
+    ("variation-second-get-400", [a.Initialize(), a.Reconnect("S1", None), a.Reconnect("S1", None)]),
+    ("variation-ping-on-resume", _OPEN + [a.DropConnection("T1"), a.Reconnect("S1", "E1"), a.DropConnection("T1"),
+                                          a.Reconnect("S1", "E2"), a.Reconnect("S1", None)]),
+    ("variation-evicted-cursor-exact", _OPEN + [a.EmitEvent("T1"), a.DropConnection("T1"), a.EvictEvent("T1"),
+                                                a.Reconnect("S1", "E1"), a.EmitEvent("T1")]),
+])
+def test_the_third_round_variations_are_blamed_for_nothing_under_any_profile(target, actions):
+    for profile in (Profile.BOUNDARY, Profile.MCP_2025_11_25, Profile.MCP_2025_03_26):
+        checker = Checker(server_factory(target)(), profile)
+        reports = [checker.apply(action) for action in actions]
+        assert not any(r.findings for r in reports), (profile, [r.findings for r in reports])
+    # and each departs from the reference where it says it does
+    last = Checker(server_factory(target)()), Checker(ReferenceServer())
+    seen = [[c.apply(action).observed for action in actions] for c in last]
+    assert seen[0] != seen[1]
 
 
 def test_the_ring_buffer_variation_refuses_an_evicted_cursor_as_branch_3():

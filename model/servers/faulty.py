@@ -298,6 +298,132 @@ class GetStreamStoresSession(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(self.delivered(stream, e, r) for e, r in after))
 
 
+class UnknownSession400(ReferenceServer):
+    """``Deviation.UNKNOWN_SESSION_400``: a well-formed id naming no live session gets 400."""
+
+    def check_session(self, session: str | None) -> int | None:
+        refusal = super().check_session(session)
+        return 400 if refusal == 404 else refusal
+
+
+class StaleConnectionCount(ReferenceServer):
+    """``Deviation.STALE_CONNECTION_COUNT``: a session whose GET connection was ever open
+    counts it open for good and refuses every later GET without a cursor with 409."""
+
+    def resume_session(self, session: str) -> Observation:
+        if any(s.session == session and s.key.startswith("get-") for s in self.streams.values()):
+            return Observation(409)
+        return super().resume_session(session)
+
+
+class BroadcastNewMessages(ReferenceServer):
+    """``Deviation.BROADCAST_NEW_MESSAGES``: a new message also goes to every other
+    connected stream, of any session."""
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        observation = super().send(stream, request)
+        others = tuple(self.delivered(other, observation.event, request) for other in self.streams.values()
+                       if other is not stream and other.connected and self.sessions[other.session].live)
+        return replace(observation, events=observation.events + others)
+
+
+class UnstoredWhileDisconnected(ReferenceServer):
+    """``Deviation.UNSTORED_WHILE_DISCONNECTED``: an event sent with no open connection
+    gets its id, and is lost."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lost = 0  # events sent with no connection open, each under an id of its own
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        if stream.connected:
+            return super().send(stream, request)
+        self.lost += 1
+        return Observation(event=f"{stream.key}/lost-{self.lost}", request=request)
+
+
+class DropEndsSession(ReferenceServer):
+    """``Deviation.DROP_ENDS_SESSION``: a dropped connection ends its session (B33 allows it)."""
+
+    def on_drop_connection(self, action):
+        observation = super().on_drop_connection(action)
+        self.end_session(self.streams[action.stream].session)
+        return observation
+
+
+class ConstantFirstEventId(ReferenceServer):
+    """``Deviation.CONSTANT_FIRST_EVENT_ID``: every stream's first event (over HTTP, its
+    priming event) has the id ``0``."""
+
+    def send(self, stream: StreamRecord, request: str | None) -> Observation:
+        if stream.events:
+            return super().send(stream, request)
+        stream.events.append(("0", request))
+        delivered = (self.delivered(stream, "0", request),) if stream.connected else ()
+        return Observation(event="0", request=request, events=delivered)
+
+    def find_stream(self, event_id: str) -> StreamRecord | None:
+        if event_id != "0":
+            return super().find_stream(event_id)
+        return next((s for s in self.streams.values() if s.events and s.events[0][0] == "0"), None)
+
+
+class CallRequestOnGetStream(ReferenceServer):
+    """``Deviation.CALL_REQUEST_ON_GET_STREAM``: a server request made on a POST stream
+    goes on the session's GET stream instead while that stream has an open connection."""
+
+    def on_issue_server_request(self, action):
+        stream = self.streams[action.stream]
+        get = next((s for s in self.streams.values() if s.session == stream.session and s.key.startswith("get-")
+                    and s.connected and s.open), None)
+        if get is None or not stream.key.startswith("post-"):
+            return super().on_issue_server_request(action)
+        return super().on_issue_server_request(replace(action, stream=get.key))
+
+
+class SilentDropOnResume(ReferenceServer):
+    """``Deviation.SILENT_DROP_ON_RESUME``: the requests a session resumption should
+    re-emit are dropped from the pending table, and nothing is sent."""
+
+    def resume_session(self, session: str) -> Observation:
+        dropped = self.stranded(session)
+        stream = self.open_stream(session, "get")
+        pending = self.sessions[session].pending
+        pending[:] = [r for r in pending if r not in dropped]
+        return Observation(200, stream=stream.key)
+
+
+class SingleSlotPending(ReferenceServer):
+    """``Deviation.SINGLE_SLOT_PENDING``: a new server request overwrites the one pending."""
+
+    def on_issue_server_request(self, action):
+        observation = super().on_issue_server_request(action)
+        pending = self.sessions[self.streams[action.stream].session].pending
+        pending[:] = pending[-1:]
+        return observation
+
+
+class RetainedCursorEmpty(ReferenceServer):
+    """``Deviation.RETAINED_CURSOR_EMPTY``: a stream resumption the reference answers with
+    a replay is answered 200 with nothing replayed; the stream goes on live."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        return replace(observation, events=()) if observation.status == 200 else observation
+
+
+class DeleteEndsAllSessions(ReferenceServer):
+    """``Deviation.DELETE_ENDS_ALL_SESSIONS``: DELETE of one session ends every session."""
+
+    def on_delete_session(self, action):
+        observation = super().on_delete_session(action)
+        if observation.status == 200:
+            for session, record in self.sessions.items():
+                if record.live:
+                    self.end_session(session)
+        return observation
+
+
 BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.PER_SESSION_CURSOR: PerSessionCursor,
     Deviation.GLOBAL_EVENT_LOG: GlobalEventLog,
@@ -316,6 +442,17 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.RESUMED_STREAM_MISROUTED: ResumedStreamMisrouted,
     Deviation.ORPHAN_EVENT_ID_MINTS_SESSION: OrphanEventIdMintsSession,
     Deviation.GET_STREAM_STORES_SESSION: GetStreamStoresSession,
+    Deviation.UNKNOWN_SESSION_400: UnknownSession400,
+    Deviation.STALE_CONNECTION_COUNT: StaleConnectionCount,
+    Deviation.BROADCAST_NEW_MESSAGES: BroadcastNewMessages,
+    Deviation.UNSTORED_WHILE_DISCONNECTED: UnstoredWhileDisconnected,
+    Deviation.DROP_ENDS_SESSION: DropEndsSession,
+    Deviation.CONSTANT_FIRST_EVENT_ID: ConstantFirstEventId,
+    Deviation.CALL_REQUEST_ON_GET_STREAM: CallRequestOnGetStream,
+    Deviation.SILENT_DROP_ON_RESUME: SilentDropOnResume,
+    Deviation.SINGLE_SLOT_PENDING: SingleSlotPending,
+    Deviation.RETAINED_CURSOR_EMPTY: RetainedCursorEmpty,
+    Deviation.DELETE_ENDS_ALL_SESSIONS: DeleteEndsAllSessions,
 }
 """The server class of each deviation."""
 
