@@ -287,11 +287,18 @@ def _sent_on_several_streams(t: Transition) -> list[str]:
 
 
 def standalone_stream_scope(t: Transition) -> list[str]:
-    """A message a server sends on a POST stream is about the call that opened it: it is
-    delivered there, not on the session's standalone GET stream instead (B17, B9)."""
+    """A message a server sends about a running call goes on the call's POST stream, not on
+    the session's standalone GET stream instead (B17, B9): seen as a POST stream's new
+    message delivered on the GET stream, or as a message on the GET stream that the traffic
+    mapping found to be about a running call (``Observation.about``)."""
     if t.outcome is not None or t.observation.event is None:
         return []
     stream = t.before.stream(getattr(t.action, "stream", None))
+    about = t.before.stream(t.observation.about)
+    if stream is not None and stream.kind is StreamKind.GET and about is not None and about.kind is StreamKind.POST \
+            and about.session == stream.session:
+        what = "server request" if t.observation.request is not None else "notification"
+        return [f"sent the {what} of the call on {about.id} on the standalone GET stream {stream.id} instead"]
     if stream is None or stream.kind is not StreamKind.POST:
         return []
     on = {d.stream for d in t.observation.events if d.event == t.observation.event}
@@ -508,6 +515,8 @@ def _judged_by_sending(t: Transition) -> set[str]:
     others = [s for s in t.before.streams if s.connected and s.id != stream.id]
     judged = {"no-broadcast"} if others else set()
     if stream.kind is StreamKind.POST and any(_get_stream_of(t.before, s.id, stream.session) for s in others):
+        judged.add("standalone-stream-scope")
+    if stream.kind is StreamKind.GET and t.observation.about is not None:
         judged.add("standalone-stream-scope")
     return judged
 

@@ -84,7 +84,10 @@ class Observation:
     - ``version_refused``: for a request that carried the negotiated
       ``MCP-Protocol-Version``, whether it was refused for that header (400, where
       the same request without it was served); ``False`` when it was served;
-      ``None`` when not known (C40).
+      ``None`` when not known (C40);
+    - ``about``: for a server message read off recorded traffic, the stream of the running
+      client request it is about when it came on another stream (a call's server request on
+      the standalone GET stream, B17); ``None`` when it came on its own or nobody can tell.
     """
 
     status: int | None = None
@@ -97,6 +100,7 @@ class Observation:
     error: int | None = None
     primed: bool | None = None
     version_refused: bool | None = None
+    about: str | None = None
 
 
 class Pending(str, Enum):
@@ -300,7 +304,7 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
         observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error, o.primed,
-                                  o.version_refused)
+                                  o.version_refused, o.about)
     return Transition(state, action, outcome, observation, remember(state, after, observation))
 
 

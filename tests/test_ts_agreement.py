@@ -79,12 +79,14 @@ def test_a_stream_resumption_that_names_another_stream_breaks_replay_suffix():
 
 
 def test_an_evicted_cursor_answered_200_with_what_the_buffer_kept_breaks_replay_suffix():
-    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EvictEvent("T1"), EmitEvent("T1"),
-                  Reconnect("S1", "E1")])[-1]
+    # two events evicted, the cursor the older: what the buffer kept has a gap (an exact suffix after the last
+    # evicted event is correct, docs/design.md §2)
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EmitEvent("T1"), EvictEvent("T1"), EvictEvent("T1"),
+                  EmitEvent("T1"), Reconnect("S1", "E1")])[-1]
     assert taken.outcome.branch.value == "reject-foreign-event-id" and taken.observation.events == ()
     assert check_step(taken, Profile.BOUNDARY) == []
     gap = replace(taken, observation=replace(taken.observation, status=200,
-                                             events=(transitions.Delivered("E2", None, "T1"),)))  # design 16
+                                             events=(transitions.Delivered("E3", None, "T1"),)))  # design 16
     assert spec_invariants.replay_suffix(gap)
     problems = check_step(gap, Profile.BOUNDARY, canonical=False)
     assert any("replay-suffix.step" in p for p in problems), problems

@@ -132,6 +132,14 @@ def test_a_re_emission_within_the_grace_period_counts():
     assert found["reemit-pending"].verdict is PASS, found["reemit-pending"].reason
 
 
+@pytest.mark.covers("reemit-pending")
+def test_a_ping_before_the_re_emission_is_no_re_emission_and_no_pending_request():
+    # docs/design.md §2: only a request sent again (same JSON-RPC id) is a re-emission; a ping is nobody's pending request
+    found = judged(Variant(ping_first=True), "reemit-pending", "reemit-keeps-pending")
+    assert found["reemit-pending"].verdict is PASS, found["reemit-pending"].reason
+    assert FAIL not in verdicts_of(found).values(), {r: v.reason for r, v in found.items()}
+
+
 @pytest.mark.slow
 @pytest.mark.covers("replay-suffix")
 def test_a_ring_buffer_that_refuses_an_evicted_cursor_passes_and_one_that_replays_past_a_gap_fails():

@@ -80,6 +80,7 @@ class IdMap:
             error=observed.error,
             primed=observed.primed,
             version_refused=observed.version_refused,
+            about=self.handle(observed.about),
         )
 
     def _delivered(self, item: Delivered) -> Delivered:

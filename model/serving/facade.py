@@ -307,9 +307,12 @@ class FacadeApp:
         if delivered.cancels is not None:
             payload = {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": int(delivered.cancels)}}
         elif delivered.request is not None:
-            payload = self.request_payloads.get(delivered.request)
-        else:
-            payload = self.event_payloads.get(delivered.event)
+            payload = self.request_payloads.get(delivered.request, _ping(delivered.request))
+        elif delivered.event in self.event_payloads:
+            payload = self.event_payloads[delivered.event]  # None for a priming event
+        else:  # a notification the server sent on its own
+            payload = {"jsonrpc": "2.0", "method": "notifications/message",
+                       "params": {"level": "info", "data": f"event {delivered.event}"}}
         if payload is None:
             return f"id: {delivered.event}\ndata: \n\n".encode()
         text = json.dumps(_reversed_keys(payload), indent=2) if reserialise else json.dumps(payload)
@@ -346,7 +349,9 @@ class FacadeApp:
             self.apply(a.EvictEvent(stream))
 
     def _deliver(self, action, delivered) -> None:
-        stream = getattr(action, "stream", None)
+        """Queue ``delivered`` on the connection of the stream the server delivered it on
+        (its own, or, for a server that sends elsewhere, another one)."""
+        stream = delivered.stream or getattr(action, "stream", None)
         connection = self.connections.get(stream) if stream else None
         if connection is not None and not connection.closed:
             connection.queue.put_nowait(delivered)
@@ -562,3 +567,9 @@ async def _json(send, status: int, body: Any, extra: dict[str, str] | None = Non
 
 async def _json_error(send, status: int, rid, code: int, text: str) -> None:
     await _json(send, status, {"jsonrpc": "2.0", "id": rid, "error": {"code": code, "message": text}})
+
+
+def _ping(request: str) -> dict:
+    """The JSON-RPC form of a server request no fixture tool made (a server's own, e.g. after
+    a stream resumption's replay): a ``ping``."""
+    return {"jsonrpc": "2.0", "id": int(request) if request.isdigit() else request, "method": "ping"}

@@ -10,7 +10,8 @@ mapped onto the spec's actions (docs/design.md §2) and judged by the checker
   never reads, so ``DropConnection`` follows); a POSTed JSON-RPC response ->
   ``AnswerRequest``; GET -> ``Reconnect`` with the two headers as sent; DELETE
   -> ``DeleteSession``. Notifications the client sends are not actions.
-- Events: an event on a stream is ``EmitEvent``, a server request
+- Events: an event on a stream is ``EmitEvent``, a server request that waits on the
+  client (sampling, elicitation, roots; a ``ping`` is an event: no resumption owes it)
   ``IssueServerRequest``, a ``notifications/cancelled`` of a pending request
   ``CancelRequest``. What a GET delivers at once (the events that arrive within
   ``REPLAY_WINDOW`` seconds of its response head, all of them in a HAR file, whose
@@ -454,15 +455,34 @@ class _Timeline:
         if event.method == "notifications/cancelled" and item.cancels is not None:
             action = a.CancelRequest(self.handle(item.cancels))
             observed = Observation(event=item.event, events=events)
-        elif event.is_server_request:
+        elif event.is_input_request:
             action = a.IssueServerRequest(self.handle(key))
-            observed = Observation(event=item.event, request=item.request, events=events)
+            observed = Observation(event=item.event, request=item.request, events=events,
+                                   about=self._call_it_serves(key, session))
         else:
             action = a.EmitEvent(self.handle(key))
             observed = Observation(event=item.event, events=events)
         unjudged = frozenset({"event-id-unique"}) if event.id is None else frozenset()  # the log named it
         self.place(action, observed, (record.number,), session, unjudged)
         self._saw(event, key)
+
+    def _call_it_serves(self, key: str, session) -> str | None:
+        """For an input request that came on a GET stream: the stream of the one tools/call of
+        the session still running on an SSE stream (its response not seen yet), which it must
+        be about (sampling, elicitation and roots answer a running request, B17); ``None`` when
+        it came on a POST stream, or no call or several are running (nobody can tell)."""
+        record = self.records.get(int(key[1:])) if key.startswith("x") and key[1:].isdigit() else None
+        if record is None or record.exchange.method != "GET":
+            return None
+        running = [self.stream_of[n] for n in self._open_streams_of(session)
+                   if self._is_running_call(self.records[n])]
+        return running[0] if len(running) == 1 else None
+
+    def _is_running_call(self, record: Record) -> bool:
+        x = record.exchange
+        body = x.request_body
+        calling = x.method == "POST" and isinstance(body, dict) and body.get("method") == "tools/call"
+        return calling and x.content_type == "text/event-stream" and not self._responded(body.get("id"))
 
     def _server_step(self, action, observed: Observation, record: Record, session, soft: bool = False) -> None:
         """Place a server or network step; a ``soft`` one (the end of a connection the
@@ -555,7 +575,7 @@ class _Timeline:
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
         re-emission (or a re-send), which belongs to the answer that carries it."""
-        return event.is_server_request and self._scoped(event.request_id, key) in self.requests_seen
+        return event.is_input_request and self._scoped(event.request_id, key) in self.requests_seen
 
     def _scoped(self, request_id, key: str) -> str:
         """A server request's JSON-RPC id as the spec's server id: scoped by the session of the
@@ -564,7 +584,7 @@ class _Timeline:
         return f"{self.session_of_stream.get(key) or '-'}#{request_id}"
 
     def _delivered(self, event: SseEvent, key: str) -> Delivered:
-        request = self._scoped(event.request_id, key) if event.is_server_request else None
+        request = self._scoped(event.request_id, key) if event.is_input_request else None
         cancels = self._scoped(event.cancels, key) if event.cancels is not None else None
         return Delivered(self._event_id(event), request, key, cancels)
 
@@ -581,7 +601,7 @@ class _Timeline:
         return name
 
     def _saw(self, event: SseEvent, key: str) -> None:
-        if event.is_server_request:
+        if event.is_input_request:
             self.requests_seen.add(self._scoped(event.request_id, key))
         if event.id is not None:
             self.seen_events.add(event.id)

@@ -105,7 +105,7 @@ class Driver:
         if self.json_posts:
             return tool, *await self._server_request_on_get(session, label, tool, request_id)
         exchange = await self.client.call_tool(
-            session, tool, label=label, request_id=request_id, stop=lambda e: e.is_server_request
+            session, tool, label=label, request_id=request_id, stop=lambda e: e.is_input_request
         )
         require(exchange, label)
         if exchange.end in (End.IDLE, End.DEADLINE):  # the call waits: its request may have gone elsewhere
@@ -125,7 +125,7 @@ class Driver:
             self.client.get(
                 label=f"{label}: the GET stream, opened first ({tool}'s POST stream carried no server request)",
                 session=session,
-                stop=lambda e: e.is_server_request,
+                stop=lambda e: e.is_input_request,
                 idle=self.client.bounds.idle,
             )
         )
@@ -156,7 +156,7 @@ class Driver:
                 await self.client.get(
                     label=f"{label}: GET with the session id, where the server request comes (POSTs are answered with JSON)",
                     session=session,
-                    stop=lambda e: e.is_server_request,
+                    stop=lambda e: e.is_input_request,
                     idle=self.client.bounds.settle,
                 ),
                 label,

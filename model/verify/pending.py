@@ -27,6 +27,7 @@ B12/D15), and then reconnects in the ways docs/design.md §2 distinguishes:
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
@@ -165,6 +166,10 @@ async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) ->
             raise Inconclusive(f"the answer to {request.method} got HTTP {answered.status}")
     if request.id is None:
         raise NotObservable(f"the {request.method} event carries no event id: the call's stream cannot be resumed")
+    # by the fixture tool's definition its response follows the answer (or the cancel) at once: by the
+    # time the stream is resumed it is due there, sent while no connection was open (Exchange.promised)
+    await asyncio.sleep(ctx.bounds.settle)
+    call.promised = time.monotonic()
     require(
         await d.client.get(label=f"resume the {tool} stream from {request.id} after {'the cancel' if cancelled else 'answering'}",
                            session=session, last_event_id=request.id, stop=lambda e: e.is_response_to(rid),
@@ -244,7 +249,7 @@ async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, vi
     arrived: asyncio.Future = asyncio.get_running_loop().create_future()
 
     def watch(event: SseEvent) -> bool:
-        if event.is_server_request and not arrived.done():
+        if event.is_input_request and not arrived.done():
             arrived.set_result(event)
         return False
 

@@ -118,7 +118,7 @@ class Playback:
         if tool not in self.tools:
             raise Unsupported(f"the server lists no fixture tool {tool}")
         requests = tool in SERVER_REQUEST_TOOLS
-        stop = (lambda e: e.is_server_request) if requests else None
+        stop = (lambda e: e.is_input_request) if requests else None
         self._run(self.client.call_tool(session, tool, label=f"call {tool}", stop=stop))
         if requests:
             time.sleep(self.bounds.settle)  # the server learns of the dropped connection only once it sees the close

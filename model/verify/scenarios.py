@@ -37,6 +37,7 @@ from mcp_resume.model.verify.driver import (
     cursor_in_middle,
     invented_event_id,
     require,
+    server_request_tools,
 )
 from mcp_resume.model.verify.probe import Capabilities
 
@@ -278,7 +279,8 @@ async def no_replay_on_session_resume(d: Driver, ctx: Context) -> None:
 
 async def reemit_pending(d: Driver, ctx: Context) -> None:
     """The connection carrying a server request drops; a GET with the session id alone
-    must re-emit it or cancel it (branch 2; rules §3.7). Answered afterwards."""
+    must re-emit it or cancel it (branch 2; rules §3.7). Answered afterwards. Then the
+    same with two requests pending in one session."""
     session = await d.open_session("session S")
     _, _, request = await d.tool_until_server_request(session, "session S: call a tool that sends a server request")
     rid = request.request_id
@@ -293,6 +295,31 @@ async def reemit_pending(d: Driver, ctx: Context) -> None:
         "session resumption",
     )
     await d.answer(session, request, f"answer {request.method} id={rid!r} (cleanup)")
+    await _two_pending(d, ctx)
+
+
+async def _two_pending(d: Driver, ctx: Context) -> None:
+    """The case the project started from: two server requests of one session pending on
+    dropped connections; one session resumption must re-emit (or cancel) both (branch 2)."""
+    session = await d.open_session("session S2")
+    tools = server_request_tools(d.tools)
+    requests = []
+    for n, tool in enumerate((tools[0], tools[-1]), start=1):
+        _, _, request = await d.tool_until_server_request(session, f"session S2: call {tool} (pending request {n} of 2)",
+                                                          tool)
+        requests.append(request)
+    owed = {r.request_id for r in requests}
+    dealt: set = set()
+
+    def both(event: SseEvent) -> bool:
+        dealt.update(rid for rid in owed if _reemits(event, rid))
+        return dealt == owed
+
+    await asyncio.sleep(DROP_NOTICE_SECONDS)
+    require(await d.client.get(label="GET with the session id alone after both drops", session=session, stop=both,
+                               idle=ctx.bounds.idle), "session resumption")
+    for request in requests:
+        await d.answer(session, request, f"answer {request.method} id={request.request_id!r} (cleanup)")
 
 
 async def reject_orphan_event_id(d: Driver, ctx: Context) -> None:
@@ -483,7 +510,7 @@ def _any_event_id(exchange: Exchange, *, required: bool = True) -> SseEvent | No
 
 
 def _reemits(event: SseEvent, request_id: Any) -> bool:
-    if event.is_server_request and event.request_id == request_id:
+    if event.is_input_request and event.request_id == request_id:
         return True
     params = event.message.get("params") if isinstance(event.message, dict) else None
     return (

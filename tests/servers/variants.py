@@ -33,7 +33,7 @@ class Variant:
     """Behaviour switches; the default is the reference server as served by the façade.
 
     Correct: ``version``, ``cap_session``, ``reserialise``, ``json_answers``,
-    ``ids_on_get_only``, ``cancel_on_resume``, ``delay_reemit``, ``ring`` (with
+    ``ids_on_get_only``, ``cancel_on_resume``, ``delay_reemit``, ``ping_first``, ``ring`` (with
     ``ring_gap`` false), ``stream_ttl``, ``session_ttl``, ``sessionless``, ``era_2026``,
     ``dual_era``. Faulty: the rest, and ``ring_gap``.
     """
@@ -68,6 +68,7 @@ class Variant:
     # the reference does: MCP B21)
     cancel_on_resume: bool = False  # session resumption cancels pending requests instead of re-emitting
     delay_reemit: float = 0.0  # re-emitted requests reach the new stream this many seconds late
+    ping_first: bool = False  # a session resumption's new stream sends a ping request before what it re-emits
 
 
 @dataclass
@@ -308,6 +309,9 @@ class VariantApp:
         if request.kind == "session-get" and isinstance(message, dict) and "method" in message and "id" in message:
             if str(message["id"]) in self.open_requests and not v.broadcast:
                 return  # still on an open connection: never sent twice (B21)
+            if v.ping_first:
+                ping = {"jsonrpc": "2.0", "id": f"ping-{message['id']}", "method": "ping"}
+                await send({"type": "http.response.body", "body": _encode(None, json.dumps(ping)), "more_body": True})
             if v.cancel_on_resume:
                 data = json.dumps(self.cancel(message))
             elif v.delay_reemit:
