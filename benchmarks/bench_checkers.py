@@ -1,6 +1,6 @@
 """Time every checker to its first counterexample on every faulty design.
 
-``python benchmarks/bench_checkers.py [--designs 1-18] [--checkers explorer,command,hypothesis,z3,spec] [--workers N] [--json FILE]``
+``python benchmarks/bench_checkers.py [--designs 1-29] [--checkers explorer,command,hypothesis,z3,spec] [--workers N] [--json FILE]``
 
 Prints, in one run and one process, for each faulty design (docs/design.md §5) under
 ``boundary`` and each checker:
@@ -219,7 +219,7 @@ def parse_checkers(text: str) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-18 or 3,9,12 (default: all)")
+    parser.add_argument("--designs", type=parse_designs, default=list(NUMBERS), help="e.g. 1-29 or 3,9,12 (default: all)")
     parser.add_argument("--checkers", type=parse_checkers, default=list(CHECKERS),
                         help=f"comma-separated, of {', '.join(CHECKERS)} (default: all)")
     parser.add_argument("--workers", type=int, default=default_workers(), metavar="N",
