@@ -77,12 +77,10 @@ def retry_answered_under_its_id(before, action, observed) -> list[str]:
 
 
 def request_scope(before, action, observed) -> list[str]:
+    """Each message on the response stream of the request it is about (F6)."""
     homes = _homes(before, action, observed)
     problems = []
-    finals: set[str] = set()
-    for m in observed.messages:
-        if not _judged_here(m, before, action) or m.about in _retried_by(before, action, m.stream):
-            continue
+    for m in _scoped(before, action, observed):
         if m.stream not in homes:
             problems.append(f"a {m.kind.value} about {m.about} came on stream {m.stream}, which this step does not answer")
         elif m.about != m.stream:
@@ -95,14 +93,19 @@ def one_final_response(before, action, observed) -> list[str]:
     homes = _homes(before, action, observed)
     problems = []
     finals: set[str] = set()
-    for m in observed.messages:
-        if not _judged_here(m, before, action) or m.about in _retried_by(before, action, m.stream):
-            continue
+    for m in _scoped(before, action, observed):
         if m.stream in homes and m.about == m.stream and m.kind in FINAL:
             if m.stream in finals:
                 problems.append(f"the response stream of {m.stream} carried a second final response")
             finals.add(m.stream)
     return problems
+
+
+def _scoped(before, action, observed) -> list[Message]:
+    """The messages the scope checks judge: not a server request, not about a cancelled
+    request, not a retry's answer under an id it retries (each has a rule of its own)."""
+    return [m for m in observed.messages
+            if _judged_here(m, before, action) and m.about not in _retried_by(before, action, m.stream)]
 
 
 def get_405(before, action, observed) -> list[str]:
