@@ -13,7 +13,8 @@ from mcp_resume.proofs.system import transitions as ts_transitions
 from mcp_resume.proofs.system.agreement import AGREEMENT_BOUNDS, check_agreement, check_step, structure
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import PyLogic
-from mcp_resume.proofs.system.vocabulary import ActionKind, rigid, state
+from mcp_resume.proofs.system.transitions import Step, status_allowed
+from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params, rigid, state
 from mcp_resume.spec import transitions
 from mcp_resume.proofs.system.converse import check_converse
 from mcp_resume.proofs.system.logic import Conjunct
@@ -21,6 +22,7 @@ from mcp_resume.spec.actions import (
     CallTool, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, RestartClient,
 )
 from mcp_resume.spec import invariants as spec_invariants
+from mcp_resume.spec.decision import RESUMPTION_ERRORS
 from mcp_resume.spec.invariants import check_state
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession
@@ -90,6 +92,50 @@ def test_an_evicted_cursor_answered_200_with_what_the_buffer_kept_breaks_replay_
     assert spec_invariants.replay_suffix(gap)
     problems = check_step(gap, Profile.BOUNDARY, canonical=False)
     assert any("replay-suffix.step" in p for p in problems), problems
+
+
+def _accepts(taken, code, profile=Profile.BOUNDARY) -> bool:
+    """Whether the encoding accepts ``code`` for the client step ``taken`` (read on its structure)."""
+    L = structure(taken.before, taken.action, taken.observation, taken.after)
+    the_step = Step(L, rigid(L), state(L, "pre"), params(L, "step"), observation(L, "obs"), state(L, "post"))
+    return bool(status_allowed(the_step, ActionKind(taken.action.kind), profile, code))
+
+
+def test_a_second_get_stream_may_be_refused_with_any_client_error_but_404_unless_that_strands_a_request():
+    # docs/design.md §2: 409 (TypeScript SDK) or 400 (another official SDK); under boundary not once a pending
+    # request of the session lost its connection (Outcome.strands)
+    with_get = [Initialize(), CallTool("S1"), Reconnect("S1", None), IssueServerRequest("T1")]
+    second = _run(with_get + [Reconnect("S1", None)])[-1]
+    assert second.outcome.statuses == {200} | RESUMPTION_ERRORS
+    assert all(_accepts(second, code) for code in (400, 403, 409, 422)) and not _accepts(second, 404)
+    stranded = _run(with_get + [DropConnection("T1"), Reconnect("S1", None)])[-1]
+    assert stranded.outcome.strands and stranded.outcome.statuses == {200}
+    assert not any(_accepts(stranded, code) for code in (400, 409))
+    relaxed = _run(with_get + [DropConnection("T1"), Reconnect("S1", None)], Profile.MCP_2025_11_25)[-1]
+    assert _accepts(relaxed, 409, Profile.MCP_2025_11_25) and _accepts(relaxed, 400, Profile.MCP_2025_11_25)
+    first = _run([Initialize(), Reconnect("S1", None)])[-1]  # no GET stream yet: 409 only
+    assert _accepts(first, 409) and not _accepts(first, 400)
+    connected = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), Reconnect("S1", "E1")])[-1]  # T1 still connected
+    assert _accepts(connected, 400) and _accepts(connected, 409) and not _accepts(connected, 404)
+    for taken in (second, stranded, first, connected):
+        assert check_step(taken, Profile.BOUNDARY) == []
+    assert check_step(relaxed, Profile.MCP_2025_11_25) == []
+
+
+def test_a_cursor_its_ring_buffer_evicted_last_may_be_answered_with_the_exact_replay():
+    # docs/design.md §2: an evicted cursor is refused, or answered with the exact rest when every later event is kept
+    taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), DropConnection("T1"), EmitEvent("T1"), EvictEvent("T1"),
+                  Reconnect("S1", "E1")])[-1]
+    assert taken.outcome.branch.value == "reject-foreign-event-id" and taken.outcome.stream == "T1"
+    exact = transitions.exact_after_eviction(taken.before, taken.action, Profile.BOUNDARY)
+    assert exact.observation.status == 200 and [d.event for d in exact.observation.events] == ["E2"]
+    assert exact.after.stream("T1").connected
+    assert _accepts(taken, 200) and check_step(taken, Profile.BOUNDARY) == []
+    assert check_step(exact, Profile.BOUNDARY, canonical=False) == []
+    older = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EmitEvent("T1"), EvictEvent("T1"), EvictEvent("T1"),
+                  EmitEvent("T1"), Reconnect("S1", "E1")])[-1]  # E2 evicted too: the rest has a gap
+    assert transitions.exact_after_eviction(older.before, older.action, Profile.BOUNDARY) is None
+    assert not _accepts(older, 200)
 
 
 def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):

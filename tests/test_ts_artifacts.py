@@ -148,8 +148,9 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"] if q["result"] is not None]
     assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)
     assert _replay_smt2((folder / "smt2" / "bmc.design-10.smt2").read_text()).split() == ["unsat"]
-    # only design 17 is caught within one step: an orphan Last-Event-ID answered 200
-    assert sorted(p.name for p in (folder / "traces").iterdir()) == ["design-17.json"]
+    # only designs 17 and 19 are caught within one step: an orphan Last-Event-ID answered 200, a session id
+    # never issued answered 400
+    assert sorted(p.name for p in (folder / "traces").iterdir()) == ["design-17.json", "design-19.json"]
 
 
 def test_a_rerun_removes_what_it_no_longer_writes(outcome, tmp_path):

@@ -27,6 +27,11 @@ CAUGHT_UNDER_MCP = frozenset(n for n in designs.caught_under(Profile.MCP_2025_11
 SEEN_SINCE = {13: "no-broadcast", 15: "replay-suffix", 16: "replay-suffix"}
 """Designs of docs/design.md §5 whose Z3 variations came last, with the rule §5 names for each."""
 
+THIRD_ROUND = {19: "unknown-session-404", 20: "reemit-pending", 22: "replay-suffix", 23: "expiry-independent",
+               24: "event-id-unique", 25: "standalone-stream-scope", 26: "reemit-pending", 27: "reemit-pending",
+               28: "replay-suffix", 29: "session-identity-stable"}
+"""Designs 19-29 with a Z3 variation (21 has none: ``NEEDS_ENCODING``), with the rule that catches each."""
+
 
 def _replay_smt2(text: str) -> str:
     """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
@@ -47,19 +52,22 @@ def test_every_design_is_modelled(boundary):
     assert set(DESIGNS) == set(boundary) == set(ENCODED) and set(SERVERS) == set(designs.NUMBERS)
 
 
-def test_every_design_and_every_correct_variation_has_a_z3_variation():
-    assert [d.number for d in designs.DESIGNS if needs_encoding(d) is not None] == []
+def test_every_design_and_every_correct_variation_has_a_z3_variation_but_one_the_formulas_cannot_state():
+    assert [d.number for d in designs.DESIGNS if needs_encoding(d) is not None] == [21]
+    why = needs_encoding(designs.design(21))
+    assert "on which connection" in why and "not encoded yet" not in why
     assert [v.target for v in designs.VARIATIONS if needs_encoding(v) is not None] == []
-    assert set(ENCODED) == set(designs.NUMBERS) and set(CORRECT) == {v.target for v in designs.VARIATIONS}
+    assert set(ENCODED) == set(designs.NUMBERS) - {21} and set(CORRECT) == {v.target for v in designs.VARIATIONS}
 
 
-@pytest.mark.parametrize("number", sorted(SEEN_SINCE))
+@pytest.mark.parametrize("number", sorted(SEEN_SINCE) + sorted(THIRD_ROUND))
 def test_a_design_seen_since_is_caught_by_the_rule_design_5_names(boundary, number):
+    rule = {**SEEN_SINCE, **THIRD_ROUND}[number]
     result = boundary[number]
-    assert result.caught and result.rule == SEEN_SINCE[number]
+    assert result.caught and result.rule == rule
     with pytest.raises(Counterexample) as found:
         replay(loads(result.trace.dumps()), SERVERS[number]())
-    assert (found.value.trace.failure.rule, found.value.trace.failure.step) == (SEEN_SINCE[number], result.depth)
+    assert (found.value.trace.failure.rule, found.value.trace.failure.step) == (rule, result.depth)
 
 
 def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(boundary):
@@ -68,7 +76,20 @@ def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(bou
     assert all(kinds[n][-1] == "reconnect" for n in SEEN_SINCE)
     assert last[13].last_event_id is None and "issue_server_request" in kinds[13]  # a session resumption, a request
     assert last[15].last_event_id is not None and last[16].last_event_id is not None  # a cursor to resume
-    assert "evict_event" in kinds[16]  # the cursor was evicted first
+    assert kinds[16].count("evict_event") == 2 and boundary[16].depth == 8  # a gap: the cursor and the next evicted
+
+
+def test_the_runs_of_the_third_round_take_the_steps_their_faults_need(boundary):
+    kinds = {n: [a.kind for a in boundary[n].trace.actions] for n in THIRD_ROUND}
+    last = {n: boundary[n].trace.actions[-1] for n in THIRD_ROUND}
+    assert len(kinds[19]) == 1 and last[19].session == "unknown-session"  # a request naming no session
+    assert kinds[27].count("issue_server_request") == 2 and boundary[27].depth == 6  # the second takes the slot
+    for number in (20, 26, 27):  # a request stranded, then a session resumption
+        assert kinds[number][-1] == "reconnect" and last[number].last_event_id is None, number
+    assert kinds[22][-1] == "reconnect" and last[22].last_event_id is not None  # a cursor whose event was lost
+    assert "drop_connection" in kinds[23] and kinds[29].count("initialize") == 2 and "delete_session" in kinds[29]
+    assert "reconnect" in kinds[25] and kinds[25][-1] == "issue_server_request"  # the GET stream is open first
+    assert kinds[24].count("call_tool") + kinds[24].count("reconnect") >= 2  # a second stream's first event
 
 
 @pytest.mark.parametrize("number", ENCODED)

@@ -29,13 +29,13 @@ from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, State, StreamKind
-from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, step
+from mcp_resume.spec.transitions import Observation, Transition, alternatives, enabled, exact_after_eviction, step
 from mcp_resume.spec.walk import breadth_first
 
 from mcp_resume.proofs.system.converse import ConverseReport, check_converse, state_values
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, PyLogic
-from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, transition
+from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, transition
 from mcp_resume.proofs.system.vocabulary import ActionKind, observation, params, rigid, state
 
 SPARE = {SESSION: "S?", STREAM: "T?", EVENT: "E?", REQUEST: "R?"}
@@ -52,6 +52,11 @@ of the initial state (a second server request takes 4 steps), and the converse
 from every state within ``PROVE_CONVERSE_DEPTH``, whose successors reach depth 4."""
 
 PROVE_CONVERSE_DEPTH = 3
+
+STATUS_PROBES = (200, 202, 204, 400, 403, 404, 405, 409, 422, 500)
+"""The statuses each client step's accepted set is compared on: every code a branch or a
+refinement of ``spec.decision`` names, two other 4xx (a second connection may be refused
+with any 4xx but 404) and a 5xx."""
 
 
 @dataclass(frozen=True)
@@ -141,6 +146,24 @@ def check_step(transition_: Transition, profile: Profile, canonical: bool = True
                 problems.append(f"{where}: invariant {invariant.id} does not hold {label}")
     properties = STEP_PROPERTIES if canonical else [p for p in STEP_PROPERTIES if level(p.rule, profile) is Level.MUST]
     problems += [f"{where}: step property {p.id} does not hold" for p in properties if not p.formula(the_step, profile)]
+    if canonical:
+        problems += status_problems(transition_, the_step, profile)
+    return problems
+
+
+def status_problems(transition_: Transition, the_step: Step, profile: Profile) -> list[str]:
+    """Each status of ``STATUS_PROBES`` that the encoding (``transitions.status_allowed``)
+    and the spec's outcome (``Outcome.statuses``) judge differently for a client step."""
+    outcome = transition_.outcome
+    if outcome is None:
+        return []
+    kind, where = ActionKind(transition_.action.kind), describe(transition_.action)
+    problems = []
+    for code in STATUS_PROBES:
+        encoded, spec = bool(status_allowed(the_step, kind, profile, code)), code in outcome.statuses
+        if encoded is not spec:
+            problems.append(f"{where}: status {code} is {'accepted' if encoded else 'refused'} by the encoding, "
+                            f"{'refused' if encoded else 'accepted'} by the spec")
     return problems
 
 
@@ -171,7 +194,7 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
                 report.branches[taken.outcome.branch.value] += 1
             if len(report.problems) < limit:
                 report.problems += check_step(taken, profile)[: limit - len(report.problems)]
-            for variant in alternatives(current, action, profile)[1:]:
+            for variant in _alternatives(current, action, profile):
                 report.alternatives += 1
                 if len(report.problems) < limit:
                     found = [f"(alternative) {p}" for p in check_step(variant, profile, canonical=False)]
@@ -184,6 +207,14 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
     for key in walk.parents:
         report.depths[key] = _walk_depth(walk.parents, key)
     return report
+
+
+def _alternatives(current: State, action: Action, profile: Profile) -> list[Transition]:
+    """The accepted transitions of ``action`` besides the reference's: a session resumption's
+    other choices, and the exact replay after an evicted cursor."""
+    found = list(alternatives(current, action, profile)[1:])
+    exact = exact_after_eviction(current, action, profile) if isinstance(action, Reconnect) else None
+    return found + ([exact] if exact is not None else [])
 
 
 def _walk_depth(parents: dict, key) -> int:

@@ -6,9 +6,10 @@
 Z3 for a run whose last step shows the client something that breaks a rule the profile makes a MUST: a step
 property of ``ts_invariants`` judged on the faulty server's observation, or a
 status the profile does not accept for the request's branch (the rule that
-judges the branch, as ``model.harness.checker`` files it). The first depth with a model
-is the length of a shortest such run; every smaller depth was proven to have
-none (within the scope).
+judges the branch, as ``model.harness.checker`` files it); the first MUST broken, the
+one the checker reports, must be one of the design's rules (any, for a correct
+variation). The first depth with a model is the length of a shortest such run;
+every smaller depth was proven to have none (within the scope).
 
 The model is decoded into a ``spec.trace.Trace`` (source ``"z3"``): the actions,
 with the spec's handles, found by replaying them through ``spec.transitions.step``
@@ -26,9 +27,9 @@ import z3
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.decision import BRANCH_RULE, Branch
+from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
-from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
+from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import enabled, step as spec_step
@@ -38,29 +39,31 @@ from mcp_resume.proofs.solving import (
 )
 
 from mcp_resume.proofs.system.decision import Request
-from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, Design, DesignStep, observation_of
+from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, Design, DesignStep, departs, observation_of
 from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
-from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, transition
+from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, strands, transition
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, ActionKind, Observation, observation, params, rigid, state
 
 DEFAULT_MAX_DEPTH = 8
 
 DEFAULT_SCOPE: dict[str, int] = {SESSION: 2, STREAM: 3, EVENT: 4, REQUEST: 2}
-"""Elements per sort (ids issued or not). The shortest runs of the eighteen designs
-use at most 2 sessions, 2 streams, 2 events and 1 request, plus an unknown or
-server-only id (design 13's broadcast event, design 15's misrouted key); a larger
-scope finds runs of the same lengths, more slowly."""
+"""Elements per sort (ids issued or not). The shortest runs of the designs use at most
+2 sessions, 2 streams, 3 events (design 16: a gap needs two evictions) and 2 requests
+(design 27: the second takes the single slot), plus an unknown or server-only id
+(design 13's broadcast event, design 15's misrouted key, design 25's event on the GET
+stream); a larger scope finds runs of the same lengths, more slowly."""
 
 UNKNOWN = {SESSION: UNKNOWN_SESSION, EVENT: UNKNOWN_EVENT, REQUEST: UNKNOWN_REQUEST}
 MALFORMED = {SESSION: MALFORMED_SESSION, EVENT: MALFORMED_EVENT}
 
 CHECK_ORDER: tuple[str, ...] = (
     "no-cross-session.step", "server-request-ownership.step", "replay-suffix.step",
-    "no-reemit-on-stream-resume.step", "no-replay-on-session-resume.step", "no-broadcast.step", "reemit-pending.step",
-    "reemit-keeps-pending.step", "session-identity-stable.step", "expiry-independent.step", "status",
+    "no-reemit-on-stream-resume.step", "no-replay-on-session-resume.step", "no-broadcast.step",
+    "standalone-stream-scope.step", "reemit-pending.step", "reemit-keeps-pending.step", "session-identity-stable.step",
+    "expiry-independent.step", "event-id-unique.fresh", "status",
     "reject-orphan-event-id.step", "reject-foreign-event-id.step", "unknown-session-404.step",
     "no-duplicate-tool-call.step", "event-id-unique.step",
 )
@@ -369,32 +372,76 @@ class SpecUnrolling:
                 broken.append((by_id(name).rule, L.and_(L.not_(by_id(name).formula(judged, self.profile)), L.not_(specific))))
             else:
                 broken.append((by_id(name).rule, L.not_(by_id(name).formula(judged, self.profile))))
-        return [(rule, b) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+        return [(rule, self._of_must_case(judged, rule, b)) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+
+    def _of_must_case(self, s: Step, rule: str, broken):
+        """``broken`` without the case of ``rule`` the profile levels below MUST: a session id
+        never issued, for ``unknown-session-404`` (``Outcome.case``; SHOULD under the MCP
+        revisions, where MCP B33 speaks of ended sessions only)."""
+        L, X, A = s.L, s.X, s.A
+        if rule != BRANCH_RULE[Branch.UNKNOWN_SESSION] or level(rule, self.profile, NEVER_ISSUED) is Level.MUST:
+            return broken
+        never_issued = L.and_(A.sh_present, L.not_(A.sh_malformed), L.not_(X.s_issued(A.sh)))
+        return L.and_(broken, L.not_(never_issued))
 
     def _status_checks(self, s: Step) -> list[tuple[str, object]]:
-        """A status the profile does not accept, or a refusal that delivered events; filed
-        under the branch's rule, or ``expiry-independent`` for a 404 to a live session
-        with an expired stream outside branch 3 (``spec.invariants._status_rule``)."""
-        L, R, X, A, F = s.L, s.R, s.X, s.A, s.O
-        expired_stream = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), X.t_expired(t)))
-        special = L.and_(L.eq(F.status, L.int_(404)), A.sh_present, L.not_(A.sh_malformed), X.s_live(A.sh), expired_stream)
-        delivered = L.exists((EVENT,), lambda e: F.delivered(e))
+        """A status the profile does not accept, or a refusal that delivered events, filed as
+        ``spec.invariants._status_rule`` files it: branch 3 under its rule; a refused session
+        resumption that strands a request (``transitions.strands``) under ``reemit-pending``;
+        a live session answered 404 under ``expiry-independent`` when one of its streams
+        expired, ended or lost its connection before, else ``session-identity-stable``; the
+        rest under the branch's rule. Under the MCP revisions a 404 the checkers read as the
+        session ended at will (``spec.transitions.ended_at_will``, MCP B33) is no finding."""
+        L, F = s.L, s.O
+        live_404 = L.and_(L.eq(F.status, L.int_(404)), self._live_session(s))
+        refused = L.and_(F.status >= 300, L.not_(L.eq(F.status, L.int_(404))), strands(s, self.profile))
+        lost = self._lost_stream(s)
+        filed = {"session-identity-stable": L.and_(live_404, L.not_(lost)), "expiry-independent": L.and_(live_404, lost)}
         found: dict[str, list] = {}
         for kind in CLIENT_REQUESTS:
-            request = Request(L, METHOD_OF[kind], X, R, A, self.profile)
-            canonical = request.canonical()
-            wrong = L.or_(L.not_(status_allowed(s, kind, self.profile, F.status)),
-                          L.and_(L.not_(L.eq(F.status, canonical)), F.status >= 300, delivered))
+            request = Request(L, METHOD_OF[kind], s.X, s.R, s.A, self.profile)
+            wrong = L.and_(self._wrong_status(s, kind, request), L.not_(self._ended_at_will(s)))
             for branch in Branch:
                 rule = BRANCH_RULE[branch]
-                case = L.and_(L.eq(A.kind, L.enum(kind)), request.lands(branch), wrong)
+                case = L.and_(L.eq(s.A.kind, L.enum(kind)), request.lands(branch), wrong)
                 if branch is Branch.REJECT_FOREIGN_EVENT_ID:  # a refused cursor keeps its rule
                     found.setdefault(rule, []).append(case)
                     continue
-                found.setdefault(rule, []).append(L.and_(case, L.not_(special)))
-                found.setdefault("expiry-independent", []).append(L.and_(case, special))
+                stranding = refused if branch is Branch.SESSION_RESUMPTION else L.false()
+                found.setdefault("reemit-pending", []).append(L.and_(case, stranding))
+                case = L.and_(case, L.not_(stranding))
+                for other, when in filed.items():
+                    found.setdefault(other, []).append(L.and_(case, when))
+                found.setdefault(rule, []).append(L.and_(case, L.not_(live_404)))
         return [(rule, L.or_(*cases)) for rule, cases in found.items()]
 
+    def _wrong_status(self, s: Step, kind: ActionKind, request: Request):
+        """The status of client request ``kind`` is one the profile does not accept, or a
+        refusal other than the reference's that delivered events (``spec.invariants.status_check``)."""
+        L, F = s.L, s.O
+        delivered = L.exists((EVENT,), lambda e: F.delivered(e))
+        return L.or_(L.not_(status_allowed(s, kind, self.profile, F.status)),
+                     L.and_(L.not_(L.eq(F.status, request.canonical())), F.status >= 300, delivered))
+
+    def _live_session(self, s: Step):
+        L, X, A = s.L, s.X, s.A
+        return L.and_(A.sh_present, L.not_(A.sh_malformed), X.s_live(A.sh))
+
+    def _lost_stream(self, s: Step):
+        """A stream of the session named has no connection or is no longer open."""
+        L, R, X, A = s.L, s.R, s.X, s.A
+        return L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), L.or_(
+            L.not_(X.t_connected(t)), L.not_(X.t_open(t)))))
+
+    def _ended_at_will(self, s: Step):
+        """Under an MCP revision, a 404 to a client request naming a live session with no
+        ``Last-Event-ID`` and no unfinished call (``spec.transitions.ended_at_will``)."""
+        L, R, X, A = s.L, s.R, s.X, s.A
+        if self.profile not in MCP_SESSION_REVISIONS:
+            return L.false()
+        unfinished = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), L.not_(R.t_get(t)),
+                                                          X.t_open(t)))
+        return L.and_(L.eq(s.O.status, L.int_(404)), self._live_session(s), L.not_(A.eh_present), L.not_(unfinished))
 
 
 class DesignUnrolling:
@@ -419,7 +466,9 @@ class DesignUnrolling:
         return made
 
     def step(self, depth: int) -> list[Conjunct]:
-        """The conjuncts that add step ``depth`` (spec and server); add steps in order."""
+        """The conjuncts that add step ``depth`` (spec and server); add steps in order. No
+        run goes on past a step that departs from the spec's state (``designs.departs``):
+        a run may end with one."""
         if depth != len(self.servers) + 1:
             raise ValueError(f"step {depth} added out of order")
         L, i = self.L, depth
@@ -429,6 +478,8 @@ class DesignUnrolling:
         aux = {name: L.relation(f"u{i}.{name}", sorts) for name, sorts in self.design.aux.items()}
         server = DesignStep(L, self.R, spec.X, spec.A, spec.O, spec.Y, F, self.hidden[-1], H2, aux, self.profile)
         parts = [Conjunct(f"bmc.step-{i}.server", L.and_(*(c.formula for c in observation_of(self.design, server))))]
+        if self.servers:
+            parts.append(Conjunct(f"bmc.step-{i - 1}.followed", L.not_(departs(self.design, self.servers[-1]))))
         if self.profile is not Profile.BOUNDARY:
             parts.append(Conjunct(f"bmc.step-{i}.reference-variant", self._reference_variant(server)))
         self.hidden.append(H2)
@@ -456,7 +507,19 @@ class DesignUnrolling:
         return self.spec.checks(depth)
 
     def violation(self, depth: int):
-        return self.spec.violation(depth)
+        """Step ``depth`` breaks a MUST, and the first one broken (the rule the checker
+        reports) is one of the design's rules (docs/design.md §5); for a correct variation,
+        which has none, any MUST. A run caught by another rule first is a miss for the
+        design (the kill matrix counts it so), never its shortest run."""
+        rules = self.design.spec.rules
+        if not rules:
+            return self.spec.violation(depth)
+        L, earlier, cases = self.L, [], []
+        for rule, broken in self.checks(depth):
+            if rule in rules:
+                cases.append(L.and_(broken, L.not_(L.or_(*earlier))))
+            earlier.append(broken)
+        return L.or_(*cases)
 
     def first_rule(self, view: ModelView, depth: int) -> str:
         for rule, broken in self.checks(depth):

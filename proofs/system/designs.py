@@ -10,19 +10,26 @@ the server's tables, a little *hidden state* that the spec does not have:
 - ``EXPIRY_ENDS_SESSION`` remembers the sessions it ended when one of their
   streams expired;
 - ``ENDED_SESSION_EVENTS_REPLAY`` remembers which streams were expired on their
-  own (the others stay replayable after their session ended).
+  own (the others stay replayable after their session ended);
+- ``UNSTORED_WHILE_DISCONNECTED`` remembers the events it never stored;
+- ``DROP_ENDS_SESSION`` and ``DELETE_ENDS_ALL_SESSIONS`` remember the sessions
+  they ended on their own;
+- ``SINGLE_SLOT_PENDING`` keeps its own one-slot pending table.
 
 Until the first observable difference the faulty server and the spec agree on
 every entity, so the spec's state names the server's too; the first difference
 is what ``model.harness.checker`` reports, and what bounded model checking looks for.
+A step after which the server's state is no longer the spec's even though nothing
+it showed breaks a rule (a refusal the spec would have served, a new request the
+spec does not know) *departs* (``departs``): a run may end there, never go on.
 
 Each design (its number, summary, rules and deviations) is defined once, as data,
 in ``spec.designs``; here each ``spec.designs.Deviation`` has its ``Variation``
 (``VARIATIONS``), and ``design_for`` builds a design's variation from its
 deviations and parameters. The variations are written from the behaviour of
 ``model/servers/faulty.py`` and ``model/servers/variations.py``; this package
-imports neither. A deviation the formulas cannot express (``NEEDS_ENCODING``,
-empty today) would leave its design without a variation, and say why.
+imports neither. A deviation the formulas cannot express (``NEEDS_ENCODING``)
+leaves its design without a variation, and says why.
 """
 
 from __future__ import annotations
@@ -37,7 +44,7 @@ from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Conjunct, Logic
-from mcp_resume.proofs.system.transitions import owed
+from mcp_resume.proofs.system.transitions import exactable, owed
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, ActionKind, Observation, Params, Rigid, State
 
 
@@ -107,9 +114,12 @@ class Variation:
     """What one deviation changes in the transition system: how the observation
     deviates (``overrides``, the first one applying wins), hidden relations
     (name -> sorts, empty initially) with their update, relations of one step
-    (``aux``), constraints on them (``extra``), and whether a session resumption
-    cancels the requests it must deal with instead of re-emitting them (``cancels``:
-    the spec's cancel alternative, docs/design.md §2 branch 2)."""
+    (``aux``), constraints on them (``extra``, which may also leave out runs the
+    encoding does not follow, saying why), whether a session resumption cancels the
+    requests it must deal with instead of re-emitting them (``cancels``: the spec's
+    cancel alternative, docs/design.md §2 branch 2), and the steps after which the
+    server's state is no longer the spec's (``departs``; the function ``departs`` adds
+    the generic ones): a run may end with such a step, not go on past it."""
 
     overrides: tuple[Override, ...]
     hidden: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -117,6 +127,7 @@ class Variation:
     aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extra: Callable[[DesignStep], list] | None = None
     cancels: bool = False
+    departs: Callable[[DesignStep], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -131,6 +142,7 @@ class Design:
     aux: dict[str, tuple[str, ...]] = field(default_factory=dict)
     extras: tuple[Callable[[DesignStep], list], ...] = ()
     cancels: bool = False
+    departures: tuple[Callable[[DesignStep], object], ...] = ()
 
     @property
     def number(self) -> int | None:
@@ -172,8 +184,39 @@ def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
     return parts
 
 
+def departs(design: Design, d: DesignStep):
+    """The step leaves the spec's state behind: what the server shows makes the checker
+    (``model.harness.checker``) go on from another state than the unrolling's ``Y``. A
+    client request the spec serves that the server refuses (the checker stays where it
+    was), a branch-3 cursor evicted last that the server resumes (the checker follows the
+    exact replay, ``spec.transitions.exact_after_eviction``), and the design's own
+    (``Variation.departs``). Bounded model checking lets a run end with such a step, never
+    go on past it: what follows would be judged from a state the server is not in."""
+    L, O, F = d.L, d.O, d.F
+    success = lambda code: L.between(code, 200, 299)
+    refused = L.and_(_client_request(d), success(O.status), L.not_(success(F.status)))
+    request = Request(L, Method.GET, d.X, d.R, d.A, d.profile)
+    resumed = L.and_(d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), success(F.status), exactable(d, request))
+    return L.or_(refused, resumed, *(own(d) for own in design.departures))
+
+
 def _nothing(d: DesignStep, e):
     return d.L.false()
+
+
+def _client_request(d: DesignStep):
+    L = d.L
+    return L.or_(*(L.eq(d.A.kind, L.enum(k)) for k in CLIENT_REQUESTS))
+
+
+def _is(d: DesignStep, *kinds: ActionKind):
+    L = d.L
+    return L.or_(*(L.eq(d.A.kind, L.enum(k)) for k in kinds))
+
+
+def _sends(d: DesignStep):
+    """A server action that sends one new event (``A.new_event``) on ``A.target_stream``."""
+    return _is(d, ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST)
 
 
 def _status(code: int):
@@ -243,10 +286,9 @@ def _extra_events(d: DesignStep) -> list[Conjunct]:
 
 
 def _client_on_gone_session(d: DesignStep):
-    """``EXPIRY_ENDS_SESSION``: a client request naming a session the server ended when a stream expired."""
-    L, A = d.L, d.A
-    client = L.or_(*(L.eq(A.kind, L.enum(k)) for k in CLIENT_REQUESTS))
-    return L.and_(client, d.live_session_header(), d.H["gone"](A.sh))
+    """``EXPIRY_ENDS_SESSION``, ``DROP_ENDS_SESSION``, ``DELETE_ENDS_ALL_SESSIONS``: a client
+    request naming a session the server ended on its own (hidden ``gone``)."""
+    return d.L.and_(_client_request(d), d.live_session_header(), d.H["gone"](d.A.sh))
 
 
 def _expiry_closes_session(d: DesignStep, t):
@@ -343,6 +385,222 @@ def _cancel_events(d: DesignStep, e):
     return L.and_(Y.e_issued(e), L.not_(X.e_issued(e)), L.exists((REQUEST,), lambda r: L.and_(owed(d, r), R.cancels(e, r))))
 
 
+def _no_live_session(d: DesignStep):
+    """``UNKNOWN_SESSION_400``: a client request whose well-formed session id names no live session."""
+    L, A = d.L, d.A
+    return L.and_(_client_request(d), A.sh_present, L.not_(A.sh_malformed), L.not_(d.X.s_live(A.sh)))
+
+
+def _get_stream_ever(d: DesignStep):
+    """``STALE_CONNECTION_COUNT``: a session resumption of a session that has opened a GET stream
+    before, connected or not."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    had = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), R.t_get(t), L.eq(R.owner(t), A.sh)))
+    return L.and_(d.reconnect(Branch.SESSION_RESUMPTION), had)
+
+
+def _lost_now(d: DesignStep, e):
+    """``UNSTORED_WHILE_DISCONNECTED``: the server's lost events: those sent while their stream had no
+    connection (they got an id, the store never saw them)."""
+    L, X, A = d.L, d.X, d.A
+    return L.or_(d.H["lost"](e), L.and_(_sends(d), L.eq(e, A.new_event), L.not_(X.t_connected(A.target_stream))))
+
+
+def _lost_cursor(d: DesignStep):
+    """``UNSTORED_WHILE_DISCONNECTED``: a stream resumption from a lost event: the server cannot find it."""
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.H["lost"](d.A.eh))
+
+
+def _evicts_past_lost(d: DesignStep):
+    """``UNSTORED_WHILE_DISCONNECTED``: the server's ring buffer counts evictions over the events it
+    stored, the spec over every event sent: once a stream lost one, they evict different events."""
+    L, R = d.L, d.R
+    t = d.A.target_stream
+    return L.and_(_is(d, ActionKind.EVICT_EVENT), L.exists((EVENT,), lambda e: L.and_(d.H["lost"](e), L.eq(R.stream_of(e), t))))
+
+
+def _send_on_gone_session(d: DesignStep):
+    """A server action on a stream of a session the server ended on its own: the stream is expired
+    there, so nothing reaches a connection."""
+    return d.L.and_(_sends(d), d.H["gone"](d.R.owner(d.A.target_stream)))
+
+
+def _live_send_on_gone_session(d: DesignStep):
+    """``_send_on_gone_session`` on a stream the spec holds connected: the checker files the
+    undelivered event under ``replay-suffix`` (``spec.invariants.live_delivery``), which this
+    encoding does not state; such a step leaves the spec's state."""
+    return d.L.and_(_send_on_gone_session(d), d.X.t_connected(d.A.target_stream))
+
+
+def _drop_ends(d: DesignStep, s):
+    """``DROP_ENDS_SESSION``: the sessions the server ended, a dropped connection's among them."""
+    L = d.L
+    return L.or_(d.H["gone"](s), L.and_(_is(d, ActionKind.DROP_CONNECTION), L.eq(s, d.R.owner(d.A.target_stream))))
+
+
+def _deletes(d: DesignStep):
+    """``DELETE_ENDS_ALL_SESSIONS``: a DELETE the server serves (its session is live there)."""
+    L, A = d.L, d.A
+    request = Request(L, Method.DELETE, d.X, d.R, A, d.profile)
+    return L.and_(_is(d, ActionKind.DELETE_SESSION), request.lands(Branch.SESSION_TERMINATION), L.not_(d.H["gone"](A.sh)))
+
+
+def _delete_ends(d: DesignStep, s):
+    """``DELETE_ENDS_ALL_SESSIONS``: every session live when a DELETE is served ends with it."""
+    return d.L.or_(d.H["gone"](s), d.L.and_(_deletes(d), d.X.s_live(s)))
+
+
+def _every_connection(d: DesignStep, t):
+    """``DELETE_ENDS_ALL_SESSIONS``: a served DELETE closes every connection of a session the server held live."""
+    L, X = d.L, d.X
+    return L.or_(d.O.closed(t), L.and_(X.t_connected(t), L.not_(d.H["gone"](d.R.owner(t)))))
+
+
+def _first_event(d: DesignStep, e):
+    """``CONSTANT_FIRST_EVENT_ID``: the first event ever sent, the one the id ``0`` names for a client."""
+    L, R, X = d.L, d.R, d.X
+    return L.and_(X.e_issued(e), L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), L.not_(R.lt(x, e)))))
+
+
+def _opening(d: DesignStep, e):
+    """An event of this step that is the first of its stream: the server gives it the id ``0``."""
+    L, R, X, Y = d.L, d.R, d.X, d.Y
+    earlier = lambda x: L.and_(Y.e_issued(x), L.eq(R.stream_of(x), R.stream_of(e)), R.lt(x, e))
+    return L.and_(Y.e_issued(e), L.not_(X.e_issued(e)), L.not_(L.exists((EVENT,), earlier)))
+
+
+def _zero_taken(d: DesignStep):
+    return d.L.exists((EVENT,), lambda e: d.X.e_issued(e))
+
+
+def _zero_again(d: DesignStep):
+    """``CONSTANT_FIRST_EVENT_ID``: the step opens a stream with an event while ``0`` is taken."""
+    L = d.L
+    return L.and_(_zero_taken(d), L.exists((EVENT,), lambda e: L.and_(d.O.delivered(e), _opening(d, e))))
+
+
+def _as_zero(d: DesignStep, e):
+    """What the client sees of a step that opens a stream while ``0`` is taken: the spec's delivery
+    without the opening event, and in its place the first event ever, whose id it got."""
+    L = d.L
+    return L.or_(L.and_(d.O.delivered(e), L.not_(_opening(d, e))), _first_event(d, e))
+
+
+def _same_content(d: DesignStep, e, x):
+    L, R = d.L, d.R
+    return L.forall((REQUEST,), lambda r: L.and_(L.iff(R.carries(e, r), R.carries(x, r)), L.iff(R.cancels(e, r), R.cancels(x, r))))
+
+
+def _zero_outside(d: DesignStep) -> list[Conjunct]:
+    """``CONSTANT_FIRST_EVENT_ID``: runs the observation cannot follow are left out. The client reads
+    the reused ``0`` as the first event with the message the server sent under it, which here is
+    the first event's own: an opening event with other content, and a server action's ``0`` on a
+    stream of another session (the checker files it under ``no-cross-session``, stated for client
+    requests only) or on no connection (the checker reads the reused id off the answer, which
+    delivers nothing here) would be judged otherwise than the checker does."""
+    L, R, A, X = d.L, d.R, d.A, d.X
+    first = lambda x: _first_event(d, x)
+    sent = L.and_(_sends(d), _zero_taken(d), _opening(d, A.new_event))
+    other_session = L.exists((EVENT,), lambda x: L.and_(first(x), L.not_(L.eq(R.owner(R.stream_of(x)), R.owner(A.target_stream)))))
+    unlike = L.exists((EVENT, EVENT), lambda o, x: L.and_(d.O.delivered(o), _opening(d, o), first(x), L.not_(_same_content(d, o, x))))
+    return [
+        Conjunct("server.zero-sent-connected", L.not_(L.and_(sent, L.or_(other_session, L.not_(X.t_connected(A.target_stream)))))),
+        Conjunct("server.zero-same-content", L.not_(L.and_(d.reconnect(Branch.SESSION_RESUMPTION), _zero_taken(d), unlike))),
+    ]
+
+
+def _live_get(d: DesignStep, g):
+    """``CALL_REQUEST_ON_GET_STREAM``: an open GET stream with a connection, of the target's session."""
+    L, R, X = d.L, d.R, d.X
+    return L.and_(X.t_issued(g), R.t_get(g), L.eq(R.owner(g), R.owner(d.A.target_stream)), X.t_connected(g), X.t_open(g))
+
+
+def _request_moved(d: DesignStep):
+    """``CALL_REQUEST_ON_GET_STREAM``: a server request on a POST stream while its session's GET stream
+    is connected: the server sends it there instead."""
+    L, R = d.L, d.R
+    return L.and_(_is(d, ActionKind.ISSUE_SERVER_REQUEST), L.not_(R.t_get(d.A.target_stream)),
+                  L.exists((STREAM,), lambda g: _live_get(d, g)))
+
+
+def _moved_event(d: DesignStep) -> list[Conjunct]:
+    """``CALL_REQUEST_ON_GET_STREAM``: the event the server sends instead, one element no event of the
+    spec is, of that GET stream (which one, when several, matters to no check), carrying the new
+    request and nothing else."""
+    L, R, Y, A = d.L, d.R, d.Y, d.A
+    moved, when = d.aux["moved"], _request_moved(d)
+    alone = lambda e: L.and_(L.forall((REQUEST,), lambda r: L.iff(R.carries(e, r), L.eq(r, A.new_request))),
+                             L.forall((REQUEST,), lambda r: L.not_(R.cancels(e, r))))
+    shape = L.forall((EVENT,), lambda e: L.implies(moved(e), L.and_(when, L.not_(Y.e_issued(e)), _live_get(d, R.stream_of(e)), alone(e))))
+    one = L.forall((EVENT, EVENT), lambda e, x: L.implies(L.and_(moved(e), moved(x)), L.eq(e, x)))
+    return [Conjunct("server.moved-shape", shape), Conjunct("server.moved-one", one),
+            Conjunct("server.moved-sent", L.implies(when, L.exists((EVENT,), moved)))]
+
+
+def _slot(d: DesignStep, r):
+    """``SINGLE_SLOT_PENDING``: the server's pending table, one request per session: a new server request
+    takes the slot of its session; answers and cancellations empty it as in the spec."""
+    L, R, X, Y, A = d.L, d.R, d.X, d.Y, d.A
+    new = L.and_(L.not_(X.r_issued(r)), Y.r_issued(r))
+    overwritten = L.and_(_is(d, ActionKind.ISSUE_SERVER_REQUEST), L.eq(R.r_session(r), R.owner(A.target_stream)))
+    return L.and_(Y.r_pending(r), L.or_(new, L.and_(d.H["pending"](r), L.not_(overwritten))))
+
+
+def _get_connected_nothing_stranded(d: DesignStep):
+    """``SECOND_GET_400``: a session resumption while the session holds a connected GET stream and
+    no pending request of it has lost its connection."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    connected = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), R.t_get(t), L.eq(R.owner(t), A.sh), X.t_connected(t)))
+    stranded = L.exists((REQUEST,), lambda r: owed(d, r))
+    return L.and_(d.reconnect(Branch.SESSION_RESUMPTION), connected, L.not_(stranded))
+
+
+def _pings(d: DesignStep):
+    """``PING_ON_RESUME``: a stream resumption of an open stream, which goes on on its new connection."""
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.X.t_open(d.R.stream_of(d.A.eh)))
+
+
+def _ping_events(d: DesignStep) -> list[Conjunct]:
+    """``PING_ON_RESUME``: after the replay, one new event carrying a new server request (``ping``) and
+    one carrying nothing, on the resumed stream; elements the spec's step mints none of (a run
+    with no room for them in the scope is left out)."""
+    L, R, Y, A = d.L, d.R, d.Y, d.A
+    when, ping, note, asked = _pings(d), d.aux["ping"], d.aux["note"], d.aux["asked"]
+    resumed = R.stream_of(A.eh)
+    fresh = lambda e: L.and_(when, L.not_(Y.e_issued(e)), L.eq(R.stream_of(e), resumed),
+                             L.forall((REQUEST,), lambda r: L.not_(R.cancels(e, r))))
+    single = lambda rel, sort: L.forall((sort, sort), lambda x, y: L.implies(L.and_(rel(x), rel(y)), L.eq(x, y)))
+    return [
+        Conjunct("server.ping-event", L.forall((EVENT,), lambda e: L.implies(ping(e), L.and_(
+            fresh(e), L.forall((REQUEST,), lambda r: L.iff(R.carries(e, r), asked(r))))))),
+        Conjunct("server.ping-note", L.forall((EVENT,), lambda e: L.implies(note(e), L.and_(
+            fresh(e), L.forall((REQUEST,), lambda r: L.not_(R.carries(e, r))))))),
+        Conjunct("server.ping-request", L.forall((REQUEST,), lambda r: L.implies(asked(r), L.and_(
+            when, L.not_(Y.r_issued(r)), L.eq(R.r_session(r), A.sh))))),
+        Conjunct("server.ping-single", L.and_(single(ping, EVENT), single(note, EVENT), single(asked, REQUEST))),
+        Conjunct("server.ping-sent", L.implies(when, L.and_(L.exists((EVENT,), ping), L.exists((EVENT,), note),
+                                                             L.exists((REQUEST,), asked)))),
+    ]
+
+
+def _evicted_last(d: DesignStep):
+    """``EVICTED_CURSOR_EXACT``: an evicted cursor (``_evicted_cursor``) whose every later event is kept."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    later = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), R.stream_of(A.eh)), R.lt(A.eh, e))
+    return L.and_(_evicted_cursor(d), L.forall((EVENT,), lambda e: L.implies(later(e), L.not_(X.e_evicted(e)))))
+
+
+def _cursor_stream(d: DesignStep):
+    """The stream of the cursor, which a resumption from it names."""
+    return d.R.stream_of(d.A.eh)
+
+
+def _reattached(d: DesignStep, t):
+    """The connection a resumption of the cursor's stream closes before it takes over."""
+    L, X = d.L, d.X
+    return L.or_(d.O.closed(t), L.and_(L.eq(t, d.R.stream_of(d.A.eh)), X.t_connected(t)))
+
+
 def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
     """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
     return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
@@ -396,28 +654,63 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
     Deviation.RESUMED_STREAM_MISROUTED: _fixed(Variation(
         (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), stream=_other_stream),))),
     Deviation.RING_BUFFER_GAP: _fixed(Variation(
-        (Override(_gap_replay, _status(200), _kept),))),
+        (Override(_gap_replay, _status(200), _kept, _reattached, _cursor_stream),))),
     Deviation.CANCEL_ON_SESSION_RESUME: _fixed(Variation(
         (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _cancel_events),), cancels=True)),
     Deviation.RING_BUFFER_REJECTS: _fixed(Variation(
         (Override(_evicted_cursor, _status(400), _nothing),))),
     Deviation.RESERIALISED_REPLAY: _fixed(Variation(())),  # bytes on the wire only: the spec's observation
     Deviation.JSON_POST_RESPONSES: _fixed(Variation(())),
+    Deviation.UNKNOWN_SESSION_400: _fixed(Variation(
+        (Override(_no_live_session, _status(400), _nothing),))),
+    Deviation.STALE_CONNECTION_COUNT: _fixed(Variation(
+        (Override(_get_stream_ever, _status(409), _nothing),))),
+    Deviation.UNSTORED_WHILE_DISCONNECTED: _fixed(Variation(
+        (Override(_lost_cursor, _status(400), _nothing, lambda d, t: d.L.false()),
+         Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None,
+                  lambda d, e: d.L.and_(d.O.delivered(e), d.L.not_(d.H["lost"](e))))),
+        hidden={"lost": (EVENT,)}, updates={"lost": _lost_now}, departs=_evicts_past_lost)),
+    Deviation.DROP_ENDS_SESSION: _fixed(Variation(
+        (Override(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
+         Override(_send_on_gone_session, None, _nothing),
+         Override(lambda d: _is(d, ActionKind.DROP_CONNECTION), None, None, _expiry_closes_session)),
+        hidden={"gone": (SESSION,)}, updates={"gone": _drop_ends}, departs=_live_send_on_gone_session)),
+    Deviation.CONSTANT_FIRST_EVENT_ID: _fixed(Variation(
+        (Override(_zero_again, None, _as_zero),), extra=_zero_outside)),
+    Deviation.CALL_REQUEST_ON_GET_STREAM: _fixed(Variation(
+        (Override(_request_moved, None, lambda d, e: d.aux["moved"](e)),),
+        aux={"moved": (EVENT,)}, extra=_moved_event)),
+    Deviation.SILENT_DROP_ON_RESUME: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _nothing),))),
+    Deviation.SINGLE_SLOT_PENDING: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.SESSION_RESUMPTION), None, _reemit_from_table),),
+        hidden={"pending": (REQUEST,)}, updates={"pending": _slot})),
+    Deviation.RETAINED_CURSOR_EMPTY: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None, _nothing),))),
+    Deviation.DELETE_ENDS_ALL_SESSIONS: _fixed(Variation(
+        (Override(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
+         Override(_send_on_gone_session, None, _nothing),
+         Override(_deletes, None, None, _every_connection)),
+        hidden={"gone": (SESSION,)}, updates={"gone": _delete_ends}, departs=_live_send_on_gone_session)),
+    Deviation.SECOND_GET_400: _fixed(Variation(
+        (Override(_get_connected_nothing_stranded, _status(400), _nothing),))),
+    Deviation.PING_ON_RESUME: _fixed(Variation(
+        (Override(_pings, None, lambda d, e: d.L.or_(d.O.delivered(e), d.aux["ping"](e), d.aux["note"](e))),),
+        aux={"ping": (EVENT,), "note": (EVENT,), "asked": (REQUEST,)}, extra=_ping_events, departs=_pings)),
+    Deviation.EVICTED_CURSOR_EXACT: _fixed(Variation(
+        (Override(_evicted_last, _status(200), _kept, _reattached, _cursor_stream),))),
 }
 """The variation of each deviation, made from the design (for its parameters)."""
 
 NEEDS_ENCODING: dict[Deviation, str] = {
-    deviation: "a deviation of the third round (docs/design.md §5, designs 19-29 and three variations): not encoded yet"
-    for deviation in (
-        Deviation.UNKNOWN_SESSION_400, Deviation.STALE_CONNECTION_COUNT, Deviation.BROADCAST_NEW_MESSAGES,
-        Deviation.UNSTORED_WHILE_DISCONNECTED, Deviation.DROP_ENDS_SESSION, Deviation.CONSTANT_FIRST_EVENT_ID,
-        Deviation.CALL_REQUEST_ON_GET_STREAM, Deviation.SILENT_DROP_ON_RESUME, Deviation.SINGLE_SLOT_PENDING,
-        Deviation.RETAINED_CURSOR_EMPTY, Deviation.DELETE_ENDS_ALL_SESSIONS, Deviation.SECOND_GET_400,
-        Deviation.PING_ON_RESUME, Deviation.EVICTED_CURSOR_EXACT,
-    )
+    Deviation.BROADCAST_NEW_MESSAGES: (
+        "the observation says which events a step delivered, not on which connection: an event is delivered on "
+        "the connection of its own stream (stream_of), so one message delivered on several streams, or on a "
+        "connection of another session, cannot be stated, nor can no-broadcast's and no-cross-session's step "
+        "properties judge it (they would need a delivered-on relation over (event, stream) in the vocabulary)"),
 }
-"""Deviations the transition formulas cannot express yet, with the reason: a design
-that makes one has no Z3 variation (its bounded search is not available)."""
+"""Deviations the transition formulas cannot express, with the reason: a design that
+makes one has no Z3 variation (its bounded search is not available)."""
 
 
 def needs_encoding(design: spec_designs.Design) -> str | None:
@@ -434,7 +727,8 @@ def design_for(design: spec_designs.Design) -> Design:
     return Design(design, tuple(o for variation in variations for o in variation.overrides),
                   merged("hidden"), merged("updates"), merged("aux"),
                   tuple(variation.extra for variation in variations if variation.extra is not None),
-                  any(variation.cancels for variation in variations))
+                  any(variation.cancels for variation in variations),
+                  tuple(variation.departs for variation in variations if variation.departs is not None))
 
 
 DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in spec_designs.DESIGNS

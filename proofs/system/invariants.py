@@ -34,7 +34,7 @@ from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Logic
-from mcp_resume.proofs.system.transitions import Step, owed
+from mcp_resume.proofs.system.transitions import Step, exactable, owed
 from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, STATE_RELATIONS, ActionKind, Rigid, State
 
 STATE, STRENGTHENING, STEP = "state", "strengthening", "step"
@@ -147,9 +147,36 @@ def _is(step: Step, *kinds: ActionKind):
     return L.or_(*(L.eq(step.A.kind, L.enum(k)) for k in kinds))
 
 
+def _get(step: Step, profile: Profile) -> Request:
+    return Request(step.L, METHOD_OF[ActionKind.RECONNECT], step.X, step.R, step.A, profile)
+
+
 def _reconnect_lands(step: Step, profile: Profile, branch: Branch):
-    request = Request(step.L, METHOD_OF[ActionKind.RECONNECT], step.X, step.R, step.A, profile)
-    return step.L.and_(_is(step, ActionKind.RECONNECT), request.lands(branch))
+    return step.L.and_(_is(step, ActionKind.RECONNECT), _get(step, profile).lands(branch))
+
+
+def _evicted_last(step: Step, profile: Profile):
+    """A reconnect in branch 3 whose cursor its ring buffer evicted last (``transitions.exactable``)."""
+    return step.L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), exactable(step, _get(step, profile)))
+
+
+def _sends(step: Step):
+    """A server action that sends one new event (``emit_event``, ``issue_server_request``)."""
+    return _is(step, ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST)
+
+
+def _names(step: Step, e, r):
+    """Event ``e`` carries or cancels server request ``r``."""
+    return step.L.or_(step.R.carries(e, r), step.R.cancels(e, r))
+
+
+def _reused(step: Step):
+    """``e``, an event sent before, delivered by a session resumption for a request it owes that
+    no new event of the step deals with: an old event id reused for that re-emission or
+    cancellation, not a replay (``spec.invariants._reused_for_reemission``)."""
+    L, X, O = step.L, step.X, step.O
+    fresh_for = lambda r: L.exists((EVENT,), lambda x: L.and_(O.delivered(x), L.not_(X.e_issued(x)), _names(step, x, r)))
+    return lambda e: L.exists((REQUEST,), lambda r: L.and_(owed(step, r), _names(step, e, r), L.not_(fresh_for(r))))
 
 
 def _names_session(step: Step):
@@ -195,23 +222,27 @@ def _ok(step: Step):
 
 def replay_suffix(step: Step, profile: Profile):
     """Branch 1 answered 200 names the resumed stream and replays exactly its events
-    after the cursor (B25, D29-D30); branch 3 answered 200 for an issued cursor of the
-    session's own stream (an evicted or expired one, say) replays nothing of that stream,
-    whose exact suffix it cannot give (another session's stream: ``no-cross-session``)."""
+    after the cursor (B25, D29-D30), and so does branch 3 answered 200 for a cursor its
+    ring buffer evicted last (D28: every later event is kept); branch 3 answered 200 for
+    any other issued cursor of the session's own stream (an expired one, an older evicted
+    one) replays nothing of that stream, whose exact suffix it cannot give (another
+    session's stream: ``no-cross-session``)."""
     L, R, X, A, O = step.L, step.R, step.X, step.A, step.O
     resumed = R.stream_of(A.eh)
     suffix = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), resumed), R.lt(A.eh, e))
+    evicted_last = _evicted_last(step, profile)
+    replayed = lambda: L.forall((EVENT,), lambda e: L.iff(L.and_(O.delivered(e), X.e_issued(e)), suffix(e)))
     exact = L.implies(
         L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
-        L.and_(L.eq(O.stream, resumed),
-               L.forall((EVENT,), lambda e: L.iff(L.and_(O.delivered(e), X.e_issued(e)), suffix(e)))),
+        L.and_(L.eq(O.stream, resumed), replayed()),
     )
+    exact_after_eviction = L.implies(L.and_(evicted_last, _ok(step)), replayed())
     refused = L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), _ok(step), X.e_issued(A.eh),
-               L.not_(A.sh_malformed), L.eq(R.owner(resumed), A.sh)),
+        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(evicted_last), _ok(step),
+               X.e_issued(A.eh), L.not_(A.sh_malformed), L.eq(R.owner(resumed), A.sh)),
         L.forall((EVENT,), lambda e: L.not_(L.and_(O.delivered(e), X.e_issued(e), L.eq(R.stream_of(e), resumed)))),
     )
-    return L.and_(exact, refused)
+    return L.and_(exact, exact_after_eviction, refused)
 
 
 def no_cross_session(step: Step, profile: Profile):
@@ -226,18 +257,25 @@ def no_cross_session(step: Step, profile: Profile):
 
 
 def no_replay_on_session_resume(step: Step, profile: Profile):
+    """A session resumption answered 200 delivers no event sent before, but for an old id
+    reused for an owed request (``_reused``: ``event-id-unique.fresh`` judges that)."""
     L, X, O = step.L, step.X, step.O
+    reused = _reused(step)
     return L.implies(
         L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
-        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.not_(X.e_issued(e)))),
+        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(L.not_(X.e_issued(e)), reused(e)))),
     )
 
 
 def no_reemit_on_stream_resume(step: Step, profile: Profile):
-    L, X, O = step.L, step.X, step.O
+    """A stream resumption answered 200 sends no server request of before under a new event id
+    (B21, B26); after its replay the stream may go on with new events of its own (a new
+    server request, a notification: docs/design.md §2)."""
+    L, R, X, O = step.L, step.R, step.X, step.O
+    known = lambda e: L.exists((REQUEST,), lambda r: L.and_(R.carries(e, r), X.r_issued(r)))
     return L.implies(
         L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
-        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), X.e_issued(e))),
+        L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(X.e_issued(e), L.not_(known(e))))),
     )
 
 
@@ -287,9 +325,12 @@ def reject_orphan_event_id(step: Step, profile: Profile):
 
 
 def reject_foreign_event_id(step: Step, profile: Profile):
+    """Branch 3 is refused with a 4xx other than 404, delivers nothing and changes nothing;
+    but a cursor its ring buffer evicted last may get 200 and the exact replay (``replay-suffix``)."""
     L, status = step.L, step.O.status
+    exact = L.and_(_evicted_last(step, profile), _ok(step))
     return L.implies(
-        _reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID),
+        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(exact)),
         L.and_(L.between(status, 400, 499), L.not_(L.eq(status, L.int_(404))), _nothing_delivered(step), unchanged(L, step.X, step.Y)),
     )
 
@@ -325,14 +366,47 @@ def expiry_independent(step: Step, profile: Profile):
 
 
 def event_id_resolves(step: Step, profile: Profile):
-    L = step.L
-    return L.forall((EVENT,), lambda e: L.implies(step.O.delivered(e), step.Y.e_issued(e)))
+    """Every event delivered resolves to an issued event, or is a new event of the stream a
+    resumption answered 200 goes on with (``spec.invariants._new``)."""
+    L, R, X, O = step.L, step.R, step.X, step.O
+    resumed = L.or_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION),
+                    _reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
+    going_on = lambda e: L.and_(resumed, _ok(step), L.not_(X.e_issued(e)), L.eq(R.stream_of(e), O.stream))
+    return L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(step.Y.e_issued(e), going_on(e))))
+
+
+def event_id_fresh(step: Step, profile: Profile):
+    """A new event goes out under an id never used before (B23, D27): a server action delivers
+    no event sent before, and a session resumption no old event in place of an owed request's
+    re-emission or cancellation (``_reused``)."""
+    L, X, O = step.L, step.X, step.O
+    reused = _reused(step)
+    sends = L.forall((EVENT,), lambda e: L.implies(L.and_(_sends(step), O.delivered(e)), L.not_(X.e_issued(e))))
+    resumed = L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step))
+    resumes = L.forall((EVENT,), lambda e: L.implies(L.and_(resumed, O.delivered(e)), L.or_(
+        L.not_(X.e_issued(e)), L.not_(reused(e)))))
+    return L.and_(sends, resumes)
+
+
+def standalone_stream_scope(step: Step, profile: Profile):
+    """A server action on a POST stream (a message of its call) that delivers a new event on a
+    GET stream of the same session delivers its own event too: a call's message goes on the
+    call's stream, not on the standalone one instead (B17, B9)."""
+    L, R, X, A, O = step.L, step.R, step.X, step.A, step.O
+    t = A.target_stream
+    on_get = lambda e: L.and_(R.t_get(R.stream_of(e)), L.eq(R.owner(R.stream_of(e)), R.owner(t)), L.not_(L.eq(R.stream_of(e), t)))
+    return L.forall((EVENT,), lambda e: L.implies(
+        L.and_(_sends(step), L.not_(R.t_get(t)), O.delivered(e), L.not_(X.e_issued(e))),
+        L.or_(L.not_(on_get(e)), O.delivered(A.new_event))))
 
 
 def server_request_ownership(step: Step, profile: Profile):
-    L, R, A, O, Y = step.L, step.R, step.A, step.O, step.Y
+    """Every server request delivered under a session header is one that session issued: a
+    request issued by now, or carried by an event sent before (a new event carrying a request
+    no one issued is a new message of the stream, ``spec.invariants.server_request_ownership``)."""
+    L, R, X, A, O, Y = step.L, step.R, step.X, step.A, step.O, step.Y
     return L.implies(_names_session(step), L.forall((EVENT, REQUEST), lambda e, r: L.implies(
-        L.and_(O.delivered(e), L.or_(R.carries(e, r), R.cancels(e, r))),
+        L.and_(O.delivered(e), _names(step, e, r), L.or_(X.e_issued(e), Y.r_issued(r))),
         L.and_(Y.r_issued(r), L.not_(A.sh_malformed), L.eq(R.r_session(r), A.sh)))))
 
 
@@ -346,19 +420,25 @@ def no_404_for_live_session(step: Step, profile: Profile):
 
 STEP_PROPERTIES: tuple[Invariant, ...] = (
     Invariant("replay-suffix.step", "replay-suffix", STEP,
-              "a stream resumption answered 200 names the resumed stream and delivers, of the events sent "
-              "before, exactly those of that stream after the cursor; a refused cursor of the session's own "
-              "stream answered 200 replays nothing of that stream", replay_suffix),
+              "a stream resumption answered 200, or a cursor the ring buffer evicted last answered 200, names "
+              "the resumed stream and delivers, of the events sent before, exactly those of that stream after "
+              "the cursor; any other refused cursor of the session's own stream answered 200 replays nothing "
+              "of that stream", replay_suffix),
     Invariant("no-cross-session.step", "no-cross-session", STEP,
               "every event delivered under a session header belongs to that session, and a stream "
               "resumption replays only the resumed stream's events", no_cross_session),
     Invariant("no-replay-on-session-resume.step", "no-replay-on-session-resume", STEP,
-              "a session resumption answered 200 delivers no event sent before", no_replay_on_session_resume),
+              "a session resumption answered 200 delivers no event sent before (an old id reused for an owed "
+              "request is event-id-unique's)", no_replay_on_session_resume),
     Invariant("no-reemit-on-stream-resume.step", "no-reemit-on-stream-resume", STEP,
-              "a stream resumption answered 200 delivers only events sent before (no re-emission)", no_reemit_on_stream_resume),
+              "a stream resumption answered 200 sends no server request of before under a new event id; "
+              "new events of the stream's own may follow the replay", no_reemit_on_stream_resume),
     Invariant("no-broadcast.step", "no-broadcast", STEP,
               "a server request is sent anew only while no open connection of another stream carries it",
               no_broadcast),
+    Invariant("standalone-stream-scope.step", "standalone-stream-scope", STEP,
+              "a server action on a POST stream that delivers a new event on a GET stream of its session "
+              "delivers its own event too", standalone_stream_scope),
     Invariant("reemit-pending.step", "reemit-pending", STEP,
               "a session resumption answered 200 re-emits or cancels every pending server request of the session "
               "whose carrying stream has no open connection", reemit_pending),
@@ -370,7 +450,8 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "an event id without a session id gets 400, delivers nothing and changes nothing", reject_orphan_event_id),
     Invariant("reject-foreign-event-id.step", "reject-foreign-event-id", STEP,
               "an event id not valid for the live session named gets a 4xx other than 404, delivers nothing "
-              "and changes nothing", reject_foreign_event_id),
+              "and changes nothing, unless its ring buffer evicted it last and the answer is 200 with the "
+              "exact replay", reject_foreign_event_id),
     Invariant("unknown-session-404.step", "unknown-session-404", STEP,
               "a well-formed session id naming no live session gets 404, delivers nothing and changes nothing",
               unknown_session_404),
@@ -380,7 +461,11 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
     Invariant("expiry-independent.step", "expiry-independent", STEP,
               "expiring a stream ends no session and closes no other connection", expiry_independent),
     Invariant("event-id-unique.step", "event-id-unique", STEP,
-              "every event delivered resolves to an issued event", event_id_resolves),
+              "every event delivered resolves to an issued event, or is a new event of the stream a "
+              "resumption goes on with", event_id_resolves),
+    Invariant("event-id-unique.fresh", "event-id-unique", STEP,
+              "a server action delivers no event sent before, and a session resumption no old event id in "
+              "place of an owed request's re-emission", event_id_fresh),
     Invariant("server-request-ownership.step", "server-request-ownership", STEP,
               "every server request delivered under a session header is one that session issued", server_request_ownership),
     Invariant("no-duplicate-tool-call.step", "no-duplicate-tool-call", STEP,

@@ -11,7 +11,9 @@ action (``step.A``), the observation (``step.O``) and the state after
 (``step.Y``). A client request's status is any the profile accepts (the
 reference's, or an alternative such as 409 for a connected stream); a status
 that is neither the reference's nor a success like it refuses the request and
-changes nothing (``model.harness.checker`` judges servers the same way). With
+changes nothing (``model.harness.checker`` judges servers the same way), but for
+200 to a cursor its ring buffer evicted last, which resumes its stream with the
+exact replay (``exactable``, ``spec.transitions.exact_after_eviction``). With
 ``Semantics(canonical=True)`` only the reference's status is allowed: that is
 the spec side of bounded model checking.
 
@@ -30,6 +32,7 @@ from dataclasses import dataclass, field
 from typing import Callable
 
 from mcp_resume.spec.decision import Branch
+from mcp_resume.spec.headers import EventClass
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.system.decision import Request, class_definitions
@@ -45,7 +48,7 @@ from mcp_resume.proofs.system.vocabulary import (
     State,
 )
 
-CONFLICT, NO_CONTENT = 409, 204
+OK, CONFLICT, NO_CONTENT = 200, 409, 204
 
 
 @dataclass(frozen=True)
@@ -296,8 +299,16 @@ def _call_tool(step: Step, semantics: Semantics) -> _Effect:
 
 
 def _reconnect_alternatives(step: Step) -> Callable:
-    """Statuses the state allows beside the table's (``decision._refine_*``): 409 for a
-    connected stream or GET stream, 204 for an ended stream with nothing to replay."""
+    """Statuses the state allows beside the table's (``decision._refine_*``, docs/design.md §2):
+
+    - branch 1: any 4xx but 404 for a second connection to a connected stream, 204 for an
+      ended stream with nothing to replay;
+    - branch 2: 409 for a GET stream, any 4xx but 404 while the session holds a connected
+      GET stream; under ``boundary`` neither while a pending request of the session has
+      lost its connection (a refusal would strand it: ``Outcome.strands``, MCP B21);
+    - branch 3: 200 for a cursor that is the last event its ring buffer evicted
+      (``exactable``: the exact replay of what follows it, MCP D28).
+    """
     L, R, X, A = step.L, step.R, step.X, step.A
     resumed = R.stream_of(A.eh)
     after_cursor = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), resumed), R.lt(A.eh, e))
@@ -305,14 +316,53 @@ def _reconnect_alternatives(step: Step) -> Callable:
     get_connected = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), R.t_get(t), L.eq(R.owner(t), A.sh), X.t_connected(t)))
 
     def alternatives(request: Request, code):
+        refused = L.or_(L.eq(code, CONFLICT), L.and_(get_connected, second_connection_refusal(L, code)))
         return L.or_(
-            L.and_(request.lands(Branch.STREAM_RESUMPTION), L.eq(code, CONFLICT), X.t_connected(resumed)),
+            L.and_(request.lands(Branch.STREAM_RESUMPTION), second_connection_refusal(L, code), X.t_connected(resumed)),
             L.and_(request.lands(Branch.STREAM_RESUMPTION), L.eq(code, NO_CONTENT), ended,
                    L.not_(L.exists((EVENT,), after_cursor))),
-            L.and_(request.lands(Branch.SESSION_RESUMPTION), L.eq(code, CONFLICT), get_connected),
+            L.and_(request.lands(Branch.SESSION_RESUMPTION), refused, L.not_(strands(step, request.profile))),
+            L.and_(request.lands(Branch.REJECT_FOREIGN_EVENT_ID), L.eq(code, L.int_(OK)), exactable(step, request)),
         )
 
     return alternatives
+
+
+def second_connection_refusal(L: Logic, code):
+    """``code`` is a 4xx other than 404 (``decision.SECOND_CONNECTION_REFUSALS``: 404 would
+    tell the client its session is gone, MCP B34; rules §3.3)."""
+    return L.and_(L.between(code, 400, 499), L.not_(L.eq(code, L.int_(404))))
+
+
+def strands(step: Step, profile: Profile):
+    """A refused session resumption under ``step.A.sh`` would leave a request stranded that
+    ``profile`` requires re-emitted (``Outcome.strands``: ``boundary`` only, MCP B21)."""
+    L = step.L
+    if profile is not Profile.BOUNDARY:
+        return L.false()
+    return L.exists((REQUEST,), lambda r: owed(step, r))
+
+
+def exactable(step: Step, request: Request):
+    """The cursor is an event its ring buffer evicted while it keeps every later event of the
+    stream (``decision._exact_after_eviction``): branch 3 may answer it with 200 and the exact
+    replay (docs/design.md §2, partial retention; MCP D28).
+    In Z3 the constant ``<tag>.exactable``, which ``exactable_definition`` defines: its
+    quantifier stays at the top level, never under the delivery's iff, so the queries stay
+    in EPR."""
+    return _exactable(step, request)[0]
+
+
+def exactable_definition(step: Step, profile: Profile) -> list[Conjunct]:
+    """The conjunct ``def.<tag>.exactable`` (none in ``PyLogic``)."""
+    return _exactable(step, Request(step.L, METHOD_OF[ActionKind.RECONNECT], step.X, step.R, step.A, profile))[1]
+
+
+def _exactable(step: Step, request: Request):
+    L, R, X, A = step.L, step.R, step.X, step.A
+    later = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), R.stream_of(A.eh)), R.lt(A.eh, e))
+    kept_after = L.forall((EVENT,), lambda e: L.implies(later(e), L.not_(X.e_evicted(e))))
+    return L.define(f"{A.tag}.exactable", L.and_(L.eq(request.event, L.enum(EventClass.EVICTED)), kept_after))
 
 
 def _answer_alternatives(step: Step) -> Callable:
@@ -351,7 +401,7 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
     after_cursor = lambda e: L.and_(X.e_issued(e), L.eq(R.stream_of(e), resumed), R.lt(A.eh, e))
 
     client = _Client(step, ActionKind.RECONNECT, semantics, _reconnect_alternatives(step))
-    stream_resume = client.go(Branch.STREAM_RESUMPTION)
+    stream_resume = L.or_(client.go(Branch.STREAM_RESUMPTION), _exact_replay(step, client, semantics))
     session_resume = client.go(Branch.SESSION_RESUMPTION)
     no_choice = lambda r: L.false()
     cancel = no_choice if semantics.canonical and not semantics.cancel else A.cancel
@@ -365,6 +415,7 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
 
     conjuncts = [
         stranded_definition(step),
+        *exactable_definition(step, semantics.profile),
         Conjunct("tr.reconnect.stream", L.and_(L.implies(stream_resume, L.eq(step.O.stream, resumed)),
                                                L.implies(session_resume, L.eq(step.O.stream, A.new_stream)))),
         Conjunct("tr.reconnect.fresh-get-stream", L.implies(session_resume, L.and_(
@@ -410,6 +461,17 @@ def _reconnect(step: Step, semantics: Semantics) -> _Effect:
         status=client.status,
         closed=lambda t: L.and_(stream_resume, L.eq(t, resumed), X.t_connected(t)),
     )
+
+
+def _exact_replay(step: Step, client: _Client, semantics: Semantics):
+    """Branch 3 answered 200 for an ``exactable`` cursor: a stream resumption of the cursor's
+    stream, the exact replay then the stream live (``spec.transitions.exact_after_eviction``);
+    never the reference's answer, so never under ``canonical``."""
+    L = step.L
+    if semantics.canonical:
+        return L.false()
+    request = client.request
+    return L.and_(request.lands(Branch.REJECT_FOREIGN_EVENT_ID), L.eq(step.O.status, L.int_(OK)), exactable(step, request))
 
 
 def _answer_request(step: Step, semantics: Semantics) -> _Effect:
