@@ -24,11 +24,12 @@ behaviour in the server and in Z3.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 
 from .catalog import level
 from .profiles import Level, Profile
+from .space import Bounds
 
 
 class Deviation(str, Enum):
@@ -154,6 +155,15 @@ class Design:
     parameters: tuple[tuple[str, object], ...] = ()
     caught_under: frozenset[Profile] | None = None
     """The profiles under which it must be caught, when not derived from ``rules``."""
+    needs: tuple[tuple[str, int], ...] = ()
+    """Bound fields (``spec.space.Bounds``) its shortest counterexample needs at least, where
+    that lies beyond the kill bound (a gap needs three events and two evictions)."""
+
+    def widened(self, bounds: Bounds) -> Bounds:
+        """``bounds`` grown to what the design's shortest counterexample needs (``needs``)."""
+        grown = {name: value for name, value in self.needs if getattr(bounds, name) is not None
+                 and getattr(bounds, name) < value}  # an unbounded depth stays unbounded
+        return replace(bounds, **grown) if grown else bounds
 
     @property
     def correct(self) -> bool:
@@ -189,9 +199,9 @@ class Design:
         return bool(self.breaks(profile))
 
 
-def _design(number, slug, summary, rules, deviations, caught_under=None, **parameters) -> Design:
+def _design(number, slug, summary, rules, deviations, caught_under=None, needs=(), **parameters) -> Design:
     return Design(number, slug, summary, frozenset(rules), tuple(deviations), tuple(sorted(parameters.items())),
-                  caught_under)
+                  caught_under, tuple(needs))
 
 
 D = Deviation
@@ -264,7 +274,9 @@ DESIGNS: tuple[Design, ...] = (
     _design(16, "ring-buffer-gap",
             "ring buffer that replays what it still has after an evicted cursor, with a gap",
             {"replay-suffix"},
-            [D.RING_BUFFER_GAP]),
+            [D.RING_BUFFER_GAP],
+            # two evicted events before a retained one: the last evicted cursor is answered exactly (§2)
+            needs=(("events", 3), ("depth", 8))),
     _design(17, "orphan-event-id-mints-session",
             "an orphan Last-Event-ID answered 200 with a newly minted session",
             {"reject-orphan-event-id"},
@@ -293,7 +305,8 @@ DESIGNS: tuple[Design, ...] = (
             [D.UNSTORED_WHILE_DISCONNECTED]),
     _design(23, "drop-ends-session",
             "a dropped connection ends the session (404 from then on): correct under MCP (B33), not under boundary",
-            {"expiry-independent"},
+            # a Last-Event-ID then refused on the live session gets 404: reject-foreign-event-id (as design 8)
+            {"expiry-independent", "reject-foreign-event-id"},
             [D.DROP_ENDS_SESSION],
             caught_under=frozenset({Profile.BOUNDARY})),
     _design(24, "constant-event-id",
@@ -318,7 +331,8 @@ DESIGNS: tuple[Design, ...] = (
             [D.RETAINED_CURSOR_EMPTY]),
     _design(29, "delete-ends-all-sessions",
             "DELETE of one session ends every session: the others answer 404 while live",
-            {"session-identity-stable", "expiry-independent", "unknown-session-404"},
+            {"session-identity-stable", "unknown-session-404", "expiry-independent", "no-duplicate-tool-call",
+             "reject-foreign-event-id"},
             [D.DELETE_ENDS_ALL_SESSIONS],
             caught_under=frozenset({Profile.BOUNDARY})),
 )

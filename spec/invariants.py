@@ -744,9 +744,11 @@ def _status_rule(t: Transition) -> str:
       requires re-emission (``Outcome.strands``): ``reemit-pending``.
     - A live session answered 404, as if it had ended: ``expiry-independent`` when one of
       its streams expired or lost its connection before (a server that ends a session with
-      a stream, MCP B33), else ``session-identity-stable`` (a live session keeps
-      answering). Under the MCP revisions the checkers read such a 404 as the session
-      ended at will (``transitions.ended_at_will``) before judging.
+      a stream, MCP B33); else ``no-duplicate-tool-call`` while a call of it is unfinished
+      (MCP B33 lets the server end it, but its client will send the call again); else
+      ``session-identity-stable`` (a live session keeps answering). Under the MCP
+      revisions the checkers read a 404 with no call unfinished as the session ended at
+      will (``transitions.ended_at_will``) before judging.
     - A refused ``Last-Event-ID`` (branch 3) keeps its branch's rule: an expired stream's
       event id answered 404 is the case ``reject-foreign-event-id`` names (catalog).
     """
@@ -758,7 +760,9 @@ def _status_rule(t: Transition) -> str:
     if status == 404 and outcome.session_class is SessionClass.LIVE:
         session = getattr(t.action, "session", None)
         lost = any(not s.connected or s.status is not StreamStatus.OPEN for s in t.before.streams_of(session))
-        return "expiry-independent" if lost else "session-identity-stable"
+        if lost:
+            return "expiry-independent"
+        return "no-duplicate-tool-call" if _unfinished_call(t) else "session-identity-stable"
     return outcome.rule
 
 

@@ -73,7 +73,7 @@ NAMED_BOUNDS: dict[str, Bounds] = {
     "graph": Bounds(sessions=1, streams=1, events=1, requests=1, depth=4),
     "tiny": Bounds(sessions=1, streams=1, events=2, requests=1),
     "small": Bounds(sessions=2, streams=1, events=2, requests=1, depth=6),
-    "kill": Bounds(sessions=2, streams=2, events=2, requests=1, depth=7),
+    "kill": Bounds(sessions=2, streams=2, events=2, requests=2, depth=7),
     "default": Bounds(sessions=2, streams=2, events=3, requests=1, depth=10),
     "deep": Bounds(sessions=2, streams=2, events=3, requests=1, depth=11),
 }

@@ -34,6 +34,7 @@ from .actions import (
     RestartClient,
 )
 from .decision import Branch, Method, Outcome, decide_headers
+from .headers import EventClass, classify_event
 from .profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Profile
 from .state import (
     ClientSession,
@@ -243,11 +244,18 @@ def alternative(state: State, action: Action, profile: Profile, plan: tuple[Pend
     another length, or ``profile`` does not accept one of its choices. Where
     ``alternatives`` lists every plan (their number grows as 2^n or 3^n), this builds one.
     """
+    if any(choice not in pending_choices(profile) for choice in plan):
+        return None
+    return planned(state, action, profile, plan)
+
+
+def planned(state: State, action: Action, profile: Profile, plan: tuple[Pending, ...]) -> Transition | None:
+    """``alternative`` whether or not ``profile`` accepts the plan: the state a session
+    resumption leaves when a server dealt with the requests so (a checker follows the server
+    there after judging it; a request left pending stays carried by its old stream)."""
     canonical = step(state, action, profile)
     outcome = canonical.outcome
     if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or len(plan) != len(outcome.reemit):
-        return None
-    if any(choice not in pending_choices(profile) for choice in plan):
         return None
     if all(choice is Pending.REEMIT for choice in plan):
         return canonical
@@ -272,7 +280,8 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     MCP B33: a server may end a session at any time and then answers its id with 404 for
     good. Under an MCP revision a 404 to a request naming a live session is read so (a
     later answer other than 404 for it breaks ``unknown-session-404``); not a 404 to a
-    ``Last-Event-ID``, which MCP leaves open (branch 3, rules §3.2), nor while a call of
+    ``Last-Event-ID`` the session cannot resume, whose refusal MCP leaves open (branch 3,
+    rules §3.2), nor while a call of
     the session is unfinished (its client would send the call again: judged as it stands,
     ``no-duplicate-tool-call``). Under ``boundary`` it is not: the session's life is the
     boundary's (``expiry-independent``).
@@ -280,8 +289,11 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     if status != 404 or profile not in MCP_SESSION_REVISIONS or action.side != "client":
         return None
     session = getattr(action, "session", None)
-    if getattr(action, "last_event_id", None) is not None or not _live(state, session):
+    if not _live(state, session):
         return None
+    if classify_event(state, session, getattr(action, "last_event_id", None)) not in (EventClass.ABSENT,
+                                                                                       EventClass.RETAINED):
+        return None  # a cursor the session cannot resume: its refusal is branch 3's (rules §3.2)
     if any(s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in state.streams_of(session)):
         return None  # a call of it is unfinished: the 404 is judged as it stands (no-duplicate-tool-call)
     return session

@@ -437,7 +437,7 @@ def test_a_second_get_stream_may_be_refused_unless_the_refusal_strands_a_request
     assert rules(seen(pending, a.Reconnect("S1", None), status=409, events=(), stream=None)) == ["reemit-pending"]
     # a 404 is never such a refusal: it says the session is gone
     assert rules(seen(with_get, a.Reconnect("S1", None), status=404, events=(), stream=None)) == [
-        "session-identity-stable", "no-duplicate-tool-call"]
+        "no-duplicate-tool-call", "no-duplicate-tool-call"]
 
 
 @pytest.mark.covers("expiry-independent", "session-identity-stable")

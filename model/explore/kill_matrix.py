@@ -189,7 +189,8 @@ class ExplorerColumn:
 
     def run(self, design: Row, profile: Profile) -> Cell:
         factory = server_factory(target(design))
-        result = explore_server(factory, self.bounds, profile)
+        spec = spec_designs.by_target(target(design))
+        result = explore_server(factory, spec.widened(self.bounds) if spec else self.bounds, profile)
         counts = f"{result.states} states, {result.transitions} transitions"
         first = result.first
         if first is None:

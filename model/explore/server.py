@@ -67,7 +67,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import (
     INITIAL_STATE, RequestStatus, ServerRequest, Session, SessionStatus, State, Stream, StreamKind, StreamStatus,
 )
-from mcp_resume.spec.transitions import step_if_enabled
+from mcp_resume.spec.transitions import Pending, pending_choices, step_if_enabled
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 
 from mcp_resume.model.servers.adapter import ServerUnderTest
@@ -428,7 +428,7 @@ class _MemoChecker(Checker):
         return variants
 
     def _judge(self, spec, observed):
-        if observed == spec.observation:
+        if observed == spec.observation and _accepted(spec, self.profile):
             return []  # the spec's own step: the spec explorer judges those (check_spec_step, check_state)
         # ``spec`` is one of the memo's own variants, alive as long as the memo's
         # entries (both dicts are cleared together), so its id names it
@@ -437,6 +437,16 @@ class _MemoChecker(Checker):
         if findings is None:
             findings = self.memo.findings[key] = super()._judge(spec, observed)
         return list(findings)
+
+
+def _accepted(spec, profile: Profile) -> bool:
+    """Whether ``spec`` is a step ``profile`` accepts: not a session resumption that leaves a
+    request it had to deal with, which the checker follows (``Checker._chosen``) and judges."""
+    outcome = spec.outcome
+    if outcome is None or not outcome.reemit or Pending.LEAVE in pending_choices(profile):
+        return True
+    dealt = {d.request for d in spec.observation.events} | {d.cancels for d in spec.observation.events}
+    return set(outcome.reemit) <= dealt
 
 
 def _agreeing(work: tuple[ServerUnderTest, IdMap], spec, action):

@@ -22,7 +22,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import (
-    Delivered, Observation, Pending, Transition, alternative, enabled, ended_at_will, exact_after_eviction, step,
+    Delivered, Observation, Pending, Transition, enabled, ended_at_will, exact_after_eviction, planned, step,
     step_if_enabled,
 )
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
@@ -155,8 +155,9 @@ class Checker:
     def _chosen(self, reference: Transition, action: Action, raw: Observation) -> Transition | None:
         """The alternative of a session resumption the server's observation (in its ids)
         shows: for each request to deal with, re-emitted, cancelled or neither; None when
-        that is the reference's choice or one ``profile`` does not accept. Built directly
-        (``spec.transitions.alternative``): enumerating every plan grows as 3^n."""
+        that is the reference's choice. A choice ``profile`` does not accept is followed all the
+        same (its check fails: ``reemit-pending``), so that the spec's state stays the server's.
+        Built directly (``spec.transitions.planned``): enumerating every plan grows as 3^n."""
         outcome = reference.outcome
         if outcome is not None and outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID and raw.status == 200:
             return exact_after_eviction(self.state, action, self.profile)
@@ -165,7 +166,7 @@ class Checker:
         plan = tuple(_choice(self.ids.server_id(request), raw) for request in outcome.reemit)
         if all(choice is Pending.REEMIT for choice in plan):
             return None
-        return alternative(self.state, action, self.profile, plan)
+        return planned(self.state, action, self.profile, plan)  # judged as it is; a choice the profile refuses fails
 
     def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
         """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""

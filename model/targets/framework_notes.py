@@ -88,12 +88,15 @@ FASTMCP_TYPESCRIPT = (
          "nothing expired that verify could see: FastMCP states no time to live for its sessions or streams, "
          "so without --stream-ttl and --session-ttl the spec has no expiry to judge (SKIP is right)",
          (_TS_SDK_SEND,)),
-    Note(("no-broadcast",),
-         "a server request made inside a tool call goes out on the session's standalone GET stream (the SDK's "
-         "send with no related request), and a second GET of the session while that stream is open is refused "
-         "409 Conflict: no second stream exists that could carry the request twice, so nothing can be judged "
-         "(SKIP is right)",
-         (_TS_SDK_SEND,)),
+    Note(("standalone-stream-scope",),
+         "the call's elicitation/create (and sampling/createMessage) comes on the session's standalone GET stream "
+         "while one is open, not on the call's own POST stream: context.elicit calls the SDK's "
+         "server.elicitInput(params, options) without a relatedRequestId, and the SDK's transport sends a message "
+         "with no related request to the standalone stream (MCP B17: what the GET stream carries SHOULD be "
+         "unrelated to a running request; a MUST under boundary, where the carrying stream decides re-emission). "
+         "The fix is to pass the tool call's request id as relatedRequestId (the SDK's extra.sendRequest does)",
+         (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
+                                         "requestSampling")), _TS_SDK_SEND)),
     Note(("malformed-session-400",),
          "mcp-proxy 6.7.19, FastMCP's HTTP layer, answers every Mcp-Session-Id it does not hold with "
          "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
@@ -160,7 +163,7 @@ MCP_LITE = (
          "answers 500 'Internal Server Error: Replay failed' instead of refusing it with a 4xx",
          (Where("mcp-lite", "dist/index.js", ("parseEventId", "Replay failed")),)),
     Note(("no-cross-session", "reemit-pending", "reemit-keeps-pending", "server-request-ownership",
-          "no-duplicate-tool-call", "no-broadcast"),
+          "no-duplicate-tool-call", "no-broadcast", "standalone-stream-scope"),
          "test_elicitation and test_sampling answer their call with JSON-RPC error -32603 'Internal error' "
          "before any server request, so no scenario that needs a pending server request can be driven. In the "
          "source, ctx.elicit hands the request to sendClientRequest, which throws 'No active streams to "

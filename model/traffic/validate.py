@@ -51,7 +51,7 @@ from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
-from mcp_resume.spec.transitions import Delivered, Observation, step
+from mcp_resume.spec.transitions import Delivered, Observation, ended_at_will, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
@@ -236,8 +236,9 @@ class _Timeline:
         """A 404 for a session the log shows live: MCP lets a server end a session at any time
         (B33), which the log cannot show. Under an MCP revision, assume it ended the session
         just before (with the connections of it the log still has open), and say so: a later
-        answer for it other than 404 is then the failure; not for a 404 to a ``Last-Event-ID``,
-        which MCP leaves open (a refusal of the cursor, branch 3). Under ``boundary``, whose
+        answer for it other than 404 is then the failure; as the spec reads it
+        (``spec.transitions.ended_at_will``: not for a cursor the session cannot resume, nor
+        while a call of it is unfinished). Under ``boundary``, whose
         ``expiry-independent`` holds a session's life apart from its streams', only after
         ``QUIET_SECONDS`` without a sign of life (a session idle that long may have timed out)."""
         spec_session = getattr(action, "session", None)
@@ -246,8 +247,8 @@ class _Timeline:
             return
         idle = self.now - self.alive_at.get(session, float("-inf"))
         timed_out = self.session_ttl is not None and idle >= self.session_ttl  # the server said it would
-        cursor = getattr(action, "last_event_id", None) is not None  # MCP is silent on a cursor's refusal (branch 3)
-        if not timed_out and idle < QUIET_SECONDS and (self.checker.profile is Profile.BOUNDARY or cursor):
+        at_will = ended_at_will(self.checker.state, action, 404, self.checker.profile) is not None
+        if not timed_out and idle < QUIET_SECONDS and not at_will:
             return
         still_open = self._open_streams_of(session)
         observed = Observation(closed=tuple(self.stream_of[n] for n in still_open))
@@ -719,9 +720,10 @@ def _worst(rule: str, profile: Profile, steps: list[Placed]) -> Verdict:
 def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str]) -> list[int]:
     """Indices of the events the GET itself delivered: on a stream resumption every
     event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
-    file); on a session resumption those of them that re-emit or cancel a server
-    request delivered before (docs/design.md §2 branch 2) or deliver a past event again
-    (a replay, which branch 2 must not do)."""
+    file); on a session resumption the events that re-emit or cancel a server request
+    delivered before (docs/design.md §2 branch 2) or deliver a past event again (a replay,
+    which branch 2 must not do), each within ``REPLAY_WINDOW`` of the head or of the one
+    before it (a server that re-emits several requests one by one)."""
     events, arrivals = record.exchange.events, record.arrivals
     if not events:
         return []
@@ -730,7 +732,13 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str
     window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
     if resumption:
         return window
-    return [i for i in window if events[i].cancels is not None or events[i].id in seen_events or sent_again(events[i])]
+    owed = lambda i: events[i].cancels is not None or events[i].id in seen_events or sent_again(events[i])
+    burst, last = [], head
+    for i in range(len(events)):  # a re-emission within REPLAY_WINDOW of the one before it still counts
+        if owed(i) and (not timed or arrivals[i] - last <= REPLAY_WINDOW):
+            burst.append(i)
+            last = arrivals[i] if timed else last
+    return burst
 
 
 def _canonical(message) -> str | None:

@@ -27,7 +27,7 @@ import z3
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
+from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch, Method
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
@@ -389,14 +389,17 @@ class SpecUnrolling:
         ``spec.invariants._status_rule`` files it: branch 3 under its rule; a refused session
         resumption that strands a request (``transitions.strands``) under ``reemit-pending``;
         a live session answered 404 under ``expiry-independent`` when one of its streams
-        expired, ended or lost its connection before, else ``session-identity-stable``; the
+        expired, ended or lost its connection before, else under ``no-duplicate-tool-call``
+        while a call of it is unfinished, else ``session-identity-stable``; the
         rest under the branch's rule. Under the MCP revisions a 404 the checkers read as the
         session ended at will (``spec.transitions.ended_at_will``, MCP B33) is no finding."""
         L, F = s.L, s.O
         live_404 = L.and_(L.eq(F.status, L.int_(404)), self._live_session(s))
         refused = L.and_(F.status >= 300, L.not_(L.eq(F.status, L.int_(404))), strands(s, self.profile))
-        lost = self._lost_stream(s)
-        filed = {"session-identity-stable": L.and_(live_404, L.not_(lost)), "expiry-independent": L.and_(live_404, lost)}
+        lost, unfinished = self._lost_stream(s), self._unfinished_call(s)
+        filed = {"expiry-independent": L.and_(live_404, lost),
+                 "no-duplicate-tool-call": L.and_(live_404, L.not_(lost), unfinished),
+                 "session-identity-stable": L.and_(live_404, L.not_(lost), L.not_(unfinished))}
         found: dict[str, list] = {}
         for kind in CLIENT_REQUESTS:
             request = Request(L, METHOD_OF[kind], s.X, s.R, s.A, self.profile)
@@ -435,13 +438,20 @@ class SpecUnrolling:
 
     def _ended_at_will(self, s: Step):
         """Under an MCP revision, a 404 to a client request naming a live session with no
-        ``Last-Event-ID`` and no unfinished call (``spec.transitions.ended_at_will``)."""
-        L, R, X, A = s.L, s.R, s.X, s.A
+        ``Last-Event-ID`` (or one the session can resume) and no unfinished call
+        (``spec.transitions.ended_at_will``)."""
+        L, A = s.L, s.A
         if self.profile not in MCP_SESSION_REVISIONS:
             return L.false()
-        unfinished = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), L.not_(R.t_get(t)),
-                                                          X.t_open(t)))
-        return L.and_(L.eq(s.O.status, L.int_(404)), self._live_session(s), L.not_(A.eh_present), L.not_(unfinished))
+        resumable = Request(L, Method.GET, s.X, s.R, A, self.profile).lands(Branch.STREAM_RESUMPTION)
+        return L.and_(L.eq(s.O.status, L.int_(404)), self._live_session(s), L.or_(L.not_(A.eh_present), resumable),
+                      L.not_(self._unfinished_call(s)))
+
+    def _unfinished_call(self, s: Step):
+        """A POST stream of the session named is still open: its call has not answered."""
+        L, R, X, A = s.L, s.R, s.X, s.A
+        return L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh), L.not_(R.t_get(t)),
+                                                    X.t_open(t)))
 
 
 class DesignUnrolling:

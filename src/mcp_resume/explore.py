@@ -346,6 +346,8 @@ def _design(args, profile, bound_name, bounds, console, progress):
         progress.note(f"explore: design {args.design} beside the spec under {profile.value}, within "
                       f"{bounds.describe()} ({walk})")
     expect = designs.design(args.design).breaks(profile)  # LEVEL ends once each has its counterexample
+    if bound_name == KILL_BOUND:
+        bounds = designs.design(args.design).widened(bounds)  # a design whose counterexample lies beyond it
     workers = args.workers or default_workers()
     result = explore_server(factory, bounds, profile, stop=stop, progress=progress, expect=expect, workers=workers)
     if progress:
