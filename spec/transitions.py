@@ -34,7 +34,6 @@ from .actions import (
     RestartClient,
 )
 from .decision import Branch, Method, Outcome, decide_headers
-from .headers import EventClass, classify_event
 from .profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Profile
 from .state import (
     ClientSession,
@@ -280,8 +279,8 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     MCP B33: a server may end a session at any time and then answers its id with 404 for
     good. Under an MCP revision a 404 to a request naming a live session is read so (a
     later answer other than 404 for it breaks ``unknown-session-404``); not a 404 to a
-    ``Last-Event-ID`` the session cannot resume, whose refusal MCP leaves open (branch 3,
-    rules §3.2), nor while a call of
+    ``Last-Event-ID``, which may refuse the cursor (MCP leaves that open, rules §3.2;
+    a checker cannot always see a stream expire), nor while a call of
     the session is unfinished (its client would send the call again: judged as it stands,
     ``no-duplicate-tool-call``). Under ``boundary`` it is not: the session's life is the
     boundary's (``expiry-independent``).
@@ -289,11 +288,8 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     if status != 404 or profile not in MCP_SESSION_REVISIONS or action.side != "client":
         return None
     session = getattr(action, "session", None)
-    if not _live(state, session):
-        return None
-    if classify_event(state, session, getattr(action, "last_event_id", None)) not in (EventClass.ABSENT,
-                                                                                       EventClass.RETAINED):
-        return None  # a cursor the session cannot resume: its refusal is branch 3's (rules §3.2)
+    if not _live(state, session) or getattr(action, "last_event_id", None) is not None:
+        return None  # a 404 to a cursor may refuse the cursor: branch 3's refusal, MCP's silence (rules §3.2)
     if any(s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in state.streams_of(session)):
         return None  # a call of it is unfinished: the 404 is judged as it stands (no-duplicate-tool-call)
     return session

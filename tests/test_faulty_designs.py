@@ -58,9 +58,11 @@ def test_under_mcp_2025_11_25_only_designs_breaking_its_own_musts_fail(machine_r
     assert run.caught or run.result.holds, f"passed but vacuous: {run.result.coverage.explain()}"
 
 
-def test_design_11_passes_mcp_2025_11_25_without_any_finding(machine_run):
+def test_design_11_passes_mcp_2025_11_25_without_any_failure(machine_run):
     run = machine_run("design-11", Profile.MCP_2025_11_25)
-    assert not run.caught and run.result.warnings == {}
+    # at most a warning: an evicted cursor whose later events are all kept answered with nothing (a gap, B25 MAY)
+    assert not run.caught and set(run.result.warnings) <= {"replay-suffix"}
+    assert all("evicted cursor" in str(w) for w in run.result.warnings.values())
 
 
 def test_the_reference_server_agrees_with_the_spec(machine_run):

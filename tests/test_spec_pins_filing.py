@@ -218,9 +218,6 @@ def test_a_new_server_request_sent_under_two_new_event_ids_on_two_streams_breaks
 
 
 @pytest.mark.covers("server-request-ownership")
-@pytest.mark.xfail(strict=True, reason="server_request_ownership takes the owner of a request issued in the step "
-                   "from the step's own event only: the same new request under a second new event id on "
-                   "another stream of its session is blamed as a request 'of no session'")
 def test_a_new_server_request_copied_to_another_stream_of_its_session_is_still_its_sessions_own():
     t = step(OPEN, a.IssueServerRequest("T1"))
     event, request = t.observation.event, t.observation.request

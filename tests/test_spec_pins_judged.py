@@ -330,9 +330,6 @@ def test_the_sanity_checks_hold_on_steps_that_resolve_requests():
 
 
 @pytest.mark.covers("reject-orphan-event-id")
-@pytest.mark.xfail(strict=True, reason="status_check flags events delivered with a refusal only when the refusal's "
-                   "status differs from the reference's: an orphan Last-Event-ID refused with 400 that still "
-                   "replays the event's stream gets no finding, though 'a refusal delivers nothing'")
 def test_a_refusal_with_the_reference_status_that_replays_events_is_a_finding():
     leak = seen(TWO, a.Reconnect(None, "E1"), events=(Delivered("E2", "R1", "T1"),))
     assert leak.observation.status == 400

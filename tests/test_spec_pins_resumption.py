@@ -188,10 +188,10 @@ def test_only_a_404_shows_a_session_ended(status):
 
 
 @pytest.mark.covers("reject-foreign-event-id")
-def test_a_404_to_a_last_event_id_the_session_cannot_resume_ends_nothing():
-    # branch 3's refusal is MCP's silence (rules §3.2); a 404 to a cursor it can resume says the session is gone
+def test_a_404_to_a_last_event_id_ends_nothing():
+    # a 404 to a cursor may be the cursor's refusal, MCP's silence (rules §3.2)
     state = run(a.EmitEvent("T1"), a.DropConnection("T1"), state=IDLE)
-    assert ended_at_will(state, a.Reconnect("S1", "E1"), 404, MCP) == "S1"
+    assert ended_at_will(state, a.Reconnect("S1", "E1"), 404, MCP) is None  # may refuse the cursor (§3.2)
     assert ended_at_will(state, a.Reconnect("S1", "unknown-event"), 404, MCP) is None
     assert ended_at_will(run(a.EvictEvent("T1"), state=state), a.Reconnect("S1", "E1"), 404, MCP) is None
 

@@ -202,8 +202,9 @@ class Checker:
             raise
         except Violation as violation:
             return variants[0], Observation(status=-1), [Finding(violation.rule, violation.message)], Observation()
-        except Exception as error:  # a crash of the server under test is a finding, not ours
-            return variants[0], Observation(status=-1), [Finding(AGREEMENT, f"the server raised {error!r}")], Observation()
+        except Exception as error:  # a crash of the server under test is a finding, not ours: under the step's rule
+            rule = variants[0].outcome.rule if variants[0].outcome is not None else AGREEMENT
+            return variants[0], Observation(status=-1), [Finding(rule, f"the server raised {error!r}")], Observation()
         ended = ended_at_will(self.state, action, raw.status, self.profile)
         if ended is not None:
             self.state = step(self.state, ExpireSession(ended), self.profile).after

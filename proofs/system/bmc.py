@@ -27,7 +27,7 @@ import z3
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import level
-from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch, Method
+from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
@@ -396,8 +396,10 @@ class SpecUnrolling:
         L, F = s.L, s.O
         live_404 = L.and_(L.eq(F.status, L.int_(404)), self._live_session(s))
         refused = L.and_(F.status >= 300, L.not_(L.eq(F.status, L.int_(404))), strands(s, self.profile))
+        cursor_404 = L.and_(live_404, s.A.eh_present)  # a cursor refused with 404: reject-foreign-event-id
+        live_404 = L.and_(live_404, L.not_(s.A.eh_present))
         lost, unfinished = self._lost_stream(s), self._unfinished_call(s)
-        filed = {"expiry-independent": L.and_(live_404, lost),
+        filed = {"reject-foreign-event-id": cursor_404, "expiry-independent": L.and_(live_404, lost),
                  "no-duplicate-tool-call": L.and_(live_404, L.not_(lost), unfinished),
                  "session-identity-stable": L.and_(live_404, L.not_(lost), L.not_(unfinished))}
         found: dict[str, list] = {}
@@ -415,7 +417,7 @@ class SpecUnrolling:
                 case = L.and_(case, L.not_(stranding))
                 for other, when in filed.items():
                     found.setdefault(other, []).append(L.and_(case, when))
-                found.setdefault(rule, []).append(L.and_(case, L.not_(live_404)))
+                found.setdefault(rule, []).append(L.and_(case, L.not_(live_404), L.not_(cursor_404)))
         return [(rule, L.or_(*cases)) for rule, cases in found.items()]
 
     def _wrong_status(self, s: Step, kind: ActionKind, request: Request):
@@ -438,13 +440,11 @@ class SpecUnrolling:
 
     def _ended_at_will(self, s: Step):
         """Under an MCP revision, a 404 to a client request naming a live session with no
-        ``Last-Event-ID`` (or one the session can resume) and no unfinished call
-        (``spec.transitions.ended_at_will``)."""
+        ``Last-Event-ID`` and no unfinished call (``spec.transitions.ended_at_will``)."""
         L, A = s.L, s.A
         if self.profile not in MCP_SESSION_REVISIONS:
             return L.false()
-        resumable = Request(L, Method.GET, s.X, s.R, A, self.profile).lands(Branch.STREAM_RESUMPTION)
-        return L.and_(L.eq(s.O.status, L.int_(404)), self._live_session(s), L.or_(L.not_(A.eh_present), resumable),
+        return L.and_(L.eq(s.O.status, L.int_(404)), self._live_session(s), L.not_(A.eh_present),
                       L.not_(self._unfinished_call(s)))
 
     def _unfinished_call(self, s: Step):
