@@ -9,8 +9,10 @@ Public entry points:
   the spec's state machine in many-sorted EPR; initiation and consecution of
   every invariant of docs/design.md §4 per action, for any number of entities, with
   unsat cores and counterexamples to induction; an obligation the action cannot
-  touch is ``not applicable`` (never proven), and each applicable consecution has
-  a vacuity query (``system.vacuity``); ``tally`` counts them;
+  touch is ``not applicable`` (never proven), each applicable consecution has
+  a vacuity query (``system.vacuity``), and one that is unsat from its action's
+  effect equations alone is ``trivial`` (``system.triviality``; never proven);
+  ``tally`` counts them;
 - ``bmc_design(number, profile, max_depth) -> BmcResult`` (``system.bmc``): a
   shortest run of faulty design ``number`` breaking a MUST, as a ``spec.trace.Trace``
   (source ``z3``); ``bmc_designs`` for all twelve;
@@ -18,6 +20,8 @@ Public entry points:
   encoding read on every step a bounded exploration of ``spec.transitions`` takes;
   ``agreement_both_ways`` adds the converse (``system.converse``): every successor
   the formulas allow from a reached state is a step the spec takes;
+  ``prove_agreement`` runs both ways wide (two sessions, depth 4) and deep (one
+  session, depth 5, two server requests: re-emissions), as ``prove`` does;
 - ``write_decision_artifacts(results, out_dir, smt2=False)`` and
   ``write_prove_artifacts(profile, proofs, bmc, replays, out_dir, smt2=False)``
   (``artifacts``): a results file, a report, traces, SMT-LIB2 on request;
@@ -30,7 +34,7 @@ rlimit-bounded checks, tracked conjuncts and unsat cores, ``SatResult`` and
 ``Verdict``); ``decision/`` (``domain``: enum sorts, ``encoding``: the design in
 Z3, ``table``: the Python table as a Z3 lookup, ``queries``); ``system/`` (``logic``:
 one vocabulary, three backends, ``vocabulary``, ``decision``, ``transitions``,
-``invariants``, ``designs``, ``fragment``, ``picture``, ``vacuity``, ``proofs``,
+``invariants``, ``designs``, ``fragment``, ``picture``, ``vacuity``, ``triviality``, ``proofs``,
 ``bmc``, ``converse``, ``agreement``); ``spec_hash``, ``report`` (the Markdown reports) and
 ``artifacts`` (the one writer); ``diagrams/``.
 Nothing here imports ``mcp_resume.model``.

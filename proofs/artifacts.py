@@ -71,13 +71,17 @@ def system_results(profile: Profile, proofs: list[ProofResult], bmc: list[BmcRes
 
     A proof obligation is ``{id, kind, invariant, rule, action, description,
     expected, result, verdict, required, applicability, vacuous, of, unsat_core,
-    reason_unknown, fragment}`` (``expected`` and ``verdict`` are ``null`` for an
+    effect_only, effect_core, reason_unknown, fragment}`` (``expected`` and ``verdict`` are ``null`` for an
     informative query; ``result`` is ``null`` and ``verdict`` ``"not applicable"``
     when no query was asked, ``applicability`` saying why; ``vacuous`` whether a
     consecution's vacuity query answered unsat, ``null`` when none answered; ``of``
-    the consecution a vacuity query is about); ``tally`` counts the required
+    the consecution a vacuity query is about; ``effect_only`` the answer of the
+    effect-only reading of an unsat initiation or consecution, ``null`` when not
+    read, and ``effect_core`` the effect equations a trivial one used: ``verdict``
+    is then ``"trivial"``, ``proofs.system.triviality``); ``tally`` counts the required
     obligations (``proofs.system.proofs.tally``) and ``agreement`` holds the figures
-    of ``check_agreement`` both ways when given; a design's
+    of the agreement check both ways when given (``{"wide": ..., "deep": ...}`` from
+    ``prove``); a design's
     bounded search ``{id, kind: "bmc", design, summary, expected: "sat", result,
     verdict, caught, depth, max_depth, depths, rule, scope, fragment, trace}``
     (``depths`` the answer at each depth tried, ``trace`` the trace file's path
@@ -89,6 +93,7 @@ def system_results(profile: Profile, proofs: list[ProofResult], bmc: list[BmcRes
         "description": r.description, "expected": _value(r.expected), "result": _value(r.result),
         "verdict": _value(r.verdict), "required": required(r), "applicability": r.applicability,
         "vacuous": r.vacuous, "of": r.of, "unsat_core": list(r.core),
+        "effect_only": _value(r.effect_only), "effect_core": list(r.effect_core),
         "reason_unknown": r.reason_unknown, "fragment": r.fragment,
     } for r in proofs]
     queries += [{
@@ -167,7 +172,8 @@ def write_prove_artifacts(profile: Profile, proofs: list[ProofResult], bmc: list
     ``smt2``, ``smt2/<query>.smt2`` into ``out_dir`` (created if needed).
 
     ``replays`` maps a design number to how its trace replayed; ``agreement`` the
-    figures of the agreement check both ways (``AgreementFigures.to_json``). An earlier run's
+    figures of the agreement check both ways (``AgreementFigures.to_json``, or
+    ``ProveAgreement.to_json`` for the wide and deep runs of ``prove``). An earlier run's
     files of the same queries that this run does not write (the trace of a design
     no longer caught, SMT-LIB2 files when not asked for) are removed, nothing else.
     Returns the paths written in that order. Raises ``ValueError`` when two queries share an id or

@@ -77,7 +77,8 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
     rests on, the strengthening, non-vacuity, the bounded runs of the faulty designs.
     No resource counts, times or hashes (those change without the results changing);
     ``results_name`` is the results file it points to; ``agreement`` the figures of
-    the agreement check both ways (``AgreementFigures.to_json``), when run."""
+    the agreement check both ways, one run (``AgreementFigures.to_json``) or the wide
+    and deep runs of ``prove`` (``ProveAgreement.to_json``), when run."""
     first = proofs[0] if proofs else None
     failing = [r for r in proofs if r.holds is False and required(r)]
     waived = [r for r in proofs if r.holds is False and not required(r)]
@@ -90,6 +91,7 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
         f"model checking. Regenerate with `{REGENERATE}`.",
         "",
         f"- required obligations of `{profile.value}`: {tally(proofs).describe()}",
+        f"- {TRIVIAL_MEANS} (section [Trivial obligations](#trivial-obligations))",
         f"- faulty designs caught: {sum(1 for b in bmc if b.caught)} of {len(bmc)}; traces confirmed by replay: "
         f"{sum(1 for b in bmc if b.design in replays and replays[b.design].confirmed)}",
         f"- every query, its result, unsat core and fragment: `{results_name}` (with the spec's sha256)",
@@ -104,6 +106,7 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
     lines += _strengthening(proofs)
     lines += _enabled(proofs)
     lines += _applicability(proofs)
+    lines += _trivial(proofs)
     lines += _agreement(agreement)
     if waived:
         lines += _waived(profile, waived)
@@ -117,8 +120,10 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
     kinds = list(ActionKind)
     lines = [
         "", "## Initiation and consecution, per action", "",
-        "`yes`: unsat as expected (the invariant holds) and its vacuity query found a step that meets its "
-        "antecedent; `n/a`: not applicable, no query asked (the action cannot touch it; see below); "
+        "`yes`: proven: unsat as expected (the invariant holds), resting on more than the action's effect "
+        "equations, and its vacuity query found a step that meets its antecedent; `trivial`: unsat from the "
+        "action's effect equations alone, true of every step, not counted as proven (see below); "
+        "`n/a`: not applicable, no query asked (the action cannot touch it; see below); "
         "`vacuous`: proven only because no step meets its antecedent; `NO`: a counterexample to induction "
         "(below); `unknown`: Z3 ran out of its resource limit, neither proven nor refuted (raise `--rlimit`); "
         "`no (not required)`: the profile does not make the rule a MUST.", "",
@@ -140,6 +145,8 @@ def _mark(result: ProofResult | None) -> str:
         return "n/a"
     if result.vacuous:
         return "**vacuous**"
+    if result.trivial:
+        return "trivial"
     if result.holds:
         return "yes"
     if result.verdict is Verdict.UNKNOWN:
@@ -184,7 +191,8 @@ def _rests_on(proofs: list[ProofResult]) -> list[str]:
         for r in used:
             parts = [n for n in r.core if n.startswith(("tr.", "def."))]
             if parts:
-                by_action.append(f"{r.action}: " + ", ".join(_short(n, r.action) for n in parts))
+                mark = " (trivial)" if r.trivial else ""
+                by_action.append(f"{r.action}{mark}: " + ", ".join(_short(n, r.action) for n in parts))
         lines.append(f"| `{invariant.id}` | {', '.join(invariants) or '-'} | {', '.join(axioms) or '-'} | "
                      + ("; ".join(by_action) or "-") + " |")
     return lines
@@ -252,14 +260,54 @@ def _applicability(proofs: list[ProofResult]) -> list[str]:
     return lines
 
 
+TRIVIAL_MEANS = ("proven: the query is unsat and rests on more than the action's effect equations; trivial: "
+                 "it is unsat from them alone (no axiom, no invariant, no initial state, no guard), so it holds of "
+                 "every step, reachable or not, and is never counted as proven")
+"""The headline's one-line definition of the two classes (``proofs.system.triviality``)."""
+
+
+def _trivial(proofs: list[ProofResult]) -> list[str]:
+    trivial = [r for r in proofs if r.trivial and required(r)]
+    lines = ["", "## Trivial obligations", "",
+             "An initiation or consecution answered unsat is read again with the action's *effect equations* "
+             "alone: which action it is (`kind`, `no-headers`), the state relations after the step (each update "
+             "or frame condition) and what it shows (`delivered`, `closed`, `tr.obs.*`, the stream a reconnect "
+             "names). Left out: the axioms, the initial state, the invariant hypotheses and the action's guards "
+             "(`enabled`, `fresh-*`, `status`, `dealing-events` and the `def.*` definitions the decision and "
+             "the guards read). When the goal is still unsat, the obligation is *trivial*: it holds of every step "
+             "of the action from any state, whatever the decision chooses, because the encoding restates it or "
+             "the frame conditions carry it. It is true but shows nothing about the spec, so it is not counted "
+             "as proven. When the original unsat core uses only effect equations it is the proof and no query "
+             "is asked; an unknown answer is filed trivial (`proofs/system/triviality.py`).", "",
+             f"- trivial: {len(trivial)}; proven initiations and consecutions: {_proven_steps(proofs)}", "",
+             "| trivial obligation | what settles it |", "|---|---|"]
+    lines += [f"| `{r.query}` | {_cell(r.triviality or '')} |" for r in trivial]
+    return lines
+
+
+def _proven_steps(proofs: list[ProofResult]) -> int:
+    return sum(1 for r in proofs if r.proven and required(r) and r.kind in (INITIATION, CONSECUTION))
+
+
 def _agreement(figures: dict | None) -> list[str]:
+    """The agreement section: one run (``AgreementFigures.to_json``) or several by name
+    (``ProveAgreement.to_json``)."""
     if figures is None:
         return []
+    runs = figures.items() if "bounds" not in figures else [(None, figures)]
+    lines = ["", "## Agreement of the encoding with `spec.transitions`, both ways"]
+    for name, run in runs:
+        lines += _agreement_run(name, run)
+    return lines
+
+
+def _agreement_run(name: str | None, figures: dict) -> list[str]:
     forward, converse = figures["spec_to_formulas"], figures["formulas_to_spec"]
-    lines = ["", "## Agreement of the encoding with `spec.transitions`, both ways", "",
-             f"Within {figures['bounds']}:", "",
+    title = f"{name.capitalize()} run, within" if name else "Within"
+    lines = ["", f"{title} {figures['bounds']}:", "",
              f"- every spec step satisfies the formulas: {forward['transitions']} steps from {forward['states']} "
-             f"states checked, {len(forward['problems'])} disagreements",
+             f"states checked ({forward.get('reemissions', 0)} of them re-emit a server request), "
+             f"{len(forward['problems'])} disagreements",
              f"- every successor the formulas allow (reference statuses, finite scope) is a step the spec takes: "
              f"{converse['states']} states, {converse['successors']} spec successors matched, "
              f"{len(converse['problems'])} disagreements"]
@@ -313,7 +361,8 @@ RULE_NOTES: dict[str, str] = {
     "no-replay-on-session-resume": "step property",
     "no-reemit-on-stream-resume": "step property",
     "no-broadcast": "state invariant (a request has at most one carrying stream, of its session) and step property "
-                    "(a request is sent anew only while no open connection of another stream carries it, MCP B21)",
+                    "(MCP B21: a request sent anew, issued in the step or re-emitted, goes out on one stream only, and "
+                    "not while an open connection of another stream carries it pending)",
     "reemit-pending": "step property: every pending request whose carrier has no open connection is re-emitted or "
                       "cancelled (boundary only: the MCP revisions also let a session resumption leave it pending)",
     "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
@@ -344,8 +393,8 @@ def _statements() -> list[str]:
               "one fresh event per pending server request, events that carry no request (padding, like the "
               "priming events of D8); saying \"no other event\" would need a function from events back to "
               "requests and leave EPR. Bounded model checking adds that constraint. Agreement of the encoding "
-              "with `spec.transitions` is checked by `tests/test_ts_agreement.py` on every step of a bounded "
-              "exploration.",
+              "with `spec.transitions` is checked on every step of two bounded explorations (above), and by "
+              "`tests/test_ts_agreement.py` on more.",
               "", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
     lines += [f"| `{i.id}` | {i.rule or '-'} | {i.kind} | {i.statement} |" for i in INDUCTIVE + STEP_PROPERTIES]
     return lines

@@ -83,12 +83,15 @@ class Verdict(str, Enum):
     (a counterexample for an expected ``unsat``, no witness for an expected ``sat``),
     ``UNKNOWN`` when Z3 ran out of its resource limit. ``NOT_APPLICABLE``: no
     query was asked, the obligation cannot apply (``proofs.system.vacuity``); never
-    a proof."""
+    a proof. ``TRIVIAL``: the expected ``unsat``, but it follows from the action's
+    effect equations alone (``proofs.system.triviality``); true, never counted as
+    proven."""
 
     PROVEN = "proven"
     REFUTED = "refuted"
     UNKNOWN = "unknown"
     NOT_APPLICABLE = "not applicable"
+    TRIVIAL = "trivial"
 
     def __str__(self) -> str:
         return self.value

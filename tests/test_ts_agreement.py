@@ -196,7 +196,7 @@ def _state_after(actions):
 
 
 def test_from_every_state_within_the_prove_bound_the_formulas_allow_only_the_specs_steps(prove_outcome):
-    figures = prove_outcome(Profile.BOUNDARY).agreement
+    figures = prove_outcome(Profile.BOUNDARY).agreement.wide
     assert figures.agrees, figures.forward.problems + figures.converse.problems
     bounds = figures.bounds
     assert (bounds.sessions, bounds.streams, bounds.requests) >= (2, 2, 2)

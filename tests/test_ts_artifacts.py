@@ -92,8 +92,11 @@ def test_results_carry_the_spec_hash_and_what_each_proof_used_but_no_costs(outco
             continue
         assert query["fragment"].startswith(("EPR", "quantifier-free"))
         if query["kind"] == "consecution":
-            assert (query["result"], query["verdict"], query["vacuous"]) == ("unsat", "proven", False)
+            assert (query["result"], query["vacuous"]) == ("unsat", False)
             assert "goal" in query["unsat_core"] and query["invariant"]
+            trivial = query["verdict"] == "trivial"
+            assert query["verdict"] in ("proven", "trivial") and query["effect_only"] in ("sat", "unsat")
+            assert trivial == (query["effect_only"] == "unsat") == bool(query["effect_core"])
         if query["kind"] == "inductive-alone":
             assert query["expected"] is None and query["verdict"] is None
 
@@ -125,9 +128,11 @@ def test_each_design_points_to_a_trace_that_loads(outcome, results):
 def test_the_report_lists_every_obligation_and_every_design_and_no_costs(outcome):
     report = (outcome.folder / REPORT).read_text()
     counted = outcome.summary()["tally"]
-    assert f"required obligations of `boundary`: {counted['proven']} proven, {counted['not_applicable']} not applicable, 0 vacuous" in report
+    assert (f"required obligations of `boundary`: {counted['proven']} proven, {counted['trivial']} trivial, "
+            f"{counted['not_applicable']} not applicable, 0 vacuous") in report
     solved_or_skipped = sum(1 for r in outcome.proofs if r.kind in ("initiation", "consecution", "enabled"))
-    assert counted["proven"] + counted["not_applicable"] == counted["required"] == solved_or_skipped
+    assert counted["proven"] + counted["trivial"] + counted["not_applicable"] == counted["required"] == solved_or_skipped
+    assert "## Trivial obligations" in report and "`consecution.no-replay-on-session-resume.step.reconnect`" in report
     assert f"faulty designs caught: {len(Z3_DESIGNS)} of {len(Z3_DESIGNS)}; traces confirmed by replay: {len(Z3_DESIGNS)}" in report
     assert "**NO**" not in report and "rlimit used" not in report
     for result in outcome.proofs:
@@ -143,7 +148,10 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     assert code == 1
     assert "design 10: not caught within 1 steps" in printed
     summary = json.loads((tmp_path / "s.json").read_text())
-    assert summary[0]["holds"] is False and summary[0]["obligations_holding"] == summary[0]["obligations_required"]
+    first = summary[0]
+    assert first["holds"] is False and first["obligations_refuted"] == first["obligations_unknown"] == 0
+    assert first["obligations_proven"] + first["obligations_trivial"] + first["obligations_not_applicable"] \
+        == first["obligations_required"]
     folder = tmp_path / "boundary"
     queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"] if q["result"] is not None]
     assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)

@@ -14,7 +14,11 @@ A failure names the conjunct or invariant and the step, so a disagreement points
 at the line of the encoding (or of the spec) to read.
 
 ``agreement_both_ways`` adds the converse (``converse``): every successor the
-formulas allow from a reached state is a step the spec takes.
+formulas allow from a reached state is a step the spec takes. ``prove_agreement``
+is what ``mcp-resume prove`` runs: both ways twice, wide (two sessions, depth 4)
+and deep (one session, depth 5, where a session resumption first re-emits a
+server request; the converse also from every state that owes two, whose
+successors re-emit both).
 """
 
 from __future__ import annotations
@@ -47,11 +51,22 @@ up to two sessions, each holding up to two streams and two server requests (the
 spec's ``Bounds``)."""
 
 PROVE_BOUNDS = Bounds(sessions=2, streams=2, events=2, requests=2, depth=4)
-"""Where ``mcp-resume prove`` checks agreement both ways: every spec step within 4
+"""The wide run of ``mcp-resume prove``, both ways: every spec step within 4
 of the initial state (a second server request takes 4 steps), and the converse
 from every state within ``PROVE_CONVERSE_DEPTH``, whose successors reach depth 4."""
 
 PROVE_CONVERSE_DEPTH = 3
+
+PROVE_DEEP_BOUNDS = Bounds(sessions=1, streams=2, events=2, requests=2, depth=5)
+"""The deep run of ``mcp-resume prove``: one session, every spec step within 5 of the
+initial state, up to two server requests. Depth 5 is the first at which a session
+resumption re-emits (initialize, call_tool, issue_server_request, drop_connection,
+reconnect); the converse runs from the states that owe a re-emission
+(``reemission_states``)."""
+
+PROVE_DEEP_CONVERSE_DEPTH = 4
+"""The deep run's converse starts from the states within this depth that owe a re-emission
+(their successors reach depth 5), and from the states at any depth that owe two."""
 
 STATUS_PROBES = (200, 202, 204, 400, 403, 404, 405, 409, 422, 500)
 """The statuses each client step's accepted set is compared on: every code a branch or a
@@ -67,36 +82,46 @@ class AgreementFigures:
     converse_depth: int
     forward: "AgreementReport"
     converse: ConverseReport
+    converse_from: str | None = None
+    """Which reached states the converse started from, when not all those within ``converse_depth``."""
 
     @property
     def agrees(self) -> bool:
         return self.forward.agrees and self.converse.agrees
 
+    def problems(self) -> list[str]:
+        """Every disagreement, each prefixed with its direction."""
+        return ([f"agreement (spec -> formulas): {p}" for p in self.forward.problems]
+                + [f"agreement (formulas -> spec): {p}" for p in self.converse.problems])
+
     def to_json(self) -> dict:
+        start = self.converse_from or f"the states within depth {self.converse_depth}"
         return {
-            "bounds": f"{self.bounds.describe()}; converse from the states within depth {self.converse_depth}",
+            "bounds": f"{self.bounds.describe()}; converse from {start}",
             "spec_to_formulas": {"transitions": self.forward.transitions, "alternatives": self.forward.alternatives,
-                                 "states": self.forward.states,
+                                 "states": self.forward.states, "reemissions": self.forward.reemissions,
                                  "problems": list(self.forward.problems)},
             "formulas_to_spec": {"states": self.converse.states, "successors": self.converse.successors,
                                  "problems": list(self.converse.problems)},
         }
 
     def describe(self) -> str:
-        return (f"agreement: {self.forward.transitions} spec steps and {self.forward.alternatives} alternatives "
-                f"satisfy the formulas "
+        return (f"agreement: {self.forward.transitions} spec steps ({self.forward.reemissions} re-emitting) and "
+                f"{self.forward.alternatives} alternatives satisfy the formulas "
                 f"({len(self.forward.problems)} disagreements); from {self.converse.states} states the formulas "
                 f"allow only the spec's {self.converse.successors} steps ({len(self.converse.problems)} disagreements)")
 
 
 @dataclass
 class AgreementReport:
-    """How many steps and states were checked, which actions and decision branches
-    they took, and every disagreement found."""
+    """How many steps and states were checked (``reemissions``: steps that deliver a server
+    request sent before, under a new event id), which actions and decision branches they
+    took, and every disagreement found."""
 
     transitions: int = 0
     alternatives: int = 0
     states: int = 0
+    reemissions: int = 0
     problems: list[str] = field(default_factory=list)
     actions: Counter = field(default_factory=Counter)
     branches: Counter = field(default_factory=Counter)
@@ -189,6 +214,7 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
             if not within(taken.after, bounds):
                 continue
             report.transitions += 1
+            report.reemissions += _reemits(taken)
             report.actions[action.kind] += 1
             if taken.outcome is not None:
                 report.branches[taken.outcome.branch.value] += 1
@@ -215,6 +241,68 @@ def _alternatives(current: State, action: Action, profile: Profile) -> list[Tran
     found = list(alternatives(current, action, profile)[1:])
     exact = exact_after_eviction(current, action, profile) if isinstance(action, Reconnect) else None
     return found + ([exact] if exact is not None else [])
+
+
+@dataclass(frozen=True)
+class ProveAgreement:
+    """The two agreement runs of ``mcp-resume prove`` (``prove_agreement``): ``wide`` (two
+    sessions, ``PROVE_BOUNDS``) and ``deep`` (one session, ``PROVE_DEEP_BOUNDS``)."""
+
+    wide: AgreementFigures
+    deep: AgreementFigures
+
+    @property
+    def runs(self) -> tuple[AgreementFigures, AgreementFigures]:
+        return self.wide, self.deep
+
+    @property
+    def agrees(self) -> bool:
+        return all(run.agrees for run in self.runs)
+
+    def problems(self) -> list[str]:
+        return [f"{name} run: {p}" for name, run in zip(("wide", "deep"), self.runs) for p in run.problems()]
+
+    def to_json(self) -> dict:
+        """``{"wide": ..., "deep": ...}``, each as ``AgreementFigures.to_json``."""
+        return {"wide": self.wide.to_json(), "deep": self.deep.to_json()}
+
+    def describe(self) -> str:
+        return f"wide {self.wide.describe()}; deep {self.deep.describe()}"
+
+
+def owed(state: State) -> int:
+    """How many pending server requests of ``state`` no open connection carries: the
+    requests a session resumption from it must re-emit or cancel."""
+    return sum(1 for r in state.requests
+               if r.status is RequestStatus.PENDING and not state.stream(r.stream).connected)
+
+
+def reemission_states(report: AgreementReport, depth: int) -> list[State]:
+    """The states ``report`` reached from which a session resumption re-emits: those within
+    ``depth`` that owe one request or more, and those at any depth that owe two or more."""
+    return [s for s in report.reached if (owed(s) and report.depths[s] <= depth) or owed(s) >= 2]
+
+
+def prove_agreement(profile: Profile = Profile.BOUNDARY, limit: int = 20) -> ProveAgreement:
+    """Both ways, wide and deep, as ``mcp-resume prove`` runs them: ``agreement_both_ways``
+    within ``PROVE_BOUNDS`` (converse from depth ``PROVE_CONVERSE_DEPTH``), then
+    ``check_agreement`` within ``PROVE_DEEP_BOUNDS`` with the converse from its
+    ``reemission_states`` (``PROVE_DEEP_CONVERSE_DEPTH``). Raises ``NotModelled`` for a
+    sessionless profile."""
+    wide = agreement_both_ways(PROVE_BOUNDS, profile, PROVE_CONVERSE_DEPTH, limit)
+    forward = check_agreement(PROVE_DEEP_BOUNDS, profile, limit)
+    start = reemission_states(forward, PROVE_DEEP_CONVERSE_DEPTH)
+    where = (f"the states that owe a re-emission (within depth {PROVE_DEEP_CONVERSE_DEPTH}, "
+             "or owing two at any depth)")
+    deep = AgreementFigures(PROVE_DEEP_BOUNDS, PROVE_DEEP_CONVERSE_DEPTH, forward,
+                            check_converse(start, profile, limit), where)
+    return ProveAgreement(wide, deep)
+
+
+def _reemits(taken: Transition) -> bool:
+    """The step delivers, under a new event id, a server request issued before it."""
+    return any(d.request is not None and taken.before.request(d.request) is not None
+               and taken.before.event(d.event) is None for d in taken.observation.events)
 
 
 def _walk_depth(parents: dict, key) -> int:

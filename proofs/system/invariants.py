@@ -290,13 +290,17 @@ def _reemits(step: Step, profile: Profile, earlier: bool):
 
 
 def no_broadcast(step: Step, profile: Profile):
-    """A server request sent anew (not a replay) only while no open connection of
-    another stream carries it (MCP B21)."""
+    """MCP B21, on every server request a step sends anew (a new event carrying it: one
+    issued in this very step, one re-emitted, or a server's own new message): it goes out
+    on one stream only, and not on another stream than the one whose open connection
+    carried it, pending, before the step. A replay (an event sent before) is its stream's
+    history, not a new sending (``spec.invariants.no_broadcast``)."""
     L, R, X, O = step.L, step.R, step.X, step.O
-    return L.forall((EVENT, REQUEST, STREAM), lambda e, r, t: L.implies(
-        L.and_(O.delivered(e), L.not_(X.e_issued(e)), R.carries(e, r), X.r_issued(r), X.r_pending(r),
-               X.r_carrier(r, t), X.t_connected(t)),
-        L.eq(R.stream_of(e), t)))
+    sent = lambda e, r: L.and_(O.delivered(e), L.not_(X.e_issued(e)), R.carries(e, r))
+    one_stream = lambda e, r: L.forall((EVENT,), lambda x: L.implies(sent(x, r), L.eq(R.stream_of(x), R.stream_of(e))))
+    not_elsewhere = lambda e, r: L.forall((STREAM,), lambda t: L.implies(
+        L.and_(X.r_pending(r), X.r_carrier(r, t), X.t_connected(t)), L.eq(R.stream_of(e), t)))
+    return L.forall((EVENT, REQUEST), lambda e, r: L.implies(sent(e, r), L.and_(one_stream(e, r), not_elsewhere(e, r))))
 
 
 def reemit_pending(step: Step, profile: Profile):
@@ -434,8 +438,8 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "a stream resumption answered 200 sends no server request of before under a new event id; "
               "new events of the stream's own may follow the replay", no_reemit_on_stream_resume),
     Invariant("no-broadcast.step", "no-broadcast", STEP,
-              "a server request is sent anew only while no open connection of another stream carries it",
-              no_broadcast),
+              "a server request sent anew (issued in the step, or re-emitted) goes out on one stream only, "
+              "and not while an open connection of another stream carries it pending", no_broadcast),
     Invariant("standalone-stream-scope.step", "standalone-stream-scope", STEP,
               "a server action on a POST stream that delivers a new event on a GET stream of its session "
               "delivers its own event too", standalone_stream_scope),

@@ -304,10 +304,10 @@ class PyLogic(Logic):
         return any(body(*combo) for combo in itertools.product(*(self.domain[s] for s in sorts)))
 
     def and_(self, *items):
-        return all(_flatten(items))
+        return all(self.and_(*item) if isinstance(item, (list, tuple)) else item for item in items)
 
     def or_(self, *items):
-        return any(_flatten(items))
+        return any(self.or_(*item) if isinstance(item, (list, tuple)) else item for item in items)
 
     def not_(self, item):
         return not item

@@ -18,6 +18,14 @@ For one session-era profile:
   satisfying the whole inductive invariant (sat expected). Unsat means the
   consecution is *vacuous*: it proves nothing about any step.
 
+An initiation or consecution answered unsat is then read once more, with the
+action's effect equations alone (``triviality``): when its goal is still unsat
+without the axioms, the invariants, the initial state and the action's guards,
+the obligation is *trivial* (``Verdict.TRIVIAL``): true of every step, reachable
+or not, so it is reported apart and never counted as proven. These readings are
+made after every obligation is solved, so they leave the others' cores as they
+were.
+
 An obligation the action cannot touch (``vacuity.not_applicable``, decided
 structurally from the action's footprint) is not solved and is reported as
 ``not applicable``, never as proven; so are the initiations of the step
@@ -47,6 +55,7 @@ from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP, STEP_PROPERTIES
 from mcp_resume.proofs.system.logic import EVENT, SORTS, Conjunct, Z3Logic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
 from mcp_resume.proofs.system.transitions import Footprint, Semantics, Step, axioms, footprint, initial, transition
+from mcp_resume.proofs.system.triviality import effect_check
 from mcp_resume.proofs.system.vacuity import antecedent, not_applicable
 from mcp_resume.proofs.system.vocabulary import METHOD_OF, ActionKind, observation, params, rigid, state
 
@@ -78,6 +87,11 @@ class ProofResult:
     ``holds`` is ``False`` only for ``REFUTED`` or ``UNKNOWN`` (``None`` when
     informative); ``vacuous`` is set on a consecution once its vacuity query
     answered (``True``: unsat, it proves nothing), else ``None``;
+    ``effect_only`` is the answer of the effect-only reading of an unsat initiation
+    or consecution (``triviality``; ``UNSAT`` or ``UNKNOWN`` make the verdict
+    ``TRIVIAL``, ``SAT`` leaves it ``PROVEN``; ``None`` when not read),
+    ``effect_core`` the effect equations a trivial proof used and ``triviality``
+    that reading in one line;
     ``core`` the conjunct names an unsat answer used; ``counterexample`` the
     rendered model of a sat answer (a counterexample to induction for
     consecution, the witness for ``enabled``); ``fragment`` the decidable
@@ -107,15 +121,27 @@ class ProofResult:
     applicability: str | None = None
     vacuous: bool | None = None
     of: str | None = None
+    effect_only: SatResult | None = None
+    effect_core: tuple[str, ...] = ()
+    triviality: str | None = None
 
     @property
     def holds(self) -> bool | None:
-        return None if self.verdict is None else self.verdict in (Verdict.PROVEN, Verdict.NOT_APPLICABLE)
+        """Not refuted nor unknown (``None`` when informative): true, whether or not it
+        is proven; the tally (``tally``) tells proven, trivial and not applicable apart."""
+        if self.verdict is None:
+            return None
+        return self.verdict in (Verdict.PROVEN, Verdict.TRIVIAL, Verdict.NOT_APPLICABLE)
 
     @property
     def proven(self) -> bool:
-        """Proven, applicable, and not shown vacuous."""
+        """Proven, applicable, not trivial, and not shown vacuous."""
         return self.verdict is Verdict.PROVEN and not self.vacuous
+
+    @property
+    def trivial(self) -> bool:
+        """Unsat from the action's effect equations alone (``triviality``)."""
+        return self.verdict is Verdict.TRIVIAL
 
 
 class Encoding:
@@ -232,7 +258,20 @@ def run_obligation(encoding: Encoding, obligation: Obligation, rlimit: int = DEF
         return _not_applicable_result(encoding, obligation, reason, rlimit, random_seed)
     conjuncts = obligation.build(encoding)
     result = _result(encoding, obligation, conjuncts, rlimit, random_seed)
+    result = _read_effects(encoding, obligation, conjuncts, result, rlimit, random_seed)
     return replace(result, smt2=_smt2(encoding, obligation, conjuncts, rlimit, random_seed)) if smt2 else result
+
+
+def _read_effects(encoding: Encoding, obligation: Obligation, conjuncts: list[Conjunct], result: ProofResult,
+                  rlimit: int, random_seed: int) -> ProofResult:
+    """``result`` with its effect-only reading (``triviality``) when it is an initiation or
+    consecution proven unsat; any other result unchanged."""
+    if obligation.kind not in (INITIATION, CONSECUTION) or result.verdict is not Verdict.PROVEN:
+        return result
+    checked = effect_check(conjuncts, obligation.action, result.core, encoding.meter, rlimit, random_seed)
+    return replace(result, verdict=Verdict.TRIVIAL if checked.trivial else Verdict.PROVEN,
+                   effect_only=checked.result, effect_core=checked.core if checked.trivial else (),
+                   triviality=checked.describe())
 
 
 def _not_applicable_result(encoding: Encoding, obligation: Obligation, reason: str, rlimit: int,
@@ -291,8 +330,10 @@ def run_proofs(profile: Profile = Profile.BOUNDARY, rlimit: int = DEFAULT_RLIMIT
                progress: Callable[[str], None] | None = None, smt2: bool = False) -> list[ProofResult]:
     """Every obligation for ``profile``, in ``obligations()`` order; never raises
     because one fails (see ``verdict``). ``progress`` is called with each query id
-    before it is solved; ``smt2`` keeps every problem's SMT-LIB2 text, printed once
-    every query is solved, so the results are the same with and without it.
+    before it is solved; once every obligation is solved, each one proven unsat is
+    read with its action's effect equations alone and filed ``TRIVIAL`` when they
+    suffice (``triviality``); ``smt2`` keeps every problem's SMT-LIB2 text, printed
+    after that, so the results are the same with and without it.
 
     Raises ``ValueError`` for a sessionless profile or a non-positive ``rlimit``.
     """
@@ -307,6 +348,7 @@ def run_proofs(profile: Profile = Profile.BOUNDARY, rlimit: int = DEFAULT_RLIMIT
             continue
         conjuncts = obligation.build(encoding)
         solved.append((obligation, conjuncts, _result(encoding, obligation, conjuncts, rlimit, random_seed)))
+    solved = [(o, c, r if c is None else _read_effects(encoding, o, c, r, rlimit, random_seed)) for o, c, r in solved]
     if smt2:
         solved = [(o, c, r if c is None else replace(r, smt2=_smt2(encoding, o, c, rlimit, random_seed)))
                   for o, c, r in solved]
@@ -321,13 +363,17 @@ def _mark_vacuous(results: list[ProofResult]) -> list[ProofResult]:
 
 @dataclass(frozen=True)
 class Tally:
-    """The required obligations of one run, counted: ``proven`` (applicable, proven,
-    and not vacuous; vacuity queries not counted), ``not_applicable``, ``vacuous``
-    (consecutions whose vacuity query is unsat), ``refuted``, ``unknown`` (resource
-    limit, never a proof), ``witnessed`` (vacuity queries answered sat) of ``vacuity``."""
+    """The required obligations of one run (vacuity queries not among them), counted
+    in six classes that share none: ``proven`` (applicable, unsat, resting on more than
+    the action's effect equations, not vacuous), ``trivial`` (unsat from the effect
+    equations alone, ``triviality``; not vacuous), ``not_applicable`` (no query asked),
+    ``vacuous`` (unsat, but the consecution's vacuity query is unsat too), ``refuted``,
+    ``unknown`` (resource limit, never a proof); then ``witnessed`` (vacuity queries
+    answered sat) of ``vacuity``. Only ``proven`` counts as a proof."""
 
     required: int
     proven: int
+    trivial: int
     not_applicable: int
     vacuous: int
     refuted: int
@@ -336,9 +382,9 @@ class Tally:
     witnessed: int
 
     def describe(self) -> str:
-        return (f"{self.proven} proven, {self.not_applicable} not applicable, {self.vacuous} vacuous, "
-                f"{self.refuted} refuted, {self.unknown} unknown of {self.required} required obligations; "
-                f"{self.witnessed} of {self.vacuity} vacuity queries witnessed")
+        return (f"{self.proven} proven, {self.trivial} trivial, {self.not_applicable} not applicable, "
+                f"{self.vacuous} vacuous, {self.refuted} refuted, {self.unknown} unknown of {self.required} "
+                f"required obligations; {self.witnessed} of {self.vacuity} vacuity queries witnessed")
 
 
 def tally(results: list[ProofResult]) -> Tally:
@@ -346,11 +392,13 @@ def tally(results: list[ProofResult]) -> Tally:
     held = [r for r in results if required(r)]
     main = [r for r in held if r.kind != VACUITY]
     vacuity = [r for r in held if r.kind == VACUITY and r.verdict is not Verdict.NOT_APPLICABLE]
+    answered = (Verdict.PROVEN, Verdict.TRIVIAL)
     return Tally(
         required=len(main),
         proven=sum(1 for r in main if r.proven),
+        trivial=sum(1 for r in main if r.trivial and not r.vacuous),
         not_applicable=sum(1 for r in main if r.verdict is Verdict.NOT_APPLICABLE),
-        vacuous=sum(1 for r in main if r.vacuous),
+        vacuous=sum(1 for r in main if r.vacuous and r.verdict in answered),
         refuted=sum(1 for r in main if r.verdict is Verdict.REFUTED),
         unknown=sum(1 for r in main if r.verdict is Verdict.UNKNOWN),
         vacuity=len(vacuity),

@@ -137,6 +137,32 @@ def transition(step: Step, kind: ActionKind, semantics: Semantics) -> list[Conju
     return parts
 
 
+OBSERVATION_EQUATIONS = ("tr.obs.requests", "tr.obs.any", "tr.obs.last")
+"""The observation's definitions every action shares (``_observation``)."""
+
+RECONNECT_EQUATIONS = ("tr.reconnect.stream", "tr.reconnect.events-kept", "tr.reconnect.new-events")
+"""A reconnect's own effect equations besides the updates: the stream it names, and its
+``e_issued`` (every event kept, nothing new but the dealings); ``dealing-events``, which
+mints the dealing events and fixes their attributes, is a guard like ``fresh-event``."""
+
+
+def effect_equations(kind: ActionKind) -> frozenset[str]:
+    """The names of the conjuncts of ``transition(step, kind, ...)`` that only say what a
+    step of ``kind`` leaves behind: which action it is (``kind``, ``no-headers``), the state
+    relations after it (each update or ``.frame``, and a reconnect's ``e_issued``) and what
+    it shows (``delivered``, ``closed``, ``tr.obs.*``, a reconnect's ``stream``). Every other
+    conjunct of the action (``enabled``, ``fresh-*``, ``status``, ``dealing-events``, the
+    ``def.*`` definitions the decision and the guards read) is a guard: it restricts the
+    state before or the choices of the step (``proofs.system.triviality``)."""
+    name = f"tr.{kind.value}"
+    names = {f"{name}.kind", f"{name}.no-headers", f"{name}.delivered", f"{name}.closed", *OBSERVATION_EQUATIONS}
+    for relation in STATE_RELATIONS:
+        names |= {f"{name}.{relation}", f"{name}.{relation}.frame"}
+    if kind is ActionKind.RECONNECT:
+        names |= set(RECONNECT_EQUATIONS)
+    return frozenset(names)
+
+
 @dataclass(frozen=True)
 class Footprint:
     """What action ``kind`` can change, read off its effect without solving:

@@ -314,7 +314,11 @@ def _add_prove(commands) -> None:
         description=(
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "
-            "find a shortest run for every faulty design of spec/designs.py and replay it. Writes, per "
+            "find a shortest run for every faulty design of spec/designs.py and replay it. The summary counts "
+            "the obligations proven, trivial (unsat from the action's effect equations alone), not applicable "
+            "and vacuous apart; only the proven count as proofs. The encoding is checked against the spec both "
+            "ways, wide (two sessions, depth 4) and deep (one session to depth 5, where a request is re-emitted, "
+            "two server requests). Writes, per "
             "profile, results.json (every query, its result, unsat core and fragment), the traces and REPORT.md "
             "to OUT/<profile>/; with --smt2 also one SMT-LIB2 file per query in OUT/<profile>/smt2/."
         ),

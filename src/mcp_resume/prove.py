@@ -4,10 +4,14 @@ For each profile asked for (default ``boundary``):
 
 1. every proof obligation of ``proofs.system.proofs`` (initiation and consecution
    of every invariant per action, inductiveness alone, every action enabled),
-   an obligation the action cannot touch reported as not applicable, and one
-   vacuity query per applicable consecution;
+   an obligation the action cannot touch reported as not applicable, one
+   vacuity query per applicable consecution, and each obligation answered unsat
+   read again with its action's effect equations alone: *trivial* when they
+   suffice (``proofs.system.triviality``), *proven* only when they do not;
 1b. the agreement of the encoding with ``spec.transitions`` both ways
-   (``proofs.system.agreement.agreement_both_ways``, within ``PROVE_BOUNDS``);
+   (``proofs.system.agreement.prove_agreement``): wide, two sessions to depth 4
+   (``PROVE_BOUNDS``), and deep, one session to depth 5 with two server requests
+   (``PROVE_DEEP_BOUNDS``), where a session resumption re-emits;
 2. bounded model checking of every faulty design (``proofs.ts_bmc``), each
    shortest trace replayed here against the design's in-process server (must
    raise a counterexample), the spec and the reference server (must pass);
@@ -15,7 +19,9 @@ For each profile asked for (default ``boundary``):
    fragment), the traces ``traces/design-<n>.json``, ``REPORT.md`` and, with
    ``--smt2``, one ``smt2/<query>.smt2`` per query (``proofs.artifacts``).
 
-Exit code 0 when every obligation the profile requires holds, none is vacuous,
+The summary (printed, ``--json``, ``REPORT.md``) counts the required obligations
+proven, trivial, not applicable, vacuous, refuted and unknown apart; only the
+proven ones count as proofs. Exit code 0 when no required obligation is refuted, none is vacuous,
 the encoding agrees with the spec both ways, every design is caught under
 ``boundary`` and every trace replays as it must; 1 when something is refuted or
 does not replay; 3 when nothing is refuted but some query is unknown (Z3 ran out
@@ -41,7 +47,7 @@ from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
 from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, Verdict
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DESIGNS as BMC_DESIGNS, BmcResult, Replay, bmc_designs
-from mcp_resume.proofs.system.agreement import AgreementFigures, agreement_both_ways
+from mcp_resume.proofs.system.agreement import ProveAgreement, prove_agreement
 from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, obligations, required, run_proofs, tally
 from mcp_resume.outputs import StageProgress, output_paths_problem, staged_folder, write_output
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
@@ -60,7 +66,7 @@ class ProfileOutcome:
     bmc: list[BmcResult]
     replays: dict[int, Replay]
     seconds: float
-    agreement: AgreementFigures | None = None
+    agreement: ProveAgreement | None = None
     problems: list[str] = field(default_factory=list)
     unknown: list[str] = field(default_factory=list)
     rlimit: int = DEFAULT_RLIMIT
@@ -70,14 +76,21 @@ class ProfileOutcome:
         return not self.problems and not self.unknown
 
     def summary(self) -> dict:
-        held = [r for r in self.proofs if required(r) and r.kind != VACUITY]
+        """The run as a JSON-ready dict: ``obligations_<class>`` counts the required obligations
+        of each class of ``proofs.system.proofs.Tally`` (only ``obligations_proven`` are proofs)."""
+        counted = tally(self.proofs)
         return {
             "profile": self.profile.value,
             "folder": str(self.folder),
             "holds": self.holds,
-            "obligations_required": len(held),
-            "obligations_holding": sum(1 for r in held if r.holds),
-            "tally": asdict(tally(self.proofs)),
+            "obligations_required": counted.required,
+            "obligations_proven": counted.proven,
+            "obligations_trivial": counted.trivial,
+            "obligations_not_applicable": counted.not_applicable,
+            "obligations_vacuous": counted.vacuous,
+            "obligations_refuted": counted.refuted,
+            "obligations_unknown": counted.unknown,
+            "tally": asdict(counted),
             "agreement": self.agreement.to_json() if self.agreement else None,
             "designs_caught": sorted(b.design for b in self.bmc if b.caught),
             "designs": {str(b.design): {"caught": b.caught, "depth": b.depth, "rule": b.rule,
@@ -104,7 +117,7 @@ def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, ran
     progress.stage(f"{name}: stage 1 of 4: proof obligations", total=len(obligations()))
     proofs = run_proofs(profile, rlimit, random_seed, progress.advance, smt2=smt2)
     progress.stage(f"{name}: stage 2 of 4: agreement of the formulas with the spec, both ways")
-    agreement = agreement_both_ways(profile=profile)
+    agreement = prove_agreement(profile)
     progress.stage(f"{name}: stage 3 of 4: bounded model checking of the faulty designs", total=len(BMC_DESIGNS))
     bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress.advance, smt2=smt2)
     traced = [b for b in bmc if b.trace is not None]
@@ -168,10 +181,8 @@ def _proof_problems(outcome: ProfileOutcome) -> list[str]:
             problems.append(f"{r.of} is vacuous: no step from a state the invariants allow meets its antecedent")
         else:
             problems.append(f"{r.query}: {r.result.value}, expected {r.expected.value}")
-    agreement = outcome.agreement
-    if agreement is not None:
-        problems += [f"agreement (spec -> formulas): {p}" for p in agreement.forward.problems]
-        problems += [f"agreement (formulas -> spec): {p}" for p in agreement.converse.problems]
+    if outcome.agreement is not None:
+        problems += outcome.agreement.problems()
     return problems
 
 
@@ -242,12 +253,23 @@ def exit_code(outcomes: list[ProfileOutcome]) -> int:
     return EXIT_UNKNOWN if any(o.unknown for o in outcomes) else EXIT_OK
 
 
+def headline(outcome: ProfileOutcome) -> str:
+    """The first line ``prove`` prints for a profile: the required obligations by class
+    (proven, trivial, not applicable, vacuous, refuted, unknown), the designs refuted, the
+    time and the folder."""
+    counted = tally(outcome.proofs)
+    caught = sum(1 for b in outcome.bmc if b.caught)
+    return (f"{outcome.profile.value}: {counted.proven} proven, {counted.trivial} trivial, "
+            f"{counted.not_applicable} not applicable, {counted.vacuous} vacuous, {counted.refuted} refuted, "
+            f"{counted.unknown} unknown of {counted.required} required obligations; {caught} of {len(outcome.bmc)} "
+            f"faulty designs refuted; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
+
+
 def _print(outcome: ProfileOutcome) -> None:
-    summary = outcome.summary()
-    print(f"{outcome.profile.value}: {summary['obligations_holding']} of {summary['obligations_required']} "
-          f"required obligations hold; {len(summary['designs_caught'])} of {len(outcome.bmc)} faulty designs "
-          f"refuted; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
-    print(f"  obligations: {tally(outcome.proofs).describe()}")
+    counted = tally(outcome.proofs)
+    print(headline(outcome))
+    print(f"  only the proven count as proofs: a trivial obligation follows from its action's effect equations "
+          f"alone; {counted.witnessed} of {counted.vacuity} vacuity queries witnessed")
     if outcome.agreement is not None:
         print(f"  {outcome.agreement.describe()}")
     for b in outcome.bmc:
@@ -295,7 +317,8 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
     """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now (no diagram, so no ``dot``).
 
     One row per catalog rule with the obligations that state it, how many are
-    proven (applicable, not vacuous) and how many are not applicable, then the faulty designs bounded model checking refutes, with the depth
+    proven (applicable, resting on more than the action's effect equations, not
+    vacuous), trivial and not applicable, then the faulty designs bounded model checking refutes, with the depth
     of each shortest run. Deterministic (fixed seed and rlimit). Takes about as
     long as ``mcp-resume prove`` without writing its artifacts.
     """
@@ -310,8 +333,11 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
         f"counterexamples to induction in [{COMMITTED}/REPORT.md](../../{COMMITTED}/REPORT.md),",
         "written by `mcp-resume prove --out proofs/results`).",
         "",
-        "| rule | obligations | proven | not applicable |",
-        "|---|---|---|---|",
+        "A *trivial* obligation is unsat from its action's effect equations alone (no invariant, no axiom, no",
+        "guard): it holds of every step, reachable or not, and is not counted as proven.",
+        "",
+        "| rule | obligations | proven | trivial | not applicable |",
+        "|---|---|---|---|---|",
     ]
     by_rule: dict[str, list[ProofResult]] = {}
     for result in proofs:
@@ -319,8 +345,9 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
             by_rule.setdefault(result.rule, []).append(result)
     for rule, results in sorted(by_rule.items()):
         proven = sum(1 for r in results if r.proven)
+        trivial = sum(1 for r in results if r.trivial)
         skipped = sum(1 for r in results if r.verdict is Verdict.NOT_APPLICABLE)
-        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {skipped} |")
+        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {trivial} | {skipped} |")
     lines += ["", "## Faulty designs refuted by bounded model checking", "", "| design | caught | depth | rule |", "|---|---|---|---|"]
     for result in bmc:
         lines.append(f"| {result.design} | {'yes' if result.caught else 'no'} | {result.depth or '-'} | {result.rule or '-'} |")
