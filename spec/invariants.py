@@ -325,7 +325,8 @@ def server_request_ownership(t: Transition) -> list[str]:
         issued_now = carried is not None and carried == t.observation.request and t.outcome is None
         if carried is None or connection is None or t.before.event(item.event) is None and request is None and not issued_now:
             continue
-        owner = request.session if request else _issuing_session(t) if issued_now else None
+        owner = request.session if request else (t.before.session_of_event(item.event) or _issuing_session(t)) \
+            if issued_now else None  # a copy of a known event is that event's session's
         if owner != connection:
             owner = owner or t.before.session_of_event(item.event) or "no session"
             problems.append(f"delivered server request {carried} of {owner} on a connection of session {connection}")
