@@ -28,7 +28,9 @@ session form is self-contained: ``(status, held, streams, requests, seen)`` with
 
 Requests are numbered by the permutation that gives the smallest form, so the
 form is canonical: two sessions get the same form exactly when one is a
-renaming of the other. ``decode`` builds a spec state back from forms.
+renaming of the other. A state of one session with at most two requests (what
+the fast explorer meets) takes a shortcut that gives the same form in one pass
+over its events. ``decode`` builds a spec state back from forms.
 """
 
 from __future__ import annotations
@@ -113,8 +115,11 @@ def session_form(state: State, session_id: str) -> SessionForm:
     ``state`` must be a state of the spec (every cursor names an event of its own
     stream, every request was first sent on a stream of its session).
     """
-    if len(state.sessions) == 1 and len(state.requests) <= 1 and state.sessions[0].id == session_id:
-        return _alone_form(state)
+    if len(state.sessions) == 1 and state.sessions[0].id == session_id:
+        if len(state.requests) <= 1:
+            return _alone_form(state)
+        if len(state.requests) == 2:
+            return _pair_form(state)
     return _form(state, session_id, naming=False)[0]
 
 
@@ -162,6 +167,66 @@ def _alone_form(state: State) -> SessionForm:
     )
 
 
+def _pair_form(state: State) -> SessionForm:
+    """``session_form`` of a state with one session and two server requests: both
+    numberings of the requests are written side by side in one pass over the events
+    (``_pair_streams``), and the smaller form is the canonical one, as ``_form``
+    would choose it among its permutations."""
+    entry = state.client[0] if state.client else None
+    first, second = state.requests
+    as_is, swapped = _pair_streams(state, entry, first, second)
+    as_is.sort()
+    swapped.sort()
+    one, two = REQUEST_CODES[first.status], REQUEST_CODES[second.status]
+    if entry is None:
+        body = min((tuple(as_is), (one, two), ()), (tuple(swapped), (two, one), ()))
+    else:
+        numbers = sorted([1 if r == first.id else 2 for r in entry.seen])
+        body = min((tuple(as_is), (one, two), tuple(numbers)),
+                   (tuple(swapped), (two, one), tuple(sorted([3 - n for n in numbers]))))
+    return (SESSION_CODES[state.sessions[0].status], 0 if entry is None else 1) + body
+
+
+def _pair_streams(state: State, entry: ClientSession | None, first: ServerRequest,
+                  second: ServerRequest) -> tuple[list[tuple], list[tuple]]:
+    """The stream codes (unsorted) of a one-session ``state`` with the two requests
+    ``first`` and ``second``: numbered 1 and 2, and numbered 2 and 1."""
+    first_id, second_id = first.id, second.id
+    cursors = dict(entry.cursors) if entry is not None and entry.cursors else None
+    events = state.events
+    as_is, swapped = [], []
+    for stream in state.streams:
+        stream_id = stream.id
+        held = cursors.get(stream_id) if cursors else None
+        one = 2 * (first.stream == stream_id) + ((first.issued_on or first.stream) == stream_id)
+        two = 2 * (second.stream == stream_id) + ((second.issued_on or second.stream) == stream_id)
+        codes: list[int] = []
+        other: list[int] = []
+        cursor = 0
+        for event in events:
+            if event.stream != stream_id:
+                continue
+            if event.cancels is not None:
+                number = 1 if event.cancels == first_id else 2
+                codes.append(-number)
+                other.append(number - 3)
+            elif event.request == first_id:
+                codes.append(4 + one)
+                other.append(8 + one)
+            elif event.request == second_id:
+                codes.append(8 + two)
+                other.append(4 + two)
+            else:
+                codes.append(0)
+                other.append(0)
+            if event.id == held:
+                cursor = len(codes)
+        kind, status, connected = KIND_CODES[stream.kind], STREAM_CODES[stream.status], int(stream.connected)
+        as_is.append((kind, status, connected, cursor, tuple(codes), stream.evicted))
+        swapped.append((kind, status, connected, cursor, tuple(other), stream.evicted))
+    return as_is, swapped
+
+
 def server_key(form: SessionForm) -> tuple:
     """The server's side of a session form, in the form's stream order: two forms with the
     same key ``decode`` to states that differ only in the client's memory (``held``, the
@@ -169,6 +234,22 @@ def server_key(form: SessionForm) -> tuple:
     status, _, streams, requests, _ = form
     return status, tuple([(kind, state, connected, codes, evicted)
                           for kind, state, connected, _, codes, evicted in streams]), requests
+
+
+def decode_beside(form: SessionForm, base: State) -> State:
+    """``decode([form])`` from ``base``, the ``decode`` of one form with the same ``server_key``:
+    the handles are minted alike, so only the client's memory is built."""
+    _, held, streams, _, seen = form
+    client: tuple[ClientSession, ...] = ()
+    if held:
+        cursors, first = [], 0
+        for stream, (_, _, _, cursor, codes, _) in zip(base.streams, streams):
+            if cursor:
+                cursors.append((stream.id, base.events[first + cursor - 1].id))
+            first += len(codes)
+        session = base.sessions[0].id
+        client = (ClientSession(session, tuple(cursors), tuple([base.requests[n - 1].id for n in seen])),)
+    return State(base.sessions, base.streams, base.events, base.requests, client, base.dense)
 
 
 def session_naming(state: State, session_id: str) -> tuple[SessionForm, Naming]:

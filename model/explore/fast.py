@@ -53,6 +53,7 @@ from __future__ import annotations
 import time
 from collections import Counter, deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.space import Bounds
@@ -64,13 +65,23 @@ from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.transitions import Transition, remember, step, step_if_enabled
 from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
-from mcp_resume.model.explore.canonical import SessionForm, decode, server_key, session_form, session_naming
+from mcp_resume.model.explore.canonical import (
+    SessionForm,
+    decode,
+    decode_beside,
+    server_key,
+    session_form,
+    session_naming,
+)
 from mcp_resume.model.harness.coverage import Coverage
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore import estimate, forms, search
 from mcp_resume.model.explore.collector import collector_paused
 from mcp_resume.model.explore.search import _insert
 from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
+
+_STREAM_OF = attrgetter("stream")
+"""An event's stream (counted in C by ``Counter``: ``fits`` runs on every step that changes a state)."""
 
 ONE, PER_FOREIGN_EVENT, PER_FOREIGN_REQUEST, PER_EVENT, PER_REQUEST = range(5)
 """How many concrete actions one template stands for in a state."""
@@ -125,6 +136,7 @@ class SessionTable:
         self.templates: dict[tuple, tuple[Template, ...]] = {}
         self._witnesses: dict[tuple[int, int, int, int], tuple] = {}  # the witness's part of a decoded pair, by counts
         self.server_steps: dict[tuple, list] = {}  # server_key -> (transition, findings) or None, by template
+        self.sides: dict[tuple, tuple] = {}  # server_key -> the first such form decoded, its templates
         self.forgotten: dict[tuple, tuple] = {}  # (server_key, held) -> the form after restart_client, its findings
         self.steps = 0  # steps judged (each template enabled on each form)
         self.stepped = 0  # of those, stepped with ``step`` (the others reuse a form with the same server's side)
@@ -172,7 +184,7 @@ class SessionTable:
             return False
         if len(state.events) <= bounds.events:
             return True
-        return max(Counter(e.stream for e in state.events).values()) <= bounds.events
+        return max(Counter(map(_STREAM_OF, state.events)).values()) <= bounds.events
 
     def expand(self, number: int, foreign: bool = True) -> Expansion:
         """The expansion of form ``number``, computed on first use; without ``foreign``, the
@@ -189,25 +201,24 @@ class SessionTable:
 
     def _expand(self, number: int, foreign: bool) -> Expansion:
         form = self.forms[number]
+        key = server_key(form)
         expansion = Expansion()
-        alone = decode([form])
-        expansion.templates = templates = self._templates(alone, self._beside(form, alone))
-        server_steps = self._server_steps(form, alone, templates, foreign)
+        alone, templates = self._side(form, key)
+        expansion.templates = templates
+        server_steps = self._server_steps(key, form, alone, templates, foreign)
         distinct: dict[int, None] = {}
         counts, pruned, findings, moves = expansion.counts, expansion.pruned, expansion.findings, expansion.moves
         for index, stepped in enumerate(server_steps):
             template = templates[index]
             if stepped is None or (template.witness and not foreign):
                 continue
-            transition, checked, fits = stepped
+            transition, checked, fits, label = stepped
             self.steps += 1
             slot = _SLOTS[template.multiplicity]
             after = self._successor(number, alone, template, transition) if fits else None
             if after is None:
                 pruned[slot] += 1
                 continue
-            outcome = transition.outcome
-            label = LABEL_IDS[template.action.kind, outcome.branch if outcome is not None else None]  # _label
             tally = counts[slot]
             tally[label] = tally.get(label, 0) + 1
             for finding in checked:
@@ -232,12 +243,26 @@ class SessionTable:
         after, findings = forgotten
         return self.intern(after), list(findings)
 
-    def _server_steps(self, form: SessionForm, alone: State, templates: tuple[Template, ...],
+    def _side(self, form: SessionForm, key: tuple) -> tuple[State, tuple[Template, ...]]:
+        """``decode([form])`` and its templates, worked out once per server's side (``key``,
+        the form's ``server_key``): a later form with that side keeps the first one's
+        sessions, streams, events and requests and adds its own client memory
+        (``canonical.decode_beside``), and has the same handles, so the same templates."""
+        side = self.sides.get(key)
+        if side is None:
+            alone = decode([form])
+            side = self.sides[key] = (alone, self._templates(alone, self._beside(form, alone)))
+            return side
+        first, templates = side
+        return decode_beside(form, first), templates
+
+    def _server_steps(self, key: tuple, form: SessionForm, alone: State, templates: tuple[Template, ...],
                       foreign: bool) -> list:
         """What each template does on the server's side of ``form`` (``alone``, its
         decoded state): ``(transition, its check_spec_step findings, whether its next
-        state is within the bounds)`` per template, ``None`` when it is not enabled (or,
-        without ``foreign``, names another session's event or request).
+        state is within the bounds, its ``LABELS`` index)`` per template, ``None`` when
+        it is not enabled (or, without ``foreign``, names another session's event or
+        request).
 
         Worked out once for every form with the same server's side (``server_key``): the
         first such form's transitions serve the others, whose client memory
@@ -245,7 +270,6 @@ class SessionTable:
         client's memory: no decision, no server check and no bound does
         (``spec.transitions.remember``; ``tests/test_spec_transitions.py`` holds the spec to it).
         """
-        key = server_key(form)
         server_steps = self.server_steps.get(key)
         if server_steps is None:
             server_steps = self.server_steps[key] = [_UNSTEPPED] * len(templates)
@@ -264,7 +288,7 @@ class SessionTable:
             self.stepped += 1
             self._check_shape(template, transition)
             fits = template.witness or transition.after is transition.before or self.fits(transition.after)
-            server_steps[index] = (transition, check_spec_step(transition), fits)
+            server_steps[index] = (transition, check_spec_step(transition), fits, _label(transition))
         return [None if stepped is _UNSTEPPED else stepped for stepped in server_steps]
 
     def templates_of(self, number: int) -> tuple[Template, ...]:
@@ -407,6 +431,7 @@ def explore_fast(
     watch = estimate.Watch(bounds, budget, report=_forms_progress(result, progress, started))
     distances = expand_forms(table, world.fresh, bounds, max_states, workers, watch, max_memory)
     table.server_steps.clear()  # the search needs the expansions only
+    table.sides.clear()
     table.forgotten.clear()
     result.notes["estimated_states"] = watch.final(distances)
     depth = bounds.depth
@@ -601,7 +626,7 @@ LABEL_IDS = {label: index for index, label in enumerate(LABELS)}
 
 
 def _label(transition: Transition) -> int:
-    """The ``LABELS`` index of ``transition`` (``_expand`` works it out inline)."""
+    """The ``LABELS`` index of ``transition`` (worked out once per server step: an enum's hash is slow)."""
     return LABEL_IDS[transition.action.kind, transition.outcome.branch if transition.outcome else None]
 
 
