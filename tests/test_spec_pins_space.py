@@ -52,7 +52,7 @@ def test_a_negative_bound_is_refused_and_bounds_describe_themselves():
     Bounds(sessions=0, streams=0, events=0, requests=0, depth=0)
     assert "unbounded depth" in Bounds(1, 1, 1, 1).describe()
     assert NAMED_BOUNDS["default"].describe() == (
-        "2 session(s), 2 stream(s)/session, 3 event(s)/stream, 1 server request(s)/session, depth 10")
+        "2 session(s), 2 stream(s)/session, 3 event(s)/stream, 2 server request(s)/session, depth 10")
 
 
 def test_every_stream_action_is_tried_on_every_stream_and_every_request_and_session_is_a_target():

@@ -68,9 +68,11 @@ SAFETY_FORM = "reemit-pending"
 SPEC_BOUND = "tiny"
 """The spec's default bound: one session, one stream, two events, one request, every depth."""
 
-DESIGN_BOUNDS = Bounds(sessions=1, streams=2, events=1, requests=1, depth=8)
+DESIGN_BOUNDS = Bounds(sessions=1, streams=2, events=2, requests=2, depth=8)
 """A design's default bound (``liveness``): a second stream for a re-emission, and a
-client restart after it (design 3's request is lost only once re-emitted). Beside a
+client restart after it (design 3's request is lost only once re-emitted); two server
+requests on one stream, so that a dropped stream can leave two pending and a session
+resumption re-emit both (design 27 loses the first to the second). Beside a
 design the client sends only the ids it was given (``ISSUED_HEADERS``): a refusal
 changes nothing a request's delivery depends on, and the walk is many times smaller.
 Nor does the server emit notifications, evict or expire events there (``QUIET``):

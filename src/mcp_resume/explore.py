@@ -79,6 +79,7 @@ from mcp_resume.spec.space import (
 )
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec import designs
+from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.decision import BRANCH_RULE
 from mcp_resume.spec.invariants import GENERIC_CHECKS, STATE_INVARIANTS, SERVER_CHECKS
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
@@ -87,7 +88,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCOMPLETE = 0, 1, 2, 3
 
 FAST_BUDGET = 3_000_000
-"""States the fast engine explores without ``--budget`` (the default bound: 401,319)."""
+"""States the fast engine explores without ``--budget`` (the default bound: 783,677)."""
 
 REFERENCE_BUDGET = 150_000
 """States the reference engine explores without ``--budget`` (it walks a few thousand states/s)."""
@@ -500,6 +501,8 @@ def print_exploration(result: ExplorationResult, console: Console, bound_name: s
     for rule in dict.fromkeys(rules):
         if rule in result.violations:
             invariants.add_row(rule, "[bold red]BROKEN[/]", _steps(result.violations[rule].steps))
+        elif rule == AGREEMENT and rule in result.warnings:
+            invariants.add_row(rule, "[yellow]note: differs where no rule speaks[/]", _steps(result.warnings[rule].steps))
         elif rule in result.warnings:
             invariants.add_row(rule, "[yellow]broken (not a MUST here)[/]", _steps(result.warnings[rule].steps))
         else:
