@@ -519,5 +519,5 @@ def grade(rule_id: str, profile: Profile, case: str | None = None) -> Grade:
 def level(rule_id: str, profile: Profile, case: str | None = None) -> Level:
     """The level of ``rule_id`` under ``profile``, of its ``case`` when the rule has one
     (e.g. ``unknown-session-404``, case ``"never-issued"``: SHOULD under MCP, B33 covers
-    ended sessions only); ``agreement`` is MUST under boundary only."""
+    ended sessions only); ``agreement`` is not applicable in every profile (a note)."""
     return grade(rule_id, profile, case).level

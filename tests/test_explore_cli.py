@@ -52,6 +52,14 @@ def test_a_design_is_explored_with_the_shortest_trace_of_what_it_breaks(tmp_path
     assert len(replay(trace, ReferenceServer())) == 2
 
 
+def test_a_difference_no_rule_names_is_shown_as_a_note_not_as_a_broken_rule(capsys):
+    """Design 21 differs from the reference where no catalog rule speaks (``agreement``):
+    the table calls it a note, as the reports do (docs/design.md §3)."""
+    main(["explore", "--design", "21", "--exhaustive"])
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("│ agreement "))
+    assert "note" in row and "broken" not in row
+
+
 def test_an_earlier_runs_trace_of_the_same_server_is_named_and_kept(tmp_path, capsys):
     traces = tmp_path / "traces"
     traces.mkdir()
