@@ -12,7 +12,7 @@ For each profile asked for (default ``boundary``):
    (``proofs.system.agreement.prove_agreement``): wide, two sessions to depth 4
    (``PROVE_BOUNDS``), and deep, one session to depth 5 with two server requests
    (``PROVE_DEEP_BOUNDS``), where a session resumption re-emits;
-2. bounded model checking of every faulty design (``proofs.ts_bmc``), each
+2. bounded model checking of every faulty design (``proofs.system.bmc``), each
    shortest trace replayed here against the design's in-process server (must
    raise a counterexample), the spec and the reference server (must pass);
 3. ``<out>/<profile>/``: ``results.json`` (every query, its result, core and
