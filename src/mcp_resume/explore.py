@@ -679,15 +679,15 @@ def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
 
 
 def _liveness_graph(args, profile, result, console) -> int:
-    from mcp_resume.model.explore.state_graph import add_lasso, to_dot as graph_dot
+    from mcp_resume.model.explore.state_graph import add_lasso
 
-    from .explore_docs import draw_graph
+    from .explore_docs import draw_graph, drawing
 
     drawn = draw_graph(named_bound(GRAPH_BOUND), profile)
     if result.lassos:
         lasso = result.lassos[0]
         add_lasso(drawn.data, lasso, DESIGNS[args.design]() if args.design is not None else None)
         title = f"spec states within {named_bound(GRAPH_BOUND).describe()}; red: the cycle of {lasso.server}'s lasso"
-        drawn = type(drawn)(drawn.data, graph_dot(drawn.data, title), None)
+        drawn = drawing(drawn.data, title)
     return _write_picture(Path(args.graph), drawn, console)
 
