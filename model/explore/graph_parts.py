@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import pydot
 
 from mcp_resume.model.explore.graph_edges import (
-    COUNTEREXAMPLE, VIOLATION, DrawnEdge, depths, drawn_edges, html, legend_rows, loop_text, quoted, state_names,
+    COUNTEREXAMPLE, PREFIX, VIOLATION, DrawnEdge, depths, drawn_edges, html, legend_rows, loop_text, quoted, state_names,
     wrap_title,
 )
 from mcp_resume.model.explore.state_graph import GraphData, describe_state
@@ -183,8 +183,10 @@ def _title(title: str, layout: _Layout) -> str:
              ("k loops:", "requests that change nothing")]
     if any(copy for _, _, copy in layout.nodes.values()):
         extra.append(("dashed:", "a state drawn again, no deeper than the state that steps to it"))
-    if any(arrow.marked for arrow in arrows):
-        extra.append((f'<FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT>', "the counterexample (or lasso)"))
+    if any(arrow.marked and arrow.colour == COUNTEREXAMPLE for arrow in arrows):
+        extra.append((f'<FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT>', "the counterexample (a lasso's cycle)"))
+    if any(arrow.marked and arrow.colour == PREFIX for arrow in arrows):
+        extra.append((f'<FONT COLOR="{PREFIX}">&#9632;</FONT>', "a lasso's prefix"))
     rows = "".join(f"<TR><TD>{html(line)}</TD></TR>" for line in wrap_title(title, 120))
     return (f'<<TABLE BORDER="0" CELLSPACING="1">{rows}'
             f"{legend_rows(kinds, extra, per_row=5)}</TABLE>>")

@@ -26,8 +26,9 @@ Modes (one run, one exit code):
   spec itself may leave a request pending); the spec's lasso under a profile where
   ``reemit-pending`` is no MUST is ``allowed`` (exit 0: a run the revision permits);
   a graph where no request is ever stranded is vacuous (exit 1);
-- ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
-  at the ``graph`` bound unless a bound is given, with ``--design N``'s
+- ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz:
+  ``explored.*`` an overview, ``explored-<n>.*`` its parts with every arrow
+  labelled; docs/state-graph/README.md says how to read them), at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red (``--design N`` explores its own bound, ``kill``
   by default, and is drawn within the ``graph`` bound unless the given one is
   small enough to draw). The picture is drawn before the run: a bound too big to

@@ -69,8 +69,13 @@ def part_name(part: GraphPart) -> str:
 
 def write_graph(folder: Path, drawn: DrawnGraph, dot_program: str | None) -> list[Path]:
     """Write ``explored.dot`` and ``explored-<n>.dot`` per part and, with ``dot_program``, their
-    ``.svg``; returns the paths written. ``GraphvizError`` when rendering fails."""
+    ``.svg``; returns the paths written. The parts of an earlier, larger drawing in ``folder``
+    are removed. ``GraphvizError`` when rendering fails."""
     folder.mkdir(parents=True, exist_ok=True)
+    for stale in folder.glob("explored-*.*"):
+        number = stale.stem.removeprefix("explored-")
+        if stale.suffix in (".dot", ".svg") and number.isdigit() and int(number) > len(drawn.parts):
+            stale.unlink()
     written = []
     pictures = [("explored", drawn.dot_text)] + [(part_name(part), part.dot_text) for part in drawn.parts]
     for stem, dot_text in pictures:
