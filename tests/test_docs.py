@@ -185,6 +185,9 @@ def test_the_explored_state_graph_section_draws_the_graph_a_red_counterexample_a
     assert "(state-graph/README.md)" in (out / "README.md").read_text()
     assert "In red: the shortest counterexample of faulty design 4" in page and "no-replay-on-session-resume" in page
     assert dot_text.count(COUNTEREXAMPLE) > 1  # the legend, and the red path
+    assert "## How to read the pictures" in page and "dashed box" in page
+    parts = sorted((out / "state-graph").glob("explored-*.dot"))
+    assert len(parts) > 1 and all(f"]({part.stem}.svg)" in page for part in parts)
     assert "| default | boundary | 2 | 2 | 3 | 2 | 783,677 | 11,671,441 |" in page
     assert "explorer: every state and transition" in (out / "rules" / "replay-suffix.md").read_text()
 

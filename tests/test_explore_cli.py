@@ -79,6 +79,19 @@ def test_the_graph_is_written_as_dot_and_svg(tmp_path):
     assert main(["explore", "--graph", str(folder), "--quiet"]) == 0
     assert (folder / "explored.dot").read_text().startswith("digraph")
     assert (folder / "explored.svg").read_bytes().lstrip().startswith(b"<?xml")
+    parts = sorted(folder.glob("explored-*.dot"))
+    assert len(parts) > 1 and all(part.with_suffix(".svg").exists() for part in parts)
+
+
+def test_a_new_graph_replaces_the_parts_of_an_earlier_larger_one(tmp_path):
+    folder = tmp_path / "graph"
+    folder.mkdir()
+    stale, kept = folder / "explored-99.svg", folder / "explored-notes.txt"
+    stale.write_text("<svg/>")
+    kept.write_text("mine")
+    assert main(["explore", "--graph", str(folder), "--quiet"]) == 0
+    assert not stale.exists() and kept.read_text() == "mine"
+    assert (folder / "explored-1.dot").exists()
 
 
 def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):

@@ -16,6 +16,7 @@ from mcp_resume.model.explore.state_graph import (
     explore_graph,
     to_dot,
 )
+from mcp_resume.model.explore.graph_parts import split_parts
 from mcp_resume.spec.profiles import Profile
 
 
@@ -28,13 +29,16 @@ def test_the_graph_has_every_explored_state_and_the_five_branches():
     data = explore_graph()
     assert len(data.states) == explore_spec(NAMED_BOUNDS["graph"]).states
     graph = _parse(to_dot(data, "spec"))
-    labels = " ".join(e.get("xlabel") or "" for e in graph.get_edges())
-    labels += " ".join(n.get("label") or "" for n in graph.get_nodes())  # each state's merged loops
+    labels = " ".join(e.get("tooltip") or "" for e in graph.get_edges())
+    labels += " ".join(n.get("tooltip") or "" for n in graph.get_nodes())  # each state's merged loops
     for number in ("(1)", "(2)", "(3)", "(4)", "(5)"):
         assert number in labels
     colours = {e.get("color").strip('"') for e in graph.get_edges()}
-    assert colours - {"gray60"} <= set(ACTION_COLOURS.values())
+    assert colours <= set(ACTION_COLOURS.values())
     assert COUNTEREXAMPLE not in colours
+    parts = " ".join(part.dot_text for part in split_parts(data, "spec"))
+    for number in ("(1)", "(2)", "(3)", "(4)", "(5)"):
+        assert number in parts
 
 
 def test_a_counterexample_is_drawn_in_red_and_ends_in_the_rule_it_breaks():

@@ -1,15 +1,16 @@
 """The explored state graph as a picture: DOT text built with pydot.
 
-``state_graph(bounds, profile, counterexample)`` explores the spec within a small
-bound (``explorer.explore_spec``, with symmetry reduction) and draws every state
-reached as a node and every transition as an edge, coloured by action kind.
-Parallel transitions of one kind are drawn once with their count; an edge of a
-client request names the decision branch it took, and the five numbered
-branches of docs/design.md §2 are drawn bold with their number. Refused requests
-change nothing: they are the loops. Loops of the numbered branches are drawn
-(branches 3 and 4 refuse, and a resumption may change nothing); the others
-(guards, answers to nothing, restarts with nothing to forget) are gathered into
-one grey loop per state with their count.
+``explore_graph(bounds, profile)`` explores the spec within a small bound
+(``plain.explore_spec``, with symmetry reduction) and keeps every state reached
+and every transition. ``to_dot`` draws the one-screen overview: each state a
+small box ``s<i>``, each arrow coloured by action kind and without text (its
+labels are its SVG tooltip), so that no label can cover a state;
+``graph_parts.split_parts`` draws the same arrows with their labels, a few
+states at a time (``graph_edges`` holds what both draw). Parallel transitions
+are one arrow with their counts; an arrow of a client request names the
+decision branch it took, and the five numbered branches of docs/design.md §2
+are bold with their number. Refused requests change nothing: they are the
+loops, one grey line per state with their count.
 
 A counterexample (a trace from any checker, e.g. the explorer's shortest for a
 faulty design) is drawn in red: the spec states it passes through (added to the
@@ -25,7 +26,7 @@ from dataclasses import dataclass, field
 
 import pydot
 
-from mcp_resume.spec.decision import NUMBERED_BRANCHES, Branch
+from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Trace
@@ -36,25 +37,11 @@ from mcp_resume.model.explore.canonical import canonical_key
 from mcp_resume.model.harness.checker import Checker
 from mcp_resume.spec.space import GRAPH_BOUND, NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec
+from mcp_resume.model.explore.graph_edges import (  # noqa: F401 (ACTION_COLOURS, PREFIX, SHORT: the pictures' vocabulary)
+    ACTION_COLOURS, COUNTEREXAMPLE, PREFIX, SHORT, VIOLATION, drawn_edges, html, legend_rows, loop_text, quoted,
+    state_names, wrap_title,
+)
 
-ACTION_COLOURS = {
-    "initialize": "#1b9e77",
-    "call_tool": "#7570b3",
-    "reconnect": "#1f78b4",
-    "answer_request": "#66a61e",
-    "delete_session": "#a6761d",
-    "restart_client": "#666666",
-    "drop_connection": "#e6ab02",
-    "close_connection": "#fdbf6f",
-    "evict_event": "#b15928",
-    "emit_event": "#17becf",
-    "issue_server_request": "#984ea3",
-    "cancel_request": "#8c564b",
-    "end_stream": "#bcbd22",
-    "expire_stream": "#ff7f0e",
-    "expire_session": "#7f3b08",
-}
-COUNTEREXAMPLE = "#d62728"
 
 GRAPH_BOUNDS = NAMED_BOUNDS[GRAPH_BOUND]
 """Small enough to read: one session, one stream, one event, one request, four steps."""
@@ -171,176 +158,65 @@ def decide_branch(state: State, action, profile: Profile) -> Branch | None:
     return outcome.branch if outcome else None
 
 
-SHORT = {
-    "initialize": "init", "call_tool": "call", "reconnect": "reconnect", "answer_request": "answer",
-    "delete_session": "delete", "restart_client": "restart", "drop_connection": "drop",
-    "close_connection": "close", "evict_event": "evict", "emit_event": "emit",
-    "issue_server_request": "request", "cancel_request": "cancel", "end_stream": "end",
-    "expire_stream": "expire stream", "expire_session": "expire session",
-}
-"""The short edge label of each action kind; the legend gives the full name."""
+OVERVIEW_FILL = {"none": "gray90", "live": "white", "deleted": "#d9d9d9", "expired": "#fdd9b5"}
+"""The fill of a state in the overview, by its session's status."""
 
-ROW = 5
-"""States per row of the picture: a breadth-first level wider than this wraps onto more rows."""
+
+def session_fill(state: State) -> str:
+    """``OVERVIEW_FILL``'s key for ``state``: ``live`` while a session lives, else the first session's status."""
+    statuses = [session.status.value for session in state.sessions]
+    if not statuses:
+        return "none"
+    return "live" if "live" in statuses else statuses[0]
 
 
 def to_dot(data: GraphData, title: str) -> str:
-    """The DOT text of the graph (deterministic: states and edges in discovery order).
+    """The overview: every state and arrow on one screen (deterministic: discovery order).
 
-    Laid out top to bottom to be read on a laptop: each breadth-first level is one
-    table of states, at most ``ROW`` to a row (edges meet a state at its cell);
-    the transitions between two states are one edge with short labels (``SHORT``;
-    ``(n)`` a numbered branch of docs/design.md §2) placed beside it; a state's loops
-    (requests that change nothing) are one line in its cell; a legend.
+    Top to bottom by breadth-first depth; a state is a small box named ``s<i>``
+    (``graph_edges.state_names``), filled by its session's status
+    (``OVERVIEW_FILL``); an arrow is coloured by its first action kind and carries
+    no text (its labels are its SVG tooltip, the state's lines the box's), so no
+    label can cover a state; bold: a numbered branch of docs/design.md §2; red
+    and thick: the counterexample, ending in the node that names the broken
+    rule. ``graph_parts.split_parts`` draws the same arrows with their labels.
     """
-    graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", label=title, labelloc="t",
-                      fontname="Helvetica", fontsize="14", nodesep="0.3", ranksep="0.6", forcelabels="true")
-    graph.set_node_defaults(fontname="Helvetica", fontsize="9", shape="plaintext")
-    graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
-    names = {key: f"s{index}" for index, key in enumerate(data.states)}
-    depth = _depths(data)
-    at = {key: f"L{depth[key]}:{names[key]}" for key in data.states}
-    marked = set(data.path) | set(data.cycle)
-    loops: dict = {}
-    merged: dict = {}
-    for edge, count in data.edges.items():
-        source, target, kind, branch = edge
-        if edge in marked:
-            colour = COUNTEREXAMPLE if edge in data.cycle or not data.cycle else PREFIX
-            graph.add_edge(pydot.Edge(at[source], at[target], **_edge_style(kind, branch, count, colour)))
-        elif source == target:
-            loops.setdefault(source, []).append((kind, branch, count))
-        else:
-            merged.setdefault((source, target), []).append((kind, branch, count))
-    _add_levels(graph, data, names, depth, loops)
-    for (source, target), parts in merged.items():
-        graph.add_edge(pydot.Edge(at[source], at[target], **_merged_style(parts, False)))
-    if data.closing:
-        source, target, label = data.closing
-        graph.add_edge(pydot.Edge(at[source], at[target], xlabel=_escape(label), color=COUNTEREXAMPLE,
-                                  fontcolor=COUNTEREXAMPLE, penwidth="3", style="dashed", constraint="false"))
+    arrows, loops = drawn_edges(data)
+    names = state_names(data)
+    on_path = {key for arrow in arrows if arrow.marked for key in (arrow.source, arrow.target)}
+    graph = pydot.Dot("explored", graph_type="digraph", rankdir="TB", labelloc="t", fontname="Helvetica",
+                      nodesep="0.05", ranksep="0.6", label=_overview_label(data, title, arrows))
+    graph.set_node_defaults(fontname="Helvetica", fontsize="8", shape="box", style="rounded,filled",
+                            width="0.25", height="0.2", margin="0.02,0.01")
+    graph.set_edge_defaults(arrowsize="0.5")
+    for key, state in data.states.items():
+        lines = describe_state(state) + ([loop_text(loops[key])] if key in loops else [])
+        extra = {"color": COUNTEREXAMPLE, "penwidth": "2.5"} if key in on_path else {"color": "gray40"}
+        graph.add_node(pydot.Node(names[key], label=names[key], fillcolor=OVERVIEW_FILL[session_fill(state)],
+                                  tooltip=quoted(f"{names[key]}: " + "\n".join(lines)), **extra))
     if data.failure:
-        source, kind, rule = data.failure
-        graph.add_node(pydot.Node("violation", label=_escape(f"broken: {rule}"), shape="octagon",
-                                  color=COUNTEREXAMPLE, fontcolor=COUNTEREXAMPLE, penwidth="2"))
-        graph.add_edge(pydot.Edge(at[source], "violation", xlabel=SHORT[kind], color=COUNTEREXAMPLE,
-                                  fontcolor=COUNTEREXAMPLE, penwidth="2.5"))
-    _add_legend(graph, data)
+        graph.add_node(pydot.Node(VIOLATION, label=quoted(f"broken:\n{data.failure[2]}"), shape="octagon", fontsize="9",
+                                  style="solid", color=COUNTEREXAMPLE, fontcolor=COUNTEREXAMPLE, penwidth="2"))
+    for arrow in arrows:
+        target = VIOLATION if arrow.target == VIOLATION else names[arrow.target]
+        graph.add_edge(pydot.Edge(names[arrow.source], target, color=arrow.colour, penwidth=arrow.penwidth,
+                                  style=arrow.style, tooltip=quoted(", ".join(arrow.labels))))
     return graph.to_string()
 
 
-PREFIX = "#222222"
-"""The colour of a lasso's prefix (its cycle is red)."""
-
-
-def _depths(data: GraphData) -> dict:
-    """Each state's breadth-first distance from the first state (states off every path: after the last)."""
-    keys = list(data.states)
-    successors: dict = {}
-    for source, target, _, _ in data.edges:
-        successors.setdefault(source, []).append(target)
-    depth = {keys[0]: 0}
-    frontier = [keys[0]]
-    while frontier:
-        following = []
-        for key in frontier:
-            for target in successors.get(key, ()):
-                if target not in depth:
-                    depth[target] = depth[key] + 1
-                    following.append(target)
-        frontier = following
-    last = max(depth.values()) + 1
-    return {key: depth.get(key, last) for key in keys}
-
-
-def _add_levels(graph: pydot.Dot, data: GraphData, names: dict, depth: dict, loops: dict) -> None:
-    """One table node ``L<d>`` per breadth-first level, a cell (port ``s<i>``) per state."""
-    marked = {k for s, t, _, _ in data.path + data.cycle for k in (s, t)}
-    cycle = {k for s, t, _, _ in data.cycle for k in (s, t)}
-    levels: dict = {}
-    for key in data.states:
-        levels.setdefault(depth[key], []).append(key)
-    for level, keys in sorted(levels.items()):
-        rows = []
-        for start in range(0, len(keys), ROW):
-            cells = "".join(_cell(data.states[key], names[key], loops.get(key, ()), key in marked,
-                                  key in cycle or not data.cycle)
-                            for key in keys[start:start + ROW])
-            rows.append(f"<TR>{cells}</TR>")
-        table = f'<<TABLE BORDER="0" CELLSPACING="6" CELLPADDING="3">{"".join(rows)}</TABLE>>'
-        graph.add_node(pydot.Node(f"L{level}", label=table))
-
-
-def _cell(state: State, name: str, loops, marked: bool, red: bool) -> str:
-    lines = [_html(line) for line in describe_state(state)]
-    if loops:
-        lines.append(f'<FONT COLOR="gray40">{_html(_loop_text(loops))}</FONT>')
-    colour = (COUNTEREXAMPLE if red else PREFIX) if marked else "gray50"
-    fill = ' BGCOLOR="gray90"' if name == "s0" else ""
-    width = "3" if marked else "1"
-    return (f'<TD PORT="{name}" BORDER="{width}" COLOR="{colour}" STYLE="rounded"{fill}>'
-            + "<BR/>".join(lines) + "</TD>")
-
-
-def _loop_text(loops) -> str:
-    total = sum(count for _, _, count in loops)
-    numbers = sorted({NUMBERED_BRANCHES[b] for _, b, _ in loops if b in NUMBERED_BRANCHES})
-    return f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
-
-
-def _html(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace(" ", "&nbsp;", 1)
-
-
-def _merged_style(parts: list, loop: bool) -> dict:
-    """One edge for every transition between two states: its labels, one per action kind."""
-    kinds: dict = {}
-    for kind, branch, count in parts:
-        number = NUMBERED_BRANCHES.get(branch) if branch is not None else None
-        entry = kinds.setdefault(kind, [0, set()])
-        entry[0] += count
-        if number:
-            entry[1].add(number)
-    if loop:
-        total = sum(count for count, _ in kinds.values())
-        numbers = sorted({n for _, ns in kinds.values() for n in ns})
-        label = f"{total} loop{'s' if total > 1 else ''}" + "".join(f" ({n})" for n in numbers)
-        return {"label": _escape(label), "color": "gray60", "fontcolor": "gray40", "style": "dashed"}
-    labels = []
-    for kind, (count, numbers) in kinds.items():
-        labels.append(SHORT[kind] + "".join(f" ({n})" for n in sorted(numbers)) + (f" ×{count}" if count > 1 else ""))
-    first = next(iter(kinds))
-    colour = ACTION_COLOURS[first]
-    style = {"xlabel": _escape("\n".join(labels)), "color": colour, "fontcolor": colour}
-    if any(numbers for _, numbers in kinds.values()):
-        style["penwidth"] = "2"
-    return style
-
-
-def _edge_style(kind: str, branch: Branch | None, count: int, colour: str) -> dict:
-    label = SHORT[kind]
-    if branch is not None and NUMBERED_BRANCHES.get(branch):
-        label += f" ({NUMBERED_BRANCHES[branch]})"
-    if count > 1:
-        label += f" ×{count}"
-    return {"xlabel": _escape(label), "color": colour, "fontcolor": colour, "penwidth": "3"}
-
-
-def _add_legend(graph: pydot.Dot, data: GraphData) -> None:
-    kinds = list(dict.fromkeys(kind for _, _, kind, _ in data.edges))
-    rows = "".join(
-        f'<TR><TD><FONT COLOR="{ACTION_COLOURS[kind]}">&#9632;</FONT></TD><TD ALIGN="LEFT">{SHORT[kind]}: {kind}</TD></TR>'
-        for kind in kinds
-    )
-    rows += ('<TR><TD>(n)</TD><TD ALIGN="LEFT">branch n of the decision (docs/design.md §2)</TD></TR>'
-             '<TR><TD><FONT COLOR="gray60">- -</FONT></TD><TD ALIGN="LEFT">k loops: requests that change nothing</TD></TR>')
-    if data.cycle:
-        rows += f'<TR><TD><FONT COLOR="{PREFIX}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso prefix</TD></TR>'
-        rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">lasso cycle</TD></TR>'
-    elif data.path:
-        rows += f'<TR><TD><FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT></TD><TD ALIGN="LEFT">counterexample</TD></TR>'
-    graph.add_node(pydot.Node("legend", shape="plaintext", fontsize="9",
-                              label=f"<<TABLE BORDER=\"0\" CELLBORDER=\"0\" CELLSPACING=\"0\">{rows}</TABLE>>"))
+def _overview_label(data: GraphData, title: str, arrows) -> str:
+    kinds = list(dict.fromkeys(kind for arrow in arrows for kind in arrow.kinds))
+    fills = "".join(f'<TD BGCOLOR="{colour}" BORDER="1">&nbsp;{html(name if name != "none" else "no session")}&nbsp;</TD>'
+                    for name, colour in OVERVIEW_FILL.items())
+    extra = [("s&lt;i&gt;", "state i (hover for its lines; the parts draw every arrow with its labels)"),
+             ("<B>bold</B>", "a numbered branch of the decision (docs/design.md §2)")]
+    if data.path or data.cycle:
+        extra.append((f'<FONT COLOR="{COUNTEREXAMPLE}">&#9632;</FONT>',
+                      "lasso cycle (black: its prefix)" if data.cycle else "counterexample"))
+    title_rows = "".join(f"<TR><TD>{html(line)}</TD></TR>" for line in wrap_title(title))
+    return (f'<<TABLE BORDER="0" CELLSPACING="2">{title_rows}'
+            f'<TR><TD><TABLE BORDER="0" CELLSPACING="4"><TR><TD>session:</TD>{fills}</TR></TABLE></TD></TR>'
+            f"{legend_rows(kinds, extra, per_row=4)}</TABLE>>")
 
 
 def describe_state(state: State) -> list[str]:
@@ -366,5 +242,3 @@ def describe_state(state: State) -> list[str]:
     return lines
 
 
-def _escape(text: str) -> str:
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'

@@ -64,32 +64,20 @@ def to_pydot(diagram: Diagram) -> pydot.Dot:
 
 
 def _flowchart(diagram: Diagram) -> pydot.Dot:
-    """Top to bottom, narrow enough for a laptop: the answers of a question alternate
-    among three levels, a question's second and later sub-questions hang under the
-    subtree before them, long answer lists wrap, the 2025 revisions are one name
-    (``FLOW_LEGEND``)."""
-    graph = pydot.Dot(diagram.name.replace("-", "_"), graph_type="digraph", rankdir="TB",
+    """Left to right, so that it fits a 1920x1080 screen at 100% (about 1,600 x 750 px):
+    each question is a column, its answers fan out to its right, long answer lists
+    wrap, the 2025 revisions are one name (``FLOW_LEGEND``). Edge labels are
+    ordinary labels, which Graphviz lays out beside the nodes, never over them."""
+    graph = pydot.Dot(diagram.name.replace("-", "_"), graph_type="digraph", rankdir="LR",
                       label=_dot_text((diagram.title,) + FLOW_LEGEND), labelloc="t", fontname="Helvetica",
-                      fontsize="11", nodesep="0.15", ranksep="0.3")
-    graph.set_node_defaults(fontname="Helvetica", fontsize="9")
-    graph.set_edge_defaults(fontname="Helvetica", fontsize="8")
+                      fontsize="12", nodesep="0.15", ranksep="0.3")
+    graph.set_node_defaults(fontname="Helvetica", fontsize="10")
+    graph.set_edge_defaults(fontname="Helvetica", fontsize="9")
     for node in diagram.nodes:
         lines = tuple(line.replace(MCP_2025, "mcp-2025-*") for line in node.lines)
         graph.add_node(pydot.Node(node.id, label=_dot_text(lines), **_DOT_SHAPES[node.shape]))
-    leaves: dict[str, int] = {}
-    order_of = [n.id for n in diagram.nodes]
-    asked: dict[str, int] = {}
     for edge in diagram.edges:
         attributes = {"label": _dot_text(_wrap(edge.labels))} if edge.labels else {}
-        if diagram.node(edge.target).shape == "outcome":
-            order = leaves[edge.source] = leaves.get(edge.source, -1) + 1
-            attributes["minlen"] = str(1 + order % 3)
-        if diagram.node(edge.target).shape == "question":
-            asked[edge.source] = asked.get(edge.source, 0) + 1
-            if asked[edge.source] > 1:  # a later question hangs under its elder sibling's subtree, not beside it
-                attributes.update(constraint="false")
-                above = order_of[order_of.index(edge.target) - 1]
-                graph.add_edge(pydot.Edge(above, edge.target, style="invis", weight="10"))
         graph.add_edge(pydot.Edge(edge.source, edge.target, **attributes))
     return graph
 

@@ -383,7 +383,9 @@ def _add_explore(commands) -> None:
     explore.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
     explore.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")
     explore.add_argument("--traces", type=output_path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
-    explore.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG) with --design N's counterexample in red")
+    explore.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG): explored.* an overview, explored-N.* its parts "
+                         "with every arrow labelled (read them with docs/state-graph/README.md); "
+                         "--design N's counterexample in red")
     explore.add_argument("--quiet", action="store_true", help="no progress line")
 
 

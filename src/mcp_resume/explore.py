@@ -26,8 +26,9 @@ Modes (one run, one exit code):
   spec itself may leave a request pending); the spec's lasso under a profile where
   ``reemit-pending`` is no MUST is ``allowed`` (exit 0: a run the revision permits);
   a graph where no request is ever stranded is vacuous (exit 1);
-- ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz),
-  at the ``graph`` bound unless a bound is given, with ``--design N``'s
+- ``--graph DIR``: also draw the explored graph (DOT, and SVG with Graphviz:
+  ``explored.*`` an overview, ``explored-<n>.*`` its parts with every arrow
+  labelled; docs/state-graph/README.md says how to read them), at the ``graph`` bound unless a bound is given, with ``--design N``'s
   shortest counterexample in red (``--design N`` explores its own bound, ``kill``
   by default, and is drawn within the ``graph`` bound unless the given one is
   small enough to draw). The picture is drawn before the run: a bound too big to
@@ -682,15 +683,15 @@ def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
 
 
 def _liveness_graph(args, profile, result, console) -> int:
-    from mcp_resume.model.explore.state_graph import add_lasso, to_dot as graph_dot
+    from mcp_resume.model.explore.state_graph import add_lasso
 
-    from .explore_docs import draw_graph
+    from .explore_docs import draw_graph, drawing
 
     drawn = draw_graph(named_bound(GRAPH_BOUND), profile)
     if result.lassos:
         lasso = result.lassos[0]
         add_lasso(drawn.data, lasso, DESIGNS[args.design]() if args.design is not None else None)
         title = f"spec states within {named_bound(GRAPH_BOUND).describe()}; red: the cycle of {lasso.server}'s lasso"
-        drawn = type(drawn)(drawn.data, graph_dot(drawn.data, title), None)
+        drawn = drawing(drawn.data, title)
     return _write_picture(Path(args.graph), drawn, console)
 
