@@ -211,6 +211,8 @@ def _add_diagram(commands) -> None:
 
 
 def _add_verify(commands) -> None:
+    from mcp_resume.model.targets.embedded import embedded_help
+
     verify = commands.add_parser(
         "verify",
         help="hold a real server to the spec over HTTP and give a verdict per rule",
@@ -218,8 +220,7 @@ def _add_verify(commands) -> None:
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
             "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
             "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
-            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-18, "
-            "variation-cancel, variation-ring-buffer, variation-reserialised, variation-json-response."
+            f"{embedded_help()}."
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
@@ -239,7 +240,11 @@ def _add_verify(commands) -> None:
     verify.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
     verify.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
     verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
-    verify.add_argument("--out", type=output_path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
+    verify.add_argument("--out", type=output_path, default=None, metavar="DIR",
+                        help="folder for the reproducers of each finding (default: mcp-resume-findings beside the first "
+                             "report written). A later run against the same target and --profile replaces an earlier "
+                             "run's reproducers there; a run against another target or profile is refused (exit 2): "
+                             "give each its own --out")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
