@@ -124,7 +124,10 @@ def _add_proxy(commands) -> None:
             "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
             "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
-            "127.0.0.1 unless --listen says otherwise. Exit codes as validate's."
+            "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
+            "and says what it found: an upstream that answers but not as an MCP server ends it with exit 3, one "
+            "that is unreachable or asks for credentials is a warning. Exit codes as validate's, and 3 for an "
+            "upstream that is not an MCP server."
         ),
     )
     proxy.set_defaults(handler=_command("proxy", "run"))
@@ -135,7 +138,7 @@ def _add_proxy(commands) -> None:
                             "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
     proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
     proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
-    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh and <rule>.trace.json for replay (default: %(default)s)")
+    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh (executable) and <rule>.trace.json for replay; refused at start when it cannot be a folder (default: %(default)s)")
     proxy.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the upstream's response head (default: %(default)s)")
 
 
