@@ -305,8 +305,10 @@ def _add_docs(commands) -> None:
     )
     docs.set_defaults(handler=_command("docs", "run_docs"))
     docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
-    docs.add_argument("--tests", type=Path, default=Path("tests"), metavar="DIR",
-                      help="test folder scanned for covers markers; its parent is the repository root (default: %(default)s)")
+    docs.add_argument("--tests", type=Path, default=None, metavar="DIR",
+                      help="test folder scanned for covers markers; its parent is the repository root (default: tests "
+                           "when it is a folder; without one, as from an installed package, every page is written and "
+                           "says the test coverage is not available)")
     docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
 
 
