@@ -291,3 +291,24 @@ def _covered() -> dict[str, list[str]]:
         for rule in ref.rules:
             covered.setdefault(rule, []).append(ref.name)
     return covered
+
+
+def test_the_command_writes_every_page_from_a_folder_without_tests(fresh, tmp_path, monkeypatch, capsys):
+    # as from an installed package: no tests/ beside it; every page is written and says the coverage is unknown
+    monkeypatch.chdir(tmp_path)
+    assert main(["docs", "--out", "docs"]) == 0
+    captured = capsys.readouterr()
+    assert "no test folder" in captured.err and "wrote" in captured.out
+    out, _ = fresh
+    written = sorted(p.relative_to(tmp_path / "docs") for p in (tmp_path / "docs").rglob("*") if p.is_file())
+    assert written == sorted(p.relative_to(out) for p in out.rglob("*") if p.is_file())
+    index = (tmp_path / "docs" / "README.md").read_text()
+    assert "| n/a |" in index and "Every rule is covered" not in index and "Not available:" in index
+    assert "Not available:" in (tmp_path / "docs" / "rules" / "replay-suffix.md").read_text()
+
+
+def test_check_without_a_test_folder_is_still_a_usage_error(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "docs").mkdir()
+    assert main(["docs", "--out", "docs", "--check"]) == 2
+    assert "no test folder" in capsys.readouterr().err

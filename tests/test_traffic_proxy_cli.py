@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import re
 import queue
 import signal
@@ -19,6 +20,7 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.model.serving.facade import serving_design
 
+import hostile_servers as hostile
 from tests.traffic_runs import scenario
 
 pytestmark = pytest.mark.timeout(120)
@@ -55,7 +57,9 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
         try:
             lines = _lines(process)
             banner = _read_until(lines, r"proxy listening on", 20)
+            assert f"forwarding to {upstream};" in banner  # its path too, not just host:port
             front = re.search(r"point your client at (\S+)\.", banner)[1]
+            assert "upstream: an MCP server (protocol " in _read_until(lines, r"^upstream: ", 10)
             asyncio.run(scenario(front))
             live = _read_until(lines, r"^FAIL no-cross-session", 30)
             process.send_signal(signal.SIGINT)
@@ -69,6 +73,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     assert "reproducer:" in live + "".join(lines.get() for _ in range(lines.qsize()))
     assert "exchange 4" not in live  # no finding from a replay not yet complete
     assert (tmp_path / "findings" / "no-cross-session.curl.sh").read_text().count("curl ") >= 3
+    assert os.access(tmp_path / "findings" / "no-cross-session.curl.sh", os.X_OK)
     assert main(["replay", str(tmp_path / "findings" / "no-cross-session.trace.json"), "design-2"]) == 1
     proxied = {v["rule"]: v["verdict"] for v in json.loads(report.read_text())["verdicts"]}
     validated = tmp_path / "validated.json"
@@ -99,3 +104,91 @@ def test_a_proxy_that_cannot_listen_leaves_an_earlier_recording_alone(tmp_path, 
         taken.close()
     assert "cannot listen" in capsys.readouterr().err
     assert record.read_text() == "an earlier recording\n"
+
+
+def test_an_out_that_is_a_file_is_refused_at_start(tmp_path, capsys):
+    taken = tmp_path / "findings"
+    taken.write_text("a file, not a folder")
+    assert main(["proxy", "--upstream", "http://127.0.0.1:9/mcp", "--listen", "127.0.0.1:0", "--out", str(taken)]) == 2
+    assert "--out" in capsys.readouterr().err and taken.read_text() == "a file, not a folder"
+
+
+@pytest.mark.parametrize("reply", [hostile.html_page, hostile.redirect_elsewhere], ids=["html", "redirect"])
+def test_an_upstream_that_is_not_mcp_is_said_at_start_and_exits_3(reply, tmp_path, capsys):
+    with hostile.http_server(reply) as upstream:
+        started = time.monotonic()
+        assert main(["proxy", "--upstream", upstream, "--listen", "127.0.0.1:0", "--timeout", "2",
+                     "--out", str(tmp_path / "findings")]) == 3
+    assert time.monotonic() - started < 15
+    err = capsys.readouterr().err
+    assert f"the upstream {upstream} is not an MCP" in err and len(err.strip().splitlines()) == 1
+
+
+def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())", "proxy", "--upstream",
+         upstream, "--listen", "127.0.0.1:0", "--timeout", "2", "--out", str(tmp_path / "findings")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+
+
+def test_an_unreachable_upstream_is_a_warning_at_start_and_the_proxy_runs(tmp_path):
+    process = _proxy(hostile.down_url(), tmp_path)
+    try:
+        warning = _read_until(_lines_of(process.stderr), r"warning: the upstream is unreachable", 20)
+        assert "proxy answers 502" in warning
+        _read_until(_lines(process), r"proxy listening on", 20)
+        process.send_signal(signal.SIGINT)
+        assert process.wait(20) == 0  # nothing recorded, nothing broken
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def test_ctrl_c_with_a_stream_held_open_prints_no_cancel_lines(tmp_path):
+    import httpx
+
+    with serving_design("reference") as upstream:
+        process = _proxy(upstream, tmp_path)
+        try:
+            banner = _read_until(_lines(process), r"proxy listening on", 20)
+            front = re.search(r"point your client at (\S+)\.", banner)[1]
+            with httpx.Client(timeout=10) as client:
+                session = asyncio.run(_initialized(front))
+                with client.stream("GET", front, headers={"mcp-session-id": session, "accept": "text/event-stream",
+                                                          "mcp-protocol-version": "2025-11-25"}) as held:
+                    assert held.status_code == 200
+                    process.send_signal(signal.SIGINT)
+                    code = process.wait(20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    err = process.stderr.read()
+    assert code == 0, err
+    assert "Cancel" not in err and "running task" not in err and "ASGI callable" not in err, err
+
+
+async def _initialized(url: str) -> str:
+    from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
+
+    async with StreamableHttpClient(url, Timeouts.from_timeout(5)) as client:
+        session = (await client.initialize()).session_header
+        await client.notify(session, "notifications/initialized", label="initialized")
+        return session
+
+
+def _lines_of(stream) -> queue.Queue:
+    lines: queue.Queue = queue.Queue()
+    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
+    return lines
+
+
+def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
+    process = _proxy(hostile.down_url(), tmp_path)
+    try:
+        _read_until(_lines(process), r"proxy listening on", 20)
+        process.send_signal(signal.SIGINT)
+        process.wait(20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+    assert not (tmp_path / "findings").exists()

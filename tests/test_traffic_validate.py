@@ -236,3 +236,84 @@ def test_validate_shows_the_verdict_under_boundary_beside_the_negotiated_revisio
     assert "under boundary" in capsys.readouterr().out and "| under `boundary` |" in markdown.read_text()
     assert main(["validate", str(path), "--profile", "boundary", "--json", str(report)]) == 1
     assert json.loads(report.read_text())["beside_profile"] == "mcp-2025-11-25"
+
+
+# -- long recordings: JSON lines are read line by line, in bounded memory --------------------------
+
+
+def _line(number: int, data_chars: int) -> str:
+    """One JSON line of an exchange: a POST whose SSE stream carried one event of ``data_chars``."""
+    event = {"at": number + 0.5, "id": f"e{number}", "event": "message", "data": "x" * data_chars}
+    return json.dumps({"number": number, "started": float(number), "ended": number + 1.0, "head": number + 0.1,
+                       "request": {"method": "POST", "url": "http://127.0.0.1:8000/mcp", "headers": {}, "body": None},
+                       "response": {"status": 200, "headers": {"content-type": "text/event-stream"},
+                                    "events": [event], "body": None}, "end": "closed"}) + "\n"
+
+
+def _recording(path, count: int, data_chars: int) -> int:
+    with path.open("w", encoding="utf-8") as file:
+        for number in range(1, count + 1):
+            file.write(_line(number, data_chars))
+    return path.stat().st_size
+
+
+def test_a_recording_larger_than_the_har_limit_is_read_whole_line_by_line(tmp_path, monkeypatch):
+    from mcp_resume.model.traffic import records
+
+    monkeypatch.setattr(records, "MAX_RECORD_CHARS", 10_000)  # the HAR limit; JSON lines have none as a whole
+    path = tmp_path / "long.jsonl"
+    assert _recording(path, 200, 500) > 10 * records.MAX_RECORD_CHARS
+    assert [r.number for r in read(path)] == list(range(1, 201))
+    har = tmp_path / "big.har"
+    har.write_text(json.dumps({"log": {"entries": [], "pad": "x" * 20_000}}))
+    with pytest.raises(RecordError, match="larger than 10,000 characters"):
+        read(har)
+
+
+def test_a_line_longer_than_the_cap_is_named_without_reading_the_rest(tmp_path):
+    from mcp_resume.model.traffic.records import iter_jsonl
+
+    path = tmp_path / "run.jsonl"
+    path.write_text(_line(1, 100) + _line(2, 5_000) + _line(3, 100))
+    lines = iter_jsonl(path, max_line_chars=2_000)
+    assert next(lines).number == 1
+    with pytest.raises(RecordError, match=r"run.jsonl:2: line longer than 2,000 characters"):
+        next(lines)
+    with pytest.raises(RecordError, match=":2: line longer than 2,000"):
+        read(path, max_line_chars=2_000)
+
+
+def test_the_reader_holds_one_line_at_a_time(tmp_path):
+    import tracemalloc
+
+    from mcp_resume.model.traffic.records import iter_jsonl
+
+    path = tmp_path / "run.jsonl"
+    size = _recording(path, 2_000, 2_000)  # about 4.5 MB
+    tracemalloc.start()
+    try:
+        count = sum(1 for _ in iter_jsonl(path, max_line_chars=10_000))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert count == 2_000
+    assert peak < 200_000 < size / 20, peak  # a few records' worth, not the file
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_200_mb_recording_is_read_in_bounded_memory(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "long.jsonl"
+    size = _recording(path, 100_000, 2_000)
+    assert size > 200_000_000
+    reader = ("import resource, sys; from pathlib import Path; from mcp_resume.model.traffic.records import iter_jsonl; "
+              "count = sum(1 for _ in iter_jsonl(Path(sys.argv[1]))); "
+              "print(count, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    done = subprocess.run([sys.executable, "-c", reader, str(path)], capture_output=True, text=True, timeout=500)
+    assert done.returncode == 0, done.stderr
+    count, peak_kib = map(int, done.stdout.split())
+    assert count == 100_000
+    assert peak_kib * 1024 < 150_000_000, f"peak RSS {peak_kib} KiB reading a {size:,}-byte recording"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 
 import pytest
@@ -164,3 +165,48 @@ def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
     with pytest.raises(httpx.ConnectError):
         httpx.get(seen["url"], trust_env=False, timeout=2)  # and was stopped afterwards
     assert "priming-event" in capsys.readouterr().out
+
+
+def test_verify_help_lists_every_embedded_target(capsys):
+    from mcp_resume.model.targets.frameworks import BY_TARGET
+    from mcp_resume.spec import designs
+
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    text = " ".join(re.sub(r"-\n\s*", "-", capsys.readouterr().out).split())
+    names = ["python-sdk", "python-sdk@VERSION", "typescript-sdk", "typescript-sdk@VERSION", "reference", "spec",
+             *BY_TARGET, *(v.target for v in designs.VARIATIONS)]
+    assert [name for name in names if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)] == []
+    assert f"design-N (N = {designs.numbers_text()}" in text
+
+
+def _findings_of(target: str) -> Report:
+    broken = RuleVerdict("replay-suffix", Verdict.FAIL, "replay after E1", Level.MUST, [Check("replay", "[E2]", "[E1]", False)])
+    return Report(target, "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [broken])
+
+
+def test_a_run_against_another_target_into_the_same_out_is_refused_and_leaves_the_traces(tmp_path, capsys):
+    from mcp_resume.model.verify.outputs import write_findings
+
+    folder = tmp_path / "findings"
+    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert main(["verify", "design-3", "--out", str(folder)]) == 2  # refused before any server starts
+    err = capsys.readouterr().err
+    assert "earlier verify run against design-2" in err and "its own --out" in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert main(["verify", "design-2", "--profile", "boundary", "--out", str(folder)]) == 2  # another profile too
+    assert "(profile auto)" in capsys.readouterr().err
+
+
+def test_a_findings_folder_clashes_only_with_another_target_or_profile(tmp_path):
+    from mcp_resume.model.verify.outputs import MANIFEST, findings_clash, write_findings
+
+    folder = tmp_path / "findings"
+    assert findings_clash(folder, "design-2", "auto") is None  # nothing there yet
+    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
+    assert findings_clash(folder, "design-2", "auto") is None  # the same run again replaces its own
+    assert "design-2" in findings_clash(folder, "http://127.0.0.1:8000/mcp", "auto")
+    assert "profile auto" in findings_clash(folder, "design-2", "boundary")
+    (folder / MANIFEST).write_text('{"files": ["replay-suffix.trace.json"]}')  # an older manifest, no owner
+    assert findings_clash(folder, "design-3", "auto") is None

@@ -25,12 +25,19 @@ from contextlib import contextmanager
 
 from mcp_resume.spec import designs
 from mcp_resume.model.targets.frameworks import BY_TARGET, framework
-from mcp_resume.model.targets.process import TargetStartError, running_python_sdk
 
-EMBEDDED_HELP = ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, "
-                 f"{', '.join(BY_TARGET)}, reference, "
-                 f"{designs.DESIGNS[0].target} ... {designs.DESIGNS[-1].target}, "
-                 + ", ".join(v.target for v in designs.VARIATIONS))
+
+def embedded_help() -> str:
+    """Every embedded target, one comma-separated line for help texts, generated from the
+    registries (the frameworks of ``model.targets.frameworks``, the faulty designs and the
+    correct variations of ``spec.designs``), so that no target is left out of ``--help``."""
+    return ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, "
+            f"{', '.join(BY_TARGET)}, reference (alias spec), "
+            f"design-N (N = {designs.numbers_text()}, the faulty designs), "
+            + ", ".join(v.target for v in designs.VARIATIONS))
+
+
+EMBEDDED_HELP = embedded_help()
 _VERSIONED = re.compile(r"^(python-sdk|typescript-sdk)@(\d+\.\d+\.\d+)$")
 
 
@@ -50,6 +57,8 @@ def is_embedded(name: str) -> bool:
 @contextmanager
 def running_target(name: str) -> Iterator[str]:
     """Start the embedded target ``name``; yield its MCP endpoint URL."""
+    from mcp_resume.model.targets.process import TargetStartError, running_python_sdk  # httpx: only to start one
+
     versioned = _VERSIONED.match(name)
     if name == "python-sdk":
         with running_python_sdk() as url:

@@ -27,14 +27,15 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from mcp_resume.model.http.client import event_from_fields, parse_event_stream
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 
 FORMATS = ("auto", "har", "jsonl")
 MAX_RECORD_CHARS = 50_000_000
-"""Longest line of a JSON-lines file (or largest HAR file) read, in characters."""
+"""Longest line of a JSON-lines file (one exchange), and largest HAR file, read, in characters.
+A JSON-lines file as a whole has no limit: it is read line by line."""
 
 
 class RecordError(ValueError):
@@ -99,44 +100,99 @@ def write_line(record: Record) -> str:
     return json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def read(path: Path, fmt: str = "auto") -> list[Record]:
+def read(path: Path, fmt: str = "auto", max_line_chars: int = MAX_RECORD_CHARS) -> list[Record]:
     """The records of ``path``, in the order their requests were sent.
 
     ``fmt`` is ``auto`` (by content: a JSON object with ``log`` is HAR), ``har``
-    or ``jsonl``. Raises ``RecordError`` for an unreadable or malformed file,
-    ``ValueError`` for an unknown ``fmt``.
+    or ``jsonl``. JSON lines are read line by line (``iter_jsonl``): a recording of any
+    size is read, holding one line at a time beside the records, each line at most
+    ``max_line_chars`` characters. A HAR file is one JSON document, read whole, at most
+    ``MAX_RECORD_CHARS`` characters. Raises ``RecordError`` for an unreadable or
+    malformed file, ``ValueError`` for an unknown ``fmt``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
+    if fmt == "auto":
+        fmt = "har" if _looks_like_har(_head(path)) else "jsonl"
+    if fmt == "jsonl":
+        records = list(iter_jsonl(path, max_line_chars))
+    else:
+        records = read_har(_whole(path), str(path))
+    return sorted(records, key=lambda r: (r.started, r.number))
+
+
+def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS) -> Iterator[Record]:
+    """The records of the JSON-lines file ``path`` one at a time, in file order (blank lines
+    skipped), reading one line at a time: never more than ``max_line_chars + 1`` characters
+    of the file are held. ``RecordError`` names the line: one longer than ``max_line_chars``
+    (found without reading the rest of it), one that is no exchange record, a file that
+    cannot be read or is not UTF-8."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open(encoding="utf-8", newline="") as lines:
+            number = 0
+            while line := lines.readline(max_line_chars + 1):
+                number += 1
+                if len(line) > max_line_chars and not line.endswith("\n"):
+                    raise RecordError(f"{path}:{number}: line longer than {max_line_chars:,} characters")
+                record = _line_record(line, str(path), number)
+                if record is not None:
+                    yield record
     except UnicodeDecodeError:
         raise RecordError(f"{path}: cannot read: not UTF-8 text (a HAR file or JSON lines is)") from None
     except OSError as error:
         raise RecordError(f"{path}: cannot read: {error.strerror or error}") from None
-    if len(text) > MAX_RECORD_CHARS and fmt != "jsonl":
-        raise RecordError(f"{path}: larger than {MAX_RECORD_CHARS:,} characters")
-    if fmt == "auto":
-        fmt = "har" if _looks_like_har(text) else "jsonl"
-    records = read_har(text, str(path)) if fmt == "har" else read_jsonl(text.splitlines(), str(path))
-    return sorted(records, key=lambda r: (r.started, r.number))
 
 
 def read_jsonl(lines: Iterable[str], name: str = "<records>") -> list[Record]:
     """Records from JSON lines (blank lines skipped); ``RecordError`` names the line."""
     records = []
     for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
         if len(line) > MAX_RECORD_CHARS:
             raise RecordError(f"{name}:{number}: line longer than {MAX_RECORD_CHARS:,} characters")
-        try:
-            records.append(_record_from_json(json.loads(line)))
-        except RecursionError:
-            raise RecordError(f"{name}:{number}: JSON nested too deeply") from None
-        except (ValueError, TypeError, KeyError, AttributeError) as error:
-            raise RecordError(f"{name}:{number}: not an exchange record: {_reason(error)}") from None
+        record = _line_record(line, name, number)
+        if record is not None:
+            records.append(record)
     return records
+
+
+def _line_record(line: str, name: str, number: int) -> Record | None:
+    """The record of one JSON line, ``None`` for a blank one; ``RecordError`` naming the line."""
+    if not line.strip():
+        return None
+    try:
+        return _record_from_json(json.loads(line))
+    except RecursionError:
+        raise RecordError(f"{name}:{number}: JSON nested too deeply") from None
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise RecordError(f"{name}:{number}: not an exchange record: {_reason(error)}") from None
+
+
+HEAD_CHARS = 4096
+"""Characters read from the start of a file to tell HAR from JSON lines."""
+
+
+def _head(path: Path) -> str:
+    try:
+        with path.open(encoding="utf-8", errors="replace") as file:
+            return file.read(HEAD_CHARS)
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read: {error.strerror or error}") from None
+
+
+def _whole(path: Path) -> str:
+    """The whole text of a HAR file, refused beyond ``MAX_RECORD_CHARS`` (told by its size in
+    bytes before reading it when it is certainly larger)."""
+    try:
+        if path.stat().st_size > 4 * MAX_RECORD_CHARS:  # UTF-8: at most 4 bytes a character
+            raise RecordError(f"{path}: larger than {MAX_RECORD_CHARS:,} characters")
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: cannot read: not UTF-8 text (a HAR file or JSON lines is)") from None
+    except OSError as error:
+        raise RecordError(f"{path}: cannot read: {error.strerror or error}") from None
+    if len(text) > MAX_RECORD_CHARS:
+        raise RecordError(f"{path}: larger than {MAX_RECORD_CHARS:,} characters")
+    return text
 
 
 def read_har(text: str, name: str = "<har>") -> list[Record]:
@@ -244,8 +300,9 @@ def _record_from_json(item: dict[str, Any]) -> Record:
 
 
 def _looks_like_har(text: str) -> bool:
+    """``text``, a file's first ``HEAD_CHARS`` characters, begins a HAR document."""
     head = text.lstrip()[:200]
-    return head.startswith("{") and '"log"' in text[:4096] and "\n{" not in text.strip()[1:200]
+    return head.startswith("{") and '"log"' in text[:HEAD_CHARS] and "\n{" not in text.strip()[1:200]
 
 
 def _har_time(entry: dict[str, Any]) -> float:

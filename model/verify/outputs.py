@@ -173,13 +173,16 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
     }
 
 
-def write_findings(report: Report, folder: Path, keep_earlier: bool = False) -> dict[str, list[Path]]:
+def write_findings(report: Report, folder: Path, keep_earlier: bool = False,
+                   asked_profile: str | None = None) -> dict[str, list[Path]]:
     """Write ``<rule>.trace.json`` and ``<rule>.curl.sh`` into ``folder`` for every
     FAIL and WARN; returns the files per rule. The files an earlier run listed in
     ``folder/MANIFEST`` are removed first (a later passing run leaves none behind),
     unless ``keep_earlier`` (a partial run, interrupted: it cannot tell that they are
     stale), which adds its files to theirs; no other file of ``folder`` is touched.
-    Raises ``OSError`` when it cannot."""
+    The manifest names the run that wrote them: ``report.target`` and ``asked_profile``
+    (the ``--profile`` asked, ``auto`` included; default: the report's), which
+    ``findings_clash`` compares with the next run's. Raises ``OSError`` when it cannot."""
     earlier = _earlier(folder)
     if not keep_earlier:
         _remove(folder, earlier)
@@ -197,9 +200,31 @@ def write_findings(report: Report, folder: Path, keep_earlier: bool = False) -> 
         written[verdict.rule] = [trace, script]
     if written:
         names = sorted(set(earlier) | {p.name for paths in written.values() for p in paths})
-        (folder / MANIFEST).write_text(json.dumps({"written_by": "mcp-resume verify", "files": names}, indent=2) + "\n",
-                                       encoding="utf-8")
+        owner = {"target": report.target, "profile": asked_profile or report.profile.value}
+        (folder / MANIFEST).write_text(json.dumps({"written_by": "mcp-resume verify", **owner, "files": names},
+                                                  indent=2) + "\n", encoding="utf-8")
     return written
+
+
+def findings_clash(folder: Path, target: str, profile: str) -> str | None:
+    """Why a verify run against ``target`` under ``profile`` (as asked: ``auto`` or a profile
+    name) must not write its reproducers into ``folder``, or ``None``. It must not when
+    ``folder/MANIFEST`` lists the reproducers of a run against another target or under another
+    profile: writing would remove them (a run replaces only its own earlier findings, so that a
+    passing re-run after a fix leaves none behind). A manifest that names no target (older
+    versions) or cannot be read clashes with nothing."""
+    try:
+        data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(data, dict) or not data.get("files") or not isinstance(data.get("target"), str):
+        return None
+    earlier = (data["target"], str(data.get("profile")))
+    if earlier == (target, profile):
+        return None
+    return (f"{folder} holds the reproducers of an earlier verify run against {earlier[0]} (profile {earlier[1]}); "
+            f"this run against {target} (profile {profile}) would remove them: give it its own --out, "
+            f"or delete {folder / MANIFEST} to let it replace them")
 
 
 def _earlier(folder: Path) -> list[str]:

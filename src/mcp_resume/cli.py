@@ -124,7 +124,10 @@ def _add_proxy(commands) -> None:
             "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
             "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
-            "127.0.0.1 unless --listen says otherwise. Exit codes as validate's."
+            "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
+            "and says what it found: an upstream that answers but not as an MCP server ends it with exit 3, one "
+            "that is unreachable or asks for credentials is a warning. Exit codes as validate's, and 3 for an "
+            "upstream that is not an MCP server."
         ),
     )
     proxy.set_defaults(handler=_command("proxy", "run"))
@@ -135,7 +138,7 @@ def _add_proxy(commands) -> None:
                             "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
     proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
     proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
-    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh and <rule>.trace.json for replay (default: %(default)s)")
+    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh (executable) and <rule>.trace.json for replay; refused at start when it cannot be a folder (default: %(default)s)")
     proxy.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the upstream's response head (default: %(default)s)")
 
 
@@ -211,6 +214,8 @@ def _add_diagram(commands) -> None:
 
 
 def _add_verify(commands) -> None:
+    from mcp_resume.model.targets.embedded import embedded_help
+
     verify = commands.add_parser(
         "verify",
         help="hold a real server to the spec over HTTP and give a verdict per rule",
@@ -218,8 +223,7 @@ def _add_verify(commands) -> None:
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
             "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
             "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
-            "python-sdk, python-sdk@VERSION, typescript-sdk, reference, design-1 ... design-18, "
-            "variation-cancel, variation-ring-buffer, variation-reserialised, variation-json-response."
+            f"{embedded_help()}."
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
@@ -239,7 +243,11 @@ def _add_verify(commands) -> None:
     verify.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
     verify.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
     verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
-    verify.add_argument("--out", type=output_path, default=None, metavar="DIR", help="folder for the reproducers of each finding")
+    verify.add_argument("--out", type=output_path, default=None, metavar="DIR",
+                        help="folder for the reproducers of each finding (default: mcp-resume-findings beside the first "
+                             "report written). A later run against the same target and --profile replaces an earlier "
+                             "run's reproducers there; a run against another target or profile is refused (exit 2): "
+                             "give each its own --out")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
@@ -257,7 +265,8 @@ def _add_replay(commands) -> None:
             "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
             "with the spec against spec, reference, design-N, or a server over HTTP."
         ),
-        epilog="Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable.",
+        epilog=("Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable or "
+                "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/design.md §7)."),
     )
     replay.set_defaults(handler=_command("replay", "run_replay"))
     replay.add_argument("trace", type=Path, help="a *.trace.json file")
@@ -296,8 +305,10 @@ def _add_docs(commands) -> None:
     )
     docs.set_defaults(handler=_command("docs", "run_docs"))
     docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
-    docs.add_argument("--tests", type=Path, default=Path("tests"), metavar="DIR",
-                      help="test folder scanned for covers markers; its parent is the repository root (default: %(default)s)")
+    docs.add_argument("--tests", type=Path, default=None, metavar="DIR",
+                      help="test folder scanned for covers markers; its parent is the repository root (default: tests "
+                           "when it is a folder; without one, as from an installed package, every page is written and "
+                           "says the test coverage is not available)")
     docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
 
 

@@ -19,23 +19,29 @@ from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+DEFAULT_TESTS = Path("tests")
 
 
 def run_docs(args) -> int:
     """Generate into ``args.out``, or with ``args.check`` compare a fresh set with it.
 
     ``args.tests`` is the test folder scanned for ``covers`` markers (its parent
-    is the repository root). Returns 0 when written (or up to date), 1 when the
-    set differs from the spec or generation failed, 2 when the test folder is
-    missing, ``args.out`` cannot be a folder (with ``--check``: is not one) or a
-    file cannot be written (one line naming it). An interrupt leaves ``args.out``
+    is the repository root); ``None`` (not given) takes ``tests`` when it is a folder,
+    else writes every page without the coverage (an installed package has no
+    ``tests/``: the pages say it is not available, and a note says so). Returns 0
+    when written (or up to date), 1 when the set differs from the spec or generation
+    failed, 2 when a test folder given with ``--tests`` (or, with ``--check``, the
+    default one) is missing, ``args.out`` cannot be a folder (with ``--check``: is not
+    one) or a file cannot be written (one line naming it). An interrupt leaves ``args.out``
     as it was (``KeyboardInterrupt``, exit 130 in ``cli.main``).
     Files already in ``args.out`` with the names of generated ones are overwritten.
     """
-    tests = Path(args.tests)
+    tests = Path(args.tests) if args.tests is not None else DEFAULT_TESTS
     if not tests.is_dir():
-        print(f"error: no test folder at {tests}; run from the repository root or pass --tests DIR", file=sys.stderr)
-        return EXIT_USAGE
+        if args.tests is not None or args.check:  # asked for, or needed to compare with a committed set
+            print(f"error: no test folder at {tests}; run from the repository root or pass --tests DIR", file=sys.stderr)
+            return EXIT_USAGE
+        tests = None
     out = Path(args.out)
     problem = (None if out.is_dir() else f"{out} is not a folder") if args.check else prepare_output_folder(out)
     if problem:
@@ -60,7 +66,7 @@ def run_docs(args) -> int:
     return EXIT_OK
 
 
-def _build(out: Path, tests: Path, dot_program: str | None):
+def _build(out: Path, tests: Path | None, dot_program: str | None):
     """Build into a scratch folder inside ``out``, merged into ``out`` when complete; paths as in ``out``."""
     with _progress() as progress, staged_folder(out) as scratch:
         result = build_docs(scratch, tests, dot_program, progress.stage)

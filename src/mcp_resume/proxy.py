@@ -11,14 +11,24 @@ exchanges, for curl) in ``--out``. Ctrl-C or SIGTERM stops it; it then prints
 the verdicts and writes ``--json`` (the ``validate`` report). It binds
 127.0.0.1 unless ``--listen`` names another address, and says where it listens.
 
+At start, before it listens, it refuses an ``--out`` it cannot write into (a file,
+exit 2) and asks the upstream one bounded ``initialize``
+(``model.traffic.upstream``): an upstream that answers but not as an MCP server
+(a page, a redirect) ends the proxy with exit 3; one that cannot be reached, or
+asks for credentials, is a warning and the proxy runs. The banner names the
+upstream's endpoint (origin and path) and what the probe found. The
+``<rule>.curl.sh`` reproducers are executable. Streams a client still holds at
+Ctrl-C are cut after two seconds without uvicorn's "Cancel N running task(s)" lines.
+
 Exit codes as ``validate``'s: 0 holds, 1 some rule FAILed, 2 bad usage (URL,
 address, a file that cannot be written, a port in use), 3 no FAIL but some rule
-INCONCLUSIVE.
+INCONCLUSIVE, or an upstream that is not an MCP server.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import socket
 import sys
 from pathlib import Path
@@ -26,17 +36,22 @@ from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
-from mcp_resume.outputs import OutputError, write_output
+from mcp_resume.outputs import OutputError, output_folder_probe, write_output
 from mcp_resume.model.traffic.judge import judge_beside
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
+from mcp_resume.model.traffic.upstream import Kind, Upstream, check_upstream
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.validate import EXIT_USAGE, exit_code, print_report, report_json
 
 DEFAULT_LISTEN = "127.0.0.1:8808"
+EXIT_UNCHECKED = 3
+PROBE_SECONDS = 5.0
+"""The longest wait of the start probe of the upstream (``model.traffic.upstream``), for the
+connection and for each response head; ``--timeout`` lowers it."""
 
 
 def run(args) -> int:
@@ -48,6 +63,14 @@ def run(args) -> int:
     except ValueError as error:
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
+    problem = output_folder_probe(Path(args.out))  # created at the first finding, not before
+    if problem:
+        print(f"mcp-resume proxy: --out {problem}", file=sys.stderr)
+        return EXIT_USAGE
+    upstream = check_upstream(args.upstream, min(args.timeout, PROBE_SECONDS))
+    if upstream.kind is Kind.NOT_MCP:
+        print(f"mcp-resume proxy: the upstream {args.upstream} is {upstream.detail}: nothing to check", file=sys.stderr)
+        return EXIT_UNCHECKED
     try:
         listener = _bind(host, port)
     except OSError as error:
@@ -63,8 +86,9 @@ def run(args) -> int:
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
-    print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}; "
+    print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
           f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
+    _say_upstream(upstream)
     try:
         _serve(proxy, listener)
     except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
@@ -86,6 +110,19 @@ def run(args) -> int:
         print(f"mcp-resume proxy: {lines.failure}", file=sys.stderr)
         code = EXIT_USAGE
     return code
+
+
+def _say_upstream(upstream: Upstream) -> None:
+    """One line on what the start probe found: on stdout for an MCP server, on stderr as a
+    warning otherwise (the proxy still runs: the upstream may come up, or take the client's
+    credentials)."""
+    if upstream.kind is Kind.MCP:
+        print(f"upstream: {upstream.detail}", flush=True)
+    elif upstream.kind is Kind.UNREACHABLE:
+        print(f"mcp-resume proxy: warning: the upstream is {upstream.detail}; the proxy answers 502 (or 504) "
+              "until it is up", file=sys.stderr, flush=True)
+    else:
+        print(f"mcp-resume proxy: warning: the upstream's {upstream.detail}", file=sys.stderr, flush=True)
 
 
 def parse_listen(text: str) -> tuple[str, int]:
@@ -120,7 +157,31 @@ def _serve(proxy: RecordingProxy, listener: socket.socket) -> None:
 
     config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             server_header=False, date_header=False)  # the upstream's own are passed on
-    uvicorn.Server(config).run(sockets=[listener])
+    server = uvicorn.Server(config)
+    quiet = _QuietStop(server)
+    logger = logging.getLogger("uvicorn.error")  # configured by Config: the filter goes on after it
+    logger.addFilter(quiet)
+    try:
+        server.run(sockets=[listener])
+    finally:
+        logger.removeFilter(quiet)
+
+
+class _QuietStop(logging.Filter):
+    """Drops what uvicorn says when Ctrl-C cuts the streams a client still holds open (SSE streams
+    are long-lived, B16; each is recorded as dropped): "Cancel N running task(s), timeout graceful
+    shutdown exceeded" and, once the server is stopping, "ASGI callable returned without completing
+    response". Every other line of uvicorn's passes."""
+
+    def __init__(self, server) -> None:
+        super().__init__()
+        self.server = server
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        if message.startswith("Cancel %s running task"):
+            return False
+        return not (self.server.should_exit and message.startswith("ASGI callable returned without completing"))
 
 
 def _finding(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
@@ -132,6 +193,7 @@ def _finding(rule: RuleResult, result: Validation, records: list[Record], out: P
         out.mkdir(parents=True, exist_ok=True)
         script = out / f"{rule.rule}.curl.sh"
         script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
+        script.chmod(0o755)  # run as ./<rule>.curl.sh, as verify's are
         print(f"  reproducer: {script}", flush=True)
         trace = result.trace(rule)
         if trace is not None:

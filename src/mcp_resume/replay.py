@@ -19,7 +19,11 @@ TRACE is either
   exit 1 then, where ``reemit-pending`` is a MUST (``boundary``), else 0.
 
 Prints what was expected and observed; exits 0 when the rule holds, 1 when it
-does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached.
+does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached or
+when nothing was judged: a verify trace whose rule came out SKIP or INCONCLUSIVE
+(the target lacks what the scenario needs, e.g. a fixture tool, docs/design.md §7)
+or a spec trace of which no step could be judged. A replay after a fix must
+not pass on what it never checked.
 """
 
 from __future__ import annotations
@@ -44,6 +48,8 @@ from mcp_resume.spec.verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 IN_PROCESS = ("spec", "reference")
+NOT_JUDGED = (Verdict.SKIP, Verdict.INCONCLUSIVE)
+"""A replayed rule's verdicts that judged nothing: exit 3, never 0."""
 
 
 def run_replay(args) -> int:
@@ -89,6 +95,9 @@ def _replay_verify_trace(data: dict, target: str, profile_name: str | None, boun
         print(f"  [{'held' if check.held else 'BROKEN'}] {check.what}: expected {check.expected}, observed {check.observed}")
     for exchange in verdict.exchanges:
         print(f"    {exchange.one_line()}")
+    if verdict.verdict in NOT_JUDGED:
+        return _error(f"{rule} was not judged on {target} ({verdict.verdict.value}): {verdict.reason}; "
+                      "a replay that judged nothing does not show the finding fixed", EXIT_UNREACHABLE)
     return EXIT_FAILED if verdict.verdict is Verdict.FAIL else EXIT_OK
 
 
@@ -159,6 +168,9 @@ def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) ->
         print(f"{result.rule}: FAIL: {result.reason}")
     if failed:
         return EXIT_FAILED
+    if not judged.steps:
+        return _error(f"no step of the trace could be judged on {target}: "
+                      + ("; ".join(judged.open) or "the log left every exchange open"), EXIT_UNREACHABLE)
     print(f"the server's answers agree with the spec ({len(judged.steps)} steps judged)")
     return EXIT_OK
 

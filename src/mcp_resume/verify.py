@@ -8,7 +8,10 @@ one-line evidence) and optionally writes the report as JSON (``--json``),
 JUnit XML (``--junit``, one test case per rule) and Markdown (``--markdown``).
 For every FAIL and WARN it writes, next to the report (or into ``--out``), a
 verify trace (``mcp-resume replay TRACE TARGET`` runs it again) and a curl
-script that sends the same requests.
+script that sends the same requests. A later run against the same TARGET and
+``--profile`` replaces them (a passing run leaves none); a run against another
+TARGET or profile into a folder holding them is refused at start (exit 2), so
+that two runs never overwrite each other's traces.
 
 ``--profile auto`` (the default) applies the MCP profile of the revision the
 server negotiates; ``--profile boundary`` is the stricter one. ``--stream-ttl S``
@@ -44,7 +47,7 @@ from rich.table import Table
 from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.outputs import findings_clash, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import Report, RuleVerdict
@@ -87,6 +90,10 @@ def run_verify(args) -> int:
         outputs = {kind: _check_path(getattr(args, kind, None), kind) for kind in ("json", "junit", "markdown")}
         if getattr(args, "out", None) is not None and (problem := prepare_output_folder(Path(args.out))):
             raise UsageError(f"--out {problem}")
+        asked = getattr(args, "profile", "auto")
+        folder = findings_folder(outputs, getattr(args, "out", None))
+        if folder is not None and (clash := findings_clash(folder, args.target, asked)):
+            raise UsageError(clash)
         url = None if is_embedded(args.target) else parse_target(args.target)
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
@@ -106,14 +113,14 @@ def run_verify(args) -> int:
     except (TargetError, TargetStartError) as error:
         report = unreachable_report(args.target, url, profile, str(error))
         try:
-            _write_outputs(report, outputs, getattr(args, "out", None), console)
+            _write_outputs(report, outputs, getattr(args, "out", None), console, asked=asked)
         except OSError as failure:
             return _error(f"cannot write a report to {failure.filename or 'its file'}: {failure.strerror or failure}",
                           EXIT_USAGE)
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
-        _write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None)
+        _write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None, asked=asked)
     except OutputError as error:
         return _error(str(error), EXIT_USAGE)
     except OSError as error:
@@ -211,12 +218,19 @@ def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None) -> V
         return _PARTIAL
 
 
-def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
-                   partial: bool = False) -> None:
-    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers."""
+def findings_folder(outputs: dict[str, Path | None], out: Path | None) -> Path | None:
+    """Where the reproducers go: ``--out``, else ``mcp-resume-findings`` beside the first report
+    written, else nowhere (``None``)."""
     written = [p for p in outputs.values() if p is not None]
-    folder = out or (written[0].parent / FINDINGS_FOLDER if written else None)
-    files = write_findings(report, folder, keep_earlier=partial) if folder is not None else {}
+    return out or (written[0].parent / FINDINGS_FOLDER if written else None)
+
+
+def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
+                   partial: bool = False, asked: str | None = None) -> None:
+    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers;
+    ``asked``: the ``--profile`` asked, recorded with them (``findings_clash``)."""
+    folder = findings_folder(outputs, out)
+    files = write_findings(report, folder, keep_earlier=partial, asked_profile=asked) if folder is not None else {}
     if files:
         console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
     if outputs["json"] is not None:

@@ -9,7 +9,7 @@ from typing import Callable
 from mcp_resume.proofs.diagrams.render import to_dot, to_mermaid
 from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
 
-from .collect import collect
+from .collect import NO_COVERAGE_HINT, collect
 from .hooks import SECTIONS, contribute, load
 from .pages_design import design_page
 from .pages_kit import ci_page, testing_page
@@ -29,12 +29,13 @@ class DocsResult:
     uncovered: list[str] = field(default_factory=list)
 
 
-def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None,
+def build_docs(out_dir: Path, tests_dir: Path | None, dot_program: str | None,
                progress: Callable[[str], None] | None = None) -> DocsResult:
     """Generate the documentation set into ``out_dir`` (created if needed).
 
     ``tests_dir`` is scanned for ``covers`` markers; its parent is taken as the
-    repository root. SVG files are rendered by ``dot_program`` (Graphviz's
+    repository root. ``None`` (no test folder, as in an installed package): every page is
+    written, the coverage is said to be not available there, and a note says so. SVG files are rendered by ``dot_program`` (Graphviz's
     ``dot``) and skipped, with a note, when it is ``None``. Raises
     ``CoverageError`` for a bad marker, ``HookError`` when an optional section's
     module breaks its contract, ``GraphvizError`` when ``dot`` fails and
@@ -43,8 +44,11 @@ def build_docs(out_dir: Path, tests_dir: Path, dot_program: str | None,
     """
     progress = progress or (lambda stage: None)
     out = Path(out_dir)
-    model = collect(Path(tests_dir), Path(tests_dir).resolve().parent)
+    tests = None if tests_dir is None else Path(tests_dir)
+    model = collect(tests, None if tests is None else tests.resolve().parent)
     result = DocsResult(uncovered=[rule.id for rule in model.uncovered()])
+    if tests is None:
+        result.notes.append(f"no test folder: the pages say the test coverage is not available ({NO_COVERAGE_HINT})")
     out.mkdir(parents=True, exist_ok=True)
     for section in SECTIONS:
         module = load(section)

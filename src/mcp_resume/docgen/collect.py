@@ -1,6 +1,8 @@
 """Everything the pages say, gathered from the spec, the model, the proofs and the tests.
 
-``collect(tests_dir, root)`` reads; nothing here writes or renders.
+``collect(tests_dir, root)`` reads; nothing here writes or renders. Without a test
+folder (``tests_dir`` ``None``: an installed package has no ``tests/``) the coverage is
+not known (``DocsModel.tests`` ``None``) and the pages say so.
 """
 
 from __future__ import annotations
@@ -20,6 +22,10 @@ from .coverage import TestRef, scan_tests, tests_by_rule
 from .hooks import Contribution
 from .obligations import Obligation, decision_obligations
 
+NO_COVERAGE_HINT = ("run `mcp-resume docs --out DIR` from a checkout of the repository, or pass `--tests DIR`, "
+                    "for the tests that cover each rule")
+"""What gives a documentation set its coverage when it was written without a test folder."""
+
 KIT_RULES = ("replay-suffix", "no-cross-session", "event-id-unique")
 """The rules ``mcp_resume.testing`` checks for an SDK ``EventStore``."""
 
@@ -34,7 +40,7 @@ class Check:
 @dataclass
 class DocsModel:
     rules: tuple[Rule, ...]
-    tests: dict[str, list[TestRef]]
+    tests: dict[str, list[TestRef]] | None  # None: no test folder was scanned, coverage not known
     decision_wide: list[Obligation]
     obligations: dict[str, list[Obligation]]
     designs: dict[str, list[Design]]
@@ -42,17 +48,27 @@ class DocsModel:
     diagrams: list[Diagram]
     contributions: list[Contribution] = field(default_factory=list)
 
+    @property
+    def coverage_known(self) -> bool:
+        return self.tests is not None
+
+    def tests_of(self, rule_id: str) -> list[TestRef]:
+        """The tests covering ``rule_id`` (none when the coverage is not known)."""
+        return (self.tests or {}).get(rule_id, [])
+
     def uncovered(self) -> list[Rule]:
-        return [rule for rule in self.rules if not self.tests.get(rule.id)]
+        """The rules no test covers; none when the coverage is not known."""
+        return [rule for rule in self.rules if not self.tests_of(rule.id)] if self.coverage_known else []
 
 
-def collect(tests_dir: Path, root: Path) -> DocsModel:
-    """The model of the documentation set; ``CoverageError`` on a bad ``covers`` marker."""
-    refs = scan_tests(tests_dir, root, [rule.id for rule in RULES])
+def collect(tests_dir: Path | None, root: Path | None) -> DocsModel:
+    """The model of the documentation set; ``CoverageError`` on a bad ``covers`` marker.
+    ``tests_dir`` ``None``: no test folder, the coverage is not known."""
+    refs = None if tests_dir is None else scan_tests(tests_dir, root, [rule.id for rule in RULES])
     wide, by_rule = decision_obligations()
     return DocsModel(
         rules=RULES,
-        tests=tests_by_rule(refs),
+        tests=None if refs is None else tests_by_rule(refs),
         decision_wide=wide,
         obligations=by_rule,
         designs=_designs_by_rule(),

@@ -80,7 +80,14 @@ PROXY_STEPS = '''      - name: Record the client tests through the proxy
         run: mcp-resume validate traffic.jsonl --junit traffic.xml --json traffic.json
 '''
 
-JOB = '''name: mcp-resume
+MCP_RESUME_CHECKOUT = "mcp-resume"
+"""The folder the job checks mcp-resume's repository out into (its ``path:``)."""
+INSTALL_STEP = "Install mcp-resume in a virtualenv of its own"
+VERIFY_STEP = "Hold it to the resumption boundary"
+SERVER_URL = "http://127.0.0.1:8000/mcp"
+"""The endpoint the job starts the server on; tests/test_ci_recipe.py runs the steps above with its own."""
+
+JOB = f'''name: mcp-resume
 on: [push, pull_request]
 
 jobs:
@@ -88,19 +95,32 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 20
     steps:
-      - uses: actions/checkout@v4
+      - uses: actions/checkout@v4                  # your server's repository
+      - name: Check out mcp-resume
+        uses: actions/checkout@v4
+        with:
+          repository: OWNER/mcp-resume             # fill in: the GitHub repository mcp-resume is in
+          ref: main                                # or a tag or commit, to pin the rules the job gates on
+          path: {MCP_RESUME_CHECKOUT}
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
-      - name: Install the server and mcp-resume
-        run: pip install . mcp-resume          # or: pip install "mcp-resume @ git+<url of mcp-resume>"
+      - name: Install the server
+        run: pip install .
+      - name: {INSTALL_STEP}
+        run: |
+          python -m venv "$RUNNER_TEMP/mcp-resume-venv"
+          "$RUNNER_TEMP/mcp-resume-venv/bin/python" -m pip install --timeout 60 ./{MCP_RESUME_CHECKOUT}
+          mkdir -p "$RUNNER_TEMP/mcp-resume-bin"
+          ln -sf "$RUNNER_TEMP/mcp-resume-venv/bin/mcp-resume" "$RUNNER_TEMP/mcp-resume-bin/mcp-resume"
+          echo "$RUNNER_TEMP/mcp-resume-bin" >> "$GITHUB_PATH"
       - name: Start the server on 127.0.0.1
         run: |
           python -m my_server --host 127.0.0.1 --port 8000 > server.log 2>&1 &
           echo $! > server.pid
-          curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 http://127.0.0.1:8000/mcp
-      - name: Hold it to the resumption boundary
-        run: mcp-resume verify http://127.0.0.1:8000/mcp --profile boundary --timeout 5 --junit report.xml --json report.json
+          curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 {SERVER_URL}
+      - name: {VERIFY_STEP}
+        run: mcp-resume verify {SERVER_URL} --profile boundary --timeout 5 --junit report.xml --json report.json
       - name: Keep the evidence
         if: always()
         uses: actions/upload-artifact@v4
@@ -109,6 +129,7 @@ jobs:
           path: |
             report.xml
             report.json
+            mcp-resume-findings/
             server.log
       - name: Stop the server
         if: always()
@@ -135,8 +156,17 @@ def ci_page() -> str:
         "`--junit report.xml` writes the verdicts as a JUnit XML report, one test case per rule, which CI "
         "test-report views read; `--json report.json` keeps every request and response as evidence.",
         f"```yaml\n{JOB}```",
+        "mcp-resume is not published on the package index: the job checks its repository out beside your "
+        "server's and installs it from there. Fill in `OWNER/mcp-resume` with the GitHub repository it is in "
+        "and pin `ref:` to a tag or commit so that the rules the job gates on change "
+        "only when you move it. It gets a virtualenv of its own, so that its dependencies (the official MCP "
+        "Python SDK 2.x among them) never meet your server's, and only its `mcp-resume` command is put on the "
+        "`PATH` of the later steps. Without access to the repository from CI, build a wheel once in a checkout "
+        "(`pip wheel --no-deps . -w dist`), keep it with your server, and install that file instead of "
+        f"`./{MCP_RESUME_CHECKOUT}`.",
         "Replace `python -m my_server ...` with however your server starts. `--profile mcp-2025-11-25` holds "
-        "it to that revision's MUSTs only, `boundary` (the default) to the full reconnect decision. An "
+        "it to that revision's MUSTs only, `boundary` (as here) to the full reconnect decision, and without "
+        "`--profile` verify applies the profile of the revision the server negotiates. An "
         "`EventStore` is better checked inside your own test suite ([the test kit](testing.md)): the same job "
         "then just runs `python -m pytest`.",
         "## Recording a client test run through the proxy",

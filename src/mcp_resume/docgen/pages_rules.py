@@ -7,7 +7,7 @@ from mcp_resume.spec.decision import NUMBERED_BRANCHES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.sources import source
 
-from .collect import KIT_RULES, DocsModel, branches_judged_by, checks_of
+from .collect import KIT_RULES, NO_COVERAGE_HINT, DocsModel, branches_judged_by, checks_of
 from .markdown import bullets, code, link, page, table
 from .obligations import rules_judging_branches
 from .pages_spec import GENERATED, grades_table, rule_link
@@ -36,10 +36,16 @@ def index_page(model: DocsModel) -> str:
     pages += [f"{link(c.section.title, c.page)} (from `{c.section.command}`)" for c in model.contributions]
     rows = [
         (rule_link(r.id), SHORT_ORIGIN[r.origin], r.level(Profile.BOUNDARY).value, r.level(Profile.MCP_2025_11_25).value,
-         r.statement, len(model.tests.get(r.id, [])) or "**none**", len(_obligations(model, r)))
+         r.statement, _test_count(model, r), len(_obligations(model, r)))
         for r in model.rules
     ]
     uncovered = model.uncovered()
+    if not model.coverage_known:
+        coverage = f"Not available: {NO_COVERAGE}."
+    elif uncovered:
+        coverage = bullets(f"{rule_link(r.id)}: {r.statement}" for r in uncovered)
+    else:
+        coverage = "Every rule is covered by at least one test."
     return page(
         "# mcp-resume: the specification, documented",
         GENERATED + " Regenerate with `mcp-resume docs --out docs` from the repository root and commit; a test "
@@ -55,9 +61,18 @@ def index_page(model: DocsModel) -> str:
         "`@pytest.mark.covers(\"<rule>\")`.",
         table(["rule", "origin", "boundary", "mcp-2025-11-25", "statement", "tests", "proof obligations"], rows),
         "## Rules no test covers",
-        bullets(f"{rule_link(r.id)}: {r.statement}" for r in uncovered) if uncovered
-        else "Every rule is covered by at least one test.",
+        coverage,
     )
+
+
+NO_COVERAGE = ("this set was written without the repository's `tests/` folder (from an installed package), "
+               "so which tests cover which rule is not known here; " + NO_COVERAGE_HINT)
+
+
+def _test_count(model: DocsModel, rule: Rule) -> str | int:
+    if not model.coverage_known:
+        return "n/a"
+    return len(model.tests_of(rule.id)) or "**none**"
 
 
 def rule_page(model: DocsModel, rule: Rule) -> str:
@@ -115,7 +130,9 @@ def _checkers(model: DocsModel, rule: Rule) -> list[str]:
 
 
 def _tests(model: DocsModel, rule: Rule) -> str:
-    tests = model.tests.get(rule.id, [])
+    if not model.coverage_known:
+        return f"Not available: {NO_COVERAGE}."
+    tests = model.tests_of(rule.id)
     if not tests:
         return (f"**No test covers this rule yet.** Mark a test that does with "
                 f"`@pytest.mark.covers(\"{rule.id}\")`.")

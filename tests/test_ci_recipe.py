@@ -1,0 +1,102 @@
+"""The CI recipe of docs/ci.md works when copied: its install step, run as GitHub Actions
+runs it (``$RUNNER_TEMP``, ``$GITHUB_PATH``), installs mcp-resume from a checkout of this
+repository into a fresh virtualenv, and its verify step, run with the ``PATH`` that step
+left, holds a server started here on 127.0.0.1 to the spec. The commands are read from the
+generated page (``docgen.pages_kit.ci_page``), so the page and this test cannot drift."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from mcp_resume.docgen.pages_kit import INSTALL_STEP, MCP_RESUME_CHECKOUT, SERVER_URL, VERIFY_STEP, ci_page
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALL_SECONDS = 900
+"""Bound on the install step: every dependency comes from the package registry."""
+
+
+def run_of(page: str, step: str) -> str:
+    """The shell commands of the job step named ``step`` in ``page``'s YAML: its ``run:`` value,
+    inline or a ``|`` block (the lines indented deeper than the key)."""
+    lines = page.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip() == f"- name: {step}")
+    key = next(i for i in range(start + 1, len(lines)) if lines[i].strip().startswith("run:"))
+    value = lines[key].split("run:", 1)[1].strip()
+    if value != "|":
+        return value
+    indent = len(lines[key]) - len(lines[key].lstrip())
+    block = []
+    for line in lines[key + 1:]:
+        if line.strip() and len(line) - len(line.lstrip()) <= indent:
+            break
+        block.append(line.strip())
+    return "\n".join(block).strip() + "\n"
+
+
+def test_the_steps_are_read_from_the_page():
+    page = ci_page()
+    assert run_of(page, "Install the server") == "pip install ."
+    install = run_of(page, INSTALL_STEP)
+    assert f"./{MCP_RESUME_CHECKOUT}" in install and "$GITHUB_PATH" in install and "venv" in install
+    assert run_of(page, VERIFY_STEP).startswith(f"mcp-resume verify {SERVER_URL} ")
+    assert "pip install . mcp-resume" not in page  # not on the package index
+
+
+def _checkout(into: Path) -> None:
+    """What ``actions/checkout`` of this repository gives: its files (tracked and not ignored),
+    as they are in this working tree."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, check=True, timeout=60).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (into / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, into / name)
+
+
+def _step(commands: str, cwd: Path, env: dict[str, str], seconds: float) -> subprocess.CompletedProcess:
+    return subprocess.run(["bash", "-eo", "pipefail", "-c", commands], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=seconds)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(INSTALL_SECONDS + 600)
+def test_the_ci_recipe_installs_from_a_checkout_and_verifies_a_server(tmp_path):
+    from mcp_resume.model.serving.facade import serving_design
+
+    page = ci_page()
+    workspace, runner = tmp_path / "workspace", tmp_path / "runner-temp"
+    runner.mkdir()
+    _checkout(workspace / MCP_RESUME_CHECKOUT)
+    tools = tmp_path / "setup-python"  # what actions/setup-python puts first on PATH: a python of the versions supported
+    tools.mkdir()
+    (tools / "python").symlink_to(os.path.realpath(sys.executable))  # the base interpreter, not our venv
+    github_path = tmp_path / "github_path"
+    github_path.touch()
+    env = {"PATH": f"{tools}:/usr/local/bin:/usr/bin:/bin", "HOME": str(tmp_path), "RUNNER_TEMP": str(runner),
+           "GITHUB_PATH": str(github_path), "PIP_DEFAULT_TIMEOUT": "60", "PIP_DISABLE_PIP_VERSION_CHECK": "1"}
+    env.update({k: v for k, v in os.environ.items() if k.startswith(("PIP_", "SSL_", "REQUESTS_CA", "http_", "https_",
+                                                                      "HTTP_", "HTTPS_", "NO_PROXY", "no_proxy"))
+                and k != "PIP_DEFAULT_TIMEOUT"})
+    installed = _step(run_of(page, INSTALL_STEP), workspace, env, INSTALL_SECONDS)
+    assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr[-3000:]
+    later = dict(env, PATH=":".join(github_path.read_text().split()) + ":" + env["PATH"])  # as Actions does
+    found = _step("command -v mcp-resume", workspace, later, 30)
+    assert found.stdout.strip().startswith(str(runner)), found.stdout + found.stderr  # the installed one, nothing else
+    with serving_design("reference") as url:
+        verified = _step(run_of(page, VERIFY_STEP).replace(SERVER_URL, url), workspace, later, 600)
+    assert verified.returncode == 0, verified.stdout[-3000:] + verified.stderr[-3000:]
+    report = json.loads((workspace / "report.json").read_text())
+    assert report["url"] == url and report["summary"].get("PASS", 0) > 0
+    assert (workspace / "report.xml").read_text().startswith("<?xml")
+    # the installed package writes the documentation set with no tests/ beside it
+    documented = _step("mcp-resume docs --out docs-from-the-package", tmp_path, later, 300)
+    assert documented.returncode == 0, documented.stderr[-3000:]
+    assert (tmp_path / "docs-from-the-package" / "ci.md").read_text().count(INSTALL_STEP) == 1
