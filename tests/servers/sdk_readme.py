@@ -12,6 +12,7 @@ uvicorn, in three forms:
 from __future__ import annotations
 
 import asyncio
+import warnings
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -54,7 +55,9 @@ def readme_app(*, fixtures: bool):
     async def tail_logs(lines: int, ctx: Context) -> str:
         """Stream the last lines of the log as notifications."""
         for number in range(lines):
-            await ctx.info(f"log line {number + 1}")
+            with warnings.catch_warnings():  # the SDK warns that logging is deprecated as of 2026-07-28
+                warnings.simplefilter("ignore")
+                await ctx.info(f"log line {number + 1}")
             await asyncio.sleep(0.02)
         return f"{lines} lines"
 
