@@ -213,3 +213,24 @@ async def _judge_one(url, rule):
 def test_every_catalog_rule_a_role_drives_exists():
     ids = {rule.id for rule in RULES}
     assert all(set(rules) <= ids for rules in fixture_tools.ROLE_USES.values())
+
+
+# -- the page --------------------------------------------------------------------------------------
+
+
+def test_the_fixtures_page_defines_every_tool_from_the_one_definition():
+    from mcp_resume.docgen.pages_fixtures import fixtures_page
+    from mcp_resume.docgen.pages_rules import PAGES
+    from mcp_resume.model.targets.typescript_sdk import FIXTURE_TOOLS as TYPESCRIPT_KIT
+
+    text = fixtures_page()
+    assert any(name == "fixtures.md" for name, _, _ in PAGES)  # linked from the index
+    for tool in fixture_tools.FIXTURE_TOOLS:
+        section = text.split(f"### `{tool.name}`")[1].split("### ")[0]
+        assert all(step in section for step in tool.sends) and tool.waits in section
+        assert all(f"`{a.name}`" in section for a in tool.arguments)
+        for rule in SERVER_REQUEST_RULES if tool.role is fixture_tools.Role.SERVER_REQUEST else ():
+            assert f"rules/{rule}.md" in section
+    assert f"{fixture_tools.STEP_SECONDS:g} s apart" in text and f"at most {fixture_tools.ANSWER_TIMEOUT_SECONDS:g} s" in text
+    assert TYPESCRIPT_KIT.read_text(encoding="utf-8") in text and "add_fixture_tools(server)" in text
+    assert "--tool" in text and all(f"`{role.value}`" in text for role in fixture_tools.Role)
