@@ -10,7 +10,8 @@ re-emits, which status it answers) reaches the client unchanged, so
 ``mcp-resume verify URL`` judges the design as it would any real server.
 
 Every request opens a POST stream (``call_tool``); the façade plays the server
-side of the conformance fixture tools (docs/design.md §7) on it:
+side of the conformance fixture tools on it, as ``model.verify.fixture_tools``
+defines them (docs/fixtures.md), with shorter pauses:
 
 - ``tools/list``, ``ping``: a priming event, then the response;
 - ``test_tool_with_logging`` / ``test_tool_with_progress``: a priming event,
@@ -55,38 +56,25 @@ from mcp_resume.spec import actions as a
 
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.model.http.asgi import read_body
+from mcp_resume.model.verify import fixture_tools as fixtures
 
 MCP_PATH = "/mcp"
 HOST = "127.0.0.1"
 SUPPORTED_VERSIONS = ("2025-03-26", "2025-06-18", "2025-11-25")
 LATEST_VERSION = SUPPORTED_VERSIONS[-1]
 STEP_SECONDS = 0.02
-"""Pause between two notifications of a fixture tool, in seconds."""
+"""Pause between two notifications of a fixture tool, in seconds (shorter than the
+definition's ``fixture_tools.STEP_SECONDS``: any pause under verify's idle bound works)."""
 RECONNECT_PAUSE_SECONDS = 0.2
 """How long ``test_reconnection`` works on after closing its connection, in seconds."""
-ANSWER_TIMEOUT_SECONDS = 60.0
+ANSWER_TIMEOUT_SECONDS = fixtures.ANSWER_TIMEOUT_SECONDS
 """How long a fixture tool waits for the answer to its server request before cancelling it."""
 RETAINED_STREAMS = 4
 """Ended POST streams kept per session; older ones expire (their event ids resume nothing)."""
 MAX_BODY_BYTES = 1 << 20
 
-FIXTURE_TOOLS = (
-    "test_tool_with_logging",
-    "test_tool_with_progress",
-    "test_reconnection",
-    "test_elicitation",
-    "test_sampling",
-)
-SERVER_REQUESTS = {
-    "test_elicitation": (
-        "elicitation/create",
-        {"message": "Please answer", "requestedSchema": {"type": "object", "properties": {"answer": {"type": "string"}}}},
-    ),
-    "test_sampling": (
-        "sampling/createMessage",
-        {"messages": [{"role": "user", "content": {"type": "text", "text": "Say hello"}}], "maxTokens": 32},
-    ),
-}
+FIXTURE_TOOLS = fixtures.HISTORY_TOOLS + (fixtures.RECONNECTION_TOOL,) + fixtures.SERVER_REQUEST_TOOLS
+SERVER_REQUESTS = {tool.name: tool.server_request for tool in fixtures.FIXTURE_TOOLS if tool.server_request}
 
 
 class StreamGone(Exception):
@@ -423,12 +411,12 @@ class FacadeApp:
             return {"error": {"code": -32601, "message": f"method {method!r} not found"}}
         name = params.get("name")
         token = (params.get("_meta") or {}).get("progressToken") if isinstance(params.get("_meta"), dict) else None
-        if name in ("test_tool_with_logging", "test_tool_with_progress"):
-            for step in (1, 2, 3):
+        if name in fixtures.HISTORY_TOOLS:
+            for step in range(1, fixtures.NOTIFICATIONS + 1):
                 self.emit(stream, _note(name, step, token))
                 await asyncio.sleep(self.step_seconds)
             return _text(f"{name} done")
-        if name == "test_reconnection":
+        if name == fixtures.RECONNECTION_TOOL:
             self.emit(stream, _log("before the connection closes"))
             await asyncio.sleep(self.step_seconds)
             if self.server.streams[stream].connected:
@@ -518,7 +506,7 @@ def _reversed_keys(value):
 
 def _note(tool: str, step: int, token) -> dict:
     if tool == "test_tool_with_progress" and token is not None:
-        params = {"progressToken": token, "progress": step, "total": 3, "message": f"step {step}"}
+        params = {"progressToken": token, "progress": step, "total": fixtures.NOTIFICATIONS, "message": f"step {step}"}
         return {"jsonrpc": "2.0", "method": "notifications/progress", "params": params}
     return _log(f"logging step {step}")
 

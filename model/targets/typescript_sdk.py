@@ -5,8 +5,9 @@
 ``~/.cache/mcp-resume/typescript-sdk-<version>``; ``MCP_RESUME_CACHE`` moves the
 root) with ``npm install --no-audit --no-fund``, once, within
 ``INSTALL_TIMEOUT_SECONDS``. ``running_typescript_sdk(version)`` copies the
-fixture server (``typescript_fixture/server.mjs``, package data) next to it and
-runs it with node on a free port of 127.0.0.1.
+fixture server (``typescript_fixture/server.mjs``, package data) and the kit it
+imports (``typescript_fixture/fixture_tools.mjs``) next to it and runs it with node
+on a free port of 127.0.0.1.
 
 Raises ``ToolMissing`` (exit code 2) when node or npm is not installed, and
 ``TargetStartError`` when the install or the server fails.
@@ -31,6 +32,8 @@ DEFAULT_VERSION = "1.32.2"
 """The pinned SDK release (the newest 1.x on npm when this was written)."""
 INSTALL_TIMEOUT_SECONDS = 600.0
 FIXTURE = Path(__file__).with_name("typescript_fixture") / "server.mjs"
+FIXTURE_TOOLS = FIXTURE.with_name("fixture_tools.mjs")
+"""The TypeScript kit: ``addFixtureTools(server)`` for an ``McpServer`` (docs/fixtures.md)."""
 NODE_HINT = (
     "the typescript-sdk target needs Node.js 18 or newer and npm: on Debian or Ubuntu "
     "'apt-get install nodejs npm', elsewhere see https://nodejs.org"
@@ -91,6 +94,7 @@ def running_typescript_sdk(version: str = DEFAULT_VERSION) -> Iterator[str]:
         raise ToolMissing(str(error)) from None
     server = folder / "server.mjs"
     shutil.copyfile(FIXTURE, server)
+    shutil.copyfile(FIXTURE_TOOLS, folder / FIXTURE_TOOLS.name)
     port = free_port()
     argv = [shutil.which("node") or "node", str(server), str(port)]
     with running_server(argv, f"http://{HOST}:{port}/mcp", name=f"typescript-sdk {version}") as url:

@@ -16,27 +16,20 @@ from typing import Any
 
 from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+from mcp_resume.model.verify.answers import answer_to
+from mcp_resume.model.verify.fixture_tools import (  # noqa: F401  (re-exported: the names verify drives)
+    HISTORY_TOOLS,
+    NAMES,
+    RECONNECTION_TOOL,
+    SERVER_REQUEST_TOOLS,
+    Role,
+)
+from mcp_resume.model.verify.roles import ToolUse, tools_for
 
-HISTORY_TOOLS = ("test_tool_with_logging", "test_tool_with_progress")
-"""Fixture tools whose stream carries several events before the response (docs/design.md §7)."""
-RECONNECTION_TOOL = "test_reconnection"
-SERVER_REQUEST_TOOLS = ("test_elicitation", "test_sampling")
-"""Fixture tools that send a server request and wait for its answer."""
-FIXTURE_TOOLS = HISTORY_TOOLS + (RECONNECTION_TOOL,) + SERVER_REQUEST_TOOLS
+FIXTURE_TOOLS = NAMES
 GET_AFTER_CALL_SECONDS = 0.2
 """Pause between POSTing a call whose answer will be JSON and the GET that should carry
 its server request, so that the server has issued the request first."""
-
-ANSWERS: dict[str, dict[str, Any]] = {
-    "elicitation/create": {"action": "accept", "content": {"answer": "mcp-resume"}},
-    "sampling/createMessage": {
-        "role": "assistant",
-        "content": {"type": "text", "text": "mcp-resume"},
-        "model": "mcp-resume",
-    },
-    "roots/list": {"roots": []},
-}
-"""The result the client POSTs back to each kind of server request."""
 
 
 class Inconclusive(Exception):
@@ -44,11 +37,14 @@ class Inconclusive(Exception):
 
 
 class Driver:
-    """Scenario steps over one client; ``tools`` are the names the server listed."""
+    """Scenario steps over one client; ``tools`` are the names the server listed,
+    ``uses`` the tools given for a role (``verify --tool``, ``model.verify.roles``)."""
 
-    def __init__(self, client: StreamableHttpClient, tools: list[str], *, json_posts: bool = False):
+    def __init__(self, client: StreamableHttpClient, tools: list[str], *, json_posts: bool = False,
+                 uses: list[ToolUse] | None = None):
         self.client = client
         self.tools = tools
+        self.uses = list(uses or [])
         self.json_posts = json_posts
         self._sessions: list[str] = []
         self._deleted: set[str] = set()
@@ -57,6 +53,14 @@ class Driver:
     @property
     def exchanges(self) -> list[Exchange]:
         return self.client.exchanges
+
+    def tools_of(self, role: Role) -> list[ToolUse]:
+        """The tools to call for ``role``: those given with ``--tool``, else the listed fixture tools."""
+        return tools_for(role, self.tools, self.uses)
+
+    async def call(self, session: str | None, tool: ToolUse, **options) -> Exchange:
+        """POST ``tools/call`` of ``tool`` with its arguments (``options``: ``label``, ``request_id``, ``stop``, ``idle``)."""
+        return await self.client.call_tool(session, tool.name, tool.arguments, **options)
 
     async def open_session(self, label: str) -> str | None:
         """``initialize`` + ``notifications/initialized``; the new session id
@@ -82,31 +86,29 @@ class Driver:
     async def history(self, session: str | None, label: str, *, request_id: Any = None) -> Exchange:
         """A complete POST stream with as many events as the server offers: a
         history fixture tool when listed, else ``tools/list``."""
-        tool = next((t for t in HISTORY_TOOLS if t in self.tools), None)
+        tool = next(iter(self.tools_of(Role.NOTIFICATIONS)), None)
         rid = self.client.next_id() if request_id is None else request_id
         if tool is None:
             exchange = await self.client.request(session, "tools/list", label=label, request_id=rid)
         else:
-            exchange = await self.client.call_tool(session, tool, label=label, request_id=rid)
+            exchange = await self.call(session, tool, label=label, request_id=rid)
         require(exchange, label)
         if exchange.end is not End.RESPONSE and not exchange.responds_to(rid):
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
         return exchange
 
     async def tool_until_server_request(
-        self, session: str | None, label: str, tool: str | None = None, *, request_id: Any = None
-    ) -> tuple[str, Exchange, SseEvent]:
-        """Call a server-request fixture tool (``tool``, or the first listed) and drop
+        self, session: str | None, label: str, tool: ToolUse | None = None, *, request_id: Any = None
+    ) -> tuple[ToolUse, Exchange, SseEvent]:
+        """Call a server-request tool (``tool``, or the first of its role) and drop
         its connection as soon as the server request arrives; returns the tool, the
         exchange and that event."""
-        tool = tool or next((t for t in SERVER_REQUEST_TOOLS if t in self.tools), None)
+        tool = tool or next(iter(self.tools_of(Role.SERVER_REQUEST)), None)
         if tool is None:
-            raise Inconclusive("no fixture tool that sends a server request")
+            raise Inconclusive("no tool that sends a server request (a fixture tool, or --tool server-request=NAME)")
         if self.json_posts:
             return tool, *await self._server_request_on_get(session, label, tool, request_id)
-        exchange = await self.client.call_tool(
-            session, tool, label=label, request_id=request_id, stop=lambda e: e.is_input_request
-        )
+        exchange = await self.call(session, tool, label=label, request_id=request_id, stop=lambda e: e.is_input_request)
         require(exchange, label)
         if exchange.end in (End.IDLE, End.DEADLINE):  # the call waits: its request may have gone elsewhere
             found = await self._server_request_on_open_get(session, label, tool, request_id)
@@ -116,7 +118,7 @@ class Driver:
             raise Inconclusive(f"{label}: {tool} sent no server request ({_no_request(exchange)})")
         return tool, exchange, exchange.events[-1]
 
-    async def _server_request_on_open_get(self, session, label: str, tool: str, request_id: Any):
+    async def _server_request_on_open_get(self, session, label: str, tool: ToolUse, request_id: Any):
         """Some servers send a call's server request on the session's GET stream, not on
         the call's POST stream (MCP B17 says they SHOULD NOT), and only while that stream
         is open: open it first, call the tool again in the background, and take the
@@ -137,14 +139,14 @@ class Driver:
             return exchange, exchange.events[-1]
         return None
 
-    def start_call(self, session: str | None, tool: str, label: str, request_id: Any = None) -> asyncio.Task:
+    def start_call(self, session: str | None, tool: ToolUse, label: str, request_id: Any = None) -> asyncio.Task:
         """POST ``tools/call`` of ``tool`` in the background (its answer, a JSON body
         when the tool ends, is not waited for); cancelled at ``cleanup`` if still running."""
-        call = asyncio.ensure_future(self.client.call_tool(session, tool, label=label, request_id=request_id))
+        call = asyncio.ensure_future(self.call(session, tool, label=label, request_id=request_id))
         self._calls.append(call)
         return call
 
-    async def _server_request_on_get(self, session, label: str, tool: str, request_id: Any) -> tuple[Exchange, SseEvent]:
+    async def _server_request_on_get(self, session, label: str, tool: ToolUse, request_id: Any) -> tuple[Exchange, SseEvent]:
         """A server that answers POSTs with JSON (MCP B13) can send a tool's server request
         only on a GET stream (B16-B17): call the tool in the background and open GETs with
         the session id until the request arrives on one, then drop that connection."""
@@ -171,8 +173,9 @@ class Driver:
                                    f"{self.client.bounds.idle:g} s")
 
     async def answer(self, session: str | None, request: SseEvent, label: str) -> Exchange:
-        """POST the client's answer to a server request."""
-        result = ANSWERS.get(request.method or "", {})
+        """POST the client's answer to a server request (``answers.answer_to``: it fits any tool's request)."""
+        params = request.message.get("params") if isinstance(request.message, dict) else None
+        result = answer_to(request.method, params)
         return await self.client.respond(session, request.request_id, result, label=label)
 
     async def delete(self, session: str | None, label: str) -> Exchange:
@@ -263,8 +266,3 @@ def reemit_wait(bounds) -> float:
     docs/design.md §2: a server learns of a dropped connection a moment late, and a
     re-emission that reaches the new stream within it counts."""
     return min(bounds.idle, 3 * bounds.settle)
-
-
-def server_request_tools(tools: list[str]) -> list[str]:
-    """The listed fixture tools that send a server request, in a fixed order."""
-    return [t for t in SERVER_REQUEST_TOOLS if t in tools]

@@ -23,7 +23,8 @@ import secrets
 from mcp_resume.spec.decision import SUCCESSES
 
 from mcp_resume.model.http.client import SESSIONLESS_VERSION
-from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, require, server_request_tools
+from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, require
+from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.pending import get_streams_across_sessions
 from mcp_resume.model.verify.scenarios import Context, _any_event_id, no_cross_session
 
@@ -135,10 +136,10 @@ async def no_cross_session_after_delete(d: Driver, ctx: Context) -> None:
     """``no_cross_session``, two sessions' pending requests, and a deleted session's event
     id presented by another session (D50)."""
     await no_cross_session(d, ctx)
-    if server_request_tools(d.tools):
+    if d.tools_of(Role.SERVER_REQUEST):
         await get_streams_across_sessions(d, ctx)
     if not ctx.caps.post_event_ids:
-        if not ctx.caps.get_event_ids and not server_request_tools(d.tools):
+        if not ctx.caps.get_event_ids and not d.tools_of(Role.SERVER_REQUEST):
             raise NotObservable("no event ids on POST streams, no GET-stream ids, no fixture tool with a server request")
         return
     a = await d.open_session("session E")

@@ -27,7 +27,7 @@ from xml.etree import ElementTree
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.curl import exchanges_script
-from mcp_resume.model.verify.report import Report, RuleVerdict
+from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
 
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
 FINDINGS = (Verdict.FAIL, Verdict.WARN)
@@ -124,6 +124,7 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     lines.append(f"- summary: {counts}")
     lines += [f"- to check {', '.join(f'`{r}`' for r in rules)}: {hint}" for hint, rules in report.unlocks()]
+    lines += [f"- {driver_line(entry)}" for entry in report.drivers()]
     beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
     head = f" {beside} |" if beside else ""
     lines += ["", f"| rule | level | verdict |{head} evidence |", "|---|---|---|" + ("---|" if beside else "") + "---|"]

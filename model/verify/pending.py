@@ -33,14 +33,14 @@ from typing import Any
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 from mcp_resume.model.verify.driver import (
     GET_AFTER_CALL_SECONDS,
-    HISTORY_TOOLS,
     Driver,
     Inconclusive,
     NotObservable,
     reemit_wait,
     require,
-    server_request_tools,
 )
+from mcp_resume.model.verify.fixture_tools import Role
+from mcp_resume.model.verify.roles import ToolUse
 from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, watch
 
 
@@ -48,7 +48,7 @@ async def reemit_keeps_pending(d: Driver, ctx: Context) -> None:
     """A re-emitted request is dropped again: the second session resumption must bring
     it again; after the answer a third must not (rules §3.7)."""
     observable = False
-    for tool in server_request_tools(d.tools):
+    for tool in d.tools_of(Role.SERVER_REQUEST):
         session = await d.open_session(f"session S ({tool})")
         _, _, request = await d.tool_until_server_request(session, f"session S: call {tool}", tool)
         rid = request.request_id
@@ -99,7 +99,7 @@ async def server_request_ownership(d: Driver, ctx: Context) -> None:
 async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
     """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
     is opened before A's second session resumption and resumed after it (design 12)."""
-    tool = server_request_tools(d.tools)[0]
+    tool = d.tools_of(Role.SERVER_REQUEST)[0]
     watcher = await watch(d, ctx, "session W")
     a = await d.open_session("session A")
     _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
@@ -126,10 +126,10 @@ async def no_duplicate_tool_call(d: Driver, ctx: Context) -> None:
     server-request call dropped, resumed, answered and resumed to its response."""
     session = await d.open_session("session S")
     driven = False
-    history_tool = next((t for t in HISTORY_TOOLS if t in d.tools), None)
+    history_tool = next(iter(d.tools_of(Role.NOTIFICATIONS)), None)
     if history_tool is not None and ctx.caps.post_event_ids:
         driven = await _dropped_history_call(d, ctx, session, history_tool)
-    tools = server_request_tools(d.tools)
+    tools = d.tools_of(Role.SERVER_REQUEST)
     if tools:
         await _answered_request_call(d, ctx, session, tools[0])
         driven = True
@@ -137,12 +137,12 @@ async def no_duplicate_tool_call(d: Driver, ctx: Context) -> None:
         raise NotObservable("the server lists no fixture tool with notifications or a server request", "history-tool")
 
 
-async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> bool:
+async def _dropped_history_call(d: Driver, ctx: Context, session, tool: ToolUse) -> bool:
     rid = d.client.next_id()
     first = require(
-        await d.client.call_tool(session, tool, label=f"call {tool}, drop at its first event id (the priming event's, if any)",
-                                 request_id=rid, stop=lambda e: e.id is not None),
-        tool,
+        await d.call(session, tool, label=f"call {tool}, drop at its first event id (the priming event's, if any)",
+                     request_id=rid, stop=lambda e: e.id is not None),
+        tool.name,
     )
     if first.end is End.RESPONSE or not first.events or first.events[-1].id is None:
         return False
@@ -155,7 +155,7 @@ async def _dropped_history_call(d: Driver, ctx: Context, session, tool: str) -> 
     return True
 
 
-async def _answered_request_call(d: Driver, ctx: Context, session, tool: str) -> None:
+async def _answered_request_call(d: Driver, ctx: Context, session, tool: ToolUse) -> None:
     rid = d.client.next_id()
     _, call, request = await d.tool_until_server_request(session, f"call {tool}, drop at its server request", tool, request_id=rid)
     resumed = await _session_resume(d, ctx, session, request.request_id, "session resumption before answering")
@@ -186,7 +186,7 @@ async def no_broadcast(d: Driver, ctx: Context) -> None:
     Judged only while that connection is demonstrably open (docs/design.md §2). The request
     is read where the server sends it: the call's POST stream, else (JSON answers,
     or a server that uses its GET stream for it, B17) the session's GET stream."""
-    tool = server_request_tools(d.tools)[0]
+    tool = d.tools_of(Role.SERVER_REQUEST)[0]
     session = await d.open_session("session S")
     via_get = d.json_posts
     reading, request = await _reading_until_request(d, ctx, session, tool, via_get)
@@ -213,7 +213,7 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
     if d.json_posts:
         raise NotObservable("the server answers POST requests with JSON: a call's server request can only come "
                             "on the GET stream")
-    tool = server_request_tools(d.tools)[0]
+    tool = d.tools_of(Role.SERVER_REQUEST)[0]
     session = await d.open_session("session S")
     arrived: asyncio.Future = asyncio.get_running_loop().create_future()
 
@@ -225,8 +225,8 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
     get = asyncio.ensure_future(d.client.get(label="GET with the session id, kept open while a tool runs",
                                              session=session, stop=watch, idle=3 * ctx.bounds.idle))
     await asyncio.sleep(GET_AFTER_CALL_SECONDS)
-    call = asyncio.ensure_future(d.client.call_tool(session, tool, label=f"call {tool}, which sends a server request",
-                                                    stop=watch, idle=3 * ctx.bounds.idle))
+    call = asyncio.ensure_future(d.call(session, tool, label=f"call {tool}, which sends a server request",
+                                        stop=watch, idle=3 * ctx.bounds.idle))
     try:
         request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
     except asyncio.TimeoutError:
@@ -241,7 +241,7 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
                            "GET stream")
 
 
-async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, via_get: bool):
+async def _reading_until_request(d: Driver, ctx: Context, session, tool: ToolUse, via_get: bool):
     """Start reading the stream that should carry ``tool``'s server request (the POST
     stream of a new call, or the GET stream opened before the call); return the
     reading task and the request, or (cancelled task, None) when none came in time."""
@@ -272,8 +272,8 @@ async def _reading_until_request(d: Driver, ctx: Context, session, tool: str, vi
             call()
     else:
         reading = asyncio.ensure_future(
-            d.client.call_tool(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,
-                               idle=3 * ctx.bounds.idle)
+            d.call(session, tool, label=f"call {tool} and keep reading its stream", request_id=rid, stop=watch,
+                   idle=3 * ctx.bounds.idle)
         )
     try:
         return reading, await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)

@@ -52,7 +52,9 @@ class Capabilities:
     - ``sessionless_too``: a server of the session era that also answers ``server/discover``
       in the request shape of 2026-07-28 naming that revision (it serves both eras);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
-      conformance fixtures.
+      conformance fixtures (``docs/fixtures.md``);
+    - ``tool_uses``: the server's own tools given for a role (``verify --tool``,
+      ``model.verify.roles.ToolUse``), set by the run after the probe, not seen by it.
     """
 
     session_ids: bool = False
@@ -69,6 +71,7 @@ class Capabilities:
     sessionless_too: bool = False
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
+    tool_uses: list = field(default_factory=list)
     exchanges: list[Exchange] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -86,6 +89,7 @@ class Capabilities:
             "delete_status": self.delete_status,
             "sessionless_too": self.sessionless_too,
             "fixture_tools": self.fixture_tools,
+            **({"tool_roles": [use.to_json() for use in self.tool_uses]} if self.tool_uses else {}),
             "probe": [e.to_json() for e in self.exchanges],
         }
 

@@ -16,6 +16,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Level, Profile
 from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict
 
 from mcp_resume.model.http.evidence import Exchange
+from mcp_resume.model.verify.fixture_tools import BY_NAME
 
 
 @dataclass
@@ -54,6 +55,11 @@ class RuleVerdict:
     """The same traffic's verdict under the other profile (the negotiated MCP revision
     beside ``boundary``, or ``boundary`` beside it): ``(profile, verdict)``."""
 
+    @property
+    def tools(self) -> list[str]:
+        """The tools whose calls are in this verdict's evidence: those that drove the rule."""
+        return tools_called(self.exchanges)
+
     def to_json(self) -> dict[str, Any]:
         item = {
             "rule": self.rule,
@@ -67,6 +73,8 @@ class RuleVerdict:
         }
         if self.unlock:
             item["unlock"] = self.unlock
+        if self.tools:
+            item["tools"] = self.tools
         if self.beside:
             item["beside"] = {"profile": self.beside[0], "verdict": self.beside[1].value}
         return item
@@ -97,6 +105,21 @@ class Report:
                 grouped.setdefault(verdict.unlock, []).append(verdict.rule)
         return list(grouped.items())
 
+    def drivers(self) -> list[dict[str, Any]]:
+        """Which tool drove which rules: ``{"tool", "role", "given", "rules"}`` for every
+        fixture tool and every tool given with ``--tool`` (``given``) whose calls are in
+        some verdict's evidence, in the order first seen."""
+        given = {use["tool"]: use["role"] for use in self.capabilities.get("tool_roles") or []}
+        found: dict[str, dict[str, Any]] = {}
+        for verdict in self.verdicts:
+            for name in verdict.tools:
+                role = given.get(name) or (BY_NAME[name].role.value if name in BY_NAME else None)
+                if role is None:
+                    continue
+                entry = found.setdefault(name, {"tool": name, "role": role, "given": name in given, "rules": []})
+                entry["rules"].append(verdict.rule)
+        return list(found.values())
+
     def summary(self) -> dict[str, int]:
         """How many rules got each verdict, worst first."""
         return {v.value: sum(1 for r in self.verdicts if r.verdict is v) for v in SEVERITY_ORDER}
@@ -114,10 +137,31 @@ class Report:
             item["note"] = self.note
         if self.unreachable:
             item["unreachable"] = {"reason": self.unreachable}
+        drivers = self.drivers()
+        if drivers:
+            item["tools"] = drivers
         unlocks = self.unlocks()
         if unlocks:
             item["unlock"] = [{"to_check": rules, "needs": hint} for hint, rules in unlocks]
         return item
+
+
+def tools_called(exchanges: list[Exchange]) -> list[str]:
+    """The names of the tools ``exchanges`` called (``tools/call``), in order, once each."""
+    names: list[str] = []
+    for exchange in exchanges:
+        body = exchange.request_body
+        params = body.get("params") if isinstance(body, dict) and body.get("method") == "tools/call" else None
+        name = params.get("name") if isinstance(params, dict) else None
+        if isinstance(name, str) and name not in names:
+            names.append(name)
+    return names
+
+
+def driver_line(entry: dict[str, Any]) -> str:
+    """One entry of ``Report.drivers`` in words: ``tool book_flight (server-request, --tool) drove 6 rule(s): ...``."""
+    how = f"{entry['role']}, --tool" if entry["given"] else f"{entry['role']}, fixture tool"
+    return f"tool {entry['tool']} ({how}) drove {len(entry['rules'])} rule(s): {', '.join(entry['rules'])}"
 
 
 def unreachable_report(target: str, url: str | None, profile: Profile | None, reason: str) -> Report:

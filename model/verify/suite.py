@@ -48,6 +48,7 @@ from mcp_resume.model.verify.pending import (
     standalone_stream_scope,
 )
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
+from mcp_resume.model.verify.roles import ToolUse, check_listed
 from mcp_resume.model.traffic.records import records_of
 from mcp_resume.model.traffic.judge import beside_profile, judge
 from mcp_resume.model.verify.judgement import Driven, verdict_of, with_beside
@@ -141,7 +142,9 @@ class VerifyRun:
     """One verify run: its inputs, and what it found so far.
 
     ``requested`` is the profile asked for (``None`` = auto); ``profile`` the one
-    applied once the probe has seen the server's revision.
+    applied once the probe has seen the server's revision; ``tools`` the server's own
+    tools given for a role (``verify --tool``), called wherever a fixture tool of that
+    role would be.
     """
 
     url: str
@@ -156,6 +159,7 @@ class VerifyRun:
     verdicts: list[RuleVerdict] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     runs: list[Driven] = field(default_factory=list)
+    tools: list[ToolUse] = field(default_factory=list)
 
     def report(self, stopped: str | None = None) -> Report:
         """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason."""
@@ -187,7 +191,8 @@ def resolve_profile(requested: Profile | None, negotiated: str | None) -> tuple[
 async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     """Probe, pick the profile, judge every rule; returns the report.
 
-    Raises ``TargetError`` (one line) when the server is unreachable or not MCP.
+    Raises ``TargetError`` (one line) when the server is unreachable or not MCP, and
+    ``roles.ToolRoleError`` when a tool of ``run.tools`` is not one the server lists.
     """
     started = time.monotonic()
     try:
@@ -198,6 +203,8 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
             raise
         await _reachable(run)
         run.caps = Capabilities()
+    check_listed(run.tools, run.caps.tools)
+    run.caps.tool_uses = list(run.tools)
     run.profile, note = resolve_profile(run.requested, run.caps.protocol_version)
     if note:
         run.notes.append(note)
@@ -288,7 +295,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         client.version_on_get = ctx.caps.get_refused_version is None
-        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json")
+        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses)
         try:
             await asyncio.wait_for(scenario.run(driver, ctx), bound)
         except NotObservable as reason:

@@ -223,7 +223,10 @@ def _add_verify(commands) -> None:
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
             "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
             "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
-            f"{embedded_help()}."
+            f"{embedded_help()}. "
+            "The rules about pending server requests and stream history need tools that make them: the "
+            "fixture tools of docs/fixtures.md (mcp_resume.fixtures.add_fixture_tools(server) adds them to a "
+            "server of the official Python SDK), or your own tools named with --tool ROLE=NAME."
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
@@ -252,6 +255,13 @@ def _add_verify(commands) -> None:
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
     verify.add_argument("--session-ttl", type=float, default=None, metavar="S", help="seconds after which the server ends an idle session: verify waits that long and checks expiry-independent")
+    verify.add_argument(
+        "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
+        help="call your own tool NAME (with the JSON object ARGUMENTS_JSON) wherever verify would call a fixture "
+             "tool of ROLE: server-request (it sends an elicitation, sampling or roots request), notifications (it "
+             "sends notifications before its answer), long-running (it runs for a while); repeatable; "
+             "docs/fixtures.md defines the fixture tools",
+    )
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 

@@ -16,11 +16,17 @@ that two runs never overwrite each other's traces.
 ``--profile auto`` (the default) applies the MCP profile of the revision the
 server negotiates; ``--profile boundary`` is the stricter one. ``--stream-ttl S``
 and ``--session-ttl S`` tell verify the server's expiry times, in seconds, so it
-waits for them and checks ``expiry-independent``. The summary ends with what
-would let verify judge each rule it could not (a fixture tool, a GET stream, a TTL). Exit codes:
+waits for them and checks ``expiry-independent``. ``--tool ROLE=NAME[:ARGUMENTS_JSON]``
+(repeatable; roles ``notifications``, ``server-request``, ``long-running``) names a
+server's own tool to call wherever verify would call a fixture tool of that role
+(docs/fixtures.md defines the fixture tools). The summary ends with what would let
+verify judge each rule it could not (a fixture tool, a GET stream, a TTL) and which
+tool drove which rules. Exit codes:
 
 - 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
-- 2 for bad usage (TARGET, ``--timeout``, a report path) or a missing tool (node);
+- 2 for bad usage (TARGET, ``--timeout``, a report path, a ``--tool`` with an unknown
+  role, arguments that are not a JSON object, or a tool the server does not list) or a
+  missing program (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
   embedded target did not start), or when no rule failed but some could not be
   driven (INCONCLUSIVE): a CI gate must not pass on what was never checked;
@@ -50,7 +56,8 @@ from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import findings_clash, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.probe import TargetError
-from mcp_resume.model.verify.report import Report, RuleVerdict
+from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
+from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
 from mcp_resume.outputs import OutputError, StageProgress, output_file_problem, prepare_output_folder, write_output, write_problem
 from mcp_resume.spec.profiles import Profile
@@ -95,20 +102,21 @@ def run_verify(args) -> int:
         if folder is not None and (clash := findings_clash(folder, args.target, asked)):
             raise UsageError(clash)
         url = None if is_embedded(args.target) else parse_target(args.target)
+        tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = _console()
     progress = _progress(getattr(args, "progress", False))
     stopped = None
     try:
-        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls)
+        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls, tools)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"
         report = _PARTIAL.report(stopped) if _PARTIAL is not None else None
         if report is None:
             return _error("interrupted before the target answered", EXIT_INTERRUPTED)
-    except ToolMissing as error:
+    except (ToolMissing, ToolRoleError) as error:
         return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
         report = unreachable_report(args.target, url, profile, str(error))
@@ -203,17 +211,19 @@ def print_report(report: Report, console: Console) -> None:
     console.print(f"summary: {counts}", highlight=False)
     for hint, rules in report.unlocks():
         console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
+    for entry in report.drivers():
+        console.print(driver_line(entry), highlight=False)
 
 
-def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None) -> VerifyRun:
+def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:
     global _PARTIAL
     ttls = ttls or {}
     if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls)
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls)
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 

@@ -5,66 +5,22 @@
 // One StreamableHTTPServerTransport per session, each with the SDK's own
 // InMemoryEventStore, as the SDK's examples wire it; the session routing below is
 // this fixture's (unknown id -> 404, no id on a non-initialize request -> 400).
-// The tools are named after the MCP conformance fixtures (docs/design.md §7).
+// The tools are the fixture tools of docs/fixtures.md, added by fixture_tools.mjs (the
+// TypeScript kit, copied next to this file).
 import { randomUUID } from "node:crypto";
 import { createServer } from "node:http";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import { InMemoryEventStore } from "@modelcontextprotocol/sdk/examples/shared/inMemoryEventStore.js";
+import { addFixtureTools } from "./fixture_tools.mjs";
 
 const HOST = "127.0.0.1";
 const MCP_PATH = "/mcp";
-const STEP_MS = 50;
-const RECONNECT_PAUSE_MS = 300;
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
-const text = (value) => ({ content: [{ type: "text", text: value }] });
 
 function buildServer() {
   const server = new McpServer({ name: "mcp-resume typescript-sdk target", version: "1.0.0" }, { capabilities: { logging: {} } });
-  const log = (extra, data) =>
-    extra.sendNotification({ method: "notifications/message", params: { level: "info", data } });
-
-  server.registerTool("test_tool_with_logging", { description: "Send three log notifications, then answer." }, async (extra) => {
-    for (const step of [1, 2, 3]) {
-      await log(extra, `logging step ${step}`);
-      await sleep(STEP_MS);
-    }
-    return text("logged three messages");
-  });
-  server.registerTool("test_tool_with_progress", { description: "Report progress three times, then answer." }, async (extra) => {
-    const token = extra._meta?.progressToken;
-    for (const step of [1, 2, 3]) {
-      if (token !== undefined) {
-        await extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress: step, total: 3 } });
-      }
-      await sleep(STEP_MS);
-    }
-    return text("progress reported");
-  });
-  server.registerTool("test_sampling", { description: "Ask the client for a completion." }, async (extra) => {
-    const result = await server.server.createMessage(
-      { messages: [{ role: "user", content: { type: "text", text: "Say hello" } }], maxTokens: 32 },
-      { relatedRequestId: extra.requestId, timeout: 120000 },
-    );
-    return text(result.content?.text ?? "sampled");
-  });
-  server.registerTool("test_elicitation", { description: "Ask the client to fill a form." }, async (extra) => {
-    const result = await server.server.elicitInput(
-      { message: "Please answer", requestedSchema: { type: "object", properties: { answer: { type: "string" } } } },
-      { relatedRequestId: extra.requestId, timeout: 120000 },
-    );
-    return text(`elicitation ${result.action}`);
-  });
-  server.registerTool("test_reconnection", { description: "Close this call's SSE connection mid-call." }, async (extra) => {
-    await log(extra, "before the connection closes");
-    await sleep(STEP_MS);
-    extra.closeSSEStream?.();
-    await sleep(RECONNECT_PAUSE_MS);
-    await log(extra, "after the connection closed");
-    return text("reconnection test finished");
-  });
-  return server;
+  return addFixtureTools(server);
 }
 
 const transports = new Map();

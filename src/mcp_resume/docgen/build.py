@@ -12,6 +12,7 @@ from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
 from .collect import NO_COVERAGE_HINT, collect
 from .hooks import SECTIONS, contribute, load
 from .pages_design import design_page
+from .pages_fixtures import fixtures_page
 from .pages_kit import ci_page, testing_page
 from .pages_rules import index_page, rule_page
 from .pages_spec import decision_page, lifecycles_page, profiles_page, sources_page
@@ -69,6 +70,7 @@ def build_docs(out_dir: Path, tests_dir: Path | None, dot_program: str | None,
         "profiles.md": profiles_page(model),
         "sources.md": sources_page(model),
         "testing.md": testing_page(),
+        "fixtures.md": fixtures_page(),
         "ci.md": ci_page(),
     }
     pages.update({f"rules/{rule.id}.md": rule_page(model, rule) for rule in model.rules})

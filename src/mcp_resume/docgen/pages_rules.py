@@ -25,6 +25,8 @@ PAGES = (
     ("profiles.md", "Profiles", "every rule's level in every profile, and what changes between profiles"),
     ("sources.md", "MCP sources", "every MCP rule id the catalog cites: revision, section, gist"),
     ("testing.md", "EventStore test kit", "checking an `EventStore` for the official Python SDK in your own tests"),
+    ("fixtures.md", "Fixture tools", "the tools verify calls to judge pending server requests and stream history: "
+                                     "what each takes, sends and waits, `add_fixture_tools`, and `verify --tool`"),
     ("ci.md", "Checking a server in CI", "a GitHub Actions job that gates on `mcp-resume verify`"),
     ("compatibility.md", "Compatibility of the official SDKs",
      "the verdicts measured for python-sdk 1.x and 2.x and typescript-sdk (written by `mcp-resume compat`)"),

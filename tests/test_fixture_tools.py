@@ -1,0 +1,236 @@
+"""The fixture tools as a kit (``mcp_resume.fixtures.add_fixture_tools``) and a server's own
+tools in their roles (``verify --tool ROLE=NAME[:ARGUMENTS_JSON]``), on servers written as
+the official Python SDK's README shows, started here on 127.0.0.1 (issue 25)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+
+import pytest
+
+from rich.console import Console
+
+from mcp_resume.cli import main
+from mcp_resume.fixtures import add_fixture_tools
+from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
+from mcp_resume.model.verify import fixture_tools
+from mcp_resume.model.verify.answers import answer_to
+from mcp_resume.model.verify.probe import probe
+from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
+from mcp_resume.model.verify.scenarios import UNLOCKS, Context
+from mcp_resume.model.verify.outputs import markdown
+from mcp_resume.model.verify.suite import SCENARIOS, VerifyRun, judge_rule, verify
+from mcp_resume.verify import print_report
+from mcp_resume.spec.catalog import RULES, level
+from mcp_resume.spec.profiles import Level, Profile
+from servers.sdk_readme import BOOKING, lowlevel_app, readme_app, serving_app
+
+TIMEOUT = "2"
+BOUNDS = Timeouts.from_timeout(float(TIMEOUT))
+FIXTURE_UNLOCKS = (UNLOCKS["server-request-tool"], UNLOCKS["history-tool"])
+SERVER_REQUEST_RULES = [rule for rule, s in SCENARIOS.items() if "server-request-tool" in s.needs]
+
+pytestmark = [pytest.mark.timeout(300)]
+
+
+def _verify(url, tmp_path, *options):
+    path = tmp_path / "report.json"
+    markdown = tmp_path / "report.md"
+    code = main(["verify", url, "--profile", "boundary", "--timeout", TIMEOUT, "--json", str(path),
+                 "--markdown", str(markdown), *options])
+    return code, json.loads(path.read_text()), markdown.read_text()
+
+
+def _by_rule(report):
+    return {v["rule"]: v for v in report["verdicts"]}
+
+
+def _session_era(report):
+    return {rule: v for rule, v in _by_rule(report).items() if level(rule, Profile.BOUNDARY) is not Level.NOT_APPLICABLE}
+
+
+def _fixture_skips(report):
+    """The verdicts SKIPped for want of a fixture tool (or a tool given in its role)."""
+    return {rule: v["evidence"]["reason"] for rule, v in _by_rule(report).items() if v["verdict"] == "SKIP"
+            and (v.get("unlock") in FIXTURE_UNLOCKS or "fixture tool" in v["evidence"]["reason"])}
+
+
+# -- the kit -----------------------------------------------------------------------------------------
+
+
+def test_the_kit_refuses_what_is_not_a_server_of_the_official_sdk():
+    for thing in (object(), {"name": "Demo"}):
+        with pytest.raises(TypeError, match="MCPServer.*FastMCP.*lowlevel.Server.*--tool"):
+            add_fixture_tools(thing)
+
+
+def test_the_kit_adds_the_defined_tools_with_their_arguments():
+    from mcp.server.mcpserver import MCPServer
+
+    server = add_fixture_tools(MCPServer("Demo"))
+    listed = {tool.name: tool for tool in asyncio.run(server.list_tools())}
+    assert set(listed) == set(fixture_tools.NAMES)
+    for tool in fixture_tools.FIXTURE_TOOLS:
+        properties = listed[tool.name].input_schema.get("properties", {})
+        assert set(properties) == {a.name for a in tool.arguments}, tool.name
+        assert all(properties[a.name].get("default") == a.default for a in tool.arguments)
+
+
+@pytest.mark.slow
+@pytest.mark.covers("reemit-pending", "no-reemit-on-stream-resume", "server-request-ownership", "no-broadcast",
+                    "standalone-stream-scope", "priming-event", "replay-suffix")
+def test_a_readme_server_with_the_kit_is_judged_on_every_session_rule(tmp_path):
+    with serving_app(readme_app(fixtures=True)) as url:
+        _, report, markdown = _verify(url, tmp_path)
+    assert set(report["capabilities"]["fixture_tools"]) == set(fixture_tools.NAMES)
+    assert not _fixture_skips(report)
+    verdicts = _session_era(report)
+    for rule in SERVER_REQUEST_RULES + ["replay-suffix", "no-duplicate-tool-call", "priming-event"]:
+        if rule == "reemit-keeps-pending":  # the SDK never re-emits: nothing to observe, whatever the tools
+            assert "never re-emitted" in verdicts[rule]["evidence"]["reason"]
+            continue
+        assert verdicts[rule]["verdict"] in ("PASS", "FAIL", "WARN"), (rule, verdicts[rule]["evidence"]["reason"])
+    drivers = {entry["tool"]: entry for entry in report["tools"]}
+    assert "reemit-pending" in drivers["test_elicitation"]["rules"] and not drivers["test_elicitation"]["given"]
+    assert "replay-suffix" in drivers["test_reconnection"]["rules"]
+    assert "tool test_elicitation (server-request, fixture tool) drove" in markdown
+
+
+@pytest.mark.slow
+def test_the_kit_on_the_low_level_server_keeps_its_own_tools():
+    async def run(url):
+        async with StreamableHttpClient(url, BOUNDS) as client:
+            caps = await probe(client)
+            session = (await client.initialize("initialize")).session_header
+            await client.notify(session, "notifications/initialized", label="initialized")
+            echoed = await client.call_tool(session, "echo", {"x": 1}, label="call its own tool")
+        ctx = Context(Profile.BOUNDARY, BOUNDS, caps)
+        rules = ("reemit-pending", "replay-suffix", "no-duplicate-tool-call")
+        return caps, echoed, {r: await judge_rule(SCENARIOS[r], url, ctx, 120.0) for r in rules}
+
+    with serving_app(lowlevel_app()) as url:
+        caps, echoed, found = asyncio.run(run(url))
+    assert caps.tools[0] == "echo" and set(caps.fixture_tools) == set(fixture_tools.NAMES)
+    assert any("echo {'x': 1}" in json.dumps(m) for m in echoed.messages)
+    for rule, verdict in found.items():
+        assert verdict.verdict.value in ("PASS", "FAIL", "WARN"), (rule, verdict.reason)
+
+
+# -- a server's own tools in the fixture tools' roles ------------------------------------------------
+
+
+@pytest.mark.parametrize("value, message", [
+    ("server-request", "expected ROLE=NAME"),
+    ("elicitor=book_flight", "unknown role 'elicitor'; the roles are notifications, server-request, long-running"),
+    ("server-request=", "no tool name"),
+    ("server-request=book_flight:{to: Oslo}", "not JSON"),
+    ("server-request=book_flight:[1, 2]", "must be a JSON object"),
+])
+def test_a_bad_tool_value_says_what_to_do(value, message, capsys):
+    with pytest.raises(ToolRoleError, match=message.replace("(", r"\(")):
+        parse_tool_option(value)
+    assert main(["verify", "http://127.0.0.1:9/mcp", "--tool", value]) == 2
+    assert message in capsys.readouterr().err
+
+
+def test_a_tool_value_names_role_tool_and_arguments():
+    use = parse_tool_option('server-request=book_flight:{"destination": "Oslo", "seats": 2}')
+    assert (use.role, use.name, use.arguments, use.given) == (fixture_tools.Role.SERVER_REQUEST, "book_flight",
+                                                              BOOKING, True)
+    assert parse_tool_option("long-running=long_job").arguments == {}
+
+
+def test_a_tool_the_server_does_not_list_is_a_usage_error(tmp_path, capsys):
+    with serving_app(readme_app(fixtures=False)) as url:
+        code = main(["verify", url, "--tool", "server-request=cancel_flight", "--json", str(tmp_path / "r.json")])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "does not list a tool 'cancel_flight'" in err and "book_flight" in err
+
+
+def test_the_answer_to_an_elicitation_fits_its_form():
+    schema = {"type": "object", "properties": {
+        "confirm": {"type": "boolean"}, "seats": {"type": "integer", "minimum": 1},
+        "cabin": {"type": "string", "enum": ["economy", "business"]}, "note": {"type": "string"},
+        "seat": {"type": "string", "default": "aisle"}}, "required": ["confirm"]}
+    answer = answer_to("elicitation/create", {"message": "Book?", "requestedSchema": schema})
+    assert answer == {"action": "accept", "content": {"confirm": True, "seats": 1, "cabin": "economy",
+                                                      "note": "mcp-resume", "seat": "aisle"}}
+    assert answer_to("elicitation/create", {"mode": "url", "url": "https://example.com"}) == {"action": "accept"}
+    assert answer_to("roots/list", None) == {"roots": []}
+
+
+@pytest.mark.slow
+@pytest.mark.covers("reemit-pending", "no-reemit-on-stream-resume", "server-request-ownership", "no-broadcast",
+                    "standalone-stream-scope")
+def test_a_server_s_own_elicitation_tool_drives_the_server_request_rules():
+    uses = [parse_tool_option(f"server-request=book_flight:{json.dumps(BOOKING)}"),
+            parse_tool_option('notifications=tail_logs:{"lines": 3}'),
+            parse_tool_option('long-running=tail_logs:{"lines": 10}')]
+    with serving_app(readme_app(fixtures=False)) as url:
+        bare = asyncio.run(_judge_one(url, "reemit-pending"))
+        run = VerifyRun(url, url, Profile.BOUNDARY, BOUNDS, tools=uses)
+        report = asyncio.run(verify(run))
+    # without --tool: SKIP, and the unlock line names the page, the kit and --tool
+    assert bare.verdict.value == "SKIP" and fixture_tools.PAGE in bare.unlock and "--tool server-request" in bare.unlock
+    data = report.to_json()
+    assert not data["capabilities"]["fixture_tools"]
+    assert not _fixture_skips(data)
+    verdicts = {v.rule: v for v in report.verdicts}
+    for rule in SERVER_REQUEST_RULES:
+        if rule == "reemit-keeps-pending":  # the SDK never re-emits: nothing to observe, whatever the tools
+            assert "never re-emitted" in verdicts[rule].reason
+            continue
+        assert verdicts[rule].verdict.value in ("PASS", "FAIL", "WARN"), (rule, verdicts[rule].reason)
+        assert "book_flight" in verdicts[rule].tools
+    calls = [x for run_ in run.runs for x in run_.exchanges
+             if isinstance(x.request_body, dict) and x.request_body.get("method") == "tools/call"]
+    booked = [x for x in calls if x.request_body["params"]["name"] == "book_flight"]
+    assert booked and all(x.request_body["params"]["arguments"] == BOOKING for x in booked)
+    assert "booked 2 to Oslo" in json.dumps([x.messages for x in booked])  # verify's answer fitted the form
+    drivers = {entry["tool"]: entry for entry in data["tools"]}
+    assert drivers["book_flight"]["given"] and drivers["book_flight"]["role"] == "server-request"
+    assert "reemit-pending" in drivers["book_flight"]["rules"]
+    assert {"replay-suffix", "event-id-unique"} <= set(drivers["tail_logs"]["rules"])
+    assert any("resume the unfinished tail_logs call" in x.label for x in verdicts["replay-suffix"].exchanges)
+    assert data["capabilities"]["tool_roles"][0] == {"role": "server-request", "tool": "book_flight",
+                                                     "arguments": BOOKING, "given": True}
+    assert "book_flight" in data["verdicts"][[v["rule"] for v in data["verdicts"]].index("reemit-pending")]["tools"]
+    text = io.StringIO()
+    print_report(report, Console(file=text, width=200))
+    line = "tool book_flight (server-request, --tool) drove"
+    assert line in text.getvalue() and line in markdown(report)
+
+
+async def _judge_one(url, rule):
+    async with StreamableHttpClient(url, BOUNDS) as client:
+        caps = await probe(client)
+    return await judge_rule(SCENARIOS[rule], url, Context(Profile.BOUNDARY, BOUNDS, caps), 60.0)
+
+
+def test_every_catalog_rule_a_role_drives_exists():
+    ids = {rule.id for rule in RULES}
+    assert all(set(rules) <= ids for rules in fixture_tools.ROLE_USES.values())
+
+
+# -- the page --------------------------------------------------------------------------------------
+
+
+def test_the_fixtures_page_defines_every_tool_from_the_one_definition():
+    from mcp_resume.docgen.pages_fixtures import fixtures_page
+    from mcp_resume.docgen.pages_rules import PAGES
+    from mcp_resume.model.targets.typescript_sdk import FIXTURE_TOOLS as TYPESCRIPT_KIT
+
+    text = fixtures_page()
+    assert any(name == "fixtures.md" for name, _, _ in PAGES)  # linked from the index
+    for tool in fixture_tools.FIXTURE_TOOLS:
+        section = text.split(f"### `{tool.name}`")[1].split("### ")[0]
+        assert all(step in section for step in tool.sends) and tool.waits in section
+        assert all(f"`{a.name}`" in section for a in tool.arguments)
+        for rule in SERVER_REQUEST_RULES if tool.role is fixture_tools.Role.SERVER_REQUEST else ():
+            assert f"rules/{rule}.md" in section
+    assert f"{fixture_tools.STEP_SECONDS:g} s apart" in text and f"at most {fixture_tools.ANSWER_TIMEOUT_SECONDS:g} s" in text
+    assert TYPESCRIPT_KIT.read_text(encoding="utf-8") in text and "add_fixture_tools(server)" in text
+    assert "--tool" in text and all(f"`{role.value}`" in text for role in fixture_tools.Role)
