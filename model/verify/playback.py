@@ -5,7 +5,7 @@ the spec, naming sessions and events by the spec's handles (``S1``, ``E3``), and
 records every exchange:
 
 - ``initialize`` -> POST ``initialize`` (then ``notifications/initialized``);
-- ``call_tool`` -> POST ``tools/call`` of a fixture tool (docs/design.md §7): a tool
+- ``call_tool`` -> POST ``tools/call`` of a fixture tool (docs/fixtures.md): a tool
   with notifications, read to its end, or one that sends a server request, whose
   connection the client drops at that request (then waits ``bounds.settle``
   seconds, so that the server has seen the close before the next request);

@@ -276,7 +276,7 @@ def _add_replay(commands) -> None:
             "with the spec against spec, reference, design-N, or a server over HTTP."
         ),
         epilog=("Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable or "
-                "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/design.md §7)."),
+                "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/fixtures.md)."),
     )
     replay.set_defaults(handler=_command("replay", "run_replay"))
     replay.add_argument("trace", type=Path, help="a *.trace.json file")

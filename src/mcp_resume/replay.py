@@ -21,7 +21,7 @@ TRACE is either
 Prints what was expected and observed; exits 0 when the rule holds, 1 when it
 does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached or
 when nothing was judged: a verify trace whose rule came out SKIP or INCONCLUSIVE
-(the target lacks what the scenario needs, e.g. a fixture tool, docs/design.md §7)
+(the target lacks what the scenario needs, e.g. a fixture tool, docs/fixtures.md)
 or a spec trace of which no step could be judged. A replay after a fix must
 not pass on what it never checked.
 """
