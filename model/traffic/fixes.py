@@ -149,8 +149,6 @@ _PY_SHARED_STORE = (
     "mcp_resume.testing.scope_sessions(server.session_manager) after streamable_http_app(): every session then "
     "gets its own view of the one store, whose event ids carry the session, and a view refuses another "
     "session's event id (checked by check_event_store(SharedEventStore, deployment=\"shared\"); docs/testing.md)")
-_PY_MIDDLEWARE = ("the SDK's StreamableHTTPSessionManager answers it before your code runs: wrap its ASGI app in a "
-                  "middleware that checks the request's headers first")
 
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("python-sdk", ("no-cross-session", "expiry-independent"),
@@ -162,11 +160,12 @@ REMEDIES: tuple[Remedy, ...] = (
            "right (docs/testing.md)."),
     Remedy("python-sdk", ("reject-foreign-event-id",),
            "The SDK's transport answers the GET 200 before it asks replay_events_after, so no EventStore can "
-           "refuse the id with a 4xx: " + _PY_MIDDLEWARE + " (an id your store does not know for that session "
-           "gets 400). With SharedEventStore nothing foreign is replayed, which the MCP profiles accept."),
+           "refuse the id with a 4xx: wrap the session manager's ASGI app in a middleware that answers 400 to a "
+           "GET whose Last-Event-ID your store does not know for that session. With SharedEventStore nothing "
+           "foreign is replayed, which the MCP profiles accept."),
     Remedy("python-sdk", ("malformed-session-400",),
-           "The SDK answers every unknown Mcp-Session-Id 404: " + _PY_MIDDLEWARE + " (an id with a character "
-           "outside 0x21-0x7E gets 400)."),
+           "The SDK's session manager answers every Mcp-Session-Id it does not hold with 404: wrap its ASGI app "
+           "in a middleware that answers 400 to an id with a character outside 0x21-0x7E."),
     Remedy("python-sdk", ("reemit-pending", "reemit-keeps-pending"),
            "The SDK keeps a server request only on its call's stream: a GET with the session id alone opens the "
            "standalone stream, which carries new messages only. Give the server an EventStore, so a client that "
@@ -237,7 +236,11 @@ class Fix:
 
     def line(self) -> str:
         """The fix in one line, the SDK's remedy after the generic fix."""
-        return self.text + (f" {self.sdk_label}: {self.remedy}" if self.remedy else "")
+        return self.text + (f" {self.with_sdk()}" if self.remedy else "")
+
+    def with_sdk(self) -> str:
+        """``With <SDK>: <remedy>``, or ``""`` when no remedy is known."""
+        return f"With {self.sdk_label}: {self.remedy}" if self.remedy else ""
 
     def to_json(self) -> dict[str, Any]:
         item: dict[str, Any] = {"text": self.text}

@@ -52,7 +52,9 @@ class Capabilities:
     - ``sessionless_too``: a server of the session era that also answers ``server/discover``
       in the request shape of 2026-07-28 naming that revision (it serves both eras);
     - ``tools`` / ``fixture_tools``: tools listed, and those named after the
-      conformance fixtures.
+      conformance fixtures;
+    - ``server_info``: the ``serverInfo`` object of the ``initialize`` result (``name``,
+      ``version`` ...), from which a report names the server's SDK for its fixes.
     """
 
     session_ids: bool = False
@@ -69,6 +71,7 @@ class Capabilities:
     sessionless_too: bool = False
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
+    server_info: dict[str, Any] | None = None
     exchanges: list[Exchange] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -86,6 +89,7 @@ class Capabilities:
             "delete_status": self.delete_status,
             "sessionless_too": self.sessionless_too,
             "fixture_tools": self.fixture_tools,
+            "server_info": self.server_info,
             "probe": [e.to_json() for e in self.exchanges],
         }
 
@@ -108,6 +112,7 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
             init = discovered
     result = _initialize_result(client.url, init)
     caps.protocol_version = result.get("protocolVersion") or _discovered_version(result)
+    caps.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else None
     if isinstance(caps.protocol_version, str):
         client.protocol_version = caps.protocol_version
     session = init.session_header
