@@ -7,7 +7,7 @@ import re
 import pytest
 
 from mcp_resume.model.targets.frameworks import BY_TARGET
-from mcp_resume.model.traffic.fixes import FIXES, REMEDIES, SDKS, fix_for, generic_fix, identify, remedies_for
+from mcp_resume.model.traffic.fixes import FIXES, REMEDIES, SDKS, SHOWN_ORDER, fix_for, generic_fix, identify, remedies_for
 from mcp_resume.spec.catalog import AGREEMENT, RULES, RULES_BY_ID
 from mcp_resume.spec.sources import SOURCES
 
@@ -28,7 +28,7 @@ def test_every_mcp_rule_id_a_fix_cites_has_a_gist_in_the_sources():
 
 def test_remedies_name_known_sdks_and_rules():
     known = {sdk.target for sdk in SDKS}
-    assert known == set(BY_TARGET) | {"python-sdk", "typescript-sdk"}
+    assert known == set(BY_TARGET) | {"python-sdk", "typescript-sdk"} == set(SHOWN_ORDER)
     for remedy in REMEDIES:
         assert remedy.sdk in known
         assert set(remedy.rules) <= set(RULES_BY_ID), remedy
@@ -42,7 +42,7 @@ def test_the_issue_examples_have_their_concrete_remedy():
     assert "millisecond" in typescript.remedy
     assert fix_for("no-cross-session").remedy is None
     assert fix_for("no-cross-session", "no-such-sdk").line() == FIXES["no-cross-session"]
-    assert [r.sdk for r in remedies_for("malformed-session-400")][:2] == ["fastmcp-typescript", "fastmcp-python"]
+    assert [r.sdk for r in remedies_for("malformed-session-400")][:2] == ["python-sdk", "typescript-sdk"]
 
 
 @pytest.mark.parametrize("info, sdk", [

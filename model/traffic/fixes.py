@@ -257,10 +257,13 @@ def generic_fix(rule: str) -> str:
     return FIXES[rule]
 
 
+SHOWN_ORDER = ("python-sdk", "typescript-sdk", "fastmcp-python", "fastmcp-typescript", "tmcp", "mcp-lite")
+"""The order remedies are listed in: the official SDKs first."""
+
+
 def remedies_for(rule: str) -> list[Remedy]:
-    """Every known SDK's remedy for ``rule``, in ``SDKS`` order."""
-    order = [sdk.target for sdk in SDKS]
-    return sorted((r for r in REMEDIES if rule in r.rules), key=lambda r: order.index(r.sdk))
+    """Every known SDK's remedy for ``rule``, in ``SHOWN_ORDER``."""
+    return sorted((r for r in REMEDIES if rule in r.rules), key=lambda r: SHOWN_ORDER.index(r.sdk))
 
 
 def remedy(rule: str, sdk: str | None) -> Remedy | None:

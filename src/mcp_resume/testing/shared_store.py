@@ -7,7 +7,7 @@ MCP B26). ``SharedEventStore`` is one store for the whole server that every sess
 view (``for_session()``); a view's event ids carry its session, and a view refuses (replays nothing for,
 returns ``None``) an event id of another session, an unknown one or a malformed one.
 
-Use it with the SDK (1.x ``FastMCP``, 2.x ``MCPServer``, or the low-level ``Server``)::
+Use it with the SDK (``MCPServer``, or the low-level ``Server``):
 
     from mcp_resume.testing import SharedEventStore, scope_sessions
 
