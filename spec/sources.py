@@ -195,6 +195,12 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
 SOURCES: dict[str, Source] = {sid: Source(sid, section, gist) for sid, section, gist in _TABLE}
 
 
+def anchor(source_id: str) -> str:
+    """The HTML anchor of ``source_id``'s row in docs/sources.md: ``source-`` and the id in lower case,
+    ``§`` spelled ``q`` and ``.`` as ``-`` (``B26`` -> ``source-b26``, ``§3.7`` -> ``source-q3-7``)."""
+    return "source-" + source_id.lower().replace("§", "q").replace(".", "-")
+
+
 def source(source_id: str) -> Source:
     """The entry for ``source_id``; ``KeyError`` naming the known ids otherwise."""
     try:

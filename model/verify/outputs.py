@@ -3,9 +3,12 @@ a verify trace per finding and a curl reproducer per finding.
 
 - ``junit_xml(report)``: one ``testcase`` per rule (FAIL = ``failure``, SKIP =
   ``skipped``, INCONCLUSIVE = ``error``; a WARN passes with the finding in
-  ``system-out``), for CI dashboards;
+  ``system-out``; a FAIL's and a WARN's text carries its ``how to fix:`` line), for
+  CI dashboards;
 - ``markdown(report, files)``: the verdict table and, for every FAIL and WARN,
-  its checks and the files that reproduce it;
+  how to fix it (``model.traffic.fixes``: the rule's fix and the remedy of the server's
+  SDK, or of every known SDK when ``serverInfo`` names none), its checks and the files
+  that reproduce it; MCP rule ids link to a closing section of their gists;
 - ``verify_trace(report, verdict)``: a JSON document (``VERIFY_TRACE_FORMAT``)
   naming the rule, the profile and the exchanges seen, which
   ``mcp-resume replay TRACE TARGET`` runs again;
@@ -27,10 +30,11 @@ from xml.etree import ElementTree
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.curl import exchanges_script
-from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
+from mcp_resume.model.traffic.fixes import Fix, remedies_for, SDK_BY_TARGET
+from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
+from mcp_resume.model.verify.report import FINDINGS, Report, RuleVerdict, driver_line
 
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
-FINDINGS = (Verdict.FAIL, Verdict.WARN)
 UNREACHABLE_CASE = "target-reachable"
 """The JUnit test case of a run whose target could not be reached: an ``error`` saying why."""
 MANIFEST = ".mcp-resume-findings.json"
@@ -67,7 +71,7 @@ def junit_xml(report: Report) -> str:
             name=verdict.rule,
             time=f"{sum(x.seconds for x in verdict.exchanges):.3f}",
         )
-        add_verdict(case, verdict.verdict, verdict.reason, _details(verdict), verdict.level.value)
+        add_verdict(case, verdict.verdict, verdict.reason, _details(verdict, report.fix(verdict)), verdict.level.value)
     ElementTree.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
@@ -89,8 +93,10 @@ def add_verdict(case: ElementTree.Element, verdict: Verdict, reason: str, detail
         ElementTree.SubElement(case, "system-out").text = f"WARN ({level} broken): {details}" if level else f"WARN: {details}"
 
 
-def _details(verdict: RuleVerdict) -> str:
+def _details(verdict: RuleVerdict, fix: Fix | None = None) -> str:
     lines = [verdict.reason, ""]
+    if fix is not None:
+        lines += [f"how to fix: {fix.line()}", ""]
     lines += [f"[{'held' if c.held else 'BROKEN'}] {c.what}: expected {c.expected}, observed {c.observed}" for c in verdict.checks]
     lines += ["", "exchanges:"] + [f"  {x.one_line()}" for x in verdict.exchanges]
     return "\n".join(lines)
@@ -132,15 +138,40 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
         shown = f"**{v.verdict.value}**" if v.verdict in FINDINGS else v.verdict.value
         cell = (f" {v.beside[1].value if v.beside else ''} |") if beside else ""
         lines.append(f"| `{v.rule}` | {v.level.value} | {shown} |{cell} {_cell(v.reason)} |")
+    fixes = []
     for v in report.verdicts:
         if v.verdict not in FINDINGS:
             continue
-        lines += ["", f"## {v.rule}: {v.verdict.value}", "", v.reason, ""]
+        fix = report.fix(v)
+        fixes += [v.reason] + _fix_texts(fix, report.sdk)
+        lines += ["", f"## {v.rule}: {v.verdict.value}", "", link_ids(v.reason, in_page), ""]
+        lines += _fix_lines(fix, report.sdk) + [""]
         lines += ["| check | expected | observed | held |", "|---|---|---|---|"]
         lines += [f"| {_cell(c.what)} | {_cell(c.expected)} | {_cell(c.observed)} | {'yes' if c.held else '**no**'} |" for c in v.checks]
         if v.rule in files:
             lines += ["", "Reproduce: " + ", ".join(_link(p, folder) for p in files[v.rule])]
+    lines += gists_section(cited(fixes))
     return "\n".join(lines) + "\n"
+
+
+def _fix_texts(fix: Fix, sdk: str | None) -> list[str]:
+    """The texts ``_fix_lines`` shows for ``fix``: the fix, then the remedy of the server's SDK or,
+    when the SDK is not known, every known SDK's remedy."""
+    if fix.remedy or sdk is not None:
+        return [fix.text] + ([fix.remedy] if fix.remedy else [])
+    return [fix.text] + [r.text for r in remedies_for(fix.rule)]
+
+
+def _fix_lines(fix: Fix, sdk: str | None) -> list[str]:
+    """The "How to fix" lines of a finding, its MCP rule ids linked to the report's gists section."""
+    lines = [f"**How to fix:** {link_ids(fix.text, in_page)}"]
+    if fix.remedy:
+        return lines + ["", f"**With {fix.sdk_label}:** {link_ids(fix.remedy, in_page)}"]
+    known = remedies_for(fix.rule) if sdk is None else []
+    if known:
+        lines += ["", "Where the server is built with a known SDK or framework:", ""]
+        lines += [f"- {SDK_BY_TARGET[r.sdk].label}: {link_ids(r.text, in_page)}" for r in known]
+    return lines
 
 
 def _link(path: Path, folder: Path | None) -> str:
@@ -169,6 +200,7 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
         "url": report.url,
         "verdict": verdict.verdict.value,
         "reason": verdict.reason,
+        **({"fix": fix.to_json()} if (fix := report.fix(verdict)) is not None else {}),
         "checks": [c.to_json() for c in verdict.checks],
         "exchanges": [x.to_json() for x in verdict.exchanges],
     }
@@ -256,4 +288,6 @@ def curl_script(report: Report, verdict: RuleVerdict) -> str:
     comments = [f"mcp-resume reproducer: rule {verdict.rule} is {verdict.verdict.value} ({verdict.level.value} under {report.profile.value})",
                 f"target {report.target}; run as: bash {verdict.rule}.curl.sh [URL]"]
     comments += [f"{c.what}: expected {c.expected}; observed {c.observed}" for c in verdict.checks if not c.held]
+    if (fix := report.fix(verdict)) is not None:
+        comments.append(f"how to fix: {fix.line()}")
     return exchanges_script(comments, report.url, [x for x in verdict.exchanges if not x.label.startswith("cleanup")])

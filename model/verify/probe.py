@@ -55,6 +55,8 @@ class Capabilities:
       conformance fixtures (``docs/fixtures.md``);
     - ``tool_uses``: the server's own tools given for a role (``verify --tool``,
       ``model.verify.roles.ToolUse``), set by the run after the probe, not seen by it.
+    - ``server_info``: the ``serverInfo`` object of the ``initialize`` result (``name``,
+      ``version`` ...), from which a report names the server's SDK for its fixes.
     """
 
     session_ids: bool = False
@@ -72,6 +74,7 @@ class Capabilities:
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
     tool_uses: list = field(default_factory=list)
+    server_info: dict[str, Any] | None = None
     exchanges: list[Exchange] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
@@ -90,6 +93,7 @@ class Capabilities:
             "sessionless_too": self.sessionless_too,
             "fixture_tools": self.fixture_tools,
             **({"tool_roles": [use.to_json() for use in self.tool_uses]} if self.tool_uses else {}),
+            "server_info": self.server_info,
             "probe": [e.to_json() for e in self.exchanges],
         }
 
@@ -112,6 +116,7 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
             init = discovered
     result = _initialize_result(client.url, init)
     caps.protocol_version = result.get("protocolVersion") or _discovered_version(result)
+    caps.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else None
     if isinstance(caps.protocol_version, str):
         client.protocol_version = caps.protocol_version
     session = init.session_header

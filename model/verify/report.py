@@ -17,6 +17,10 @@ from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict
 
 from mcp_resume.model.http.evidence import Exchange
 from mcp_resume.model.verify.fixture_tools import BY_NAME
+from mcp_resume.model.traffic.fixes import Fix, fix_for, identify
+
+FINDINGS = (Verdict.FAIL, Verdict.WARN)
+"""The verdicts that carry a fix."""
 
 
 @dataclass
@@ -97,6 +101,23 @@ class Report:
     def failed(self) -> bool:
         return any(v.verdict is Verdict.FAIL for v in self.verdicts)
 
+    @property
+    def sdk(self) -> str | None:
+        """The known SDK or framework the server's ``serverInfo`` names (``model.traffic.fixes.identify``)."""
+        return identify((self.capabilities or {}).get("server_info"))
+
+    def fix(self, verdict: RuleVerdict) -> Fix | None:
+        """What to do about ``verdict`` when it is a FAIL or WARN: the rule's fix and the server's SDK's remedy."""
+        return fix_for(verdict.rule, self.sdk) if verdict.verdict in FINDINGS else None
+
+    def verdict_json(self, verdict: RuleVerdict) -> dict[str, Any]:
+        """``verdict`` as JSON, with its ``fix`` (``{"text", "sdk"?, "remedy"?}``) beside a FAIL or WARN."""
+        item = verdict.to_json()
+        fix = self.fix(verdict)
+        if fix is not None:
+            item["fix"] = fix.to_json()
+        return item
+
     def unlocks(self) -> list[tuple[str, list[str]]]:
         """``(what would unlock them, [rule ids])`` for the rules not judged, in catalog order."""
         grouped: dict[str, list[str]] = {}
@@ -131,7 +152,7 @@ class Report:
             "profile": self.profile.value,
             "summary": self.summary(),
             "capabilities": self.capabilities,
-            "verdicts": [v.to_json() for v in self.verdicts],
+            "verdicts": [self.verdict_json(v) for v in self.verdicts],
         }
         if self.note:
             item["note"] = self.note

@@ -37,6 +37,7 @@ from urllib.parse import urlsplit
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.outputs import OutputError, output_folder_probe, write_output
+from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.judge import judge_beside
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
@@ -189,6 +190,7 @@ def _finding(rule: RuleResult, result: Validation, records: list[Record], out: P
     and ``<rule>.trace.json`` (the spec's steps up to it, for ``mcp-resume replay``)."""
     numbers = sorted({n for step in rule.steps for n in step.records})
     print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
+    print(f"  fix: {generic_fix(rule.rule)}", flush=True)
     try:
         out.mkdir(parents=True, exist_ok=True)
         script = out / f"{rule.rule}.curl.sh"

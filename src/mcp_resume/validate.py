@@ -18,8 +18,9 @@ FAIL but some rule INCONCLUSIVE.
 
 The JSON report is ``{"file", "profile", "beside_profile", "exchanges", "summary", "open",
 "assumed", "verdicts": [{"rule", "verdict", "level", "reason", "exchanges", "steps",
-"beside": {"profile", "verdict"}}]}`` (``beside`` and ``beside_profile`` only where a
-profile stands beside).
+"beside": {"profile", "verdict"}, "fix": {"text"}}]}`` (``beside`` and ``beside_profile`` only where a
+profile stands beside; ``fix``, what the server must do differently, on every FAIL and WARN,
+also printed as ``fix <rule> (<verdict>): ...`` lines, in Markdown and in JUnit).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ from xml.etree import ElementTree
 from rich.console import Console
 from rich.table import Table
 
+from mcp_resume.model.traffic.fixes import generic_fix
+from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import OutputError, write_output
 from mcp_resume.model.traffic.judge import judge, judge_beside
@@ -42,6 +45,12 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_INCONCLUSIVE = 0, 1, 2, 3
+FINDINGS = (Verdict.FAIL, Verdict.WARN)
+
+
+def fix_of(r: RuleResult) -> str | None:
+    """The fix of a FAIL or WARN (``model.traffic.fixes``: what the server must do differently), else ``None``."""
+    return generic_fix(r.rule) if r.verdict in FINDINGS else None
 
 
 def run(args) -> int:
@@ -82,13 +91,20 @@ def report_json(result: Validation, file: str, exchanges: int, beside: Validatio
         "summary": _summary(result),
         "open": result.open,
         "assumed": result.assumed,
-        "verdicts": [{**r.to_json(), "level": _level(r, result.profile)} for r in result.results],
+        "verdicts": [_verdict_json(r, result.profile) for r in result.results],
     }
     if beside is not None:
         report["beside_profile"] = beside.profile.value
         for verdict in report["verdicts"]:
             verdict["beside"] = {"profile": beside.profile.value, "verdict": beside.result(verdict["rule"]).verdict.value}
     return report
+
+
+def _verdict_json(r: RuleResult, profile: Profile) -> dict:
+    item = {**r.to_json(), "level": _level(r, profile)}
+    if (fix := fix_of(r)) is not None:
+        item["fix"] = {"text": fix}
+    return item
 
 
 def junit(result: Validation, file: str) -> str:
@@ -99,7 +115,7 @@ def junit(result: Validation, file: str) -> str:
                                 failures=count(Verdict.FAIL), errors=count(Verdict.INCONCLUSIVE), skipped=count(Verdict.SKIP))
     for r in result.results:
         add_verdict(ElementTree.SubElement(suite, "testcase", classname="mcp-resume.validate", name=r.rule),
-                    r.verdict, r.reason, r.reason)
+                    r.verdict, r.reason, r.reason + (f"\n\nhow to fix: {fix}" if (fix := fix_of(r)) else ""))
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
 
 
@@ -110,8 +126,13 @@ def markdown(result: Validation, file: str, beside: Validation | None = None) ->
     for r in result.results:
         also = f" | {beside.result(r.rule).verdict.value}" if beside else ""
         lines.append(f"| `{r.rule}` | {_level(r, result.profile)} | {r.verdict.value}{also} | {r.reason.replace('|', '/')} |")
+    found = [r for r in result.results if r.verdict in FINDINGS]
+    if found:
+        lines += ["", "## How to fix", ""]
+        lines += [f"- `{r.rule}` ({r.verdict.value}): {link_ids(fix_of(r), in_page)}" for r in found]
     if result.open or result.assumed:
         lines += ["", "## What the log left open", ""] + [f"- {line}" for line in result.open + result.assumed]
+    lines += gists_section(cited(fix_of(r) for r in found))
     return "\n".join(lines) + "\n"
 
 
@@ -136,6 +157,9 @@ def print_report(result: Validation, title: str, beside: Validation | None = Non
         also = (beside.result(r.rule).verdict.value,) if beside else ()
         table.add_row(r.rule, _level(r, result.profile), r.verdict.value, *also, r.reason)
     console.print(table)
+    for r in result.results:
+        if (fix := fix_of(r)) is not None:
+            console.print(f"fix {r.rule} ({r.verdict.value}): {fix}", soft_wrap=True, markup=False)
     for line in result.open:
         console.print(f"open: {line}", soft_wrap=True)
     for line in result.assumed:

@@ -35,7 +35,11 @@ tool drove which rules. Exit codes:
 
 The JSON report is ``{"target", "url", "profile", "summary", "capabilities",
 "note"?, "verdicts": [{"rule", "verdict", "level", "evidence": {"reason",
-"checks", "exchanges"}}]}``.
+"checks", "exchanges"}, "fix"?: {"text", "sdk"?, "remedy"?}}]}``: every FAIL and
+WARN carries its ``fix``, the rule's fix in the server author's terms and, when the
+server's ``serverInfo`` names a known SDK, that SDK's remedy (printed as ``fix ...``
+lines after the table, a "How to fix" paragraph in Markdown, a ``how to fix:`` line in
+JUnit).
 """
 
 from __future__ import annotations
@@ -213,6 +217,18 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
     for entry in report.drivers():
         console.print(driver_line(entry), highlight=False)
+    print_fixes(report, console)
+
+
+def print_fixes(report: Report, console: Console) -> None:
+    """One ``fix <rule> (<verdict>): ...`` line per FAIL and WARN: the rule's fix and, when ``serverInfo``
+    names a known SDK, its remedy (``model.traffic.fixes``); MCP rule ids stay bare."""
+    for verdict in report.verdicts:
+        fix = report.fix(verdict)
+        if fix is not None:
+            console.print(f"fix {verdict.rule} ({verdict.verdict.value}): {fix.text}", highlight=False, markup=False)
+            if fix.remedy:
+                console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
 
 
 def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:

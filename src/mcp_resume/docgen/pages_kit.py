@@ -7,7 +7,7 @@ import re
 from mcp_resume import cli
 from mcp_resume.spec.catalog import rule as catalog_rule
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, transport
+from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, SharedEventStore, shared_store, transport
 from mcp_resume.testing.kit import DEFAULT_STORE_EXAMPLES
 from mcp_resume.testing.probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
 
@@ -27,6 +27,7 @@ def test_my_event_store(event_store_check):
 def testing_page() -> str:
     contract = run_probes(CONTRACT_PROBES, ReferenceEventStore)
     limits = run_probes(LIMIT_PROBES, ReferenceEventStore)
+    shared_limits = run_probes(LIMIT_PROBES, SharedEventStore)
     checked = [(rule_link(r), catalog_rule(r).statement, catalog_rule(r).level(Profile.BOUNDARY).value) for r in KIT_RULES]
     checked += [(rule_link(p.rule), f"contract probe `{p.name}`: {p.title}", "MUST") for p in contract]
     return page(
@@ -59,6 +60,14 @@ def testing_page() -> str:
         "the kit's `ReferenceEventStore` does.",
         table(["probe", "situation", "a correct store", "why", "what to do"],
               [(code(p.name), p.title, p.observed, p.why, p.remedy) for p in limits]),
+        "## One store for all sessions: `SharedEventStore`",
+        "The remedy `verify` prints for a Python SDK server that FAILs `no-cross-session`. "
+        + _docstring_markdown(shared_store.__doc__),
+        "Under `deployment=\"shared\"` the kit uses a store that hands out views as the manager does after "
+        "`scope_sessions`: one instance, a new view per session. The table shows the limit probes on such a "
+        "store.",
+        table(["probe", "with SharedEventStore"],
+              [(code(p.name), ("not exposed: " if p.held else "exposed: ") + p.observed) for p in shared_limits]),
     )
 
 

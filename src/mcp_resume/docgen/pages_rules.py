@@ -10,7 +10,11 @@ from mcp_resume.spec.sources import source
 from .collect import KIT_RULES, NO_COVERAGE_HINT, DocsModel, branches_judged_by, checks_of
 from .markdown import bullets, code, link, page, table
 from .obligations import rules_judging_branches
-from .pages_spec import GENERATED, grades_table, rule_link
+from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, generic_fix, remedies_for
+
+from .pages_spec import GENERATED, grades_table, linked_ids, rule_link, source_link
+
+SOURCES_PAGE = "../sources.md"
 
 REPO = "../../"  # from docs/rules/ to the repository root: the set lives in a top-level folder
 SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
@@ -86,10 +90,12 @@ def rule_page(model: DocsModel, rule: Rule) -> str:
         f"Origin: {ORIGIN[rule.origin]}. {GENERATED}",
         "## Level per profile",
         "Each level with the ids it comes from (see the table below) and, where the text does not state it, why.",
-        grades_table(rule.grades),
+        grades_table(rule.grades, SOURCES_PAGE),
         _cases(rule),
         "## Where it comes from",
         _sources(rule),
+        "## How to fix",
+        _fix(rule),
         "## What checks it",
         bullets(_checkers(model, rule)),
         "## Tests that cover it",
@@ -104,7 +110,8 @@ def rule_page(model: DocsModel, rule: Rule) -> str:
 def _cases(rule: Rule) -> str:
     blocks = []
     for case, grades in rule.cases.items():
-        blocks += [f"### Case `{case}`", "A finding in this case is judged by these levels instead.", grades_table(grades)]
+        blocks += [f"### Case `{case}`", "A finding in this case is judged by these levels instead.",
+                   grades_table(grades, SOURCES_PAGE)]
     return "\n\n".join(blocks)
 
 
@@ -112,8 +119,23 @@ def _sources(rule: Rule) -> str:
     rows = []
     for source_id in rule.sources:
         entry = source(source_id)
-        rows.append((code(entry.id), entry.kind, entry.section, entry.gist))
+        rows.append((source_link(entry.id, SOURCES_PAGE), entry.kind, entry.section, entry.gist))
     return table(["id", "revision", "section", "what it says"], rows)
+
+
+def _fix(rule: Rule) -> str:
+    """What a server whose traffic breaks the rule must do differently, and the known SDKs' remedies."""
+    remedies = remedies_for(rule.id)
+    known = (bullets(f"{SDK_BY_TARGET[r.sdk].label} (`{r.sdk}`): {linked_ids(r.text, SOURCES_PAGE)}" for r in remedies)
+             if remedies else "No remedy specific to a known SDK or framework.")
+    return page(
+        "What `verify`, `validate` and `proxy` print beside a FAIL or WARN of this rule: what the server must do "
+        "differently.",
+        f"> {linked_ids(generic_fix(rule.id), SOURCES_PAGE)}",
+        "With the SDKs and frameworks `verify` knows (it names the SDK from the server's `serverInfo`, and then "
+        "prints only that one's remedy):",
+        known,
+    ).rstrip("\n")
 
 
 def _checkers(model: DocsModel, rule: Rule) -> list[str]:

@@ -11,7 +11,8 @@ from mcp_resume.spec.catalog import AGREEMENT, AGREEMENT_GRADES, PROFILE_ORDER, 
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import PROFILE_NOTES, SESSION_ERA, Profile
-from mcp_resume.spec.sources import REVISIONS, SOURCES
+from mcp_resume.model.traffic.gists import link_ids
+from mcp_resume.spec.sources import REVISIONS, SOURCES, anchor
 
 from .collect import DocsModel
 from .markdown import bullets, code, details, link, page, table
@@ -23,6 +24,16 @@ GUARDS = (Branch.MALFORMED_SESSION, Branch.UNKNOWN_SESSION)
 
 def rule_link(rule_id: str, prefix: str = "rules/") -> str:
     return link(code(rule_id), f"{prefix}{rule_id}.md")
+
+
+def source_link(source_id: str, page: str = "sources.md") -> str:
+    """``source_id`` (an MCP rule id, ``B26``) as a link to its gist: its row of ``page`` (docs/sources.md)."""
+    return link(code(source_id), f"{page}#{anchor(source_id)}") if source_id in SOURCES else code(source_id)
+
+
+def linked_ids(text: str, page: str = "sources.md") -> str:
+    """``text`` with every MCP rule id docs/sources.md lists linked to its row of ``page``."""
+    return link_ids(text, lambda source_id: f"{page}#{anchor(source_id)}")
 
 
 def diagram_block(diagram: Diagram, folder: str = "diagrams") -> str:
@@ -189,7 +200,7 @@ def profiles_page(model: DocsModel) -> str:
                for r in model.rules for case in r.cases]),
         f"## `{AGREEMENT}`",
         "A difference between a server and the spec that no rule of the catalog names.",
-        grades_table(AGREEMENT_GRADES),
+        grades_table(AGREEMENT_GRADES, "sources.md"),
         "## What changes from one profile to the next",
     ]
     for before, after in zip(PROFILES, PROFILES[1:]):
@@ -200,10 +211,11 @@ def profiles_page(model: DocsModel) -> str:
     return page(*blocks)
 
 
-def grades_table(grades: tuple[Grade, ...]) -> str:
-    """One row per profile: the level, the ids it comes from, the reason."""
-    rows = [(code(p.value), g.level.value, ", ".join(code(s) for s in g.sources), g.explanation)
-            for p, g in zip(PROFILE_ORDER, grades)]
+def grades_table(grades: tuple[Grade, ...], sources: str = "sources.md") -> str:
+    """One row per profile: the level, the ids it comes from, the reason; MCP rule ids link to their
+    gist in ``sources`` (the path of docs/sources.md from the page)."""
+    rows = [(code(p.value), g.level.value, ", ".join(source_link(s, sources) for s in g.sources),
+             linked_ids(g.explanation, sources)) for p, g in zip(PROFILE_ORDER, grades)]
     return table(["profile", "level", "from", "why"], rows)
 
 
@@ -218,7 +230,7 @@ def sources_page(model: DocsModel) -> str:
     revisions = [(r.letter, r.name, code(r.profile.value) if r.profile else "none", code(r.page)) for r in REVISIONS.values()]
     rows = []
     for source in SOURCES.values():
-        rows.append((code(source.id), source.kind, source.section, source.gist,
+        rows.append((f'<a id="{anchor(source.id)}"></a>{code(source.id)}', source.kind, source.section, source.gist,
                      ", ".join(rule_link(r) for r in cited_by.get(source.id, []))))
     return page(
         "# MCP sources of the rule catalog",
@@ -229,5 +241,7 @@ def sources_page(model: DocsModel) -> str:
         "`modelcontextprotocol/modelcontextprotocol` repository.",
         table(["letter", "revision", "profile", "page"], revisions),
         "## Every id the catalog cites",
+        "Each id's row is an anchor (`#source-b26`, `#source-c22-c27`, `#source-q3-7`): rule pages and "
+        "Markdown reports link an id to it.",
         table(["id", "revision", "section", "what it says", "cited by"], rows),
     )

@@ -17,21 +17,26 @@ Public names:
   ``factory``, played by a transport that uses the SDK's stream keys;
 - ``EventStoreReport`` (``report``): ``passed``, ``failure``, ``trace``,
   ``explain()``, ``to_json()``; ``ProbeResult`` (``probes``);
-- ``ReferenceEventStore`` (``reference_store``): a correct in-memory store;
+- ``ReferenceEventStore`` (``reference_store``): a correct in-memory store, one per session;
+- ``SharedEventStore``, ``scope_sessions``, ``ScopedSessionManager`` (``shared_store``): one store for
+  all sessions of the SDK's ``StreamableHTTPSessionManager``, each session through its own view,
+  whose event ids carry the session (it passes ``deployment="shared"``);
 - ``EventStoreTransport`` (``transport``): the server under test the machine drives;
 - ``ISOLATION_STATEMENT``: why a store shared by all sessions cannot keep them apart.
 
 Modules, one concern each: ``sdk`` (what is taken from the SDK), ``transport``,
-``probes``, ``reference_store``, ``report``, ``kit``, ``pytest_plugin``.
+``probes``, ``reference_store``, ``shared_store``, ``report``, ``kit``, ``pytest_plugin``.
 """
 
 from .kit import DEFAULT_STORE_EXAMPLES, check_event_store
 from .probes import ISOLATION_STATEMENT, ProbeResult
 from .reference_store import ReferenceEventStore
 from .report import EventStoreReport
+from .shared_store import ScopedSessionManager, SessionEventStore, SharedEventStore, scope_sessions
 from .transport import DEPLOYMENTS, PER_SESSION, SHARED, EventStoreTransport
 
 __all__ = [
     "DEFAULT_STORE_EXAMPLES", "DEPLOYMENTS", "EventStoreReport", "EventStoreTransport", "ISOLATION_STATEMENT",
-    "PER_SESSION", "ProbeResult", "ReferenceEventStore", "SHARED", "check_event_store",
+    "PER_SESSION", "ProbeResult", "ReferenceEventStore", "SHARED", "ScopedSessionManager", "SessionEventStore",
+    "SharedEventStore", "check_event_store", "scope_sessions",
 ]

@@ -19,6 +19,7 @@ from .probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
 from .reference_store import ReferenceEventStore
 from .report import EventStoreReport
 from .sdk import EventStore
+from .shared_store import session_store
 from .transport import DEPLOYMENTS, PER_SESSION, EventStoreTransport, Registry
 
 DEFAULT_STORE_EXAMPLES = 150
@@ -40,7 +41,9 @@ def check_event_store(
     Hypothesis example starts from new stores. ``deployment`` is
     ``"per-session"`` (the factory is called once per session: the only
     deployment in which a store can keep sessions apart) or ``"shared"`` (one
-    store for all sessions, as the SDK's ``StreamableHTTPSessionManager``).
+    store for all sessions, as the SDK's ``StreamableHTTPSessionManager``). A store that hands out a
+    view per session (``for_session()``, as ``SharedEventStore``) is used through a new view for
+    every session in both deployments, so in ``shared`` it can keep sessions apart.
     ``profile`` sets the rule levels (a broken SHOULD is a warning); the run is
     derandomized, so the same store gets the same verdict every time.
 
@@ -73,6 +76,7 @@ def _check(factory, examples, profile, deployment, steps) -> EventStoreReport:
             raise ValueError(f"{label} must be a positive integer, got {value!r}")
     name = _name(factory)
     report = EventStoreReport(name, deployment, profile, examples, steps)
+    report.scoped = callable(getattr(factory(), "for_session", None))
     report.contract = run_probes(CONTRACT_PROBES, factory)
     report.limits = run_probes(LIMIT_PROBES, factory)
     registry = Registry()
@@ -110,7 +114,7 @@ def _checked_factory(factory: Any) -> Callable[[], Any]:
             f"check_event_store needs a factory of stores, such as the store's class or a function that returns "
             f"a new store, not {type(factory).__name__!r}: every example starts from empty stores"
         )
-    sample = factory()
+    sample = session_store(factory())
     missing = [m for m in ("store_event", "replay_events_after") if not callable(getattr(sample, m, None))]
     if missing:
         raise TypeError(f"{_name(factory)}() returned a {type(sample).__name__}, which lacks {' and '.join(missing)} "

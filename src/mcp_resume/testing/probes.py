@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from .sdk import GET_STREAM_KEY, StoreRunner, emission_of, notification
+from .shared_store import session_store
 
 ISOLATION_STATEMENT = (
     "The SDK's EventStore interface tells the store neither the session that stores an event nor the session "
@@ -27,7 +28,8 @@ ISOLATION_STATEMENT = (
     "calling the factory once per session) and keep all its state inside the instance (in a shared database, "
     "scope every row by instance). Event ids that encode the session help only where the code that handles "
     "the GET compares that session with Mcp-Session-Id before calling replay_events_after; the SDK's "
-    "transport does not."
+    "transport does not, but a store that hands every session its own view does it inside the store "
+    "(SharedEventStore with scope_sessions, checked with deployment=\"shared\")."
 )
 
 
@@ -92,7 +94,7 @@ def resume_from_priming(factory: Callable[[], Any], runner: StoreRunner) -> Prob
     title = "a Last-Event-ID naming the priming event of a POST stream replays every later event of that stream"
 
     async def scenario():
-        store = factory()
+        store = session_store(factory())
         priming = await store.store_event("1", None)
         first = await store.store_event("1", scene.note("a1"))
         await store.store_event("2", scene.note("b1"))
@@ -124,11 +126,11 @@ def foreign_cursor(factory: Callable[[], Any], runner: StoreRunner) -> ProbeResu
     scene = _Scene("foreign")
 
     async def scenario():
-        store = factory()  # one store, two sessions: StreamableHTTPSessionManager's deployment
-        await store.store_event("1", None)
-        a1 = await store.store_event("1", scene.note("A1"))
-        await store.store_event("1", scene.note("A2"))
-        return await scene.replay(store, a1)  # session B presents session A's event id
+        a, b = _two_sessions(factory)  # one store, two sessions: StreamableHTTPSessionManager's deployment
+        await a.store_event("1", None)
+        a1 = await a.store_event("1", scene.note("A1"))
+        await a.store_event("1", scene.note("A2"))
+        return await scene.replay(b, a1)  # session B presents session A's event id
 
     return _limit(runner, "foreign-cursor", scene, scenario, {"A2"},
                   "with one store for all sessions, session B presenting session A's event id",
@@ -143,13 +145,13 @@ def request_id_collision(factory: Callable[[], Any], runner: StoreRunner) -> Pro
     scene = _Scene("collision")
 
     async def scenario():
-        store = factory()
-        await store.store_event("1", None)  # session A's tools/call, JSON-RPC id 1
-        a1 = await store.store_event("1", scene.note("A1"))
-        await store.store_event("1", None)  # session B's tools/call, also id 1
-        await store.store_event("1", scene.note("B1"))
-        await store.store_event("1", scene.note("A2"))
-        return await scene.replay(store, a1)  # session A resumes its own stream
+        a, b = _two_sessions(factory)
+        await a.store_event("1", None)  # session A's tools/call, JSON-RPC id 1
+        a1 = await a.store_event("1", scene.note("A1"))
+        await b.store_event("1", None)  # session B's tools/call, also id 1
+        await b.store_event("1", scene.note("B1"))
+        await a.store_event("1", scene.note("A2"))
+        return await scene.replay(a, a1)  # session A resumes its own stream
 
     return _limit(runner, "request-id-collision", scene, scenario, {"B1"},
                   "with one store for all sessions, two sessions whose tools/call both have JSON-RPC id 1",
@@ -163,11 +165,11 @@ def shared_standalone_key(factory: Callable[[], Any], runner: StoreRunner) -> Pr
     scene = _Scene("standalone")
 
     async def scenario():
-        store = factory()
-        g1 = await store.store_event(GET_STREAM_KEY, scene.note("A1"))
-        await store.store_event(GET_STREAM_KEY, scene.note("B1"))
-        await store.store_event(GET_STREAM_KEY, scene.note("A2"))
-        return await scene.replay(store, g1)
+        a, b = _two_sessions(factory)
+        g1 = await a.store_event(GET_STREAM_KEY, scene.note("A1"))
+        await b.store_event(GET_STREAM_KEY, scene.note("B1"))
+        await a.store_event(GET_STREAM_KEY, scene.note("A2"))
+        return await scene.replay(a, g1)
 
     return _limit(runner, "shared-standalone-key", scene, scenario, {"B1"},
                   f"with one store for all sessions, the standalone GET streams of two sessions (key {GET_STREAM_KEY!r})",
@@ -180,7 +182,7 @@ def reused_standalone_key(factory: Callable[[], Any], runner: StoreRunner) -> Pr
     scene = _Scene("reused")
 
     async def scenario():
-        store = factory()  # one session
+        store = session_store(factory())  # one session
         g1 = await store.store_event(GET_STREAM_KEY, scene.note("first"))
         # the connection drops; the client opens a new standalone stream (no Last-Event-ID)
         await store.store_event(GET_STREAM_KEY, scene.note("second"))
@@ -194,6 +196,13 @@ def reused_standalone_key(factory: Callable[[], Any], runner: StoreRunner) -> Pr
                   "client already received on the newer one.",
                   "Nothing a store can do: the transport must key each standalone stream apart. A client that "
                   "resumes only its newest standalone stream is not affected.")
+
+
+def _two_sessions(factory: Callable[[], Any]) -> tuple[Any, Any]:
+    """The stores two sessions use when one store serves both: the same store twice, or two of its
+    views when it hands out one per session (``for_session``)."""
+    shared = factory()
+    return session_store(shared), session_store(shared)
 
 
 def _limit(runner, name, scene, scenario, leaks: set[str], title, observed_form, why, remedy) -> ProbeResult:

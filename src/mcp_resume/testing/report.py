@@ -28,8 +28,9 @@ class EventStoreReport:
     - ``warnings``: SHOULD-level rules of ``profile`` seen broken, with what was seen;
     - ``contract`` / ``limits``: the probes (``probes``); limits never fail the store;
     - ``isolation``: whether one session's cursor can yield another's events here:
-      ``held (a store per session)``, ``broken``, ``not judged`` or ``cannot be guaranteed`` (shared store,
-      no leak observed).
+      ``held (a store per session)``, ``held (a view per session)`` (a store that hands each session
+      its own view, ``SharedEventStore``), ``broken``, ``not judged`` or ``cannot be guaranteed``
+      (shared store, no leak observed).
     """
 
     store: str
@@ -45,6 +46,8 @@ class EventStoreReport:
     limits: tuple[ProbeResult, ...] = ()
     actions_run: int = 0
     skipped: dict[str, int] = field(default_factory=dict)
+    scoped: bool = False
+    """The store hands out a view per session (``for_session``), each session using its own."""
 
     @property
     def passed(self) -> bool:
@@ -58,8 +61,10 @@ class EventStoreReport:
 
     @property
     def isolation(self) -> str:
-        if self.deployment == SHARED:
+        if self.deployment == SHARED and (self.leaks or not self.scoped):
             return "broken" if self.leaks else "cannot be guaranteed"
+        if self.scoped and self.failure is None:
+            return "held (a view per session)"
         if self.failure is None:
             return "held (a store per session)"
         return "broken" if self.failure.rule == "no-cross-session" else "not judged"
@@ -150,7 +155,8 @@ _DEPLOYMENT_TEXT = {
 }
 
 _SHARED_REMEDY = ("check and deploy the store per session (deployment=\"per-session\"): give every session's "
-                  "transport its own store instance, with all state inside it")
+                  "transport its own store instance, with all state inside it; or hand every session its own view "
+                  "of one store, as mcp_resume.testing.SharedEventStore does with scope_sessions (docs/testing.md)")
 
 _CONFIRMED_TEXT = {
     True: "confirmed: the same trace holds with the kit's ReferenceEventStore, so the fault is the store's",

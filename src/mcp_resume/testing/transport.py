@@ -18,10 +18,13 @@ sessions), and a store instance's second and later standalone streams are keyed
 ``_GET_stream#2``, ``#3`` ... (the SDK reuses ``_GET_stream``).
 
 Deployments: ``per-session`` calls the factory once for every session (a store
-per session: the only way a store can keep sessions apart); ``shared`` calls it
+per session: the only way a plain store can keep sessions apart); ``shared`` calls it
 once for all sessions (what ``StreamableHTTPSessionManager`` does). Under
 ``shared`` another session's cursor cannot be judged (the store is never told
-who asks) and such a request is skipped as ``Unsupported``.
+who asks) and such a request is skipped as ``Unsupported``, unless the store hands
+out a view per session (``for_session()``, as ``SharedEventStore`` does with
+``scope_sessions``): then every session stores and replays through its own view,
+and another session's cursor is judged like any other.
 
 Stream expiry is not part of the SDK's interface: the kit's transport refuses
 (400) a cursor of a stream it expired, without asking the store.
@@ -40,6 +43,7 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.transitions import Delivered, Observation
 
 from .sdk import GET_STREAM_KEY, StoreRunner, emission_of, notification, server_request
+from .shared_store import session_store
 
 PER_SESSION = "per-session"
 SHARED = "shared"
@@ -120,7 +124,10 @@ class EventStoreTransport(ReferenceServer):
         self.example = self.registry.next_example()
         self.runner = StoreRunner()
         self.slots: dict[str, Slot] = {}
-        self.shared = Slot(SHARED, factory()) if deployment == SHARED else None
+        shared = factory() if deployment == SHARED else None
+        self.scoped = shared is not None and callable(getattr(shared, "for_session", None))
+        self.shared_store = shared
+        self.shared = Slot(SHARED, shared) if shared is not None and not self.scoped else None
         self.stored: dict[str, Stored] = {}  # by reported id
         self.store_keys: dict[str, str] = {}  # transport stream key -> store key
         self.jsonrpc_ids: dict[str, int] = {}  # server request -> its JSON-RPC id
@@ -139,7 +146,8 @@ class EventStoreTransport(ReferenceServer):
     def on_initialize(self, action: a.Initialize) -> Observation:
         session = f"sess-{len(self.sessions) + 1}"  # the n-th session, as the spec's handle Sn
         self.sessions[session] = SessionRecord()
-        self.slots[session] = self.shared or Slot(session, self.factory())
+        store = session_store(self.shared_store if self.scoped else self.factory())
+        self.slots[session] = self.shared or Slot(session, store)
         self.slots[session].post_key()  # the client's initialize request takes JSON-RPC id 0
         self.server_request_ids[session] = itertools.count(0)
         return Observation(200, session=session)
@@ -194,7 +202,7 @@ class EventStoreTransport(ReferenceServer):
         return Observation(200, stream=stream.key if stream else None, events=delivered)
 
     def _refuse_unjudgeable(self, slot: Slot, origin: Stored) -> None:
-        if self.deployment == SHARED:
+        if self.deployment == SHARED and not self.scoped:
             raise Unsupported("a store shared by all sessions is never told which session presents a cursor")
         if origin.event_id in slot.minted:
             raise Unsupported(f"event id {origin.event_id!r} names an event in both sessions' stores")
