@@ -16,7 +16,7 @@ A counterexample (a trace from any checker, e.g. the explorer's shortest for a
 faulty design) is drawn in red: the spec states it passes through (added to the
 picture when they lie beyond the bound) and its last step, which ends in a red
 node naming the broken rule. Rendering to SVG is the caller's business
-(``proofs.graphviz.render``: Graphviz's ``dot``).
+(``proofs.diagrams.graphviz.render``: Graphviz's ``dot``).
 """
 
 from __future__ import annotations

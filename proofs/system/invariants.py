@@ -9,7 +9,7 @@ Three kinds, all named:
   invariants need to be inductive (a live session was issued, a connected
   stream is open ...), proven like the others;
 - *step properties* ``f(step, profile)``: hold on every step from a state
-  satisfying the invariants (``spec.invariants.TRANSITION_CHECKS`` and the
+  satisfying the invariants (``spec.invariants.SERVER_CHECKS`` and the
   rules that judge statuses). A step property P is the state invariant
   "no step has broken P yet" of the system composed with a monitor that
   latches a flag when a step breaks P; it holds initially (no step yet), and its

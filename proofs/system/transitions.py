@@ -539,7 +539,7 @@ def _restart_client(step: Step, semantics: Semantics) -> _Effect:
 
 
 def _open_in_live_session(step: Step, t):
-    """``spec.state.open_streams``: open, in a live session."""
+    """``spec.state.State.open_streams``: open, in a live session."""
     L, R, X = step.L, step.R, step.X
     return L.and_(X.t_issued(t), X.t_open(t), X.s_live(R.owner(t)))
 
