@@ -6,7 +6,9 @@ Public entry points:
   index, the decision as a flowchart and a table, the lifecycles as state
   diagrams (DOT, Mermaid, SVG), one page per catalog rule (statement, levels,
   MCP sources, checks, covering tests, proof obligations, faulty designs), the
-  profile comparison, the MCP sources, the EventStore test kit, the fixture tools and a CI job;
+  profile comparison, the MCP sources, the EventStore test kit, the fixture tools, a CI job,
+  judging real traffic, the command reference (read from ``cli.build_parser()``) and the
+  contributor page;
 - ``compare_sets(generated, committed, svg=True) -> list[Difference]``
   (``compare``): byte comparison, SVG by text content;
 - ``scan_tests(tests_dir, root, known_rules)`` (``coverage``): the tests marked
@@ -15,7 +17,8 @@ Public entry points:
   graph) contributed by modules when they exist.
 
 Modules: ``markdown``, ``coverage``, ``obligations``, ``hooks``, ``collect``,
-``pages_spec``, ``pages_rules``, ``pages_kit``, ``pages_fixtures``, ``build``, ``compare``.
+``pages_spec``, ``pages_rules``, ``pages_kit``, ``pages_fixtures``, ``pages_traffic``,
+``pages_commands``, ``pages_contributing``, ``build``, ``compare``.
 """
 
 from .build import DocsResult, build_docs

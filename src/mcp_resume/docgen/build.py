@@ -10,12 +10,15 @@ from mcp_resume.proofs.diagrams.render import to_dot, to_mermaid
 from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, render
 
 from .collect import NO_COVERAGE_HINT, collect
+from .pages_commands import commands_page
+from .pages_contributing import contributing_page
 from .hooks import SECTIONS, contribute, load
 from .pages_design import design_page
 from .pages_fixtures import fixtures_page
 from .pages_kit import ci_page, testing_page
 from .pages_rules import index_page, rule_page
 from .pages_spec import decision_page, lifecycles_page, profiles_page, sources_page
+from .pages_traffic import traffic_page
 
 DIAGRAMS = "diagrams"
 
@@ -72,6 +75,9 @@ def build_docs(out_dir: Path, tests_dir: Path | None, dot_program: str | None,
         "testing.md": testing_page(),
         "fixtures.md": fixtures_page(),
         "ci.md": ci_page(),
+        "traffic.md": traffic_page(),
+        "commands.md": commands_page(),
+        "contributing.md": contributing_page(),
     }
     pages.update({f"rules/{rule.id}.md": rule_page(model, rule) for rule in model.rules})
     for name, text in pages.items():

@@ -21,6 +21,8 @@ SHORT_ORIGIN = {"design": "invariant", "mcp": "MCP"}
 ORIGIN = {"design": "one of the invariants of the design (docs/design.md §4)", "mcp": "an MCP rule the catalog adds to the invariants of the design"}
 
 PAGES = (
+    ("commands.md", "Command reference", "every command, its usage, options and exit codes, read from the command line's "
+                                         "own definitions"),
     ("design.md", "The design", "what mcp-resume checks and how it is built: vocabulary, the decision, "
                                 "profiles, invariants, faulty designs, architecture"),
     ("decision.md", "The decision", "how a server answers a request: the five branches and the 400/404 guards, "
@@ -32,6 +34,10 @@ PAGES = (
     ("fixtures.md", "Fixture tools", "the tools verify calls to judge pending server requests and stream history: "
                                      "what each takes, sends and waits, `add_fixture_tools`, and `verify --tool`"),
     ("ci.md", "Checking a server in CI", "a GitHub Actions job that gates on `mcp-resume verify`"),
+    ("traffic.md", "Judging a server by its real traffic", "`mcp-resume proxy` in front of a server you cannot "
+                                                           "change, `mcp-resume validate` on a recording"),
+    ("contributing.md", "Working on mcp-resume", "tests, what is generated and how to regenerate it, where the spec, "
+                                                 "the model and the proofs live, the explorer and the kill matrix"),
     ("compatibility.md", "Compatibility of the official SDKs",
      "the verdicts measured for python-sdk 1.x and 2.x and typescript-sdk (written by `mcp-resume compat`)"),
 )
