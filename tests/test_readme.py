@@ -15,6 +15,7 @@ import pytest
 from mcp_resume.cli import build_parser, main
 from mcp_resume.docgen.compare import EXTERNAL_PAGES
 from mcp_resume.docgen.pages_rules import PAGES
+from mcp_resume.docgen.pages_spec import GENERATED
 from mcp_resume.model.verify.roles import parse_tool_option
 from mcp_resume.spec.profiles import Profile
 
@@ -31,16 +32,16 @@ def _code_blocks(text: str, heading: str | None = None) -> list[str]:
     return re.findall(r"```[a-z]*\n(.*?)```", text, flags=re.S)
 
 
-def _commands() -> list[str]:
-    """Every ``mcp-resume ...`` command of the README: in shell code blocks (each part of a ``&&`` or
+def _commands(text: str = README) -> list[str]:
+    """Every ``mcp-resume ...`` command of ``text``: in shell code blocks (each part of a ``&&`` or
     ``|`` chain, comments dropped) and in inline code."""
     found = []
-    shell_blocks = re.findall(r"```sh\n(.*?)```", README, flags=re.S)
+    shell_blocks = re.findall(r"```sh\n(.*?)```", text, flags=re.S)
     for line in (line for block in shell_blocks for line in block.splitlines()):
         for part in re.split(r"&&|\|", line.split(" #", 1)[0] if not line.startswith("#") else ""):
             if part.strip().startswith("mcp-resume "):
                 found.append(part.strip())
-    prose = re.sub(r"```.*?```", "", README, flags=re.S)
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
     for span in re.findall(r"`([^`\n]+)`", prose):
         for part in span.split("|"):
             if part.strip().startswith("mcp-resume "):
@@ -112,12 +113,24 @@ def test_the_benchmark_figures_live_in_benchmarks_results_with_dates():
     assert re.search(r"20\d\d-\d\d-\d\d", results) and "load" in results
 
 
-@pytest.mark.parametrize("name", ["contributing", "traffic"])
-def test_every_file_the_pages_that_took_the_readmes_material_name_exists(name):
+def _moved_page(name: str) -> str:
     from mcp_resume.docgen.pages_contributing import contributing_page
     from mcp_resume.docgen.pages_traffic import traffic_page
 
-    text = {"contributing": contributing_page, "traffic": traffic_page}[name]()
+    return {"contributing": contributing_page, "traffic": traffic_page}[name]()
+
+
+@pytest.mark.parametrize("name", ["contributing", "traffic"])
+def test_every_command_of_the_pages_that_took_the_readmes_material_parses(name):
+    found = _commands(_moved_page(name).replace(GENERATED, ""))  # the stamp names the command, it is no command line
+    assert found
+    for command in found:
+        build_parser().parse_args(shlex.split(command)[1:])
+
+
+@pytest.mark.parametrize("name", ["contributing", "traffic"])
+def test_every_file_the_pages_that_took_the_readmes_material_name_exists(name):
+    text = _moved_page(name)
     named = set(re.findall(r"`((?:spec|model|proofs|src|tests|benchmarks|tools)/[\w./-]+)`", text))
     named |= {target.removeprefix("../") for target in re.findall(r"\]\(\.\./([^)#]+)\)", text)}
     assert named, "the page names files"

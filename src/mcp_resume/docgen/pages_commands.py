@@ -18,6 +18,19 @@ from .pages_spec import GENERATED
 
 USAGE_WIDTH = 100
 
+SHARED = (
+    "Exit codes: **0** everything checked holds, **1** something does not (a FAIL verdict, a broken invariant, a "
+    "faulty design not caught), **2** usage error or missing tool (e.g. no node for `typescript-sdk`), **3** the "
+    "target could not be checked (down, never answers, not an MCP server; for `verify` and `validate` also: some "
+    "verdict INCONCLUSIVE and none FAIL; `prove`: nothing refuted but some Z3 query unknown, raise `--rlimit`; "
+    "`explore`: stopped at `--max-states`/`--max-memory`), **130** interrupted: no partial artifact is left that "
+    "looks like a result (`verify` still prints and writes the verdicts made so far, marked partial). A report that "
+    "cannot be written is exit 2 with one line naming the file. A report named `-` (`--json -`, `--junit -` or "
+    "`--markdown -`, one per run) goes to standard output and everything else the command prints to standard "
+    "error, so `mcp-resume verify URL --json - | jq` works. Embedded servers die with their parent, even when it is "
+    "killed."
+)
+
 
 @dataclass(frozen=True)
 class Command:
@@ -151,5 +164,7 @@ def commands_page(parser: argparse.ArgumentParser | None = None) -> str:
         "([src/mcp_resume/cli.py](../src/mcp_resume/cli.py)), so it says what `mcp-resume COMMAND --help` says. "
         "Every command also takes `-h`/`--help`.",
         index,
+        "## What every command shares",
+        SHARED,
         *(command_section(c) for c in listed),
     )

@@ -153,6 +153,20 @@ def contributing_page() -> str:
         "are the same on any number of workers. The Hypothesis machine's examples are the same in every process, "
         "editable install or not: Hypothesis draws some integers from the literals of the local modules loaded, so "
         "while the machine runs that pool is left empty (`model/harness/machine.py`).",
+        "**Liveness.** `explore --liveness` checks `no-stranded-request` on the explored graph under fair "
+        "reconnection (strongly connected components) and prints, saves (`--traces`) and draws (`--graph`) a lasso "
+        "when a request can stay stranded forever (designs 1 and 3). It keeps the graph whole and unreduced in memory, "
+        "so it stops at `--max-states` (default 500,000): a lasso found by then is real, none found is exit 3. It "
+        "builds on its own bounds (`tiny` for the spec, `liveness` beside a design), judges a design under `boundary` "
+        "only (the spec's lasso under an MCP revision, where `reemit-pending` is MAY, is a run the revision allows: "
+        "exit 0), and calls a graph where no request is ever stranded VACUOUS (exit 1).",
+        "**Drawing.** `explore --graph DIR` draws the explored states (DOT, and SVG with Graphviz), edges coloured by "
+        "action and labelled with the decision branch. With `--design N` the run explores the `kill` bound (or the one "
+        "given) and the picture is drawn within the `graph` bound (within the given one when it has at most 1,500 "
+        "states), the design's shortest counterexample in red; for the spec alone a bound too big to draw is refused "
+        "before the run. `--design N` alone stops as soon as every rule the design breaks has its shortest trace, at "
+        "the latest at the end of the first level with a counterexample (`--first`: at the first counterexample; "
+        "`--exhaustive`: the whole bound, exit 1 when it breaks a rule, as a faulty design should).",
         "## The kill matrix",
         "`mcp-resume check --kill-matrix` runs each faulty design and each correct variation against each checker "
         "under `boundary` and `mcp-2025-11-25`. Under `boundary` every design is caught by the Hypothesis machine and "
@@ -163,7 +177,7 @@ def contributing_page() -> str:
         "every design and variation the formulas encode. Every counterexample is replayed from JSON on the design and "
         "on the reference server. The other two columns (`src/mcp_resume/kill_columns.py`) agree cell for cell: "
         "`z3-bmc`, the shortest violating run Z3 finds over the transition formulas with the design's changes "
-        "(decoded into a trace and replayed the same way), and `http-verify`, `mcp-resume verify` against the design "
+        "(decoded into a trace and replayed the same way), and `http-verify`, `mcp-resume verify design-N`: the design "
         "served over Streamable HTTP on 127.0.0.1. A run that finds nothing but never fired some action or never "
         "took some decision branch is *vacuous* and fails, in every checker.",
         "## Benchmarks",

@@ -28,7 +28,8 @@ def traffic_page() -> str:
         "Each exchange is mapped onto the spec's actions (`initialize`, requests, answers, GET with or without "
         "`Last-Event-ID`, DELETE; the events and server requests seen on each stream; a connection's end) and judged "
         "by the same checks as every other checker (`model/traffic/judge.py`, the one oracle of "
-        "[design.md §6](design.md#6-architecture)); each rule's verdict names the exchanges that broke it.",
+        "[design.md §6](design.md#6-architecture)); each rule's verdict names the exchanges that broke it, and every "
+        "FAIL and WARN carries a fix line (a `fix` field in JSON), as `verify`'s do.",
         "What a log cannot show is left open, not guessed: a session whose `initialize` was not recorded is not "
         "judged, and a rule touched only by such exchanges is INCONCLUSIVE, never PASS. What the server may do unseen "
         "is assumed and said: a refusal of a retained cursor is read as eviction, a 404 for a session quiet for 30 s "
@@ -39,6 +40,13 @@ def traffic_page() -> str:
         "Each finding the proxy prints comes with two reproducers in `--out`: `<rule>.curl.sh` (the recorded "
         "requests) and `<rule>.trace.json`, the spec's steps up to the finding, which "
         "`mcp-resume replay <rule>.trace.json <server>` runs again.",
+        "`replay` takes three kinds of trace: a verify trace (written by `verify` for each FAIL and WARN), run again "
+        "against the same server after a fix, or against `spec` to see the expected answers; a spec trace (from "
+        "`check`, `explore` or the proxy) against `spec`, `reference`, `design-N`, or a server over HTTP when every "
+        "step can be played there (client actions, and server actions its fixture tools play; otherwise it says which "
+        "step cannot be and exits 3); a lasso of `explore --liveness` against `spec`, `reference` or `design-N`: its "
+        "prefix, then its cycle as often as the trace repeats it, and whether its request is stranded after every "
+        "round (exit 1 when it is, under `boundary`; a lasso whose rounds differ from its cycle is refused).",
         "Through the proxy, the official Python SDK client's traffic to the Python SDK server shows its "
         "cross-session replay as a FAIL of `no-cross-session` the moment a second client presents the first one's "
         "event id as its resumption token (`tests/test_traffic_sdk_client.py`; `tests/fixtures/python-sdk-client.har` "
