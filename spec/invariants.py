@@ -540,10 +540,17 @@ def _strangers_reachable(t: Transition) -> bool:
     cursor = getattr(t.action, "last_event_id", None)
     if not t.observation.events and t.before.event(cursor) is None:
         return False
-    streams = {e.stream for e in t.before.events}
-    if len({s.session for s in t.before.streams if s.id in streams}) > 1:
-        return True
-    return cursor is not None and len(streams) > 1
+    session_of = {s.id: s.session for s in t.before.streams}
+    if len(set(session_of.values())) < 2 and (cursor is None or len(session_of) < 2):
+        return False  # one session and, on a resumption, one stream: no stranger, whatever the events
+    streams, sessions = set(), set()
+    for event in t.before.events:  # stops at the first stranger: a long log is not walked whole each step
+        streams.add(event.stream)
+        if event.stream in session_of:
+            sessions.add(session_of[event.stream])
+        if len(sessions) > 1 or cursor is not None and len(streams) > 1:
+            return True
+    return False
 
 
 def _other_sessions_requests(t: Transition) -> bool:

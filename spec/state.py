@@ -247,7 +247,7 @@ class State:
         return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client, self.dense)
 
     def with_event(self, event: Event) -> "State":
-        dense = self.dense
+        dense = self.dense if self.events else True  # no event yet: dense whatever was said
         if dense is not None:
             dense = dense and event.id == f"E{len(self.events) + 1}"
         return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client, dense)
