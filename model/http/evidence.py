@@ -50,13 +50,16 @@ class ErrorKind(str, Enum):
 @dataclass
 class SseEvent:
     """One SSE event as read: its ``id`` (``None`` when absent), type, raw data and,
-    when the data is JSON, the parsed JSON-RPC ``message``."""
+    when the data is JSON, the parsed JSON-RPC ``message``. In a compact record
+    (``model.traffic.compact``) ``data`` is an excerpt, ``message`` what the judge reads of
+    it, and ``digest`` stands for the whole message (``None`` otherwise)."""
 
     id: str | None
     event: str
     data: str
     retry: int | None = None
     message: dict[str, Any] | None = None
+    digest: str | None = None
 
     @property
     def is_priming(self) -> bool:

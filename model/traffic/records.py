@@ -31,6 +31,7 @@ from typing import Any, Iterable, Iterator
 
 from mcp_resume.model.http.client import event_from_fields, parse_event_stream
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+from mcp_resume.model.traffic.compact import compact_record
 
 FORMATS = ("auto", "har", "jsonl")
 MAX_RECORD_CHARS = 50_000_000
@@ -100,31 +101,38 @@ def write_line(record: Record) -> str:
     return json.dumps(record.to_json(), ensure_ascii=False, separators=(",", ":")) + "\n"
 
 
-def read(path: Path, fmt: str = "auto", max_line_chars: int = MAX_RECORD_CHARS) -> list[Record]:
+def read(path: Path, fmt: str = "auto", max_line_chars: int = MAX_RECORD_CHARS, *,
+         compact: bool = False) -> list[Record]:
     """The records of ``path``, in the order their requests were sent.
 
     ``fmt`` is ``auto`` (by content: a JSON object with ``log`` is HAR), ``har``
     or ``jsonl``. JSON lines are read line by line (``iter_jsonl``): a recording of any
     size is read, holding one line at a time beside the records, each line at most
     ``max_line_chars`` characters. A HAR file is one JSON document, read whole, at most
-    ``MAX_RECORD_CHARS`` characters. Raises ``RecordError`` for an unreadable or
-    malformed file, ``ValueError`` for an unknown ``fmt``.
+    ``MAX_RECORD_CHARS`` characters. ``compact``: each record reduced as it is read to
+    what the judge reads of it (``model.traffic.compact``: the judge's verdicts are the
+    same; bodies and event data are excerpts), so that the records take memory by their
+    count of exchanges and events, not by the recording's bytes. Raises ``RecordError``
+    for an unreadable or malformed file, ``ValueError`` for an unknown ``fmt``.
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}: expected one of {', '.join(FORMATS)}")
     if fmt == "auto":
         fmt = "har" if _looks_like_har(_head(path)) else "jsonl"
     if fmt == "jsonl":
-        records = list(iter_jsonl(path, max_line_chars))
+        records = list(iter_jsonl(path, max_line_chars, compact=compact))
     else:
         records = read_har(_whole(path), str(path))
-    return sorted(records, key=lambda r: (r.started, r.number))
+        records = [compact_record(r) for r in records] if compact else records
+    records.sort(key=lambda r: (r.started, r.number))
+    return records
 
 
-def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS) -> Iterator[Record]:
+def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS, *, compact: bool = False) -> Iterator[Record]:
     """The records of the JSON-lines file ``path`` one at a time, in file order (blank lines
     skipped), reading one line at a time: never more than ``max_line_chars + 1`` characters
-    of the file are held. ``RecordError`` names the line: one longer than ``max_line_chars``
+    of the file are held; ``compact``: each record compacted (``compact.compact_record``)
+    before the next line is read. ``RecordError`` names the line: one longer than ``max_line_chars``
     (found without reading the rest of it), one that is no exchange record, a file that
     cannot be read or is not UTF-8."""
     try:
@@ -136,7 +144,7 @@ def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS) -> Iterator[R
                     raise RecordError(f"{path}:{number}: line longer than {max_line_chars:,} characters")
                 record = _line_record(line, str(path), number)
                 if record is not None:
-                    yield record
+                    yield compact_record(record) if compact else record
     except UnicodeDecodeError:
         raise RecordError(f"{path}: cannot read: not UTF-8 text (a HAR file or JSON lines is)") from None
     except OSError as error:

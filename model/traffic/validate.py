@@ -40,7 +40,6 @@ touched is SKIP; a rule touched and never broken is PASS.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -57,6 +56,7 @@ from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
+from mcp_resume.model.traffic.compact import message_digest
 from mcp_resume.model.traffic.records import Record
 
 REPLAY_WINDOW = 1.0
@@ -180,7 +180,7 @@ class _Timeline:
         self.names: dict[int, str] = {}  # id() of an event -> the name it is judged under (none sent, or a copy's)
         self.unnamed_count = 0  # events named so far for want of an SSE id
         self.negotiated: set[str] = set()  # the protocolVersion of every initialize answer in the log
-        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message as JSON -> (its event's name, its stream key)
+        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message's digest (``compact.digest``) -> (its event's name, its stream key)
 
     # -- placing one step ------------------------------------------------------------
 
@@ -568,7 +568,7 @@ class _Timeline:
         for event in events:
             if event.id is not None and event.id in self.seen_events or event.message is None:
                 continue
-            original = self.messages_seen.get(_canonical(event.message))
+            original = self.messages_seen.get(message_digest(event))
             if original is not None and original[1] != key and self.session_of_stream.get(original[1]) == \
                     self.session_of_stream.get(key):
                 self.names[id(event)] = original[0]
@@ -608,7 +608,7 @@ class _Timeline:
             self.seen_events.add(event.id)
             self.event_stream.setdefault(event.id, key)
         if event.message is not None:
-            self.messages_seen.setdefault(_canonical(event.message), (self._event_id(event), key))
+            self.messages_seen.setdefault(message_digest(event), (self._event_id(event), key))
 
 
 def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False,
@@ -741,9 +741,6 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str
     return burst
 
 
-def _canonical(message) -> str | None:
-    """A JSON-RPC message as one text, whatever its key order and whitespace (a store may re-serialise)."""
-    return None if message is None else json.dumps(message, sort_keys=True, separators=(",", ":"))
 
 
 def _oversized_refused(x) -> bool:

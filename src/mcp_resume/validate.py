@@ -56,7 +56,7 @@ def fix_of(r: RuleResult) -> str | None:
 def run(args) -> int:
     """The ``validate`` command; ``args`` has ``file``, ``format``, ``profile``, ``json``, ``junit``, ``markdown``."""
     try:
-        records = read(Path(args.file), args.format)
+        records = read(Path(args.file), args.format, compact=True)
     except RecordError as error:
         print(f"mcp-resume validate: {error}", file=sys.stderr)
         return EXIT_USAGE

@@ -1,0 +1,137 @@
+"""Compact records: each exchange reduced, as it is read, to what the judge reads of it.
+
+A long recording (``mcp-resume proxy --record`` over hours: hundreds of megabytes of
+2 KB log notifications) is judged in memory bounded by its number of exchanges and
+events, not by its bytes. The judge (``model.traffic.validate``, ``.sessionless``,
+``.judge``) reads of a JSON-RPC message only its kind, its ``id``, its ``method``,
+the ids it names (``params.requestId`` of a cancellation, ``params.progressToken``),
+the revision it shows (``params._meta``, ``result.protocolVersion``), whether it
+asks for or carries input (``result.inputRequests`` / ``resultType``,
+``params.inputResponses``), an error's ``code``, and whether two messages are the
+same value (a replay of another stream's message, MCP B26). ``skeleton`` keeps
+exactly that; ``digest`` stands for the whole message in comparisons of "same
+message"; an event's ``data`` is cut to ``EXCERPT_CHARS`` characters of evidence
+(an empty one, a priming event, MCP D8, stays empty).
+
+``compact_record(record) -> Record`` (the same exchange, compacted in place);
+the judge gives every verdict a whole record gives. No I/O.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from mcp_resume.model.http.evidence import SseEvent
+
+EXCERPT_CHARS = 80
+"""Characters kept of an event's data, and of a body that is not JSON: the evidence excerpt."""
+
+DETAIL_CHARS = 41
+"""Characters kept of a notification's ``params.data``: enough for ``SseEvent.summary``'s 40."""
+
+SCALAR_CHARS = 256
+"""Longest text kept as a value of ``params._meta`` (a revision, a token); longer ones name nothing the judge reads."""
+
+PRESENT = None
+"""The value kept for a field the judge only tests for presence (``inputRequests``, ``inputResponses``)."""
+
+_PARAMS = ("requestId", "progressToken", "progress")  # kept whole: ids the judge compares
+_RESULT = ("protocolVersion", "resultType")
+
+
+def digest(message: Any) -> str:
+    """A digest of ``message`` as a JSON value, whatever its key order and whitespace
+    (a store may re-serialise): two messages have the same digest when they are the
+    same value. 32 hexadecimal characters (BLAKE2b, 128 bits)."""
+    text = json.dumps(message, sort_keys=True, separators=(",", ":"))
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+
+
+def message_digest(event: SseEvent) -> str | None:
+    """The digest of the whole message ``event`` carries (kept by ``compact_event``, else
+    worked out), ``None`` when its data is no JSON object."""
+    if event.message is None:
+        return None
+    return event.digest if event.digest is not None else digest(event.message)
+
+
+def skeleton(message: Any) -> Any:
+    """A JSON-RPC body reduced to what the judge reads (see the module docstring): an object
+    keeps ``jsonrpc``, ``id``, ``method`` and the named fields of ``params``, ``result`` and
+    ``error``; a list, the skeletons of its items; text, its first ``EXCERPT_CHARS`` characters;
+    a number, ``true``/``false`` or ``null`` as it is."""
+    if isinstance(message, str):
+        return message[:EXCERPT_CHARS]
+    if isinstance(message, list):
+        return [skeleton(item) for item in message]
+    if not isinstance(message, dict):
+        return message
+    kept = {k: message[k] for k in ("jsonrpc", "id", "method") if k in message}
+    if "params" in message:
+        kept["params"] = _params(message["params"])
+    if "result" in message:
+        kept["result"] = _result(message["result"])
+    if "error" in message:
+        kept["error"] = _error(message["error"])
+    return kept
+
+
+def compact_event(event: SseEvent) -> SseEvent:
+    """``event`` with its message as a ``skeleton``, the whole message's ``digest`` and its data cut
+    to ``EXCERPT_CHARS`` characters."""
+    if event.message is None:
+        return SseEvent(event.id, event.event, event.data[:EXCERPT_CHARS], event.retry)
+    return SseEvent(event.id, event.event, event.data[:EXCERPT_CHARS], event.retry,
+                    skeleton(event.message), digest(event.message))
+
+
+def compact_record(record):
+    """``record`` (a ``records.Record``) with its bodies and events compacted; returns it."""
+    x = record.exchange
+    x.request_body = skeleton(x.request_body)
+    x.body = skeleton(x.body)
+    x.events = [compact_event(e) for e in x.events]
+    return record
+
+
+def _params(params: Any) -> Any:
+    if not isinstance(params, dict):
+        return skeleton(params) if isinstance(params, list) else params
+    kept = {k: params[k] for k in _PARAMS if k in params}
+    if "data" in params:
+        kept["data"] = str(params["data"])[:DETAIL_CHARS]
+    if "inputResponses" in params:
+        kept["inputResponses"] = PRESENT
+    meta = params.get("_meta")
+    if isinstance(meta, dict):
+        kept["_meta"] = {k: v for k, v in meta.items() if _scalar(v)}
+    elif "_meta" in params:
+        kept["_meta"] = None
+    return kept
+
+
+def _result(result: Any) -> Any:
+    if not isinstance(result, dict):
+        return None if isinstance(result, (dict, list, str)) else result
+    kept = {k: result[k] for k in _RESULT if k in result}
+    if "inputRequests" in result:
+        kept["inputRequests"] = PRESENT
+    return kept
+
+
+def _error(error: Any) -> Any:
+    if isinstance(error, str):
+        return error[:EXCERPT_CHARS]
+    if not isinstance(error, dict):
+        return error if _scalar(error) else None
+    kept = {"code": error["code"]} if "code" in error else {}
+    if isinstance(error.get("message"), str):
+        kept["message"] = error["message"][:EXCERPT_CHARS]
+    return kept
+
+
+def _scalar(value: Any) -> bool:
+    """A value kept as it is: a number, a boolean, ``null`` or a text of at most ``SCALAR_CHARS``."""
+    return value is None or isinstance(value, (int, float, bool)) or isinstance(value, str) and len(value) <= SCALAR_CHARS
