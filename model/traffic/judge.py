@@ -43,6 +43,18 @@ def judge(records: list[Record], profile: Profile | None = None, *, complete: bo
     return _merged(judged, validate_sessionless(sessionless))
 
 
+def profile_of(records: list[Record], profile: Profile | None = None) -> Profile:
+    """The profile of ``judge(records, profile)``'s judgement, told without judging: ``profile`` when
+    given, else 2026-07-28 for traffic all in that revision's shape, else the negotiated revision
+    (``negotiated_profile``), else ``FALLBACK``."""
+    if profile is not None:
+        return profile
+    shapes = {is_sessionless(r) for r in records}
+    if shapes == {True}:
+        return Profile.MCP_2026_07_28
+    return negotiated_profile(records) or FALLBACK
+
+
 def beside_profile(profile: Profile, negotiated: Profile | None) -> Profile | None:
     """The profile whose verdicts a report shows beside ``profile``'s: ``boundary`` beside an MCP
     revision of the session era, the negotiated revision beside ``boundary``; none for 2026-07-28."""

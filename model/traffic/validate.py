@@ -94,13 +94,21 @@ class RuleResult:
     reason: str
     steps: list[Placed] = field(default_factory=list)
 
-    def to_json(self) -> dict[str, Any]:
-        return {
+    def to_json(self, steps: bool = True) -> dict[str, Any]:
+        """``{"rule", "verdict", "reason", "exchanges", "steps"}``; ``steps=False`` leaves the steps
+        out, for a writer that adds them one at a time (``step_json``)."""
+        item = {
             "rule": self.rule, "verdict": self.verdict.value, "reason": self.reason,
             "exchanges": sorted({n for s in self.steps for n in s.records}),
-            "steps": [{"step": s.report.number, "action": s.action.kind, "exchanges": list(s.records),
-                       "findings": [f.message for f in s.report.findings if f.rule == self.rule]} for s in self.steps],
         }
+        if steps:
+            item["steps"] = [self.step_json(s) for s in self.steps]
+        return item
+
+    def step_json(self, step: Placed) -> dict[str, Any]:
+        """``{"step", "action", "exchanges", "findings"}`` of one of this rule's steps (its findings under this rule)."""
+        return {"step": step.report.number, "action": step.action.kind, "exchanges": list(step.records),
+                "findings": [f.message for f in step.report.findings if f.rule == self.rule]}
 
 
 @dataclass
@@ -117,6 +125,13 @@ class Validation:
     @property
     def failed(self) -> bool:
         return any(r.verdict is Verdict.FAIL for r in self.results)
+
+    def verdicts_only(self) -> "Validation":
+        """The same judgement holding only each rule's verdict and reason and the lines of what was
+        left open, assumed and noted: what a report shows of the profile beside (steps, state and
+        ids let go, so that a long log's two judgements are not held at once)."""
+        return Validation(self.profile, [RuleResult(r.rule, r.verdict, r.reason) for r in self.results], [],
+                          self.open, self.assumed, self.notes)
 
     def result(self, rule: str) -> RuleResult:
         return next(r for r in self.results if r.rule == rule)

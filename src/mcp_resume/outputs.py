@@ -4,11 +4,12 @@ the progress of long runs (``StageProgress``)."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -126,22 +127,63 @@ class OutputError(Exception):
     ``mcp_resume.cli.main`` turns it into exit code 2."""
 
 
-def write_output(path: Path, text: str | bytes) -> Path:
-    """Write ``text`` (UTF-8 when a ``str``) to ``path``; raise ``OutputError`` naming ``path`` and the
+def write_output(path: Path, text: str | bytes | Iterable[str]) -> Path:
+    """Write ``text`` (UTF-8 when a ``str``; pieces of text one after another, never joined whole, when
+    an iterable such as ``json_pieces``) to ``path``; raise ``OutputError`` naming ``path`` and the
     reason when the write fails (``/dev/full``, ``/proc/version``, a read-only or missing folder).
     ``-`` (``STANDARD_OUTPUT``) writes to standard output."""
+    pieces = [text] if isinstance(text, (str, bytes)) else _batched(text)
     if is_standard_output(path):
         stream = _report_stream or sys.stdout
-        stream.write(text if isinstance(text, str) else text.decode("utf-8"))
+        for piece in pieces:
+            stream.write(piece if isinstance(piece, str) else piece.decode("utf-8"))
         stream.flush()
         return Path(path)
-    data = text.encode("utf-8") if isinstance(text, str) else text
     try:
         with open(path, "wb") as stream:
-            stream.write(data)
+            for piece in pieces:
+                stream.write(piece.encode("utf-8") if isinstance(piece, str) else piece)
     except OSError as error:
         raise OutputError(f"cannot write {path}: {error.strerror or error}") from None
     return Path(path)
+
+
+WRITE_PIECES = 4096
+"""Pieces of text joined into one write by ``write_output``."""
+
+
+def _batched(pieces: Iterable[str]) -> Iterator[str]:
+    batch: list[str] = []
+    for piece in pieces:
+        batch.append(piece)
+        if len(batch) >= WRITE_PIECES:
+            yield "".join(batch)
+            batch.clear()
+    yield "".join(batch)
+
+
+class Streamed(list):
+    """A JSON array whose items are made while it is written, never held together: ``json_pieces``
+    iterates it (``length``: how many items ``items`` yields; iterated once). Only for the
+    indenting JSON encoder, which asks ``len`` and iterates: the C encoder (no indent) reads a
+    list's own storage and would write ``[]``."""
+
+    def __init__(self, items: Iterable, length: int) -> None:
+        super().__init__()
+        self._items, self._length = items, length
+
+    def __iter__(self):
+        return iter(self._items)
+
+    def __len__(self) -> int:
+        return self._length
+
+
+def json_pieces(value) -> Iterator[str]:
+    """``json.dumps(value, indent=2) + "\n"`` in pieces, for ``write_output``: a ``Streamed``
+    array inside ``value`` is written item by item."""
+    yield from json.JSONEncoder(indent=2).iterencode(value)
+    yield "\n"
 
 
 def write_problem(error: OSError) -> str:

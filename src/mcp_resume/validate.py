@@ -25,7 +25,6 @@ also printed as ``fix <rule> (<verdict>): ...`` lines, in Markdown and in JUnit)
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 from xml.etree import ElementTree
@@ -36,8 +35,8 @@ from rich.table import Table
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
 from mcp_resume.model.traffic.records import RecordError, read
-from mcp_resume.outputs import OutputError, write_output
-from mcp_resume.model.traffic.judge import judge, judge_beside
+from mcp_resume.outputs import OutputError, Streamed, json_pieces, write_output
+from mcp_resume.model.traffic.judge import beside_profile, judge, negotiated_profile, profile_of
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.outputs import add_verdict
 from mcp_resume.spec.catalog import level
@@ -64,8 +63,8 @@ def run(args) -> int:
         print(f"mcp-resume validate: {args.file}: no exchanges recorded: nothing to judge", file=sys.stderr)
         return EXIT_USAGE
     profile = None if args.profile == "auto" else Profile.parse(args.profile)
+    beside = _beside(records, profile)
     result = judge(records, profile)
-    beside = judge_beside(records, result)
     print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}", beside)
     for path, text in _outputs(args, result, len(records), beside):
         try:
@@ -76,6 +75,14 @@ def run(args) -> int:
     return exit_code(result)
 
 
+def _beside(records: list, profile: Profile | None) -> Validation | None:
+    """The verdicts of ``records`` under the profile shown beside ``profile``'s judgement (``None``
+    when none stands beside), judged first and kept alone (``Validation.verdicts_only``), so that a
+    long recording's two judgements are never held at once."""
+    other = beside_profile(profile_of(records, profile), negotiated_profile(records))
+    return judge(records, other).verdicts_only() if other is not None else None
+
+
 def exit_code(result: Validation) -> int:
     verdicts = {r.verdict for r in result.results}
     if Verdict.FAIL in verdicts:
@@ -83,7 +90,12 @@ def exit_code(result: Validation) -> int:
     return EXIT_INCONCLUSIVE if Verdict.INCONCLUSIVE in verdicts else EXIT_OK
 
 
-def report_json(result: Validation, file: str, exchanges: int, beside: Validation | None = None) -> dict:
+def report_json(result: Validation, file: str, exchanges: int, beside: Validation | None = None, *,
+                streamed: bool = False) -> dict:
+    """The JSON report (the module docstring's shape); ``streamed``: its verdicts and their steps as
+    ``outputs.Streamed`` arrays, made while ``outputs.json_pieces`` writes them (a long recording's
+    steps are never held as JSON all at once)."""
+    verdicts = (_verdict_json(r, result.profile, beside, streamed) for r in result.results)
     report = {
         "file": file,
         "profile": result.profile.value,
@@ -91,19 +103,22 @@ def report_json(result: Validation, file: str, exchanges: int, beside: Validatio
         "summary": _summary(result),
         "open": result.open,
         "assumed": result.assumed,
-        "verdicts": [_verdict_json(r, result.profile) for r in result.results],
+        "verdicts": Streamed(verdicts, len(result.results)) if streamed else list(verdicts),
     }
     if beside is not None:
         report["beside_profile"] = beside.profile.value
-        for verdict in report["verdicts"]:
-            verdict["beside"] = {"profile": beside.profile.value, "verdict": beside.result(verdict["rule"]).verdict.value}
     return report
 
 
-def _verdict_json(r: RuleResult, profile: Profile) -> dict:
-    item = {**r.to_json(), "level": _level(r, profile)}
+def _verdict_json(r: RuleResult, profile: Profile, beside: Validation | None, streamed: bool) -> dict:
+    item = r.to_json(steps=not streamed)
+    if streamed:
+        item["steps"] = Streamed((r.step_json(s) for s in r.steps), len(r.steps))
+    item["level"] = _level(r, profile)
     if (fix := fix_of(r)) is not None:
         item["fix"] = {"text": fix}
+    if beside is not None:
+        item["beside"] = {"profile": beside.profile.value, "verdict": beside.result(r.rule).verdict.value}
     return item
 
 
@@ -138,7 +153,7 @@ def markdown(result: Validation, file: str, beside: Validation | None = None) ->
 
 def _outputs(args, result: Validation, exchanges: int, beside: Validation | None):
     if args.json:
-        yield args.json, json.dumps(report_json(result, args.file, exchanges, beside), indent=2) + "\n"
+        yield args.json, json_pieces(report_json(result, args.file, exchanges, beside, streamed=True))
     if args.junit:
         yield args.junit, junit(result, args.file)
     if args.markdown:
