@@ -540,13 +540,17 @@ def _strangers_reachable(t: Transition) -> bool:
     cursor = getattr(t.action, "last_event_id", None)
     if not t.observation.events and t.before.event(cursor) is None:
         return False
-    session_of = {s.id: s.session for s in t.before.streams}
-    if len(set(session_of.values())) < 2 and (cursor is None or len(session_of) < 2):
+    all_streams = t.before.streams
+    if all(s.session == all_streams[0].session for s in all_streams) and (cursor is None or len(all_streams) < 2):
         return False  # one session and, on a resumption, one stream: no stranger, whatever the events
+    session_of: dict[str, str | None] = {}  # of the streams met so far (a long log has many)
     streams, sessions = set(), set()
     for event in t.before.events:  # stops at the first stranger: a long log is not walked whole each step
+        if event.stream not in session_of:
+            stream = t.before.stream(event.stream)
+            session_of[event.stream] = stream.session if stream is not None else None
         streams.add(event.stream)
-        if event.stream in session_of:
+        if session_of[event.stream] is not None:
             sessions.add(session_of[event.stream])
         if len(sessions) > 1 or cursor is not None and len(streams) > 1:
             return True

@@ -284,7 +284,7 @@ def _scan(items, handle):
     return None
 
 
-@lru_cache(maxsize=100_000)  # a run looks up the same few dozen handles millions of times
+@lru_cache(maxsize=4096)  # a run looks up the same few dozen handles millions of times (a long log's once each)
 def _position(handle: str) -> int:
     """Where the n-th handle (``E7``: 6) sits: the spec mints handles in the order it
     appends (``next_event_id``), so lookups need not scan; -1 for another shape."""

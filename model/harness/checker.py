@@ -32,7 +32,7 @@ from mcp_resume.model.servers.idmap import UNMAPPED_PREFIX, IdMap
 from mcp_resume.model.harness.trace_edits import not_enabled_error
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class StepReport:
     """One step: the action (spec handles), what the spec expects, what the server
     did (translated to handles), every finding, and those that fail the run."""
@@ -74,7 +74,8 @@ class Checker:
     ``fail_on`` is the set of verdicts that stop the run (default: FAIL only; add
     WARN to fail on broken SHOULDs too). A step with findings that do not fail
     the run (a broken SHOULD or MAY) is kept in ``diverged``: from there on the
-    server may be in a state the spec does not predict.
+    server may be in a state the spec does not predict. ``keep_reports=False``: the step
+    reports are returned, not kept in ``reports`` (a long recording's judge keeps its own).
     """
 
     def __init__(
@@ -83,6 +84,7 @@ class Checker:
         profile: Profile = DEFAULT_PROFILE,
         fail_on: frozenset[Verdict] = frozenset({Verdict.FAIL}),
         source: str = "",
+        keep_reports: bool = True,
     ) -> None:
         self.server = server
         self.profile = profile
@@ -91,7 +93,8 @@ class Checker:
         self.state: State = INITIAL_STATE
         self.ids = IdMap()
         self.actions: list[Action] = []
-        self.reports: list[StepReport] = []
+        self.reports: list[StepReport] = []  # every step's, unless ``keep_reports`` is False (the caller keeps them)
+        self.keep_reports = keep_reports
         self.diverged: StepReport | None = None
         self.rejections: dict[Branch, tuple[int, int | None]] = {}  # first refusal seen per branch
 
@@ -119,7 +122,8 @@ class Checker:
         branch = spec.outcome.branch if spec.outcome else None
         report = StepReport(len(self.actions), action, spec.observation, observed, tuple(findings), failing, branch,
                             judged | {f.rule for f in findings})
-        self.reports.append(report)
+        if self.keep_reports:
+            self.reports.append(report)
         if failing:
             first = failing[0]
             raise Counterexample(self.trace(Failure(report.number, first.rule, first.message)), report)

@@ -47,7 +47,7 @@ class ErrorKind(str, Enum):
     PROTOCOL = "protocol"  # anything else that is not Streamable HTTP
 
 
-@dataclass
+@dataclass(slots=True)
 class SseEvent:
     """One SSE event as read: its ``id`` (``None`` when absent), type, raw data and,
     when the data is JSON, the parsed JSON-RPC ``message``. In a compact record
@@ -59,7 +59,7 @@ class SseEvent:
     data: str
     retry: int | None = None
     message: dict[str, Any] | None = None
-    digest: str | None = None
+    digest: bytes | None = None
 
     @property
     def is_priming(self) -> bool:

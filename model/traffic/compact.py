@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sys
 from typing import Any
 
 from mcp_resume.model.http.evidence import SseEvent
@@ -28,11 +29,11 @@ from mcp_resume.model.http.evidence import SseEvent
 EXCERPT_CHARS = 80
 """Characters kept of an event's data, and of a body that is not JSON: the evidence excerpt."""
 
-DETAIL_CHARS = 41
-"""Characters kept of a notification's ``params.data``: enough for ``SseEvent.summary``'s 40."""
-
 SCALAR_CHARS = 256
 """Longest text kept as a value of ``params._meta`` (a revision, a token); longer ones name nothing the judge reads."""
+
+SHARED_CHARS = 64
+"""Texts up to this long (a method, ``2.0``, ``message``) are kept as one copy that every event shares."""
 
 PRESENT = None
 """The value kept for a field the judge only tests for presence (``inputRequests``, ``inputResponses``)."""
@@ -41,15 +42,15 @@ _PARAMS = ("requestId", "progressToken", "progress")  # kept whole: ids the judg
 _RESULT = ("protocolVersion", "resultType")
 
 
-def digest(message: Any) -> str:
+def digest(message: Any) -> bytes:
     """A digest of ``message`` as a JSON value, whatever its key order and whitespace
     (a store may re-serialise): two messages have the same digest when they are the
-    same value. 32 hexadecimal characters (BLAKE2b, 128 bits)."""
+    same value. 16 bytes (BLAKE2b, 128 bits)."""
     text = json.dumps(message, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("ascii"), digest_size=16).hexdigest()
+    return hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
 
 
-def message_digest(event: SseEvent) -> str | None:
+def message_digest(event: SseEvent) -> bytes | None:
     """The digest of the whole message ``event`` carries (kept by ``compact_event``, else
     worked out), ``None`` when its data is no JSON object."""
     if event.message is None:
@@ -61,16 +62,18 @@ def skeleton(message: Any) -> Any:
     """A JSON-RPC body reduced to what the judge reads (see the module docstring): an object
     keeps ``jsonrpc``, ``id``, ``method`` and the named fields of ``params``, ``result`` and
     ``error``; a list, the skeletons of its items; text, its first ``EXCERPT_CHARS`` characters;
-    a number, ``true``/``false`` or ``null`` as it is."""
+    a number, ``true``/``false`` or ``null`` as it is. ``params`` of which nothing is kept is
+    left out (the judge reads a missing ``params`` and an empty one alike)."""
     if isinstance(message, str):
         return message[:EXCERPT_CHARS]
     if isinstance(message, list):
         return [skeleton(item) for item in message]
     if not isinstance(message, dict):
         return message
-    kept = {k: message[k] for k in ("jsonrpc", "id", "method") if k in message}
-    if "params" in message:
-        kept["params"] = _params(message["params"])
+    kept = {k: _shared(message[k]) for k in ("jsonrpc", "id", "method") if k in message}
+    params = _params(message["params"]) if "params" in message else {}
+    if params != {}:
+        kept["params"] = params
     if "result" in message:
         kept["result"] = _result(message["result"])
     if "error" in message:
@@ -78,21 +81,44 @@ def skeleton(message: Any) -> Any:
     return kept
 
 
-def compact_event(event: SseEvent) -> SseEvent:
-    """``event`` with its message as a ``skeleton``, the whole message's ``digest`` and its data cut
-    to ``EXCERPT_CHARS`` characters."""
+class Skeletons:
+    """One copy of each skeleton many events share (every ``notifications/message`` of a log has
+    the same one), up to ``SHARED_SKELETONS`` of them: the judge only reads skeletons."""
+
+    def __init__(self) -> None:
+        self.copies: dict[str, Any] = {}
+
+    def __call__(self, message: Any) -> Any:
+        kept = skeleton(message)
+        if not isinstance(kept, dict):
+            return kept
+        text = json.dumps(kept, sort_keys=True)
+        if len(self.copies) < SHARED_SKELETONS:
+            return self.copies.setdefault(text, kept)
+        return self.copies.get(text, kept)
+
+
+SHARED_SKELETONS = 10_000
+"""Skeletons kept as one shared copy by a ``Skeletons``; beyond, each event keeps its own."""
+
+
+def compact_event(event: SseEvent, skeletons=skeleton) -> SseEvent:
+    """``event`` with its message as a skeleton (made by ``skeletons``: ``skeleton``, or a
+    ``Skeletons`` that shares equal ones), the whole message's ``digest`` and its data cut to
+    ``EXCERPT_CHARS`` characters."""
+    kind, data = _shared(event.event), event.data[:EXCERPT_CHARS]
     if event.message is None:
-        return SseEvent(event.id, event.event, event.data[:EXCERPT_CHARS], event.retry)
-    return SseEvent(event.id, event.event, event.data[:EXCERPT_CHARS], event.retry,
-                    skeleton(event.message), digest(event.message))
+        return SseEvent(event.id, kind, data, event.retry)
+    return SseEvent(event.id, kind, data, event.retry, skeletons(event.message), digest(event.message))
 
 
-def compact_record(record):
-    """``record`` (a ``records.Record``) with its bodies and events compacted; returns it."""
+def compact_record(record, skeletons=skeleton):
+    """``record`` (a ``records.Record``) with its bodies and events compacted (``compact_event``);
+    returns it. Its skeletons are values to read, never to change (``Skeletons`` shares them)."""
     x = record.exchange
     x.request_body = skeleton(x.request_body)
     x.body = skeleton(x.body)
-    x.events = [compact_event(e) for e in x.events]
+    x.events = [compact_event(e, skeletons) for e in x.events]
     return record
 
 
@@ -100,8 +126,6 @@ def _params(params: Any) -> Any:
     if not isinstance(params, dict):
         return skeleton(params) if isinstance(params, list) else params
     kept = {k: params[k] for k in _PARAMS if k in params}
-    if "data" in params:
-        kept["data"] = str(params["data"])[:DETAIL_CHARS]
     if "inputResponses" in params:
         kept["inputResponses"] = PRESENT
     meta = params.get("_meta")
@@ -114,7 +138,7 @@ def _params(params: Any) -> Any:
 
 def _result(result: Any) -> Any:
     if not isinstance(result, dict):
-        return None if isinstance(result, (dict, list, str)) else result
+        return None if isinstance(result, (list, str)) else result
     kept = {k: result[k] for k in _RESULT if k in result}
     if "inputRequests" in result:
         kept["inputRequests"] = PRESENT
@@ -130,6 +154,11 @@ def _error(error: Any) -> Any:
     if isinstance(error.get("message"), str):
         kept["message"] = error["message"][:EXCERPT_CHARS]
     return kept
+
+
+def _shared(value: Any) -> Any:
+    """A short text as the one copy every event shares (``SHARED_CHARS``)."""
+    return sys.intern(value) if isinstance(value, str) and len(value) <= SHARED_CHARS else value
 
 
 def _scalar(value: Any) -> bool:

@@ -25,19 +25,21 @@ FALLBACK = Profile.MCP_2025_11_25
 
 
 def judge(records: list[Record], profile: Profile | None = None, *, complete: bool = False,
-          session_ttl: float | None = None) -> Validation:
+          session_ttl: float | None = None, lean: bool = False) -> Validation:
     """The spec's judgement of ``records`` under ``profile`` (``None``: read from the traffic).
 
     ``complete``: the records hold every session their client used (``verify``), so an
     unseen session id names no session; ``session_ttl``: the seconds a session lives idle,
-    as the server states it (``verify --session-ttl``). Never raises for what a server did.
+    as the server states it (``verify --session-ttl``); ``lean``: steps keep no observations
+    (``validate.validate``'s ``lean``: the same verdicts and report, less memory). Never raises
+    for what a server did.
     """
     sessionless = [r for r in records if is_sessionless(r)]
     session_era = [r for r in records if not is_sessionless(r)]
     if profile is Profile.MCP_2026_07_28 or profile is None and sessionless and not session_era:
         return validate_sessionless(records)
     era_profile = profile or negotiated_profile(records) or FALLBACK
-    judged = validate(session_era, era_profile, complete=complete, session_ttl=session_ttl)
+    judged = validate(session_era, era_profile, complete=complete, session_ttl=session_ttl, lean=lean)
     if profile is not None or not sessionless:
         return judged
     return _merged(judged, validate_sessionless(sessionless))

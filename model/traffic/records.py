@@ -31,7 +31,7 @@ from typing import Any, Iterable, Iterator
 
 from mcp_resume.model.http.client import event_from_fields, parse_event_stream
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
-from mcp_resume.model.traffic.compact import compact_record
+from mcp_resume.model.traffic.compact import Skeletons, compact_record
 
 FORMATS = ("auto", "har", "jsonl")
 MAX_RECORD_CHARS = 50_000_000
@@ -123,7 +123,8 @@ def read(path: Path, fmt: str = "auto", max_line_chars: int = MAX_RECORD_CHARS, 
         records = list(iter_jsonl(path, max_line_chars, compact=compact))
     else:
         records = read_har(_whole(path), str(path))
-        records = [compact_record(r) for r in records] if compact else records
+        skeletons = Skeletons()
+        records = [compact_record(r, skeletons) for r in records] if compact else records
     records.sort(key=lambda r: (r.started, r.number))
     return records
 
@@ -135,6 +136,7 @@ def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS, *, compact: b
     before the next line is read. ``RecordError`` names the line: one longer than ``max_line_chars``
     (found without reading the rest of it), one that is no exchange record, a file that
     cannot be read or is not UTF-8."""
+    skeletons = Skeletons()
     try:
         with path.open(encoding="utf-8", newline="") as lines:
             number = 0
@@ -144,7 +146,7 @@ def iter_jsonl(path: Path, max_line_chars: int = MAX_RECORD_CHARS, *, compact: b
                     raise RecordError(f"{path}:{number}: line longer than {max_line_chars:,} characters")
                 record = _line_record(line, str(path), number)
                 if record is not None:
-                    yield compact_record(record) if compact else record
+                    yield compact_record(record, skeletons) if compact else record
     except UnicodeDecodeError:
         raise RecordError(f"{path}: cannot read: not UTF-8 text (a HAR file or JSON lines is)") from None
     except OSError as error:

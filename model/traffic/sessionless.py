@@ -35,7 +35,7 @@ from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.model.harness.checker import StepReport
 from mcp_resume.model.http.evidence import End, SseEvent
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.validate import Placed, Validation, moments_of, notes_of, results_of
+from mcp_resume.model.traffic.validate import Placed, Validation, moments_in_order, notes_of, results_of
 
 REVISION = s.REVISION
 
@@ -172,7 +172,7 @@ def is_sessionless(record: Record) -> bool:
 def validate_sessionless(records: list[Record]) -> Validation:
     """Judge ``records`` (in any order) against the 2026-07-28 machine; see the module docstring."""
     timeline = _Timeline()
-    for _, _, kind, record, index in sorted(moments_of(records), key=lambda m: (m[0], m[1])):
+    for _, _, kind, record, index in moments_in_order(records):
         if kind == "start":
             timeline.start(record)
         elif kind == "event":

@@ -40,6 +40,7 @@ touched is SKIP; a rule touched and never broken is PASS.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -58,6 +59,9 @@ from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.compact import message_digest
 from mcp_resume.model.traffic.records import Record
+
+UNKEPT = Observation()
+"""What a lean validation keeps of a step's expected and observed observations (``validate``'s ``lean``)."""
 
 REPLAY_WINDOW = 1.0
 """Seconds after a GET's response head within which its events count as the replay or
@@ -78,7 +82,7 @@ event on one of its streams) before a 404 for it is read as the server having en
 (MCP B33). Sooner, the 404 is judged as it stands (``expiry-independent``): a server that
 forgets a session it just served is the bug the boundary profile is about."""
 
-@dataclass
+@dataclass(slots=True)
 class Placed:
     """One judged step: the spec action, the records it came from, and its report."""
 
@@ -167,12 +171,15 @@ class _Recorded:
 class _Timeline:
     """The walk over the records' moments, building and judging spec steps."""
 
-    def __init__(self, profile: Profile, complete: bool = False, session_ttl: float | None = None) -> None:
+    def __init__(self, profile: Profile, complete: bool = False, session_ttl: float | None = None,
+                 lean: bool = False) -> None:
+        self.lean = lean  # keep of each step only what verdicts and reports read (``validate``'s ``lean``)
+        self.shared: dict = {}  # equal small values the steps share, one copy each (lean)
         self.session_ttl = session_ttl  # seconds a session lives idle, as the server states it (``verify --session-ttl``)
         self.complete = complete  # the log holds every session the client made: an id it never saw issued is unknown
         self.without_sessions = False  # an initialize was answered without a session id: the server uses none
         self.server = _Recorded()
-        self.checker = Checker(self.server, profile, fail_on=frozenset())
+        self.checker = Checker(self.server, profile, fail_on=frozenset(), keep_reports=not lean)
         self.steps: list[Placed] = []
         self.open: list[str] = []  # exchanges not judged, and why
         self.assumed: list[str] = []  # what the validation assumed the server did unseen
@@ -223,8 +230,15 @@ class _Timeline:
             return False
         if unjudged & report.judged:
             report = replace(report, judged=report.judged - (unjudged - {f.rule for f in report.findings}))
+        if self.lean:
+            report, records = self._lean(report), self.shared.setdefault(records, records)
         self.steps.append(Placed(action, records, report))
         return True
+
+    def _lean(self, report: StepReport) -> StepReport:
+        """``report`` without what the server was expected to do and did (``UNKEPT`` in their
+        place), its set of judged rules shared with the equal ones of other steps."""
+        return replace(report, expected=UNKEPT, observed=UNKEPT, judged=self.shared.setdefault(report.judged, report.judged))
 
     def _leave_unanswered(self, record: Record) -> None:
         """An exchange the server never answered (the upstream unreachable through the proxy,
@@ -627,20 +641,22 @@ class _Timeline:
 
 
 def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False,
-             session_ttl: float | None = None) -> Validation:
+             session_ttl: float | None = None, lean: bool = False) -> Validation:
     """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring.
 
     ``complete``: the records hold every session their client ever used (``verify``'s own
     traffic), so a well-formed session id no record saw issued names no session (unknown,
     MCP B33/B34) instead of one that began before the recording. ``session_ttl``: the seconds
     a session lives idle, as the server states it: a 404 for a session idle that long is its
-    expiry (MCP B33), under every profile."""
-    timeline = _Timeline(profile, complete, session_ttl)
+    expiry (MCP B33), under every profile. ``lean``: each step keeps its number, action, exchanges,
+    findings and judged rules, not the observations expected and seen (``UNKEPT``): the same
+    verdicts, reasons, traces and JSON report, in less memory for a long recording (``validate``)."""
+    timeline = _Timeline(profile, complete, session_ttl, lean)
     timeline.every_record = records
     timeline.negotiated = set(negotiated_versions(records))
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
     origin = _origin(records)
-    for at, _, kind, record, index in sorted(moments_of(records, origin), key=lambda m: (m[0], m[1])):
+    for at, _, kind, record, index in moments_in_order(records, origin):
         timeline.now = at
         if kind == "start":
             timeline.start(record)
@@ -670,6 +686,28 @@ def moments_of(records: list[Record], origin: float = 0.0):
             at = getattr(r.exchange, kind)
             if at is not None:
                 yield at - origin, (r.number, 2 + len(r.arrivals)), kind, r, 0
+
+
+def moments_in_order(records: list[Record], origin: float = 0.0):
+    """``moments_of(records, origin)`` sorted by their first two fields, equal ones in the order
+    made (as ``sorted`` would), each exchange's moments made only when the walk reaches the first
+    of them: the moments held at once are those of the exchanges under way, not of the whole log."""
+    firsts = sorted((min(_moment_key(m, position, n) for n, m in enumerate(moments_of([r], origin))), position)
+                    for position, r in enumerate(records))
+    waiting: list = []  # (key, moment) of the exchanges reached, a heap
+    for first, position in firsts:
+        while waiting and waiting[0][0] < first:
+            yield heapq.heappop(waiting)[1]
+        for n, moment in enumerate(moments_of([records[position]], origin)):
+            heapq.heappush(waiting, (_moment_key(moment, position, n), moment))
+    while waiting:
+        yield heapq.heappop(waiting)[1]
+
+
+def _moment_key(moment, position: int, n: int) -> tuple:
+    """The order of a moment: its seconds and order, then the place it was made in (the exchange's
+    position among the records, its place among that exchange's moments), which no two share."""
+    return moment[0], moment[1], position, n
 
 
 def negotiated_versions(records: list[Record]) -> list[str]:

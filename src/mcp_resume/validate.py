@@ -64,7 +64,7 @@ def run(args) -> int:
         return EXIT_USAGE
     profile = None if args.profile == "auto" else Profile.parse(args.profile)
     beside = _beside(records, profile)
-    result = judge(records, profile)
+    result = judge(records, profile, lean=True)
     print_report(result, f"validate {args.file}: {len(records)} exchanges, profile {result.profile.value}", beside)
     for path, text in _outputs(args, result, len(records), beside):
         try:
@@ -80,7 +80,7 @@ def _beside(records: list, profile: Profile | None) -> Validation | None:
     when none stands beside), judged first and kept alone (``Validation.verdicts_only``), so that a
     long recording's two judgements are never held at once."""
     other = beside_profile(profile_of(records, profile), negotiated_profile(records))
-    return judge(records, other).verdicts_only() if other is not None else None
+    return judge(records, other, lean=True).verdicts_only() if other is not None else None
 
 
 def exit_code(result: Validation) -> int:
