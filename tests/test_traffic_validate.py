@@ -317,3 +317,101 @@ def test_a_200_mb_recording_is_read_in_bounded_memory(tmp_path):
     count, peak_kib = map(int, done.stdout.split())
     assert count == 100_000
     assert peak_kib * 1024 < 150_000_000, f"peak RSS {peak_kib} KiB reading a {size:,}-byte recording"
+
+
+def _session_lines(min_bytes: int, sessions: int = 3, events: int = 100, text_chars: int = 2_000):
+    """JSON lines of a long recording with real work for the judge: ``sessions`` sessions
+    initialized, then ``tools/call`` streams round-robin among them, each a priming event,
+    ``events`` ``notifications/message`` of a ``text_chars`` text and the response, all with
+    event ids; every tenth call's connection dropped half-way and its stream resumed with
+    ``Last-Event-ID`` (the rest replayed). Lines until ``min_bytes`` are written."""
+    url, sse, written, now, number = "http://127.0.0.1:8000/mcp", {"content-type": "text/event-stream"}, 0, 0.0, 0
+
+    def line(method, headers, body, status, answer_headers, events, answer, end, started, ended) -> str:
+        return json.dumps({"number": number, "started": started, "ended": ended, "head": started + 0.01,
+                           "request": {"method": method, "url": url, "headers": headers, "body": body},
+                           "response": {"status": status, "headers": answer_headers, "events": events, "body": answer},
+                           "end": end}) + "\n"
+
+    def event(at, event_id, message) -> dict:
+        return {"at": round(at, 6), "id": event_id, "event": "message", "data": json.dumps(message) if message else ""}
+
+    ids = [f"{n:032x}" for n in range(1, sessions + 1)]
+    for session in ids:
+        number += 1
+        initialize = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {"protocolVersion": "2025-11-25",
+                      "capabilities": {}, "clientInfo": {"name": "long", "version": "1"}}}
+        answer = {"jsonrpc": "2.0", "id": 0, "result": {"protocolVersion": "2025-11-25", "capabilities": {},
+                                                        "serverInfo": {"name": "long", "version": "1"}}}
+        yield line("POST", {}, initialize, 200, {"content-type": "application/json", "mcp-session-id": session}, [],
+                   answer, "closed", now, now + 0.05)
+        number, now = number + 1, now + 0.1
+        yield line("POST", {"mcp-session-id": session}, {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                   202, {}, [], None, "closed", now, now + 0.05)
+        now += 0.1
+    call = 0
+    while written < min_bytes:
+        call, number = call + 1, number + 1
+        session = ids[call % sessions]
+        name = f"{session[-4:]}-{call}"
+        stream = [event(now + 0.01, f"{name}-0", None)]
+        stream += [event(now + 0.01 + i / 1000, f"{name}-{i}", {"jsonrpc": "2.0", "method": "notifications/message",
+                   "params": {"level": "info", "logger": "tail", "data": f"line {i} of call {call}: " + "x" * text_chars}})
+                   for i in range(1, events + 1)]
+        stream.append(event(now + 0.02 + events / 1000, f"{name}-{events + 1}",
+                            {"jsonrpc": "2.0", "id": call, "result": {"content": [{"type": "text", "text": "done"}]}}))
+        body = {"jsonrpc": "2.0", "id": call, "method": "tools/call", "params": {"name": "tail_logs", "arguments": {}}}
+        headers = {"mcp-session-id": session}
+        if call % 10:
+            text = line("POST", headers, body, 200, sse, stream, None, "closed", now, stream[-1]["at"] + 0.001)
+        else:  # dropped half-way, then resumed from the last event seen
+            seen, rest = stream[: len(stream) // 2], stream[len(stream) // 2:]
+            text = line("POST", headers, body, 200, sse, seen, None, "dropped", now, seen[-1]["at"] + 0.001)
+            written, number, now = written + len(text), number + 1, seen[-1]["at"] + 0.05
+            yield text
+            rest = [dict(e, at=now + 0.02 + k / 1000) for k, e in enumerate(rest)]
+            text = line("GET", {**headers, "last-event-id": seen[-1]["id"]}, None, 200, sse, rest, None, "closed",
+                        now, rest[-1]["at"] + 0.01)
+        written += len(text)
+        yield text
+        now += 0.2
+
+
+def test_a_long_recording_of_sessions_is_judged_lean_as_in_full(tmp_path):
+    """The long recording's shape, small: compact records judged lean give the whole records' verdicts."""
+    path = tmp_path / "long.jsonl"
+    path.write_text("".join(_session_lines(600_000, events=20)))
+    whole, compact = read(path), read(path, compact=True)
+    assert sum(len(r.exchange.events) for r in whole) > 150
+    verdicts = {r.rule: r.verdict for r in validate(whole, Profile.MCP_2025_11_25).results}
+    assert verdicts["replay-suffix"] is verdicts["no-cross-session"] is verdicts["event-id-unique"] is Verdict.PASS
+    assert Verdict.FAIL not in verdicts.values()
+    lean = validate(compact, Profile.MCP_2025_11_25, lean=True)
+    assert {r.rule: r.verdict for r in lean.results} == verdicts
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_validate_judges_a_200_mb_recording_of_sessions_in_bounded_memory(tmp_path):
+    """``mcp-resume validate`` of a 235 MB recording (about 110,000 events of 2 KB on three
+    sessions): its peak RSS (the command alone, measured by a parent of its own) stays far
+    below the file's size, and its verdicts are those of the recording's shape."""
+    import subprocess
+    import sys
+
+    path, report = tmp_path / "long.jsonl", tmp_path / "report.json"
+    with path.open("w", encoding="utf-8") as file:
+        file.writelines(_session_lines(235_000_000))
+    size = path.stat().st_size
+    assert size > 200_000_000
+    measure = ("import resource, subprocess, sys, time; began = time.monotonic(); "
+               "done = subprocess.run([sys.executable, '-m', 'mcp_resume.cli', 'validate', sys.argv[1], '--json', sys.argv[2]], "
+               "stdout=subprocess.DEVNULL); "
+               "print(done.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, round(time.monotonic() - began))")
+    done = subprocess.run([sys.executable, "-c", measure, str(path), str(report)], capture_output=True, text=True, timeout=880)
+    assert done.returncode == 0, done.stderr
+    code, peak_kib, seconds = map(int, done.stdout.split())
+    verdicts = {v["rule"]: v["verdict"] for v in json.loads(report.read_text())["verdicts"]}
+    assert code == 0, verdicts
+    assert verdicts["replay-suffix"] == verdicts["no-cross-session"] == verdicts["event-id-unique"] == "PASS"
+    assert peak_kib * 1024 < 150_000_000, f"peak RSS {peak_kib:,} KiB judging a {size:,}-byte recording in {seconds} s"

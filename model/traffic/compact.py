@@ -10,8 +10,8 @@ asks for or carries input (``result.inputRequests`` / ``resultType``,
 ``params.inputResponses``), an error's ``code``, and whether two messages are the
 same value (a replay of another stream's message, MCP B26). ``skeleton`` keeps
 exactly that; ``digest`` stands for the whole message in comparisons of "same
-message"; an event's ``data`` is cut to ``EXCERPT_CHARS`` characters of evidence
-(an empty one, a priming event, MCP D8, stays empty).
+message"; an event's ``data`` is ``MESSAGE_DATA`` when it carries a message, else cut to
+``EXCERPT_CHARS`` characters of evidence (an empty one, a priming event, MCP D8, stays empty).
 
 ``compact_record(record) -> Record`` (the same exchange, compacted in place);
 the judge gives every verdict a whole record gives. No I/O.
@@ -28,6 +28,10 @@ from mcp_resume.model.http.evidence import SseEvent
 
 EXCERPT_CHARS = 80
 """Characters kept of an event's data, and of a body that is not JSON: the evidence excerpt."""
+
+MESSAGE_DATA = "{…}"
+"""The data kept of an event that carries a JSON-RPC message (its skeleton and digest stand for it):
+not empty, as only a priming event's is (MCP D8)."""
 
 SCALAR_CHARS = 256
 """Longest text kept as a value of ``params._meta`` (a revision, a token); longer ones name nothing the judge reads."""
@@ -104,12 +108,12 @@ SHARED_SKELETONS = 10_000
 
 def compact_event(event: SseEvent, skeletons=skeleton) -> SseEvent:
     """``event`` with its message as a skeleton (made by ``skeletons``: ``skeleton``, or a
-    ``Skeletons`` that shares equal ones), the whole message's ``digest`` and its data cut to
-    ``EXCERPT_CHARS`` characters."""
-    kind, data = _shared(event.event), event.data[:EXCERPT_CHARS]
+    ``Skeletons`` that shares equal ones) and the whole message's ``digest``, its data
+    ``MESSAGE_DATA``; an event whose data is no JSON object keeps ``EXCERPT_CHARS`` of it."""
+    kind = _shared(event.event)
     if event.message is None:
-        return SseEvent(event.id, kind, data, event.retry)
-    return SseEvent(event.id, kind, data, event.retry, skeletons(event.message), digest(event.message))
+        return SseEvent(event.id, kind, event.data[:EXCERPT_CHARS], event.retry)
+    return SseEvent(event.id, kind, MESSAGE_DATA, event.retry, skeletons(event.message), digest(event.message))
 
 
 def compact_record(record, skeletons=skeleton):

@@ -185,7 +185,6 @@ class _Timeline:
         self.assumed: list[str] = []  # what the validation assumed the server did unseen
         self.stream_of: dict[int, str] = {}  # record number -> server stream key
         self.event_stream: dict[str, str] = {}  # server event id -> server stream key
-        self.seen_events: set[str] = set()
         self.sessions: set[str] = set()  # server session ids whose initialize the log shows
         self.unjudged: set[str] = set()  # sessions whose rest is not judged
         self.unjudged_records: set[int] = set()  # exchanges of those sessions
@@ -203,6 +202,11 @@ class _Timeline:
         self.unnamed_count = 0  # events named so far for want of an SSE id
         self.negotiated: set[str] = set()  # the protocolVersion of every initialize answer in the log
         self.messages_seen: dict[str, tuple[str, str]] = {}  # a message's digest (``compact.digest``) -> (its event's name, its stream key)
+
+    @property
+    def seen_events(self):
+        """The ids of the events delivered so far (the keys of ``event_stream``), a set-like view."""
+        return self.event_stream.keys()
 
     # -- placing one step ------------------------------------------------------------
 
@@ -634,7 +638,6 @@ class _Timeline:
         if event.is_input_request:
             self.requests_seen.add(self._scoped(event.request_id, key))
         if event.id is not None:
-            self.seen_events.add(event.id)
             self.event_stream.setdefault(event.id, key)
         if event.message is not None:
             self.messages_seen.setdefault(message_digest(event), (self._event_id(event), key))
@@ -770,7 +773,7 @@ def _worst(rule: str, profile: Profile, steps: list[Placed]) -> Verdict:
     return worst(verdict_for_broken(f.rule, profile, f.case) for s in steps for f in s.report.findings if f.rule == rule)
 
 
-def _burst(record: Record, *, resumption: bool, sent_again, seen_events: set[str]) -> list[int]:
+def _burst(record: Record, *, resumption: bool, sent_again, seen_events) -> list[int]:
     """Indices of the events the GET itself delivered: on a stream resumption every
     event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
     file); on a session resumption the events that re-emit or cancel a server request
