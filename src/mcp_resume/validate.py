@@ -6,7 +6,10 @@ exchange is mapped onto the spec's actions and judged by every rule's server
 check (``model.traffic.validate``); one row per rule is printed (rule, level,
 verdict, the same traffic's verdict under the profile beside it, the first
 exchange that broke it), and ``--json``, ``--junit`` and ``--markdown`` write the
-same as files. Beside an MCP revision of the session era stands ``boundary``,
+same as files. A JSON-lines file is read line by line into compact records
+(``model.traffic.compact``) and judged lean (``judge(..., lean=True)``), the profile
+beside first and kept as verdicts only, the JSON report written piece by piece: the
+memory grows with the number of exchanges and events, not with the file's bytes. Beside an MCP revision of the session era stands ``boundary``,
 beside ``boundary`` the revision the traffic negotiated; the exit code follows
 ``--profile`` alone. What the log cannot show is left open:
 a rule that only unjudged exchanges touched is INCONCLUSIVE, one that no
