@@ -393,7 +393,7 @@ def test_a_long_recording_of_sessions_is_judged_lean_as_in_full(tmp_path):
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_validate_judges_a_200_mb_recording_of_sessions_in_bounded_memory(tmp_path):
-    """``mcp-resume validate`` of a 235 MB recording (about 110,000 events of 2 KB on three
+    """``mcp-resume validate`` of a 235 MB recording (about 107,000 events of 2 KB on three
     sessions): its peak RSS (the command alone, measured by a parent of its own) stays far
     below the file's size, and its verdicts are those of the recording's shape."""
     import subprocess
