@@ -43,7 +43,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from mcp_resume.explore import default_workers
+from mcp_resume.jobs.workers import default_workers
 from mcp_resume.model.explore import server as design_explorer
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.server import Stop, explore_server

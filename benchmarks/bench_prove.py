@@ -23,7 +23,7 @@ from mcp_resume.proofs.system.bmc import DEFAULT_SCOPE, SpecUnrolling, bmc_desig
 from mcp_resume.proofs.system.designs import DESIGNS
 from mcp_resume.proofs.system.agreement import prove_agreement
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation, tally
-from mcp_resume.prove import prove_profile
+from mcp_resume.jobs.proving import prove_profile
 from mcp_resume.spec.profiles import Profile
 
 

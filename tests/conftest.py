@@ -35,7 +35,7 @@ def pytest_collection_modifyitems(items) -> None:
 
 @pytest.fixture(scope="session")
 def prove_outcome(tmp_path_factory):
-    """``prove_outcome(profile) -> prove.ProfileOutcome``: proofs, bounded searches, replays
+    """``prove_outcome(profile) -> jobs.proving.ProfileOutcome``: proofs, bounded searches, replays
     and the artifacts written to a folder of this session. Each profile is proved in a fresh
     interpreter, as ``mcp-resume prove`` runs: Z3's unsat cores depend on the terms a process
     made before, so a worker that ran other Z3 queries first would find other (equally valid)
@@ -43,7 +43,7 @@ def prove_outcome(tmp_path_factory):
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    from mcp_resume.prove import prove_profile
+    from mcp_resume.jobs.proving import prove_profile
 
     folder = tmp_path_factory.mktemp("prove")
 

@@ -3,7 +3,7 @@ or a kill-matrix cell does not show what it must."""
 
 import json
 
-from mcp_resume import check_explore
+from mcp_resume.jobs import check_explorer as check_explore
 from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
 from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec import actions as a

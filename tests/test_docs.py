@@ -170,7 +170,7 @@ def _fake_section_module(name: str, *, fail: bool = False, outside: Path | None 
 
 
 def test_an_importable_section_module_is_included_and_linked(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "mcp_resume.prove", _fake_section_module("mcp_resume.prove"))
+    monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", _fake_section_module("mcp_resume.jobs.proving"))
     result = build_docs(tmp_path, TESTS, None)
     assert (tmp_path / "proofs" / "REPORT.md").read_text().startswith("# Proofs")
     assert tmp_path / "proofs" / "REPORT.md" in result.written
@@ -202,17 +202,17 @@ def test_a_missing_section_module_is_left_out(tmp_path, monkeypatch):
 
 
 def test_a_module_without_the_hook_is_left_out(monkeypatch):
-    monkeypatch.setitem(sys.modules, "mcp_resume.prove", types.ModuleType("mcp_resume.prove"))
+    monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", types.ModuleType("mcp_resume.jobs.proving"))
     assert hooks.load(hooks.SECTIONS[0]) is None
 
 
 def test_a_section_module_that_breaks_the_contract_fails_generation(tmp_path, monkeypatch):
-    monkeypatch.setitem(sys.modules, "mcp_resume.prove", _fake_section_module("mcp_resume.prove", fail=True))
+    monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", _fake_section_module("mcp_resume.jobs.proving", fail=True))
     with pytest.raises(hooks.HookError, match="write_docs failed: boom"):
         build_docs(tmp_path / "a", TESTS, None)
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    monkeypatch.setitem(sys.modules, "mcp_resume.prove", _fake_section_module("mcp_resume.prove", outside=elsewhere))
+    monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", _fake_section_module("mcp_resume.jobs.proving", outside=elsewhere))
     with pytest.raises(hooks.HookError, match="outside"):
         build_docs(tmp_path / "b", TESTS, None)
 

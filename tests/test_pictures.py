@@ -7,7 +7,7 @@ every arrow; each of them is held to this, with a counterexample and with a lass
 import pydot
 import pytest
 
-from mcp_resume.explore_docs import DOCS_DESIGN, draw_graph, drawing
+from mcp_resume.jobs.state_graph import DOCS_DESIGN, draw_graph, drawing
 from mcp_resume.model.explore.graph_edges import VIOLATION, drawn_edges
 from mcp_resume.model.explore.graph_parts import split_parts
 from mcp_resume.model.explore.liveness import DESIGN_BOUNDS, check, design_graph

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_resume.prove import EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN, ProfileOutcome, exit_code
+from mcp_resume.jobs.proving import EXIT_FAILED, EXIT_OK, EXIT_UNKNOWN, ProfileOutcome, exit_code
 from mcp_resume.spec.profiles import Profile
 
 

@@ -17,7 +17,7 @@ from mcp_resume.model.traffic.judge import judge, judge_beside
 from mcp_resume.model.traffic.records import read, write_line
 from mcp_resume.model.traffic.validate import moments_in_order, moments_of
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.validate import report_json
+from mcp_resume.jobs.traffic_report import report_json
 
 from tests.traffic_runs import recorded
 

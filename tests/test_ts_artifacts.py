@@ -195,7 +195,7 @@ def test_prove_rejects_a_non_positive_limit(capsys):
 def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys):
     from dataclasses import replace
 
-    from mcp_resume.prove import ProfileOutcome, _print, _problems
+    from mcp_resume.jobs.proving import ProfileOutcome, _problems, print_outcome as _print
 
     picture = "counterexample to induction of x\n  action: emit_event(stream=T1)"
     target = next(r.query for r in outcome.proofs if r.kind == "consecution")

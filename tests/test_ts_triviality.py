@@ -18,7 +18,7 @@ from mcp_resume.proofs.system.proofs import CONSECUTION, VACUITY, Encoding, _con
 from mcp_resume.proofs.system.transitions import effect_equations
 from mcp_resume.proofs.system.triviality import effect_check
 from mcp_resume.proofs.system.vocabulary import ActionKind
-from mcp_resume.prove import headline
+from mcp_resume.jobs.proving import headline
 from mcp_resume.spec.profiles import Profile
 
 
@@ -149,7 +149,7 @@ def test_the_six_counts_share_no_obligation_and_only_the_proven_count_as_proofs(
 
 
 def test_the_headline_prints_proven_trivial_not_applicable_and_vacuous_apart(outcome, capsys):
-    from mcp_resume.prove import _print
+    from mcp_resume.jobs.proving import print_outcome as _print
 
     counted = tally(outcome.proofs)
     line = headline(outcome)

@@ -12,7 +12,7 @@ from mcp_resume.proofs.system.proofs import (
 )
 from mcp_resume.proofs.system.vacuity import antecedent
 from mcp_resume.proofs.system.vocabulary import ActionKind
-from mcp_resume.prove import ProfileOutcome, _proof_problems
+from mcp_resume.jobs.proving import ProfileOutcome, _proof_problems
 from mcp_resume.spec.profiles import Profile
 
 

@@ -14,7 +14,8 @@ from mcp_resume.cli import main
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict, skip
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
-from mcp_resume.verify import parse_target, print_report
+from mcp_resume.jobs.targets import parse_target
+from mcp_resume.verify import print_report
 
 BOUND_SECONDS = 1.0
 """--timeout given to hostile targets; each must be judged within a few of these."""

@@ -47,7 +47,7 @@ from typing import Callable
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume import check_explore
+from mcp_resume.jobs import check_explorer
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
@@ -123,7 +123,7 @@ def decision_stage(folder: Path) -> list[Line]:
 
 def proofs_stage(folder: Path) -> list[Line]:
     """The transition-system proofs and bounded model checking of ``mcp-resume prove`` (boundary)."""
-    from mcp_resume.prove import prove_stage
+    from mcp_resume.jobs.proving import prove_stage
 
     return [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(folder)]
 
@@ -174,7 +174,7 @@ def diagrams_stage(folder: Path) -> list[Line]:
 
 def explorer_stage(out: Path) -> list[Line]:
     """The default bound exhausted and compared with the state-space manifest."""
-    return [Line(**check_explore.explore_default_bound(out))]
+    return [Line(**check_explorer.explore_default_bound(out))]
 
 
 def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
@@ -212,7 +212,7 @@ def run_check(args) -> int:
         summary.lines += run_stages(work, workers, report.stage_done)
         if args.kill_matrix:
             report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
-            kill = check_explore.kill_matrix_stage(scratch, args.examples, report.cell_done, workers=workers)
+            kill = check_explorer.kill_matrix_stage(scratch, args.examples, report.cell_done, workers=workers)
             summary.lines += [Line(**line) for line in kill]
         _clear_old_traces(out / "traces")
     for line in summary.lines:

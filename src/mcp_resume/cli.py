@@ -25,15 +25,12 @@ import threading
 from pathlib import Path
 
 from mcp_resume import __version__, interrupts
-from mcp_resume.command import EXIT_INTERRUPTED
+from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
-
 PROFILE_NAMES = [p.value for p in Profile]
 SESSION_PROFILE_NAMES = [p.value for p in Profile if p in SESSION_ERA]
-PROFILE_NAMES = [p.value for p in Profile]
 
 
 def output_path(text: str) -> Path:

@@ -3,8 +3,7 @@ Ctrl-C while the command's modules load ends with exit 130 and one line, not a t
 
 import sys
 
-EXIT_INTERRUPTED = 130
-"""The exit code of an interrupted command (``cli`` takes it from here: this module imports nothing of ours)."""
+from mcp_resume.jobs.exits import EXIT_INTERRUPTED
 
 
 def entry() -> int:

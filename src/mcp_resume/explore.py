@@ -56,7 +56,6 @@ before exploring everything (nothing broken so far; for ``--liveness``, no lasso
 from __future__ import annotations
 
 import json
-import os
 import sys
 import time
 from pathlib import Path
@@ -65,6 +64,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from mcp_resume.jobs.workers import default_workers
 from mcp_resume.outputs import output_folder_probe, output_paths_problem, write_output
 from mcp_resume.model.harness.coverage import REQUIRED_BRANCHES, branch_label
 from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
@@ -94,12 +94,6 @@ FAST_BUDGET = 3_000_000
 REFERENCE_BUDGET = 150_000
 """States the reference engine explores without ``--budget`` (it walks a few thousand states/s)."""
 
-MAX_WORKERS = 4
-
-
-def default_workers() -> int:
-    """Processes a run uses unless told: the cores, at most ``MAX_WORKERS``."""
-    return min(MAX_WORKERS, os.cpu_count() or 1)
 
 EXPLICIT = ("sessions", "streams", "events", "requests", "depth")
 
@@ -384,7 +378,7 @@ def _kill_matrix(args, console, progress) -> int:
 
 def kill_columns(examples, bounds):
     """``kill_columns.kill_columns``, imported when the matrix runs (it pulls in Hypothesis, Z3, httpx)."""
-    from .kill_columns import kill_columns as columns
+    from mcp_resume.jobs.kill_columns import kill_columns as columns
 
     return columns(examples, bounds)
 
@@ -423,7 +417,7 @@ def _draw(args, profile, bounds):
     Raises ``UsageError`` for a bound with too many states to draw."""
     from mcp_resume.model.explore.state_graph import GraphTooLarge
 
-    from .explore_docs import draw_graph
+    from mcp_resume.jobs.state_graph import draw_graph
 
     picture = bounds if _bound_given(args) or args.design is None else named_bound(GRAPH_BOUND)
     try:
@@ -444,7 +438,7 @@ def _write_picture(folder: Path, drawn, console: Console, summary: str = "") -> 
     """Write ``drawn`` (DOT, and SVG when Graphviz is installed) into ``folder``; the exit code."""
     from mcp_resume.proofs.diagrams import graphviz
 
-    from .explore_docs import write_graph
+    from mcp_resume.jobs.state_graph import write_graph
 
     dot_program = graphviz.find_dot()
     if dot_program is None:
@@ -685,7 +679,7 @@ def _liveness_json(result, bound_name, design, profile: Profile) -> dict:
 def _liveness_graph(args, profile, result, console) -> int:
     from mcp_resume.model.explore.state_graph import add_lasso
 
-    from .explore_docs import draw_graph, drawing
+    from mcp_resume.jobs.state_graph import draw_graph, drawing
 
     drawn = draw_graph(named_bound(GRAPH_BOUND), profile)
     if result.lassos:

@@ -46,7 +46,8 @@ from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
 from mcp_resume.model.traffic.upstream import Kind, Upstream, check_upstream
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.validate import EXIT_USAGE, exit_code, print_report, report_json
+from mcp_resume.jobs.exits import EXIT_USAGE
+from mcp_resume.jobs.traffic_report import exit_code, print_report, report_json
 
 DEFAULT_LISTEN = "127.0.0.1:8808"
 EXIT_UNCHECKED = 3

@@ -103,7 +103,7 @@ def _replay_verify_trace(data: dict, target: str, profile_name: str | None, boun
 
 def _parse_url(target: str) -> str:
     """The URL of ``target``; ``ValueError`` (exit 2) when it is none."""
-    from mcp_resume.verify import UsageError, parse_target
+    from mcp_resume.jobs.targets import UsageError, parse_target
 
     try:
         return parse_target(target)

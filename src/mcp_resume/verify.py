@@ -48,13 +48,12 @@ import asyncio
 import json
 import sys
 from pathlib import Path
-from urllib.parse import urlsplit
 
-import httpx
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
+from mcp_resume.jobs.targets import UsageError, parse_target
+from mcp_resume.model.targets.embedded import ToolMissing, is_embedded, running_target
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import findings_clash, junit_xml, markdown, write_findings
@@ -68,7 +67,6 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-TARGET_HINT = f"expected an http:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
 FINDINGS_FOLDER = "mcp-resume-findings"
 MAX_TIMEOUT = 600.0
 """Seconds: the longest wait ``--timeout`` may set for one response or event."""
@@ -82,8 +80,6 @@ VERDICT_STYLES = {
 }
 
 
-class UsageError(ValueError):
-    """Bad command-line input; the message is one line."""
 
 
 def run_verify(args) -> int:
@@ -149,35 +145,6 @@ def run_verify(args) -> int:
 
 _PARTIAL: VerifyRun | None = None
 """The run in progress, kept so that Ctrl-C can still report what it found."""
-
-
-def parse_target(target: str) -> str:
-    """The MCP endpoint URL named by ``target``; ``UsageError`` unless it is an
-    ``http://`` URL with a host (and a valid port, if any)."""
-    text = target.strip()
-    if not text:
-        raise UsageError(f"empty TARGET: {TARGET_HINT}")
-    try:
-        parts = urlsplit(text)
-        _ = parts.port  # raises ValueError for a port out of range or not a number
-    except ValueError as error:
-        raise UsageError(f"invalid TARGET {_short(target)} ({error}): {TARGET_HINT}") from None
-    if not parts.scheme or "://" not in text:
-        raise UsageError(f"invalid TARGET {_short(target)}: {TARGET_HINT}")
-    if parts.scheme.lower() != "http":
-        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// URLs are supported")
-    if not parts.hostname:
-        raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
-    try:
-        httpx.URL(text)
-    except httpx.InvalidURL as error:
-        raise UsageError(f"invalid TARGET {_short(target)}: {error}") from None
-    return text
-
-
-def _short(text: str, limit: int = 120) -> str:
-    """``text`` quoted, cut to ``limit`` characters for messages."""
-    return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
 def print_report(report: Report, console: Console) -> None:

@@ -34,9 +34,9 @@ class OptionalSection:
 
 SECTIONS: tuple[OptionalSection, ...] = (
     OptionalSection("proofs", "Proof report: the invariants proved for every state with Z3",
-                    "mcp_resume.prove", "mcp-resume prove"),
+                    "mcp_resume.jobs.proving", "mcp-resume prove"),
     OptionalSection("state-graph", "Explored state graph of the spec",
-                    "mcp_resume.explore_docs", "mcp-resume explore --graph"),
+                    "mcp_resume.jobs.state_graph", "mcp-resume explore --graph"),
 )
 
 WRITE = "write_docs"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from mcp_resume import cli
+from mcp_resume.jobs import exits
 from mcp_resume.spec.catalog import rule as catalog_rule
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, SharedEventStore, shared_store, transport
@@ -146,10 +146,10 @@ jobs:
 '''
 
 EXIT_MEANINGS = (
-    (cli.EXIT_OK, "every rule checked holds under the profile (WARN and SKIP included)", "passes"),
-    (cli.EXIT_FAILED, "a MUST of the profile is broken: at least one FAIL verdict", "fails"),
-    (cli.EXIT_USAGE, "bad usage (unknown profile, bad URL or timeout) or a missing tool", "fails"),
-    (cli.EXIT_UNREACHABLE, "the server could not be checked: down, never answers, not an MCP endpoint", "fails"),
+    (exits.EXIT_OK, "every rule checked holds under the profile (WARN and SKIP included)", "passes"),
+    (exits.EXIT_FAILED, "a MUST of the profile is broken: at least one FAIL verdict", "fails"),
+    (exits.EXIT_USAGE, "bad usage (unknown profile, bad URL or timeout) or a missing tool", "fails"),
+    (exits.EXIT_UNCHECKED, "the server could not be checked: down, never answers, not an MCP endpoint", "fails"),
 )
 
 

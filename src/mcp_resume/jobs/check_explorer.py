@@ -22,7 +22,8 @@ from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
 from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix, target
 from mcp_resume.spec.designs import NUMBERS
 
-from .kill_columns import kill_columns
+from mcp_resume.jobs.kill_columns import kill_columns
+from mcp_resume.jobs.workers import default_workers
 
 
 def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
@@ -52,8 +53,6 @@ def kill_matrix_stage(
 ) -> list[dict]:
     """Fill the kill matrix and summarise each column; cells run in ``workers`` processes
     (default: the cores, at most 4)."""
-    from mcp_resume.explore import default_workers
-
     workers = workers if workers is not None else default_workers()
     matrix = run_kill_matrix(kill_columns(examples), progress=progress, workers=workers)
     out.mkdir(parents=True, exist_ok=True)

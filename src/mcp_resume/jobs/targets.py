@@ -1,0 +1,45 @@
+"""A target named on the command line: an ``http://`` URL of an MCP endpoint (or an embedded
+target's name, ``model.targets.embedded``), shared by ``mcp-resume verify`` and ``replay``."""
+
+from __future__ import annotations
+
+from urllib.parse import urlsplit
+
+import httpx
+
+from mcp_resume.model.targets.embedded import EMBEDDED_HELP
+
+TARGET_HINT = f"expected an http:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
+
+
+class UsageError(ValueError):
+    """Bad command-line input; the message is one line."""
+
+
+def parse_target(target: str) -> str:
+    """The MCP endpoint URL named by ``target``; ``UsageError`` unless it is an
+    ``http://`` URL with a host (and a valid port, if any)."""
+    text = target.strip()
+    if not text:
+        raise UsageError(f"empty TARGET: {TARGET_HINT}")
+    try:
+        parts = urlsplit(text)
+        _ = parts.port  # raises ValueError for a port out of range or not a number
+    except ValueError as error:
+        raise UsageError(f"invalid TARGET {_short(target)} ({error}): {TARGET_HINT}") from None
+    if not parts.scheme or "://" not in text:
+        raise UsageError(f"invalid TARGET {_short(target)}: {TARGET_HINT}")
+    if parts.scheme.lower() != "http":
+        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// URLs are supported")
+    if not parts.hostname:
+        raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
+    try:
+        httpx.URL(text)
+    except httpx.InvalidURL as error:
+        raise UsageError(f"invalid TARGET {_short(target)}: {error}") from None
+    return text
+
+
+def _short(text: str, limit: int = 120) -> str:
+    """``text`` quoted, cut to ``limit`` characters for messages."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
