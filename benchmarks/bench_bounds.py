@@ -9,9 +9,9 @@ machine may be shared:
   ``check`` runs it) on the default bound with one and with two server requests per
   session, the rest of the bound as named: states, wall and CPU seconds, states/s;
 - ``check``: the whole ``mcp-resume check`` process, wall seconds and its exit code;
-- ``design-3``: the whole ``mcp-resume explore --design 3 --quiet`` process (the kill
+- ``design-3``: the whole ``mcp-resume explore-design 3 --quiet`` process (the kill
   bound), and ``design-3-1`` with one server request per session (``--requests 1``);
-- ``liveness``: the whole ``mcp-resume explore --liveness --design 3 --quiet`` process
+- ``liveness``: the whole ``mcp-resume liveness 3 --quiet`` process
   (the liveness bound), and ``liveness-1`` with one event per stream and one server
   request per session.
 
@@ -36,10 +36,10 @@ from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import DEFAULT_BOUND, named_bound
 
 COMMANDS = {
-    "design-3": ("explore", "--design", "3", "--quiet"),
-    "design-3-1": ("explore", "--design", "3", "--requests", "1", "--quiet"),
-    "liveness": ("explore", "--liveness", "--design", "3", "--quiet"),
-    "liveness-1": ("explore", "--liveness", "--design", "3", "--events", "1", "--requests", "1", "--quiet"),
+    "design-3": ("explore-design", "3", "--quiet"),
+    "design-3-1": ("explore-design", "3", "--requests", "1", "--quiet"),
+    "liveness": ("liveness", "3", "--quiet"),
+    "liveness-1": ("liveness", "3", "--events", "1", "--requests", "1", "--quiet"),
 }
 """The measures that time one ``mcp-resume`` process, by name."""
 

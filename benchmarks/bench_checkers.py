@@ -7,11 +7,11 @@ Prints, in one run and one process, for each faulty design (docs/design.md §5) 
 
 - ``explorer``: the design explorer (``explore_server``) within the kill bound,
   in this process, stopping at the first failing step (``Stop.FIRST``) and, as
-  ``explore --design N`` does, once each rule of the design has its
+  ``explore-design N`` does, once each rule of the design has its
   counterexample or at the end of that level (``Stop.LEVEL``), on one process and
   on ``--workers`` (the command's default: the cores, at most 4); the spec's side
   of each step is computed afresh for each design, as in a fresh process;
-- ``command``: the whole ``mcp-resume explore --design N --quiet`` process, start-up
+- ``command``: the whole ``mcp-resume explore-design N --quiet`` process, start-up
   included (the median of three runs);
 - ``hypothesis``: the Hypothesis machine (``machine.run_machine``), shrinking
   included, with its default examples: the seconds and actions to the first
@@ -93,7 +93,7 @@ def _cpu() -> float:
 def explorer(number: int, stop: Stop, workers: int = 1) -> Timing:
     design_explorer.clear_spec_memo()
     with Clock() as clock:
-        expect = spec_design(number).breaks(PROFILE)  # as explore --design N
+        expect = spec_design(number).breaks(PROFILE)  # as explore-design N
         result = explore_server(DESIGNS[number], named_bound(KILL_BOUND), PROFILE, stop=stop, expect=expect,
                                 workers=workers)
     first = result.first
@@ -104,11 +104,11 @@ def explorer(number: int, stop: Stop, workers: int = 1) -> Timing:
 
 
 def command(number: int, runs: int = 3) -> Timing:
-    """The whole ``mcp-resume explore --design N --quiet`` process, median wall of ``runs``."""
+    """The whole ``mcp-resume explore-design N --quiet`` process, median wall of ``runs``."""
     walls = []
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "mcp_resume.cli", "explore", "--design", str(number), "--quiet"],
+        done = subprocess.run([sys.executable, "-m", "mcp_resume.cli", "explore-design", str(number), "--quiet"],
                               capture_output=True, text=True, timeout=120)
         walls.append(time.perf_counter() - started)
     wall = statistics.median(walls)

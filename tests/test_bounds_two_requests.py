@@ -13,7 +13,8 @@ import pytest
 
 from mcp_resume import check
 from mcp_resume.cli import build_parser
-from mcp_resume.explore import resolve_bounds
+from mcp_resume.jobs.bounds import resolve_bounds
+from mcp_resume.jobs.lassos import default_bound
 from mcp_resume.model.explore import canonical, fast
 from mcp_resume.model.explore.kill_matrix import ExplorerColumn
 from mcp_resume.model.explore.liveness import DESIGN_BOUND_NAME, DESIGN_BOUNDS, check as check_liveness, design_graph
@@ -48,8 +49,8 @@ def _walk(actions):
     return transitions
 
 
-def _bounds_of(*argv) -> Bounds:
-    return resolve_bounds(build_parser().parse_args(["explore", *argv]))[1]
+def _bounds_of(command, *argv, default=DEFAULT_BOUND) -> Bounds:
+    return resolve_bounds(build_parser().parse_args([command, *argv]), default)[1]
 
 
 def test_the_default_and_kill_bounds_hold_two_server_requests_per_session():
@@ -60,14 +61,16 @@ def test_the_default_and_kill_bounds_hold_two_server_requests_per_session():
 def test_the_liveness_bound_holds_two_requests_on_one_stream_and_their_re_emission():
     assert DESIGN_BOUNDS.requests >= 2
     assert DESIGN_BOUNDS.events >= 2 and DESIGN_BOUNDS.streams >= 2
-    assert resolve_bounds(build_parser().parse_args(["explore", "--liveness", "--design", "3"])) == (
-        DESIGN_BOUND_NAME, DESIGN_BOUNDS)
+    args = build_parser().parse_args(["liveness", "3"])
+    assert resolve_bounds(args, default_bound(args.design), liveness=True) == (DESIGN_BOUND_NAME, DESIGN_BOUNDS)
 
 
 def test_every_bound_a_faulty_design_is_explored_in_by_default_holds_two_requests():
-    assert _bounds_of("--design", "3").requests >= 2
-    assert _bounds_of("--kill-matrix").requests >= 2
-    assert _bounds_of().requests >= 2  # the spec alone: the default bound
+    from mcp_resume import explore, explore_design, kill_matrix
+
+    assert _bounds_of("explore-design", "3", default=explore_design.KILL_BOUND).requests >= 2
+    assert _bounds_of("kill-matrix", default=kill_matrix.KILL_BOUND).requests >= 2
+    assert _bounds_of("explore", default=explore.DEFAULT_BOUND).requests >= 2  # the spec alone: the default bound
     assert ExplorerColumn().bounds.requests >= 2
     assert NAMED_BOUNDS[inspect.signature(check.design_stage).parameters["bound"].default].requests >= 2
 

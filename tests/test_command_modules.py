@@ -45,7 +45,7 @@ def imported_modules(path: Path) -> set[str]:
 
 def test_every_command_has_a_module_of_its_own_file():
     modules = command_modules()
-    assert {"explore", "check", "verify", "prove", "validate", "proxy", "replay"} <= set(modules)
+    assert {"explore", "explore-design", "liveness", "kill-matrix", "graph", "check", "verify", "prove", "validate", "proxy", "replay"} <= set(modules)
     for module in modules.values():
         assert (PACKAGE / f"{module}.py").is_file(), module
 

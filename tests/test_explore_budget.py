@@ -194,7 +194,7 @@ def test_a_split_walk_whose_worker_dies_is_an_error_not_a_wait(monkeypatch):
 
 def test_max_memory_stops_the_reference_engine(tmp_path):
     out = tmp_path / "r.json"
-    assert main(["explore", "--bound", "small", "--engine", "reference", "--max-memory", "1", "--json", str(out), "--quiet"]) == 3
+    assert main(["explore", "--bound", "small", "--reference", "--max-memory", "1", "--json", str(out), "--quiet"]) == 3
     data = json.loads(out.read_text())
     assert data["complete"] is False and "--max-memory 1 MB" in data["stopped"]
 

@@ -1,10 +1,12 @@
-"""``mcp-resume explore`` end to end: counts, manifest, designs, graph, traces, usage errors."""
+"""The explorer's commands end to end (``explore``, ``explore-design``, ``graph``, ``kill-matrix``):
+counts, manifest, designs, graph, traces, usage errors."""
 
 import json
 
 import pytest
 
-from mcp_resume import explore as explore_command
+from mcp_resume import explore as explore_command, graph as graph_command
+from mcp_resume.jobs import kill_matrix as kill_matrix_jobs
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS
@@ -35,14 +37,14 @@ def test_explicit_numbers_override_the_bound_and_skip_the_manifest(tmp_path):
 
 def test_the_reference_engine_without_symmetry_finds_more_states(tmp_path):
     plain, reduced = tmp_path / "plain.json", tmp_path / "reduced.json"
-    assert main(["explore", "--bound", "small", "--engine", "reference", "--no-symmetry", "--json", str(plain), "--quiet"]) == 0
+    assert main(["explore", "--bound", "small", "--no-symmetry", "--json", str(plain), "--quiet"]) == 0
     assert main(["explore", "--bound", "small", "--json", str(reduced), "--quiet"]) == 0
     assert json.loads(plain.read_text())["states"] > json.loads(reduced.read_text())["states"]
 
 
 def test_a_design_is_explored_with_the_shortest_trace_of_what_it_breaks(tmp_path):
     out, traces = tmp_path / "d.json", tmp_path / "traces"
-    assert main(["explore", "--design", "10", "--first", "--json", str(out), "--traces", str(traces), "--quiet"]) == 1
+    assert main(["explore-design", "10", "--first", "--json", str(out), "--traces", str(traces), "--quiet"]) == 1
     data = json.loads(out.read_text())
     assert data["design"] == 10 and data["violations"]["reject-foreign-event-id"]["steps"] == 2
     (path,) = traces.glob("*.json")
@@ -55,7 +57,7 @@ def test_a_design_is_explored_with_the_shortest_trace_of_what_it_breaks(tmp_path
 def test_a_difference_no_rule_names_is_shown_as_a_note_not_as_a_broken_rule(capsys):
     """Design 21 differs from the reference where no catalog rule speaks (``agreement``):
     the table calls it a note, as the reports do (docs/design.md §3)."""
-    main(["explore", "--design", "21", "--exhaustive"])
+    main(["explore-design", "21", "--exhaustive"])
     row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("│ agreement "))
     assert "note" in row and "broken" not in row
 
@@ -67,7 +69,7 @@ def test_an_earlier_runs_trace_of_the_same_server_is_named_and_kept(tmp_path, ca
     other = traces / f"{DESIGNS[11]().name}-replay-suffix.json"
     stale.write_text("{}")
     other.write_text("{}")
-    assert main(["explore", "--design", "10", "--first", "--traces", str(traces)]) == 1
+    assert main(["explore-design", "10", "--first", "--traces", str(traces)]) == 1
     out = capsys.readouterr().out
     assert "earlier run's trace" in out and stale.name in out and other.name not in out
     assert stale.read_text() == other.read_text() == "{}"
@@ -76,7 +78,7 @@ def test_an_earlier_runs_trace_of_the_same_server_is_named_and_kept(tmp_path, ca
 
 def test_the_graph_is_written_as_dot_and_svg(tmp_path):
     folder = tmp_path / "graph"
-    assert main(["explore", "--graph", str(folder), "--quiet"]) == 0
+    assert main(["graph", "--out", str(folder)]) == 0
     assert (folder / "explored.dot").read_text().startswith("digraph")
     assert (folder / "explored.svg").read_bytes().lstrip().startswith(b"<?xml")
     parts = sorted(folder.glob("explored-*.dot"))
@@ -89,21 +91,21 @@ def test_a_new_graph_replaces_the_parts_of_an_earlier_larger_one(tmp_path):
     stale, kept = folder / "explored-99.svg", folder / "explored-notes.txt"
     stale.write_text("<svg/>")
     kept.write_text("mine")
-    assert main(["explore", "--graph", str(folder), "--quiet"]) == 0
+    assert main(["graph", "--out", str(folder)]) == 0
     assert not stale.exists() and kept.read_text() == "mine"
     assert (folder / "explored-1.dot").exists()
 
 
 def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
     folder = tmp_path / "graph"
-    code = main(["explore", "--graph", str(folder), "--design", "4", "--quiet"])
+    code = main(["graph", "--out", str(folder), "--design", "4"])
     assert code == 1  # design 4 breaks a rule within the graph bound
     assert "no-replay-on-session-resume" in (folder / "explored.dot").read_text()
 
 
 @pytest.mark.parametrize("args, message", [
     (["--bound", "huge"], "unknown bound"),
-    (["--design", "30"], "unknown design"),
+    (["--bound", "liveness"], "the liveness command's own"),
     (["--sessions", "-1"], "--sessions must be at least 1, got -1"),
     (["--sessions", "0"], "--sessions must be at least 1, got 0"),
     (["--bound", "tiny", "--depth", "0"], "--depth must be at least 1, got 0"),
@@ -115,27 +117,37 @@ def test_bad_input_is_a_usage_error(args, message, capsys):
     assert message in capsys.readouterr().err
 
 
-def test_a_graph_of_a_big_bound_is_refused_before_the_run_and_leaves_no_folder(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
-    assert main(["explore", "--graph", str(tmp_path / "g" / "h"), "--bound", "kill", "--quiet"]) == 2
+@pytest.mark.parametrize("args, message", [
+    (["explore-design", "30"], "unknown design 30"),
+    (["graph", "--out", "g", "--design", "30"], "unknown design 30"),
+    (["liveness", "30"], "unknown design 30"),
+    (["explore-design", "3", "--bound", "huge"], "unknown bound"),
+    (["kill-matrix", "--bound", "huge"], "unknown bound"),
+    (["graph", "--out", "g", "--sessions", "0"], "--sessions must be at least 1, got 0"),
+])
+def test_bad_input_of_the_other_explorer_commands_is_a_usage_error(args, message, capsys, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(args) == 2
+    assert message in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("design", [[], ["--design", "7"]])
+def test_a_graph_of_a_big_bound_is_refused_before_drawing_and_leaves_no_folder(tmp_path, capsys, design):
+    assert main(["graph", "--out", str(tmp_path / "g" / "h"), "--bound", "kill", *design]) == 2
     assert "cannot draw" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_design_within_a_bound_too_big_to_draw_is_drawn_within_the_graph_bound(tmp_path, capsys):
-    folder = tmp_path / "graph"
-    assert main(["explore", "--design", "7", "--bound", "kill", "--graph", str(folder), "--quiet"]) == 1
-    captured = capsys.readouterr()
-    assert "the picture is drawn within the graph bound" in captured.err and "56 states" in captured.out
-
-
-def test_a_design_with_a_graph_is_explored_within_the_kill_bound_and_drawn_within_the_graph_bound(tmp_path, capsys):
+def test_a_design_is_explored_within_the_kill_bound_and_drawn_within_the_graph_bound(tmp_path, capsys):
     """Design 1 is caught within the kill bound, not within the (smaller) graph bound: the run
-    once explored the graph bound and said it holds."""
+    once explored the graph bound and said it holds; its picture is the graph bound's, with the
+    counterexample found within the kill bound in red."""
     folder, out = tmp_path / "graph", tmp_path / "d.json"
-    assert main(["explore", "--design", "1", "--graph", str(folder), "--json", str(out), "--quiet"]) == 1
+    assert main(["explore-design", "1", "--json", str(out), "--quiet"]) == 1
     data = json.loads(out.read_text())
     assert data["bound_name"] == "kill" and data["verdict"] == "broken"
+    assert main(["graph", "--out", str(folder), "--design", "1"]) == 1
     assert "56 states" in capsys.readouterr().out  # the graph bound's picture
     assert "red" in (folder / "explored.dot").read_text()
 
@@ -150,17 +162,18 @@ def test_the_json_report_goes_to_stdout_alone_when_named_dash(capsys):
 
 def test_two_reports_on_stdout_are_a_usage_error(capsys):
     with pytest.raises(SystemExit) as stopped:
-        main(["explore", "--kill-matrix", "--json", "-", "--markdown", "-"])
+        main(["kill-matrix", "--json", "-", "--markdown", "-"])
     assert stopped.value.code == 2
     assert "only one report can go to standard output" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("option", ["--traces", "--graph"])
+@pytest.mark.parametrize("command", [["explore", "--bound", "tiny", "--traces"], ["graph", "--out"]])
 @pytest.mark.parametrize("folder, message", [("/proc/mcp-resume-test/x", "cannot create /proc/mcp-resume-test/x"),
                                              ("-", "'-' means standard output")])
-def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(option, folder, message, capsys, monkeypatch):
-    monkeypatch.setattr(explore_command, "_spec", lambda *a: pytest.fail("the run started"))
-    assert main(["explore", "--bound", "tiny", option, folder, "--quiet"]) == 2
+def test_an_output_folder_that_cannot_be_made_is_refused_before_the_run(command, folder, message, capsys, monkeypatch):
+    monkeypatch.setattr(explore_command, "explore_spec", lambda *a: pytest.fail("the run started"))
+    monkeypatch.setattr(graph_command, "draw", lambda *a: pytest.fail("the drawing started"))
+    assert main([*command, folder]) == 2
     assert message in capsys.readouterr().err
 
 
@@ -168,17 +181,17 @@ def test_an_interrupted_run_leaves_no_output_folder(tmp_path, monkeypatch):
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(explore_command, "_spec", interrupted)
+    monkeypatch.setattr(explore_command, "explore_spec", interrupted)
     assert main(["explore", "--bound", "tiny", "--traces", str(tmp_path / "new" / "traces"), "--quiet"]) == 130
     assert list(tmp_path.iterdir()) == []
 
 
-@pytest.mark.parametrize("engine", ["fast", "reference"])
+@pytest.mark.parametrize("engine", [[], ["--reference"]], ids=["fast", "reference"])
 def test_max_states_stops_a_small_run_near_the_cap_with_real_counts(tmp_path, engine, capsys):
     """The fast engine stopped while expanding session forms once reported 0 states; the
     reference engine once looked at the cap every 2,000 states only."""
     out = tmp_path / "r.json"
-    assert main(["explore", "--bound", "default", "--engine", engine, "--max-states", "300", "--json", str(out), "--quiet"]) == 3
+    assert main(["explore", "--bound", "default", *engine, "--max-states", "300", "--json", str(out), "--quiet"]) == 3
     data = json.loads(out.read_text())
     assert data["verdict"] == "incomplete" and data["holds"] is None and "--max-states 300" in data["stopped"]
     assert 300 < data["states"] < 340 and data["transitions"] > data["states"]
@@ -198,9 +211,9 @@ def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_pa
 
             return Cell(self.name, design, profile, "passed")
 
-    monkeypatch.setattr(explore_command, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
+    monkeypatch.setattr(kill_matrix_jobs, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
     out, md = tmp_path / "km.json", tmp_path / "km.md"
-    assert main(["explore", "--kill-matrix", "--workers", "1", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
+    assert main(["kill-matrix", "--workers", "1", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
     data = json.loads(out.read_text())
     assert data["holds"] is False and {c["outcome"] for c in data["cells"]} == {"passed", "not available"}
     assert "(!)" in md.read_text()

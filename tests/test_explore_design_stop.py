@@ -87,7 +87,7 @@ def test_a_design_that_breaks_nothing_is_walked_to_the_end_of_the_bound():
 
 def test_explore_design_stops_at_the_level_and_says_how_many_states_it_needed(tmp_path, capsys):
     out = tmp_path / "design.json"
-    assert main(["explore", "--design", "4", "--json", str(out), "--quiet"]) == 1
+    assert main(["explore-design", "4", "--json", str(out), "--quiet"]) == 1
     data = json.loads(out.read_text())
     assert data["notes"]["stop"] == "level" and not data["exhausted"] and data["depth"] == 4
     assert {v["steps"] for v in data["violations"].values()} == {4}
@@ -97,8 +97,8 @@ def test_explore_design_stops_at_the_level_and_says_how_many_states_it_needed(tm
 
 def test_explore_design_exhaustive_walks_the_whole_bound(tmp_path):
     level, whole = tmp_path / "level.json", tmp_path / "whole.json"
-    assert main(["explore", "--design", "4", "--depth", "5", "--json", str(level), "--quiet"]) == 1
-    assert main(["explore", "--design", "4", "--depth", "5", "--exhaustive", "--json", str(whole), "--quiet"]) == 1
+    assert main(["explore-design", "4", "--depth", "5", "--json", str(level), "--quiet"]) == 1
+    assert main(["explore-design", "4", "--depth", "5", "--exhaustive", "--json", str(whole), "--quiet"]) == 1
     level, whole = json.loads(level.read_text()), json.loads(whole.read_text())
     assert (level["depth"], level["exhausted"]) == (4, False)
     assert (whole["depth"], whole["exhausted"], whole["notes"]["stop"]) == (5, True, "never")
@@ -106,11 +106,13 @@ def test_explore_design_exhaustive_walks_the_whole_bound(tmp_path):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["--design", "4", "--first", "--exhaustive"], "give one"),
-    (["--exhaustive"], "--exhaustive only applies with --design N"),
+    (["explore-design", "4", "--first", "--exhaustive"], "argument --exhaustive: not allowed with argument --first"),
+    (["explore", "--exhaustive"], "use 'mcp-resume explore-design N --exhaustive'"),
 ])
 def test_stop_options_that_make_no_sense_are_usage_errors(argv, message, capsys):
-    assert main(["explore", *argv, "--quiet"]) == 2
+    with pytest.raises(SystemExit) as stopped:
+        main([*argv, "--quiet"])
+    assert stopped.value.code == 2
     assert message in capsys.readouterr().err
 
 

@@ -110,7 +110,7 @@ def test_an_interrupted_check_ends_its_workers_and_writes_nothing(tmp_path):
 @pytest.mark.slow
 def test_an_interrupted_kill_matrix_ends_its_workers(tmp_path):
     markdown = tmp_path / "kill.md"
-    code, stderr, children = interrupted(["explore", "--kill-matrix", "--workers", "2", "--markdown", str(markdown),
+    code, stderr, children = interrupted(["kill-matrix", "--workers", "2", "--markdown", str(markdown),
                                           "--json", str(tmp_path / "kill.json")], tmp_path, 15.0, watch_children=True)
     assert code == EXIT_INTERRUPTED, stderr
     assert "leaked semaphore" not in stderr, stderr  # the ended pool's queues are released before the exit

@@ -164,27 +164,31 @@ def test_replay_refuses_a_lasso_that_is_not_one_instead_of_replaying_a_plain_tra
     assert "not a lasso trace" in capsys.readouterr().err
 
 
-def _explore(*argv):
-    args = build_parser().parse_args(["explore", *argv])
+def _liveness(*argv):
+    args = build_parser().parse_args(["liveness", *argv])
     return args.handler(args)
 
 
-def test_explore_liveness_holds_on_the_spec(tmp_path, capsys):
-    code = _explore("--liveness", "--sessions", "1", "--streams", "1", "--events", "1", "--requests", "1",
+def test_liveness_holds_on_the_spec(tmp_path, capsys):
+    code = _liveness("--sessions", "1", "--streams", "1", "--events", "1", "--requests", "1",
                     "--depth", "6", "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 0
     assert json.loads((tmp_path / "r.json").read_text())["holds"] is True
     assert "spec holds" in capsys.readouterr().out
 
 
-def test_explore_liveness_refuses_the_kill_matrix(capsys):
-    assert _explore("--liveness", "--kill-matrix") == 2
-    assert "--liveness" in capsys.readouterr().err
+def test_liveness_is_the_liveness_command(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        build_parser().parse_args(["explore", "--liveness"])
+    assert stopped.value.code == 2
+    assert "use 'mcp-resume liveness [N]'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["liveness", "--kill-matrix"])
 
 
 @pytest.mark.slow
-def test_explore_liveness_on_design_1_exits_1_and_writes_a_lasso_replay_understands(tmp_path, capsys):
-    code = _explore("--liveness", "--design", "1", "--quiet", "--traces", str(tmp_path), "--graph", str(tmp_path / "g"))
+def test_liveness_on_design_1_exits_1_and_writes_a_lasso_replay_understands(tmp_path, capsys):
+    code = _liveness("1", "--quiet", "--traces", str(tmp_path), "--graph", str(tmp_path / "g"))
     assert code == 1
     path = tmp_path / "no-stranded-request.lasso.trace.json"
     data = json.loads(path.read_text())
@@ -216,51 +220,52 @@ def test_a_lasso_found_before_the_cap_is_reported_and_none_found_is_incomplete()
     assert early.graph.stopped and early.lassos == [] and early.holds is None
 
 
-def test_explore_liveness_stopped_without_a_lasso_exits_3_with_an_incomplete_verdict(tmp_path, capsys):
-    code = _explore("--liveness", "--design", "3", "--max-states", "50", "--quiet", "--json", str(tmp_path / "r.json"))
+def test_liveness_stopped_without_a_lasso_exits_3_with_an_incomplete_verdict(tmp_path, capsys):
+    code = _liveness("3", "--max-states", "50", "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 3
     data = json.loads((tmp_path / "r.json").read_text())
     assert (data["holds"], data["verdict"]) == (None, "incomplete") and "--max-states 50" in data["stopped"]
     assert "INCOMPLETE" in capsys.readouterr().out
 
 
-def test_explore_liveness_stops_at_its_default_cap(monkeypatch, capsys):
-    from mcp_resume import explore
+def test_liveness_stops_at_its_default_cap(monkeypatch, capsys):
+    from mcp_resume.jobs import lassos
 
-    monkeypatch.setattr(explore, "LIVENESS_MAX_STATES", 100)
-    assert _explore("--liveness", "--bound", "kill", "--quiet") == 3
+    monkeypatch.setattr(lassos, "LIVENESS_MAX_STATES", 100)
+    assert _liveness("--bound", "kill", "--quiet") == 3
     out = " ".join(capsys.readouterr().out.split())
-    assert "--max-states 100" in out and "the default with --liveness" in out
+    assert "--max-states 100" in out and "the default of liveness" in out
 
 
 @pytest.mark.parametrize("narrowing", [["--requests", "0"], ["--depth", "2"]])
-def test_explore_liveness_where_no_request_can_be_stranded_is_vacuous(tmp_path, capsys, narrowing):
-    code = _explore("--liveness", *narrowing, "--quiet", "--json", str(tmp_path / "r.json"))
+def test_liveness_where_no_request_can_be_stranded_is_vacuous(tmp_path, capsys, narrowing):
+    code = _liveness(*narrowing, "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 1
     data = json.loads((tmp_path / "r.json").read_text())
     assert (data["verdict"], data["vacuous"], data["holds"], data["stranded_states"]) == ("vacuous", True, False, 0)
     assert "VACUOUS" in capsys.readouterr().out
 
 
-def test_explore_liveness_builds_on_its_own_bound_when_one_number_is_given(tmp_path):
-    assert _explore("--liveness", "--design", "1", "--depth", "8", "--quiet", "--json", str(tmp_path / "d.json")) == 1
+def test_liveness_builds_on_its_own_bound_when_one_number_is_given(tmp_path):
+    assert _liveness("1", "--depth", "8", "--quiet", "--json", str(tmp_path / "d.json")) == 1
     data = json.loads((tmp_path / "d.json").read_text())
     assert data["bound_name"] == "liveness" and data["bounds"]["sessions"] == DESIGN_BOUNDS.sessions
-    assert _explore("--liveness", "--depth", "6", "--quiet", "--json", str(tmp_path / "s.json")) == 0
+    assert _liveness("--depth", "6", "--quiet", "--json", str(tmp_path / "s.json")) == 0
     assert json.loads((tmp_path / "s.json").read_text())["bounds"] == {**NAMED_BOUNDS["tiny"].to_json(), "depth": 6}
 
 
 def test_the_liveness_bound_is_named_with_liveness_only(capsys):
-    assert _explore("--liveness", "--bound", "liveness", "--design", "3", "--quiet") == 1
+    assert _liveness("3", "--bound", "liveness", "--quiet") == 1
     capsys.readouterr()
-    assert _explore("--bound", "liveness", "--quiet") == 2
-    assert "--liveness's own" in capsys.readouterr().err
+    args = build_parser().parse_args(["explore", "--bound", "liveness", "--quiet"])
+    assert args.handler(args) == 2
+    assert "the liveness command's own" in capsys.readouterr().err
 
 
 def test_a_design_s_liveness_is_judged_under_boundary_only(tmp_path, capsys):
-    assert _explore("--liveness", "--design", "3", "--profile", "mcp-2025-03-26", "--quiet") == 2
+    assert _liveness("3", "--profile", "mcp-2025-03-26", "--quiet") == 2
     assert "judged under boundary" in capsys.readouterr().err
-    assert _explore("--liveness", "--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 0
+    assert _liveness("--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 0
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["profile"] == "mcp-2025-11-25" and data["lassos"][0]["profile"] == "mcp-2025-11-25"
     assert data["verdict"] == "allowed" and data["required"] is False and data["holds"] is False

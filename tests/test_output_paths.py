@@ -16,7 +16,9 @@ def a_file(tmp_path):
 @pytest.mark.parametrize("argv", [
     ["prove", "--out", "{file}"],
     ["prove", "--json", "{tmp}"],
-    ["explore", "--bound", "graph", "--graph", "{file}"],
+    ["graph", "--out", "{file}"],
+    ["liveness", "--graph", "{file}"],
+    ["kill-matrix", "--markdown", "{tmp}"],
     ["explore", "--bound", "graph", "--traces", "{file}"],
     ["explore", "--bound", "graph", "--json", "{tmp}"],
     ["docs", "--out", "{file}"],
@@ -34,12 +36,16 @@ def test_an_unusable_output_path_is_exit_2_before_any_work(argv, a_file, tmp_pat
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["explore", "--markdown", "m.md"], "--markdown only applies with --kill-matrix"),
-    (["explore", "--first"], "--first only applies with --design N"),
-    (["explore", "--examples", "3"], "--examples only applies with --kill-matrix"),
+    (["explore", "--markdown", "m.md"], "use 'mcp-resume kill-matrix --markdown FILE'"),
+    (["explore", "--first"], "use 'mcp-resume explore-design N --first'"),
+    (["explore", "--examples", "3"], "use 'mcp-resume kill-matrix --examples N'"),
+    (["explore-design", "3", "--max-states", "10"], "unrecognized arguments: --max-states"),
+    (["kill-matrix", "--traces", "t"], "unrecognized arguments: --traces"),
 ])
-def test_an_option_that_means_nothing_alone_is_refused(argv, message, capsys):
-    assert main(argv) == 2 and message in capsys.readouterr().err
+def test_an_option_that_means_nothing_for_a_command_is_refused(argv, message, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2 and message in capsys.readouterr().err
 
 
 def test_preparing_creates_folders_and_probing_a_file_leaves_nothing_behind(tmp_path, a_file):

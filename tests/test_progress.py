@@ -51,7 +51,7 @@ def test_on_a_terminal_the_line_is_redrawn_not_logged(capsys):
 
 
 def test_explore_design_says_what_it_explores(tmp_path):
-    done = run("explore", "--design", "10", "--first", cwd=tmp_path)
+    done = run("explore-design", "10", "--first", cwd=tmp_path)
     assert done.returncode == 1, done.stderr
     assert "explore: design 10 beside the spec under boundary, within" in done.stderr
     assert "(until the first counterexample)" in done.stderr
@@ -59,7 +59,7 @@ def test_explore_design_says_what_it_explores(tmp_path):
 
 def test_explore_design_logs_how_far_it_got(tmp_path):
     """A design beside the spec reports its count of states while it walks, not only at the start."""
-    done = run("explore", "--design", "3", cwd=tmp_path)  # several hundred product states expanded
+    done = run("explore-design", "3", cwd=tmp_path)  # several hundred product states expanded
     assert done.returncode == 1, done.stderr
     counts = re.findall(r"^explored ([\d,]+) states, depth (\d+)", done.stderr, re.MULTILINE)
     assert counts and all(int(depth) <= 7 for _, depth in counts), done.stderr

@@ -37,7 +37,7 @@ itself strands requests and the rule does not hold); ``design_graph(factory, bou
 spec, with the spec following the server wherever an MCP revision accepts its
 answer (a session resumption that leaves a request, ``Pending.LEAVE``), so the
 states are what the client was actually sent. Safety findings do not stop the
-walk: they are ``explore --design N``'s business.
+walk: they are ``explore-design N``'s business.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ counterexample found for a rule a shortest one; its trace replays with
 ``checker.replay`` on any adapter.
 
 When to stop (``Stop``). ``FIRST`` ends the walk at the first failing step.
-``LEVEL`` (what ``explore --design N`` does) finishes the level of product
+``LEVEL`` (what ``explore-design N`` does) finishes the level of product
 states that step left from, so every rule broken at that shortest depth gets
 its shortest trace, then stops: a rule the design breaks only with a longer
 trace is not listed (the walk cannot know of one without going deeper).

@@ -108,6 +108,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compat(commands)
     _add_prove(commands)
     _add_explore(commands)
+    _add_explore_design(commands)
+    _add_liveness(commands)
+    _add_kill_matrix(commands)
+    _add_graph(commands)
     _add_validate(commands)
     _add_proxy(commands)
     return parser
@@ -359,54 +363,161 @@ def _add_prove(commands) -> None:
     prove.add_argument("--quiet", action="store_true", help="print only the summary")
 
 
-def _add_explore(commands) -> None:
+class Moved(argparse.Action):
+    """An option that became a command of its own (issue 27: one command per job): giving it is a
+    usage error (exit 2) that names the command to use instead."""
+
+    def __init__(self, option_strings, dest, instead: str, **kwargs):
+        kwargs.setdefault("nargs", 0)
+        super().__init__(option_strings, dest, default=argparse.SUPPRESS, help=argparse.SUPPRESS, **kwargs)
+        self.instead = instead
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.error(f"{option_string} is no option of {parser.prog} any more: use '{self.instead}'")
+
+
+def _add_bound(parser, default: str) -> None:
+    """``--bound NAME`` and the numbers that override it; ``default`` says which bound is explored without them."""
+    parser.add_argument("--bound", type=non_empty, metavar="NAME", help=f"a named bound (default: {default})")
+    for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
+                       ("requests", "server requests per session"), ("depth", "steps from the initial state")):
+        parser.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")
+
+
+def _named_bounds() -> str:
+    """The named bounds, for a description (their sizes: spec/space.py and docs/state-graph/README.md)."""
     from mcp_resume.spec.space import NAMED_BOUNDS
 
+    return ", ".join(NAMED_BOUNDS) + " (spec/space.py; their sizes and counts: docs/state-graph/README.md)"
+
+
+def _add_explore(commands) -> None:
     explore = commands.add_parser(
         "explore",
-        help="walk every state of the spec within bounds; explore a faulty design; the kill matrix",
+        help="walk every state of the spec within bounds, checking every invariant (as TLC does)",
         description=(
             "Explore the spec's state space breadth-first within bounds, as TLC does, checking every "
             "invariant in every state and on every transition; report distinct states, transitions, "
             "the count of each action and decision branch, and the shortest trace of every rule "
-            "broken. With --design N, explore faulty design N beside the spec; with --kill-matrix, "
-            "run every faulty design against every checker. Named bounds: "
-            + "; ".join(f"{name} = {bounds.describe()}" for name, bounds in NAMED_BOUNDS.items())
-            + "."
+            "broken; a named bound is compared with the state-space manifest. Named bounds: " + _named_bounds() + ". "
+            "A faulty design beside the spec: explore-design N; the liveness rule: liveness; every design "
+            "against every checker: kill-matrix; the picture: graph."
         ),
-        epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest / "
-        "a kill-matrix cell wrong, 2 usage error (options that mean nothing together, a run estimated above "
-        "--budget), 3 stopped at --max-states or --max-memory before exploring everything (marked incomplete).",
+        epilog="Exit codes: 0 all holds, 1 a rule broken / vacuous run / counts differ from the manifest, "
+        "2 usage error (a run estimated above --budget), 3 stopped at --max-states or --max-memory "
+        "before exploring everything (marked incomplete).",
     )
     explore.set_defaults(handler=_command("explore", "run_explore"))
-    explore.add_argument("--bound", type=non_empty, metavar="NAME", help="a named bound (default: default; kill with --design, graph with --graph; with --liveness: tiny, and beside --design N its own bound liveness = 1 session, 2 streams, 1 event, 1 server request, depth 8)")
-    for name, what in (("sessions", "sessions"), ("streams", "streams per session"), ("events", "events per stream"),
-                       ("requests", "server requests per session"), ("depth", "steps from the initial state")):
-        explore.add_argument(f"--{name}", type=whole_number, metavar="N", help=f"at most N {what} (overrides the named bound)")
-    explore.add_argument("--design", type=whole_number, metavar="N", help=f"explore faulty design N ({designs.numbers_text()}, spec/designs.py) beside the spec")
-    explore.add_argument("--liveness", action="store_true", help="check no-stranded-request (fair reconnects) and print a lasso counterexample (a failure where reemit-pending is a MUST: boundary); the spec within tiny, --design N within the liveness bound; the graph is kept whole, unreduced: --max-states caps it")
-    explore.add_argument("--first", action="store_true", help="with --design: stop at the first (shortest) counterexample")
-    explore.add_argument("--exhaustive", action="store_true",
-                         help="with --design: walk the whole bound and list every rule broken in it (default: stop once "
-                              "every rule the design breaks (docs/design.md §5) has its shortest counterexample, at the latest "
-                              "at the end of the first level with a counterexample, with the shortest trace of each "
-                              "rule broken there)")
-    explore.add_argument("--kill-matrix", action="store_true", help="every faulty design against every checker, under boundary and mcp-2025-11-25")
-    explore.add_argument("--examples", type=positive_int, default=None, metavar="N", help="with --kill-matrix: Hypothesis examples per run, at least 1")
-    explore.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast spec explorer, the big levels of --design N, or the kill matrix's cells (default: cores, at most 4)")
-    explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
-    explore.add_argument("--engine", choices=["fast", "reference"], default=None, help="spec explorer: over session forms (fast, the default) or over whole states (reference)")
-    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="spec explorer and --liveness (default there: 500,000): stop once more than N states are held (the successors of the state that passes N are kept: a few more), marked incomplete (exit 3)")
-    explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="spec explorer: stop at MB of resident memory, marked incomplete (exit 3)")
-    explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="spec explorer: refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference)")
-    explore.add_argument("--no-symmetry", action="store_true", help="reference engine without symmetry reduction")
+    _add_bound(explore, "default")
+    explore.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    engine = explore.add_mutually_exclusive_group()
+    engine.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast explorer, over session forms (default: cores, at most 4)")
+    engine.add_argument("--reference", action="store_true", help="the reference explorer instead: over whole states, symmetry reduced, one process")
+    engine.add_argument("--no-symmetry", action="store_true", help="the reference explorer without symmetry reduction")
+    explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference; none with --max-states or --max-memory)")
+    explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="stop once more than N states are held (the successors of the state that passes N are kept: a few more), marked incomplete (exit 3)")
+    explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="stop at MB of resident memory, marked incomplete (exit 3)")
     explore.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
-    explore.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="with --kill-matrix: also write it as Markdown")
     explore.add_argument("--traces", type=output_path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
-    explore.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the explored graph (DOT, SVG): explored.* an overview, explored-N.* its parts "
-                         "with every arrow labelled (read them with docs/state-graph/README.md); "
-                         "--design N's counterexample in red")
     explore.add_argument("--quiet", action="store_true", help="no progress line")
+    for option, instead in (("--design", "mcp-resume explore-design N"), ("--first", "mcp-resume explore-design N --first"),
+                            ("--exhaustive", "mcp-resume explore-design N --exhaustive"), ("--liveness", "mcp-resume liveness [N]"),
+                            ("--kill-matrix", "mcp-resume kill-matrix"), ("--examples", "mcp-resume kill-matrix --examples N"),
+                            ("--markdown", "mcp-resume kill-matrix --markdown FILE"), ("--graph", "mcp-resume graph --out DIR"),
+                            ("--engine", "mcp-resume explore --reference (or --no-symmetry)")):
+        explore.add_argument(option, action=Moved, instead=instead, nargs="?")
+
+
+def _add_explore_design(commands) -> None:
+    design = commands.add_parser(
+        "explore-design",
+        help="explore faulty design N beside the spec to its shortest counterexamples",
+        description=(
+            "Explore faulty design N beside the spec, breadth-first (each level likeliest first), checking "
+            "every invariant on every step, until every rule the design breaks (docs/design.md §5) has its "
+            "shortest counterexample, at the latest at the end of the first level with a counterexample; "
+            "print the shortest trace of each rule broken and the count of states it needed. Named bounds: "
+            + _named_bounds() + "."
+        ),
+        epilog="Exit codes: 0 nothing broken within the bound, 1 a rule broken (as a faulty design should) or a "
+        "vacuous run, 2 usage error.",
+    )
+    design.set_defaults(handler=_command("explore_design", "run"))
+    design.add_argument("design", type=whole_number, metavar="N", help=f"the faulty design ({designs.numbers_text()}, spec/designs.py)")
+    _add_bound(design, "kill, widened for a design whose counterexample lies beyond it")
+    design.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    walk = design.add_mutually_exclusive_group()
+    walk.add_argument("--first", action="store_true", help="stop at the first (shortest) counterexample")
+    walk.add_argument("--exhaustive", action="store_true", help="walk the whole bound and list every rule broken in it")
+    design.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the big levels (default: cores, at most 4)")
+    design.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
+    design.add_argument("--traces", type=output_path, default=None, metavar="DIR", help="write the shortest trace of each broken rule as JSON")
+    design.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _add_liveness(commands) -> None:
+    liveness = commands.add_parser(
+        "liveness",
+        help="check no-stranded-request under fair reconnects, with a lasso counterexample",
+        description=(
+            "Check the liveness rule no-stranded-request on the explored graph of the spec, or of faulty design "
+            "N, with weak fairness on the client's reconnect, and print a lasso counterexample (a failure where "
+            "reemit-pending is a MUST: boundary). The graph is kept whole and unreduced in memory: --max-states "
+            "caps it (default 500,000); a lasso found by then is real. A design is judged under boundary only."
+        ),
+        epilog="Exit codes: 0 holds (or the profile allows the lasso), 1 a lasso or a vacuous graph, 2 usage error, "
+        "3 stopped at --max-states with no lasso so far.",
+    )
+    liveness.set_defaults(handler=_command("liveness", "run"))
+    liveness.add_argument("design", type=whole_number, nargs="?", default=None, metavar="N",
+                          help=f"a faulty design ({designs.numbers_text()}) instead of the spec")
+    _add_bound(liveness, "tiny for the spec; beside a design, liveness = 1 session, 2 streams, 2 events, "
+                         "2 server requests, depth 8; numbers given build on it")
+    liveness.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help=f"profile (default: {DEFAULT_PROFILE.value})")
+    liveness.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="stop once more than N states are held (default: 500,000), marked incomplete (exit 3)")
+    liveness.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")
+    liveness.add_argument("--traces", type=output_path, default=None, metavar="DIR", help="write the lasso as JSON, for replay")
+    liveness.add_argument("--graph", type=output_path, default=None, metavar="DIR", help="draw the graph bound's states with the lasso's cycle in red (DOT, SVG)")
+    liveness.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _add_kill_matrix(commands) -> None:
+    matrix = commands.add_parser(
+        "kill-matrix",
+        help="every faulty design against every checker, under boundary and mcp-2025-11-25",
+        description=(
+            "Run every faulty design, and every correct variation, against every checker (Hypothesis, the "
+            "explorer, Z3 bounded model checking, verify over HTTP) under boundary and mcp-2025-11-25: a "
+            "faulty design must be caught, a variation must pass. Minutes, not seconds."
+        ),
+        epilog="Exit codes: 0 every cell shows what it must, 1 some cell does not, 2 usage error.",
+    )
+    matrix.set_defaults(handler=_command("kill_matrix", "run"))
+    _add_bound(matrix, "kill; the explorer column's")
+    matrix.add_argument("--examples", type=positive_int, default=None, metavar="N", help="Hypothesis examples per run, at least 1")
+    matrix.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the cells (default: cores, at most 4)")
+    matrix.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the matrix as JSON")
+    matrix.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the matrix as Markdown")
+    matrix.add_argument("--quiet", action="store_true", help="no progress line")
+
+
+def _add_graph(commands) -> None:
+    graph = commands.add_parser(
+        "graph",
+        help="draw the spec's state graph, optionally with a faulty design's counterexample in red",
+        description=(
+            "Draw every state of the spec within a bound (DOT, and SVG with Graphviz): explored.* an overview, "
+            "explored-N.* its parts with every arrow labelled (read them with docs/state-graph/README.md). A "
+            "bound too big to draw is refused before anything is written."
+        ),
+        epilog="Exit codes: 0 drawn, 1 drawn with a design's counterexample in red (or Graphviz failed), 2 usage error.",
+    )
+    graph.set_defaults(handler=_command("graph", "run"))
+    graph.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder")
+    _add_bound(graph, "graph")
+    graph.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value, help="profile (default: %(default)s)")
+    graph.add_argument("--design", type=whole_number, default=None, metavar="N",
+                       help="draw faulty design N's shortest counterexample in red (found within the bound, else the kill bound)")
 
 
 REPORT_OPTIONS = ("json", "junit", "markdown")

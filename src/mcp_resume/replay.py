@@ -11,7 +11,7 @@ TRACE is either
   server TARGET (``spec``, ``reference``, ``design-<n>``) or, over HTTP, against
   a URL or an embedded target: its client actions are sent (the fixture tools play
   the server's) and what came back is judged by the spec as ``verify`` judges
-  (``model.verify.playback``); a lasso of ``explore --liveness``
+  (``model.verify.playback``); a lasso of ``liveness``
   (``meta.lasso``) against an in-process server replays its prefix, then its
   cycle as often as the trace repeats it (twice as written), following the
   server, says which requests are stranded after each part and whether the
@@ -181,7 +181,7 @@ async def _listed_tools(url: str, bounds: Timeouts) -> list[str]:
 
 
 def _replay_lasso(trace, server, target: str, profile: Profile) -> int:
-    """A lasso of ``explore --liveness``: the prefix, then the cycle as often as the trace
+    """A lasso of ``liveness``: the prefix, then the cycle as often as the trace
     repeats it, following the server. The lasso reproduces when its request
     (``meta.lasso.request``; any request when it names none) is stranded after the prefix
     and after every round; exit 1 then, where ``no-stranded-request`` is a MUST under

@@ -23,7 +23,7 @@ SHARED = (
     "faulty design not caught), **2** usage error or missing tool (e.g. no node for `typescript-sdk`), **3** the "
     "target could not be checked (down, never answers, not an MCP server; for `verify` and `validate` also: some "
     "verdict INCONCLUSIVE and none FAIL; `prove`: nothing refuted but some Z3 query unknown, raise `--rlimit`; "
-    "`explore`: stopped at `--max-states`/`--max-memory`), **130** interrupted: no partial artifact is left that "
+    "`explore` and `liveness`: stopped at `--max-states` (or `--max-memory`) before the end), **130** interrupted: no partial artifact is left that "
     "looks like a result (`verify` still prints and writes the verdicts made so far, marked partial). A report that "
     "cannot be written is exit 2 with one line naming the file. A report named `-` (`--json -`, `--junit -` or "
     "`--markdown -`, one per run) goes to standard output and everything else the command prints to standard "

@@ -47,7 +47,7 @@ def traffic_page() -> str:
         "against the same server after a fix, or against `spec` to see the expected answers; a spec trace (from "
         "`check`, `explore` or the proxy) against `spec`, `reference`, `design-N`, or a server over HTTP when every "
         "step can be played there (client actions, and server actions its fixture tools play; otherwise it says which "
-        "step cannot be and exits 3); a lasso of `explore --liveness` against `spec`, `reference` or `design-N`: its "
+        "step cannot be and exits 3); a lasso of `liveness` against `spec`, `reference` or `design-N`: its "
         "prefix, then its cycle as often as the trace repeats it, and whether its request is stranded after every "
         "round (exit 1 when it is, under `boundary`; a lasso whose rounds differ from its cycle is refused).",
         "Through the proxy, the official Python SDK client's traffic to the Python SDK server shows its "

@@ -19,11 +19,10 @@ from typing import Callable
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
-from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, run_kill_matrix, target
+from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, target
 from mcp_resume.spec.designs import NUMBERS
 
-from mcp_resume.jobs.kill_columns import kill_columns
-from mcp_resume.jobs.workers import default_workers
+from mcp_resume.jobs.kill_matrix import fill_kill_matrix
 
 
 def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
@@ -53,8 +52,7 @@ def kill_matrix_stage(
 ) -> list[dict]:
     """Fill the kill matrix and summarise each column; cells run in ``workers`` processes
     (default: the cores, at most 4)."""
-    workers = workers if workers is not None else default_workers()
-    matrix = run_kill_matrix(kill_columns(examples), progress=progress, workers=workers)
+    matrix = fill_kill_matrix(examples, progress=progress, workers=workers)
     out.mkdir(parents=True, exist_ok=True)
     (out / "kill-matrix.json").write_text(json.dumps(matrix.to_json(), indent=2) + "\n")
     (out / "kill-matrix.md").write_text(matrix.to_markdown())

@@ -1,0 +1,44 @@
+"""``mcp-resume kill-matrix``: every faulty design, and every correct variation, against every
+checker (Hypothesis, the explorer, Z3 bounded model checking, ``verify`` over HTTP) under
+``boundary`` and ``mcp-2025-11-25`` (``jobs.kill_matrix``): a faulty design must be caught, a
+variation must pass. ``--bound`` (default ``kill``) is the explorer column's; ``--markdown FILE``
+writes the matrix as a Markdown table too. Minutes, not seconds.
+
+Exit codes: 0 every cell shows what it must; 1 some cell does not; 2 bad usage.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.console import Console
+
+from mcp_resume.jobs.bounds import UsageError, resolve_bounds
+from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcp_resume.jobs.explore_report import ProgressLine, error_line, write_json
+from mcp_resume.jobs.exploring import outputs_problem
+from mcp_resume.jobs.kill_matrix import fill_kill_matrix, print_kill_matrix
+from mcp_resume.outputs import write_output
+from mcp_resume.spec.space import KILL_BOUND
+
+COMMAND = "kill-matrix"
+
+
+def run(args) -> int:
+    """Run ``kill-matrix`` for parsed ``args``; return the exit code (module docstring)."""
+    try:
+        bounds = resolve_bounds(args, KILL_BOUND)[1]
+        problem = outputs_problem({"--json": args.json, "--markdown": args.markdown}, {})
+        if problem:
+            raise UsageError(problem)
+    except ValueError as error:
+        return error_line(COMMAND, str(error), EXIT_USAGE)
+    progress = None if args.quiet else ProgressLine()
+    matrix = fill_kill_matrix(args.examples, bounds, progress.note if progress else None, args.workers)
+    if progress:
+        progress.done()
+    print_kill_matrix(matrix, Console())
+    write_json(args.json, matrix.to_json())
+    if args.markdown:
+        write_output(Path(args.markdown), matrix.to_markdown())
+    return EXIT_OK if matrix.holds else EXIT_FAILED
