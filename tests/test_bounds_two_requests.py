@@ -11,7 +11,7 @@ import inspect
 
 import pytest
 
-from mcp_resume import check
+from mcp_resume.jobs import checking as check
 from mcp_resume.cli import build_parser
 from mcp_resume.jobs.bounds import resolve_bounds
 from mcp_resume.jobs.lassos import default_bound

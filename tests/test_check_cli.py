@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from mcp_resume import check
+from mcp_resume.jobs import checking as check
 from mcp_resume.cli import main
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile

@@ -1,5 +1,5 @@
 """Third-party framework targets (``model.targets.frameworks``) and the compatibility page that
-``mcp-resume compat`` writes for them (``mcp_resume.compat``)."""
+``mcp-resume compat`` writes for them (``mcp_resume.jobs.compatibility``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_resume import compat
+from mcp_resume.jobs import compatibility as compat
 from mcp_resume.model.targets import framework_notes, frameworks
 from mcp_resume.model.targets.embedded import is_embedded
 from mcp_resume.model.targets.process import TargetStartError

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_resume import compat
+from mcp_resume.jobs import compatibility as compat
 from mcp_resume.model.targets import framework_notes, frameworks
 from mcp_resume.model.targets.framework_notes import Note, Where
 from mcp_resume.model.verify.report import Report, RuleVerdict

@@ -1,7 +1,7 @@
 """Coverage, or it did not count: a run that finds nothing must have fired every
 action and taken every decision branch."""
 
-from mcp_resume import check
+from mcp_resume.jobs import checking as check
 from mcp_resume.model.harness.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.servers.inprocess import SpecAdapter

@@ -22,7 +22,7 @@ from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.model.verify.scenarios import UNLOCKS, Context
 from mcp_resume.model.verify.outputs import markdown
 from mcp_resume.model.verify.suite import SCENARIOS, VerifyRun, judge_rule, verify
-from mcp_resume.verify import print_report
+from mcp_resume.jobs.verifying import print_report
 from mcp_resume.spec.catalog import RULES, level
 from mcp_resume.spec.profiles import Level, Profile
 from servers.sdk_readme import BOOKING, lowlevel_app, readme_app, serving_app

@@ -15,7 +15,7 @@ from mcp_resume.model.verify.report import Check, Report, RuleVerdict, skip
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.jobs.targets import parse_target
-from mcp_resume.verify import print_report
+from mcp_resume.jobs.verifying import print_report
 
 BOUND_SECONDS = 1.0
 """--timeout given to hostile targets; each must be judged within a few of these."""
@@ -147,7 +147,7 @@ def test_table_prints_rule_level_verdict_and_evidence():
 def test_python_sdk_target_is_started_verified_and_stopped(monkeypatch, capsys):
     import httpx
 
-    from mcp_resume import verify
+    from mcp_resume.jobs import verifying as verify
 
     seen = {}
 

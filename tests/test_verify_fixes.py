@@ -16,7 +16,7 @@ from mcp_resume.model.verify.outputs import curl_script, junit_xml, markdown, ve
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
-from mcp_resume.verify import print_report
+from mcp_resume.jobs.verifying import print_report
 
 PYTHON_SDK = {"name": "mcp-resume python-sdk target", "version": ""}
 

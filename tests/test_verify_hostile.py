@@ -9,7 +9,7 @@ import time
 import pytest
 
 import hostile_servers as hostile
-from mcp_resume import verify as verify_command
+from mcp_resume.jobs import verifying as verify_command
 from mcp_resume.cli import main
 from mcp_resume.spec.catalog import RULES
 

@@ -1,197 +1,31 @@
 """``mcp-resume check``: the quick gate: every machine check of the spec, with its artifacts.
 
 Stages, independent of each other, run side by side on the machine's cores
-(``--workers``), each written under ``--out``:
+(``--workers``), each written under ``--out`` (``jobs.checking`` lists them): the Z3
+queries over the decision table and the transition-system proofs, the Hypothesis
+machine against the spec and the reference server, every faulty design explored
+beside the spec to its shortest counterexample (confirmed by replay), the
+diagrams, and the default bound exhausted and compared with the manifest.
+``--kill-matrix`` adds the matrix of ``mcp-resume kill-matrix``:
+``kill-matrix.json``/``.md``.
 
-- ``proofs/decision/``: the Z3 queries over the decision table (total,
-  exclusive, reachable, agreeing with the Python decision), as ``decision.json``
-  and ``DECISION.md``;
-- ``proofs/machine/boundary/``: the transition-system proofs and the faulty
-  designs' shortest runs found by bounded model checking (``mcp-resume prove``);
-- the Hypothesis machine against the spec itself and against the in-process
-  reference server, under ``--profile``: both must hold, covering every action
-  and decision branch (a run that does not is vacuous and fails);
-- every faulty design explored beside the spec under ``boundary`` until its
-  first, shortest counterexample, saved to ``traces/design-N.json`` and
-  confirmed by replaying it from JSON (fails on the design, holds on the
-  reference server);
-- ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
-  Graphviz is installed);
-- ``explorer/default.json``: the spec's state space exhausted within the
-  default bound, every invariant checked, counts compared with the manifest.
-
-``--kill-matrix`` adds every faulty design against every checker (Hypothesis,
-explorer, Z3 bounded model checking, ``verify`` over HTTP) under ``boundary``
-and ``mcp-2025-11-25``: ``kill-matrix.json``/``.md``.
-
-One line per finished stage goes to stderr (terminal or CI log alike) unless
-``--quiet``. Every stage writes into a scratch folder inside ``--out``, merged
-into ``--out`` once all are done. Exit code 0 when everything holds, 1
-otherwise, 2 when ``--out`` or ``--json`` cannot be written, 130 when
-interrupted: the worker processes are ended at once and ``--out`` is left as
-it was.
+Exit code 0 when everything holds, 1 otherwise, 2 when ``--out`` or ``--json``
+cannot be written, 130 when interrupted: the worker processes are ended at once
+and ``--out`` is left as it was.
 """
 
 from __future__ import annotations
 
 import json
-import multiprocessing
-import os
 import sys
-import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
 
 from rich.console import Console
-from rich.table import Table
 
-from mcp_resume.jobs import check_explorer
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
-from mcp_resume.model.harness.runs import design_names, run_server
-from mcp_resume.spec.designs import NUMBERS
-from mcp_resume.model.harness.pools import stop_workers
-from mcp_resume.outputs import StageProgress, output_paths_problem, staged_folder, write_output
+from mcp_resume.jobs.checking import print_summary, run_gate
+from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
-
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
-@dataclass
-class Line:
-    """One row of the summary: what was checked, whether it holds, and how we know.
-
-    ``result`` is the word shown: ``holds`` / ``caught`` when all is well.
-    """
-
-    stage: str
-    item: str
-    holds: bool
-    detail: str
-    result: str = ""
-
-    @property
-    def word(self) -> str:
-        return self.result or ("holds" if self.holds else "FAILS")
-
-
-@dataclass
-class CheckSummary:
-    """``profile`` is the one the machine ran under against the spec and the reference."""
-
-    profile: Profile
-    lines: list[Line] = field(default_factory=list)
-
-    @property
-    def holds(self) -> bool:
-        return all(line.holds for line in self.lines)
-
-    def to_json(self) -> dict:
-        """``{"holds": bool, "profile": str, "checks": [{"stage", "item", "holds", "detail", "result"}]}``."""
-        checks = [{**line.__dict__, "result": line.word} for line in self.lines]
-        return {"holds": self.holds, "profile": self.profile.value, "checks": checks}
-
-
-@dataclass(frozen=True)
-class Stage:
-    """One independent piece of work: ``run(*args)`` returns its summary lines.
-    ``run`` is a module-level function, so a worker process can be handed it."""
-
-    name: str
-    run: Callable[..., list[Line]]
-    args: tuple
-
-
-# -- the stages ---------------------------------------------------------------------------
-
-
-def decision_stage(folder: Path) -> list[Line]:
-    """The Z3 queries over the decision table, written to ``folder``."""
-    from mcp_resume.proofs.artifacts import write_decision_artifacts
-    from mcp_resume.proofs.decision.queries import run_decision_queries
-
-    results = run_decision_queries()
-    write_decision_artifacts(results, folder)
-    failed = [r for r in results if not r.holds]
-    detail = f"{len(results) - len(failed)} of {len(results)} queries hold"
-    if failed:
-        detail += "; not holding: " + ", ".join(r.query for r in failed)
-    return [Line("z3", "decision table", not failed, detail)]
-
-
-def proofs_stage(folder: Path) -> list[Line]:
-    """The transition-system proofs and bounded model checking of ``mcp-resume prove`` (boundary)."""
-    from mcp_resume.jobs.proving import prove_stage
-
-    return [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(folder)]
-
-
-def machine_stage(name: str, profile: Profile, examples: int, traces: Path) -> list[Line]:
-    """The Hypothesis machine against the spec or the reference server: it must agree and cover everything."""
-    run = run_server(name, profile, examples)
-    actions = f"{run.profile.value}, {run.result.actions_run} actions, {run.seconds:.1f} s"
-    if run.caught:
-        _write_trace(traces / f"{name}.json", run.result.trace)
-        return [Line("hypothesis", name, False, f"broke {run.rule} ({actions})", "BROKEN")]
-    if run.result.vacuous:
-        return [Line("hypothesis", name, False, f"vacuous: {run.result.coverage.explain()} ({actions})", "VACUOUS")]
-    return [Line("hypothesis", name, True, f"agrees with the spec; every action and branch covered ({actions})")]
-
-
-def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Line]:
-    """Faulty design ``number`` explored beside the spec (the named ``bound``, boundary) to its
-    first, shortest counterexample, as the kill matrix's explorer column does, saved as
-    ``traces/design-N.json`` and confirmed by replay."""
-    from mcp_resume.model.explore.kill_matrix import CAUGHT, ExplorerColumn
-
-    name = f"design-{number}"
-    cell = ExplorerColumn(NAMED_BOUNDS[bound]).run(number, Profile.BOUNDARY)
-    searched = f"{cell.detail}, {cell.seconds:.1f} s"
-    if cell.outcome != CAUGHT:
-        return [Line("explorer", name, False, f"no rule broken within the {bound} bound ({searched})", "NOT caught")]
-    _write_trace(traces / f"{name}.json", cell.trace)
-    detail = (f"{cell.rule}, {cell.steps} steps (shortest), "
-              f"{'replay confirmed' if cell.confirmed else 'REPLAY NOT CONFIRMED'} ({searched})")
-    return [Line("explorer", name, cell.as_expected, detail, "caught")]
-
-
-def diagrams_stage(folder: Path) -> list[Line]:
-    """The decision flowchart and the lifecycles: DOT and Mermaid, SVG when Graphviz is installed."""
-    from mcp_resume.proofs.diagrams import graphviz
-    from mcp_resume.proofs.diagrams.render import write_diagrams
-
-    dot_program = graphviz.find_dot()
-    formats = ["dot", "mermaid"] + (["svg"] if dot_program else [])
-    try:
-        written = write_diagrams(folder, formats, dot_program)
-    except (OSError, graphviz.GraphvizError) as error:
-        return [Line("diagrams", "decision and lifecycles", False, str(error))]
-    note = "" if dot_program else f" (no SVG: {graphviz.INSTALL_HINT})"
-    return [Line("diagrams", "decision and lifecycles", True, f"{len(written)} files{note}")]
-
-
-def explorer_stage(out: Path) -> list[Line]:
-    """The default bound exhausted and compared with the state-space manifest."""
-    return [Line(**check_explorer.explore_default_bound(out))]
-
-
-def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
-    """Every stage of a run, the longest first (so two workers finish close together)."""
-    traces = out / "traces"
-    return [
-        Stage("explorer: default bound", explorer_stage, (out,)),
-        Stage("machine vs spec", machine_stage, ("spec", profile, examples, traces)),
-        Stage("machine vs reference", machine_stage, ("reference", profile, examples, traces)),
-        Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
-        Stage("decision proofs", decision_stage, (out / "proofs" / "decision",)),
-        *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in NUMBERS],
-        Stage("diagrams", diagrams_stage, (out / "diagrams",)),
-    ]
-
-
-# -- running them ---------------------------------------------------------------------------
 
 
 def run_check(args) -> int:
@@ -201,106 +35,8 @@ def run_check(args) -> int:
     if problem:
         print(f"mcp-resume check: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    profile = Profile.parse(args.profile)
-    examples = args.examples or DEFAULT_EXAMPLES
-    workers = args.workers or os.cpu_count() or 1
-    report = _Reporter(quiet=args.quiet)
-    summary = CheckSummary(profile)
-    with staged_folder(out) as scratch:
-        work = stages(scratch, profile, examples)
-        report.say(f"{len(work)} stages on {min(workers, len(work))} process(es); artifacts in {out}/")
-        summary.lines += run_stages(work, workers, report.stage_done)
-        if args.kill_matrix:
-            report.say("kill matrix: every faulty design against every checker, under boundary and mcp-2025-11-25")
-            kill = check_explorer.kill_matrix_stage(scratch, args.examples, report.cell_done, workers=workers)
-            summary.lines += [Line(**line) for line in kill]
-        _clear_old_traces(out / "traces")
-    for line in summary.lines:
-        line.detail = line.detail.replace(str(scratch), str(out))
-    _print(summary, out, Console())
+    summary = run_gate(out, Profile.parse(args.profile), args.examples, args.workers, args.kill_matrix, args.quiet)
+    print_summary(summary, out, Console())
     if args.json:
         write_output(Path(args.json), json.dumps(summary.to_json(), indent=2) + "\n")
     return EXIT_OK if summary.holds else EXIT_FAILED
-
-
-def run_stages(work: list[Stage], workers: int, done: Callable[[Stage, list[Line], float, int, int], None]) -> list[Line]:
-    """Run ``work`` in ``workers`` processes (in this one when ``workers`` is 1); lines in ``work`` order.
-
-    ``done(stage, lines, seconds, finished, total)`` is called as each stage ends.
-    """
-    results: dict[int, list[Line]] = {}
-    total = len(work)
-    if workers <= 1:
-        for index, stage in enumerate(work):
-            started = time.perf_counter()
-            results[index] = stage.run(*stage.args)
-            done(stage, results[index], time.perf_counter() - started, len(results), total)
-        return [line for index in range(total) for line in results[index]]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=context) as pool:
-        pending: dict[Future, int] = {pool.submit(_timed, stage.run, stage.args): i for i, stage in enumerate(work)}
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    index = pending.pop(future)
-                    lines, seconds = future.result()
-                    results[index] = lines
-                    done(work[index], lines, seconds, len(results), total)
-        except BaseException:
-            stop_workers(pool)
-            raise
-    return [line for index in range(total) for line in results[index]]
-
-
-def _timed(function: Callable[..., list[Line]], args: tuple) -> tuple[list[Line], float]:
-    started = time.perf_counter()
-    return function(*args), time.perf_counter() - started
-
-
-class _Reporter:
-    """One plain line per event on stderr, so a CI log shows the run as well as a terminal."""
-
-    def __init__(self, quiet: bool) -> None:
-        self.lines = StageProgress("check", quiet=quiet, terminal=False)
-        self.started = time.perf_counter()
-
-    def say(self, text: str) -> None:
-        self.lines.note(text)
-
-    def stage_done(self, stage: Stage, lines: list[Line], seconds: float, finished: int, total: int) -> None:
-        words = ", ".join(sorted({line.word for line in lines})) or "no result"
-        self.say(f"[{finished}/{total}] {stage.name}: {words} ({seconds:.1f} s; {self._elapsed()})")
-
-    def cell_done(self, text: str) -> None:
-        self.say(f"kill matrix: {text} ({self._elapsed()})")
-
-    def _elapsed(self) -> str:
-        return f"{time.perf_counter() - self.started:.0f} s elapsed"
-
-
-def _clear_old_traces(traces: Path) -> None:
-    """Remove the counterexamples a previous ``check`` wrote (its own file names only, nothing else),
-    so that a design caught before and not now leaves no stale trace behind."""
-    own = [traces / f"{name}.json" for name in ["spec", "reference", *design_names()]]
-    own += list((traces / "explorer").glob("design-*-*.json"))
-    for old in own:
-        old.unlink(missing_ok=True)
-
-
-def _write_trace(path: Path, trace) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(trace.dumps())
-
-
-def _print(summary: CheckSummary, out: Path, console: Console) -> None:
-    table = Table(title="mcp-resume check")
-    for column in ("stage", "item", "result", "detail"):
-        table.add_column(column, overflow="fold")
-    for line in summary.lines:
-        result = f"[green]{line.word}[/]" if line.holds else f"[bold red]{line.word}[/]"
-        table.add_row(line.stage, line.item, result, line.detail)
-    console.print(table)
-    verdict = "everything holds" if summary.holds else "SOME CHECKS FAIL"
-    print(f"{verdict} (machine under {summary.profile.value}, faulty designs under boundary); "
-          f"proofs, traces and diagrams in {out}/", file=sys.stdout)

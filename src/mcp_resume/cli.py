@@ -25,7 +25,7 @@ import threading
 from pathlib import Path
 
 from mcp_resume import __version__, interrupts
-from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
+from mcp_resume.jobs.exits import EXIT_INTERRUPTED, EXIT_USAGE
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 

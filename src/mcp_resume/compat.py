@@ -1,202 +1,42 @@
-"""``mcp-resume compat --out FILE``: the compatibility page of the official MCP SDKs and third-party frameworks.
+"""``mcp-resume compat --out FILE``: the compatibility page of the official MCP SDKs and third-party
+frameworks (``jobs.compatibility`` says what is verified and written).
 
-Starts each target of ``TARGETS`` on 127.0.0.1 (each release or framework in its
-own cached environment: ``model.targets.sdk_venvs``, ``model.targets.typescript_sdk``,
-``model.targets.frameworks``), verifies it under ``boundary`` and under the MCP
-profile it negotiates, times each verify run (wall-clock seconds), stops it by
-its process id and writes one Markdown page: a verdict per rule and target,
-each SDK's FAIL and WARN with its one-line evidence, and for a framework each
-verdict that is not PASS with what the framework's source does
-(``model.targets.framework_notes``). A listed verdict without a note, and a note
-of a rule the framework PASSes (stale), are warned about on stderr
-(``framework_notes.audit``). Exit 0 when the page was written (whatever the
-verdicts), 2 for a missing tool or a bad path, 3 when a target did not start.
+A listed verdict without a note, and a note of a rule the framework PASSes (stale), are warned
+about on stderr. Exit 0 when the page was written (whatever the verdicts), 2 for a missing tool
+or a bad path, 3 when a target did not start.
 """
 
 from __future__ import annotations
 
-import asyncio
-import datetime
 import sys
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
+from mcp_resume.jobs.compatibility import TARGETS, audit_notes, page, verify_targets
+from mcp_resume.jobs.exits import EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.targets.embedded import ToolMissing, running_target
-from mcp_resume.model.targets.framework_notes import Note, audit, note_for
-from mcp_resume.model.targets.frameworks import FRAMEWORKS, framework
+from mcp_resume.model.targets.embedded import ToolMissing
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
-from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION
 from mcp_resume.model.verify.probe import TargetError
-from mcp_resume.model.verify.report import Report
-from mcp_resume.model.verify.suite import VerifyRun, verify
-from mcp_resume.spec.catalog import RULES
-from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.verdicts import Verdict
-
-SDK_TARGETS = tuple(f"python-sdk@{v}" for v in COMPAT_RELEASES) + (f"typescript-sdk@{DEFAULT_VERSION}",)
-FRAMEWORK_TARGETS = tuple(f.target for f in FRAMEWORKS)
-TARGETS = SDK_TARGETS + FRAMEWORK_TARGETS
-EXIT_OK, EXIT_USAGE, EXIT_UNREACHABLE = 0, 2, 3
-RUNS = (("boundary", Profile.BOUNDARY), ("auto", None))
-
-
-@dataclass
-class TargetResult:
-    """The two verify reports of one target and how long each run took, in seconds."""
-
-    reports: dict[str, Report]
-    seconds: dict[str, float]
 
 
 def run_compat(args) -> int:
+    """The command: verify every target asked for (default ``TARGETS``), write the page to ``--out``."""
     out = Path(args.out)
     if not out.parent.is_dir():
         return _error(f"--out {out}: folder {out.parent} does not exist", EXIT_USAGE)
-    bounds = Timeouts.from_timeout(args.timeout)
-    results: dict[str, TargetResult] = {}
     try:
-        for target in args.targets or TARGETS:
-            print(f"verifying {target} ...", file=sys.stderr, flush=True)
-            results[target] = verify_target(target, bounds)
-            timing = ", ".join(f"{name} {s:.1f} s" for name, s in results[target].seconds.items())
-            print(f"  {target}: {timing}", file=sys.stderr, flush=True)
+        results = verify_targets(args.targets or list(TARGETS), Timeouts.from_timeout(args.timeout))
     except ToolMissing as error:
         return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
         return _error(str(error), EXIT_UNREACHABLE)
     out.write_text(page(results), encoding="utf-8")
     print(f"wrote {out}", file=sys.stderr)
-    for target in results:
-        for problem in audit(target, shown_rules(results[target])) if framework(target) else ():
-            print(f"mcp-resume compat: warning: {target}: {problem}", file=sys.stderr)
+    for problem in audit_notes(results):
+        print(f"mcp-resume compat: warning: {problem}", file=sys.stderr)
     return EXIT_OK
-
-
-def verify_target(target: str, bounds: Timeouts) -> TargetResult:
-    """Start ``target``, verify it under ``boundary`` and ``auto``, stop it."""
-    reports, seconds = {}, {}
-    with running_target(target) as url:
-        for name, profile in RUNS:
-            started = time.monotonic()
-            reports[name] = asyncio.run(verify(VerifyRun(url, target, profile, bounds)))
-            seconds[name] = time.monotonic() - started
-    return TargetResult(reports, seconds)
-
-
-def page(results: dict[str, TargetResult]) -> str:
-    """The Markdown page for ``results`` (target -> its two reports and durations)."""
-    sdks = [t for t in results if framework(t) is None]
-    frameworks = [t for t in results if framework(t) is not None]
-    lines = [
-        "# Compatibility of MCP server implementations",
-        "",
-        f"Generated by `mcp-resume compat` on {datetime.date.today().isoformat()}: each target started on 127.0.0.1 "
-        "with a small fixture server (its event store and the conformance fixture tools it can express), then "
-        "`mcp-resume verify`, then stopped by its process id. Columns: the verdict under `boundary` (the five-way "
-        "reconnect decision as MUSTs) and, after the slash, under the MCP profile of the revision it negotiated.",
-    ]
-    if sdks:
-        lines += ["", "## The official SDKs", "", *_table(results, sdks), "", _revisions(results, sdks), "",
-                  _durations(results, sdks)]
-    if frameworks:
-        lines += ["", "## Third-party frameworks", "", *_framework_intro(results, frameworks),
-                  "", *_table(results, frameworks), "", _revisions(results, frameworks)]
-    for target in sdks:
-        lines += ["", f"### `{target}` under `boundary`", "", *_sdk_findings(results[target].reports["boundary"])]
-    for target in frameworks:
-        lines += ["", *_framework_section(target, results[target])]
-    return "\n".join(lines) + "\n"
-
-
-def _table(results: dict[str, TargetResult], targets: list[str]) -> list[str]:
-    lines = ["| rule | " + " | ".join(f"`{t}`" for t in targets) + " |", "|---|" + "---|" * len(targets)]
-    for rule in RULES:
-        cells = [" / ".join(_mark(_verdict(results[t].reports[name], rule.id)) for name, _ in RUNS) for t in targets]
-        lines.append(f"| `{rule.id}` | " + " | ".join(cells) + " |")
-    return lines
-
-
-def _revisions(results: dict[str, TargetResult], targets: list[str]) -> str:
-    return "Negotiated revisions: " + ", ".join(
-        f"`{t}` {results[t].reports['auto'].capabilities.get('protocol_version')} "
-        f"(`{results[t].reports['auto'].profile.value}`)" for t in targets) + "."
-
-
-def _durations(results: dict[str, TargetResult], targets: list[str]) -> str:
-    return "Seconds verify took (`boundary` / `auto`): " + ", ".join(
-        f"`{t}` {results[t].seconds['boundary']:.0f} / {results[t].seconds['auto']:.0f}" for t in targets) + "."
-
-
-def _framework_intro(results: dict[str, TargetResult], targets: list[str]) -> list[str]:
-    lines = ["| target | framework, pinned | fixture tools | verify `boundary` | verify `auto` |", "|---|---|---|---|---|"]
-    for target in targets:
-        fw, seconds = framework(target), results[target].seconds
-        pins = ", ".join(f"`{name}=={version}`" for name, version in fw.packages)
-        tools = ", ".join(f"`{t}`" for t in fw.fixture_tools)
-        lines.append(f"| `{target}` | [{fw.label}]({fw.home}): {pins} | {tools} | "
-                     f"{seconds['boundary']:.0f} s | {seconds['auto']:.0f} s |")
-    return lines
-
-
-def _sdk_findings(report: Report) -> list[str]:
-    findings = [v for v in report.verdicts if v.verdict in (Verdict.FAIL, Verdict.WARN)]
-    return [f"- `{v.rule}` **{v.verdict.value}**: {v.reason}" for v in findings] or ["- no finding"]
-
-
-def _framework_section(target: str, result: TargetResult) -> list[str]:
-    """Each verdict of ``target`` that is not PASS, grouped by the note that explains it."""
-    fw = framework(target)
-    lines = [f"### `{target}`: {fw.label}", ""]
-    grouped: dict[Note | None, list[str]] = {}
-    for rule in shown_rules(result):
-        shown = " / ".join(_mark(_verdict(result.reports[name], rule)) for name, _ in RUNS)
-        grouped.setdefault(note_for(target, rule), []).append(f"`{rule}` {shown}")
-    if not grouped:
-        return lines + ["Every rule PASSes under both profiles."]
-    for note, rules in grouped.items():
-        lines.append(f"- {'; '.join(rules)}: {_explain(note)}")
-    return lines
-
-
-def shown_rules(result: TargetResult) -> list[str]:
-    """The rules a framework's section lists: not PASS under some profile, and applicable under one."""
-    return [rule.id for rule in RULES
-            if not all(_verdict(result.reports[name], rule.id) is Verdict.PASS for name, _ in RUNS)
-            and not _not_applicable(result, rule.id)]
-
-
-def _explain(note: Note | None) -> str:
-    if note is None:
-        return "not yet read against the framework's source."
-    prefix = "**not the framework's fault**: " if note.verify_mistake else ""
-    return f"{prefix}{note.text} ({note.source})"
-
-
-NOT_APPLICABLE = ("not applicable", "not a rule of MCP")
-"""How a SKIP reason says the rule does not apply (the profile's level, or the negotiated revision's)."""
-
-
-def _not_applicable(result: TargetResult, rule: str) -> bool:
-    return all(any(words in (_rule_verdict(result.reports[name], rule).reason or "") for words in NOT_APPLICABLE)
-               for name, _ in RUNS)
-
-
-def _rule_verdict(report: Report, rule: str):
-    return next(v for v in report.verdicts if v.rule == rule)
-
-
-def _verdict(report: Report, rule: str) -> Verdict:
-    return _rule_verdict(report, rule).verdict
-
-
-def _mark(verdict: Verdict) -> str:
-    return f"**{verdict.value}**" if verdict in (Verdict.FAIL, Verdict.WARN) else verdict.value
 
 
 def _error(message: str, code: int) -> int:
     print(f"mcp-resume compat: error: {message}", file=sys.stderr)
     return code
-

@@ -33,53 +33,31 @@ tool drove which rules. Exit codes:
 - 130 when interrupted (Ctrl-C): the verdicts made so far are printed and
   written, the rest are INCONCLUSIVE.
 
-The JSON report is ``{"target", "url", "profile", "summary", "capabilities",
-"note"?, "verdicts": [{"rule", "verdict", "level", "evidence": {"reason",
-"checks", "exchanges"}, "fix"?: {"text", "sdk"?, "remedy"?}}]}``: every FAIL and
-WARN carries its ``fix``, the rule's fix in the server author's terms and, when the
-server's ``serverInfo`` names a known SDK, that SDK's remedy (printed as ``fix ...``
-lines after the table, a "How to fix" paragraph in Markdown, a ``how to fix:`` line in
-JUnit).
+The reports' shapes: ``jobs.verifying``.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import sys
 from pathlib import Path
 
-from rich.console import Console
-from rich.table import Table
-
+from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
-from mcp_resume.model.targets.embedded import ToolMissing, is_embedded, running_target
+from mcp_resume.jobs.verifying import (findings_folder, partial_report, print_report, progress_printer, run_suite,
+                                       wide_console, write_outputs)
 from mcp_resume.model.http.client import Timeouts
+from mcp_resume.model.targets.embedded import ToolMissing, is_embedded
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.verify.outputs import findings_clash, junit_xml, markdown, write_findings
-from mcp_resume.model.verify.report import unreachable_report
+from mcp_resume.model.verify.outputs import findings_clash
 from mcp_resume.model.verify.probe import TargetError
-from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
+from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
-from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
-from mcp_resume.outputs import OutputError, StageProgress, output_file_problem, prepare_output_folder, write_output, write_problem
+from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, write_problem
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE, EXIT_INTERRUPTED = 0, 1, 2, 3, 130
-FINDINGS_FOLDER = "mcp-resume-findings"
 MAX_TIMEOUT = 600.0
 """Seconds: the longest wait ``--timeout`` may set for one response or event."""
-
-VERDICT_STYLES = {
-    Verdict.PASS: "green",
-    Verdict.FAIL: "bold red",
-    Verdict.WARN: "yellow",
-    Verdict.SKIP: "dim",
-    Verdict.INCONCLUSIVE: "magenta",
-}
-
-
 
 
 def run_verify(args) -> int:
@@ -105,15 +83,15 @@ def run_verify(args) -> int:
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
-    console = _console()
-    progress = _progress(getattr(args, "progress", False))
+    console = wide_console()
+    progress = progress_printer(getattr(args, "progress", False))
     stopped = None
     try:
-        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls, tools)
+        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"
-        report = _PARTIAL.report(stopped) if _PARTIAL is not None else None
+        report = partial_report(stopped)
         if report is None:
             return _error("interrupted before the target answered", EXIT_INTERRUPTED)
     except (ToolMissing, ToolRoleError) as error:
@@ -121,14 +99,14 @@ def run_verify(args) -> int:
     except (TargetError, TargetStartError) as error:
         report = unreachable_report(args.target, url, profile, str(error))
         try:
-            _write_outputs(report, outputs, getattr(args, "out", None), console, asked=asked)
+            write_outputs(report, outputs, getattr(args, "out", None), console, asked=asked)
         except OSError as failure:
             return _error(f"cannot write a report to {failure.filename or 'its file'}: {failure.strerror or failure}",
                           EXIT_USAGE)
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
-        _write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None, asked=asked)
+        write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None, asked=asked)
     except OutputError as error:
         return _error(str(error), EXIT_USAGE)
     except OSError as error:
@@ -143,123 +121,10 @@ def run_verify(args) -> int:
     return EXIT_OK
 
 
-_PARTIAL: VerifyRun | None = None
-"""The run in progress, kept so that Ctrl-C can still report what it found."""
-
-
-def print_report(report: Report, console: Console) -> None:
-    """The verdict table and a summary line."""
-    where = report.target if report.target == report.url else f"{report.target} ({report.url})"
-    console.print(f"target {where}, profile {report.profile.value}", highlight=False)
-    caps = report.capabilities
-    if caps:
-        tools = ", ".join(caps.get("fixture_tools") or []) or "none"
-        console.print(
-            f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
-            f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
-            f"({_status(caps.get('get_status'))}), DELETE {_status(caps.get('delete_status'))}, "
-            f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
-            highlight=False,
-        )
-    if report.note:
-        console.print(report.note, highlight=False)
-    table = Table(show_lines=False)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("level", no_wrap=True)
-    table.add_column("verdict", no_wrap=True)
-    beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
-    if beside:
-        table.add_column(beside, no_wrap=True)
-    table.add_column("evidence", overflow="fold")
-    for verdict in report.verdicts:
-        style = VERDICT_STYLES[verdict.verdict]
-        row = [verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]"]
-        if beside:
-            row.append(verdict.beside[1].value if verdict.beside else "")
-        table.add_row(*row, _escape(verdict.reason))
-    console.print(table)
-    counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
-    console.print(f"summary: {counts}", highlight=False)
-    for hint, rules in report.unlocks():
-        console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
-    for entry in report.drivers():
-        console.print(driver_line(entry), highlight=False)
-    print_fixes(report, console)
-
-
-def print_fixes(report: Report, console: Console) -> None:
-    """One ``fix <rule> (<verdict>): ...`` line per FAIL and WARN: the rule's fix and, when ``serverInfo``
-    names a known SDK, its remedy (``model.traffic.fixes``); MCP rule ids stay bare."""
-    for verdict in report.verdicts:
-        fix = report.fix(verdict)
-        if fix is not None:
-            console.print(f"fix {verdict.rule} ({verdict.verdict.value}): {fix.text}", highlight=False, markup=False)
-            if fix.remedy:
-                console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
-
-
-def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:
-    global _PARTIAL
-    ttls = ttls or {}
-    if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
-        asyncio.run(verify(_PARTIAL, progress))
-        return _PARTIAL
-    with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
-        asyncio.run(verify(_PARTIAL, progress))
-        return _PARTIAL
-
-
-def findings_folder(outputs: dict[str, Path | None], out: Path | None) -> Path | None:
-    """Where the reproducers go: ``--out``, else ``mcp-resume-findings`` beside the first report
-    written, else nowhere (``None``)."""
-    written = [p for p in outputs.values() if p is not None]
-    return out or (written[0].parent / FINDINGS_FOLDER if written else None)
-
-
-def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
-                   partial: bool = False, asked: str | None = None) -> None:
-    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers;
-    ``asked``: the ``--profile`` asked, recorded with them (``findings_clash``)."""
-    folder = findings_folder(outputs, out)
-    files = write_findings(report, folder, keep_earlier=partial, asked_profile=asked) if folder is not None else {}
-    if files:
-        console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
-    if outputs["json"] is not None:
-        write_output(outputs["json"], json.dumps(report.to_json(), indent=2) + "\n")
-    if outputs["junit"] is not None:
-        write_output(outputs["junit"], junit_xml(report))
-    if outputs["markdown"] is not None:
-        write_output(outputs["markdown"], markdown(report, files, outputs["markdown"].parent))
-
-
-def _progress(enabled: bool):
-    """One line per rule judged on stderr, ``verify: rule 7 of 21: replay-suffix: PASS``, on a terminal
-    and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
-    progress = StageProgress("verify", terminal=False)
-    done = iter(range(1, len(RULES) + 1))
-
-    def show(verdict: RuleVerdict) -> None:
-        number = next(done, None)
-        if number is None:  # judged again with the later scenarios' traffic
-            progress.stage(f"revised: {verdict.rule}: {verdict.verdict.value} ({verdict.reason})")
-        else:
-            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
-
-    return show
-
-
 def _positive(value: float, name: str) -> float:
     if not (isinstance(value, (int, float)) and value == value and 0 < value < float("inf")):
         raise UsageError(f"{name} must be a positive number of seconds, got {value!r}")
     return float(value)
-
-
-def _console() -> Console:
-    """A console as wide as the terminal, or 140 columns when output is not one."""
-    console = Console()
-    return console if console.is_terminal else Console(width=140)
 
 
 def _check_path(path: Path | None, kind: str) -> Path | None:
@@ -272,15 +137,3 @@ def _check_path(path: Path | None, kind: str) -> Path | None:
 def _error(message: str, code: int) -> int:
     print(f"mcp-resume verify: error: {message}", file=sys.stderr)
     return code
-
-
-def _yes(value) -> str:
-    return "yes" if value else "no"
-
-
-def _status(status) -> str:
-    return "no answer" if status is None else f"HTTP {status}"
-
-
-def _escape(text: str) -> str:
-    return text.replace("[", "\\[")

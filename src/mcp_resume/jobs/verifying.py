@@ -1,0 +1,173 @@
+"""The run of ``mcp-resume verify`` (``run_suite``) and what it prints and writes: the verdict table
+(``print_report``, with the fixes), the reports (``write_outputs``: JSON, JUnit XML, Markdown) and
+the reproducers of each finding, beside the first report or in the folder asked for.
+
+The JSON report is ``{"target", "url", "profile", "summary", "capabilities",
+"note"?, "verdicts": [{"rule", "verdict", "level", "evidence": {"reason",
+"checks", "exchanges"}, "fix"?: {"text", "sdk"?, "remedy"?}}]}``: every FAIL and
+WARN carries its ``fix``, the rule's fix in the server author's terms and, when the
+server's ``serverInfo`` names a known SDK, that SDK's remedy (printed as ``fix ...``
+lines after the table, a "How to fix" paragraph in Markdown, a ``how to fix:`` line in
+JUnit).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from mcp_resume.model.targets.embedded import running_target
+from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
+from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
+from mcp_resume.outputs import StageProgress, write_output
+from mcp_resume.spec.verdicts import Verdict
+
+FINDINGS_FOLDER = "mcp-resume-findings"
+
+VERDICT_STYLES = {
+    Verdict.PASS: "green",
+    Verdict.FAIL: "bold red",
+    Verdict.WARN: "yellow",
+    Verdict.SKIP: "dim",
+    Verdict.INCONCLUSIVE: "magenta",
+}
+
+
+
+
+_PARTIAL: VerifyRun | None = None
+"""The run in progress, kept so that Ctrl-C can still report what it found."""
+
+
+def partial_report(stopped: str) -> Report | None:
+    """The report of the run in progress, the rules not yet judged INCONCLUSIVE for ``stopped``
+    (the reason); ``None`` before the target answered."""
+    return _PARTIAL.report(stopped) if _PARTIAL is not None else None
+
+
+def print_report(report: Report, console: Console) -> None:
+    """The verdict table and a summary line."""
+    where = report.target if report.target == report.url else f"{report.target} ({report.url})"
+    console.print(f"target {where}, profile {report.profile.value}", highlight=False)
+    caps = report.capabilities
+    if caps:
+        tools = ", ".join(caps.get("fixture_tools") or []) or "none"
+        console.print(
+            f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
+            f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
+            f"({_status(caps.get('get_status'))}), DELETE {_status(caps.get('delete_status'))}, "
+            f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
+            highlight=False,
+        )
+    if report.note:
+        console.print(report.note, highlight=False)
+    table = Table(show_lines=False)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("level", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
+    if beside:
+        table.add_column(beside, no_wrap=True)
+    table.add_column("evidence", overflow="fold")
+    for verdict in report.verdicts:
+        style = VERDICT_STYLES[verdict.verdict]
+        row = [verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]"]
+        if beside:
+            row.append(verdict.beside[1].value if verdict.beside else "")
+        table.add_row(*row, _escape(verdict.reason))
+    console.print(table)
+    counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
+    console.print(f"summary: {counts}", highlight=False)
+    for hint, rules in report.unlocks():
+        console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
+    for entry in report.drivers():
+        console.print(driver_line(entry), highlight=False)
+    print_fixes(report, console)
+
+
+def print_fixes(report: Report, console: Console) -> None:
+    """One ``fix <rule> (<verdict>): ...`` line per FAIL and WARN: the rule's fix and, when ``serverInfo``
+    names a known SDK, its remedy (``model.traffic.fixes``); MCP rule ids stay bare."""
+    for verdict in report.verdicts:
+        fix = report.fix(verdict)
+        if fix is not None:
+            console.print(f"fix {verdict.rule} ({verdict.verdict.value}): {fix.text}", highlight=False, markup=False)
+            if fix.remedy:
+                console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
+
+
+def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:
+    """Run every verify scenario against ``url`` (``None``: start the embedded ``target`` here and stop it
+    after); the run in progress is kept for ``partial_report``."""
+    global _PARTIAL
+    ttls = ttls or {}
+    if url is not None:
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        asyncio.run(verify(_PARTIAL, progress))
+        return _PARTIAL
+    with running_target(target) as started:
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        asyncio.run(verify(_PARTIAL, progress))
+        return _PARTIAL
+
+
+def findings_folder(outputs: dict[str, Path | None], out: Path | None) -> Path | None:
+    """Where the reproducers go: ``--out``, else ``mcp-resume-findings`` beside the first report
+    written, else nowhere (``None``)."""
+    written = [p for p in outputs.values() if p is not None]
+    return out or (written[0].parent / FINDINGS_FOLDER if written else None)
+
+
+def write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
+                   partial: bool = False, asked: str | None = None) -> None:
+    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers;
+    ``asked``: the ``--profile`` asked, recorded with them (``findings_clash``)."""
+    folder = findings_folder(outputs, out)
+    files = write_findings(report, folder, keep_earlier=partial, asked_profile=asked) if folder is not None else {}
+    if files:
+        console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
+    if outputs["json"] is not None:
+        write_output(outputs["json"], json.dumps(report.to_json(), indent=2) + "\n")
+    if outputs["junit"] is not None:
+        write_output(outputs["junit"], junit_xml(report))
+    if outputs["markdown"] is not None:
+        write_output(outputs["markdown"], markdown(report, files, outputs["markdown"].parent))
+
+
+def progress_printer(enabled: bool):
+    """One line per rule judged on stderr, ``verify: rule 7 of 21: replay-suffix: PASS``, on a terminal
+    and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
+    progress = StageProgress("verify", terminal=False)
+    done = iter(range(1, len(RULES) + 1))
+
+    def show(verdict: RuleVerdict) -> None:
+        number = next(done, None)
+        if number is None:  # judged again with the later scenarios' traffic
+            progress.stage(f"revised: {verdict.rule}: {verdict.verdict.value} ({verdict.reason})")
+        else:
+            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
+
+    return show
+
+
+def wide_console() -> Console:
+    """A console as wide as the terminal, or 140 columns when output is not one."""
+    console = Console()
+    return console if console.is_terminal else Console(width=140)
+
+
+def _yes(value) -> str:
+    return "yes" if value else "no"
+
+
+def _status(status) -> str:
+    return "no answer" if status is None else f"HTTP {status}"
+
+
+def _escape(text: str) -> str:
+    return text.replace("[", "\\[")
