@@ -28,33 +28,20 @@ INCONCLUSIVE, or an upstream that is not an MCP server.
 from __future__ import annotations
 
 import json
-import logging
-import socket
 import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
-from mcp_resume.model.http.curl import exchanges_script
-from mcp_resume.outputs import OutputError, output_folder_probe, write_output
-from mcp_resume.model.traffic.fixes import generic_fix
-from mcp_resume.model.traffic.judge import judge_beside
-from mcp_resume.model.traffic.live import LiveChecker
-from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
-from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
-from mcp_resume.model.traffic.upstream import Kind, Upstream, check_upstream
-from mcp_resume.model.traffic.validate import RuleResult, Validation
-from mcp_resume.spec.profiles import Profile
-from mcp_resume.jobs.exits import EXIT_USAGE
+from mcp_resume.jobs.exits import EXIT_UNCHECKED, EXIT_USAGE
+from mcp_resume.jobs.proxying import PROBE_SECONDS, bind_listener, live_checker, parse_listen, say_upstream, serve
 from mcp_resume.jobs.traffic_report import exit_code, print_report, report_json
-
-DEFAULT_LISTEN = "127.0.0.1:8808"
-EXIT_UNCHECKED = 3
-PROBE_SECONDS = 5.0
-"""The longest wait of the start probe of the upstream (``model.traffic.upstream``), for the
-connection and for each response head; ``--timeout`` lowers it."""
-
+from mcp_resume.model.traffic.judge import judge_beside
+from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
+from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
+from mcp_resume.model.traffic.upstream import Kind, check_upstream
+from mcp_resume.outputs import OutputError, output_folder_probe, write_output
+from mcp_resume.spec.profiles import Profile
 
 def run(args) -> int:
     """The ``proxy`` command; ``args``: ``upstream``, ``listen``, ``profile``, ``record``, ``json``, ``out``, ``timeout``."""
@@ -74,7 +61,7 @@ def run(args) -> int:
         print(f"mcp-resume proxy: the upstream {args.upstream} is {upstream.detail}: nothing to check", file=sys.stderr)
         return EXIT_UNCHECKED
     try:
-        listener = _bind(host, port)
+        listener = bind_listener(host, port)
     except OSError as error:
         print(f"mcp-resume proxy: cannot listen on {host}:{port}: {error.strerror or error}", file=sys.stderr)
         return EXIT_USAGE
@@ -84,15 +71,15 @@ def run(args) -> int:
         listener.close()
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
-    checker = _live_checker(args, proxy)
+    checker = live_checker(None if args.profile == "auto" else Profile.parse(args.profile), Path(args.out), proxy)
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
     print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
           f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
-    _say_upstream(upstream)
+    say_upstream(upstream)
     try:
-        _serve(proxy, listener)
+        serve(proxy, listener)
     except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
         pass
     interrupts.reset()  # Ctrl-C is how the proxy is meant to stop: the report follows, with its own exit code
@@ -112,107 +99,3 @@ def run(args) -> int:
         print(f"mcp-resume proxy: {lines.failure}", file=sys.stderr)
         code = EXIT_USAGE
     return code
-
-
-def _say_upstream(upstream: Upstream) -> None:
-    """One line on what the start probe found: on stdout for an MCP server, on stderr as a
-    warning otherwise (the proxy still runs: the upstream may come up, or take the client's
-    credentials)."""
-    if upstream.kind is Kind.MCP:
-        print(f"upstream: {upstream.detail}", flush=True)
-    elif upstream.kind is Kind.UNREACHABLE:
-        print(f"mcp-resume proxy: warning: the upstream is {upstream.detail}; the proxy answers 502 (or 504) "
-              "until it is up", file=sys.stderr, flush=True)
-    else:
-        print(f"mcp-resume proxy: warning: the upstream's {upstream.detail}", file=sys.stderr, flush=True)
-
-
-def parse_listen(text: str) -> tuple[str, int]:
-    """``HOST:PORT`` (or ``PORT``) -> (host, port); ``ValueError`` naming what is wrong."""
-    host, _, port = text.rpartition(":")
-    host = host.strip("[]") or "127.0.0.1"
-    if not port.isdigit() or not 0 <= int(port) <= 65535:
-        raise ValueError(f"--listen {text!r}: expected HOST:PORT such as {DEFAULT_LISTEN}")
-    return host, int(port)
-
-
-def _live_checker(args, proxy: RecordingProxy) -> LiveChecker:
-    """The live checker, printing each finding and writing its reproducers in ``--out``."""
-    out = Path(args.out)
-    profile = None if args.profile == "auto" else Profile.parse(args.profile)
-    checker = LiveChecker(profile, lambda rule, result: _finding(rule, result, checker.records, out), proxy.now)
-    return checker
-
-
-def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    listener = socket.socket(family, socket.SOCK_STREAM)
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # inherited by accepted sockets: a response's
-    listener.bind((host, port))                                      # head and body chunks are not held back (Nagle)
-    listener.listen(128)  # before the banner: a client started on it must not be refused
-    return listener
-
-
-def _serve(proxy: RecordingProxy, listener: socket.socket) -> None:
-    import uvicorn
-
-    config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
-                            server_header=False, date_header=False)  # the upstream's own are passed on
-    server = uvicorn.Server(config)
-    quiet = _QuietStop(server)
-    logger = logging.getLogger("uvicorn.error")  # configured by Config: the filter goes on after it
-    logger.addFilter(quiet)
-    try:
-        server.run(sockets=[listener])
-    finally:
-        logger.removeFilter(quiet)
-
-
-class _QuietStop(logging.Filter):
-    """Drops what uvicorn says when Ctrl-C cuts the streams a client still holds open (SSE streams
-    are long-lived, B16; each is recorded as dropped): "Cancel N running task(s), timeout graceful
-    shutdown exceeded" and, once the server is stopping, "ASGI callable returned without completing
-    response". Every other line of uvicorn's passes."""
-
-    def __init__(self, server) -> None:
-        super().__init__()
-        self.server = server
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        message = str(record.msg)
-        if message.startswith("Cancel %s running task"):
-            return False
-        return not (self.server.should_exit and message.startswith("ASGI callable returned without completing"))
-
-
-def _finding(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
-    """Print one finding and write its reproducers: ``<rule>.curl.sh`` (the recorded requests)
-    and ``<rule>.trace.json`` (the spec's steps up to it, for ``mcp-resume replay``)."""
-    numbers = sorted({n for step in rule.steps for n in step.records})
-    print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
-    print(f"  fix: {generic_fix(rule.rule)}", flush=True)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        script = out / f"{rule.rule}.curl.sh"
-        script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
-        script.chmod(0o755)  # run as ./<rule>.curl.sh, as verify's are
-        print(f"  reproducer: {script}", flush=True)
-        trace = result.trace(rule)
-        if trace is not None:
-            path = out / f"{rule.rule}.trace.json"
-            path.write_text(trace.dumps())
-            print(f"  spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
-    except OSError as error:
-        print(f"  cannot write the reproducer in {out}: {error.strerror or error}", file=sys.stderr, flush=True)
-
-
-def curl_script(rule: RuleResult, records: list[Record]) -> str:
-    """A bash script of the recorded requests up to ``rule``'s finding, one curl command each,
-    in the order they were sent, carrying the ids the server hands out (``model.http.curl``);
-    its default target is the recorded server's URL."""
-    ordered = sorted(records, key=lambda r: r.started)
-    url = ordered[0].exchange.url if ordered else ""
-    comments = [f"mcp-resume proxy reproducer: rule {rule.rule} is {rule.verdict.value}: {rule.reason}",
-                f"the recorded requests up to the finding; run as: bash {rule.rule}.curl.sh [URL]"]
-    return exchanges_script(comments, url, [r.exchange for r in ordered])
