@@ -1,7 +1,9 @@
 """The ``mcp-resume`` command line.
 
-Each subcommand lives in its own module next to this one and only composes
-``spec``, ``model`` and ``proofs``. Exit codes, shared by every subcommand:
+One command per job. Each subcommand lives in its own module next to this one
+(``mcp_resume.<command>``): it parses (its arguments are defined here), calls the
+library the commands share, ``mcp_resume.jobs``, and prints; no command module
+imports another. Exit codes (``jobs.exits``), shared by every subcommand:
 
 - 0: everything checked holds;
 - 1: something checked does not hold (a FAIL verdict, a broken invariant, a
