@@ -124,6 +124,51 @@ def test_an_upstream_that_is_not_mcp_is_said_at_start_and_exits_3(reply, tmp_pat
     assert f"the upstream {upstream} is not an MCP" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("reply", [hostile.post_not_allowed], ids=["405"])
+def test_an_upstream_that_refuses_the_post_exits_3(reply, tmp_path, capsys):
+    with hostile.http_server(reply) as upstream:
+        assert main(["proxy", "--upstream", upstream, "--listen", "127.0.0.1:0", "--timeout", "2",
+                     "--out", str(tmp_path / "findings")]) == 3
+    assert "HTTP 405" in capsys.readouterr().err
+
+
+def test_a_plain_file_server_answering_501_exits_3_at_start(tmp_path, capsys):
+    port = hostile.free_port()
+    files = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=tmp_path,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port, 10)
+        started = time.monotonic()
+        assert main(["proxy", "--upstream", f"http://127.0.0.1:{port}/mcp", "--listen", "127.0.0.1:0",
+                     "--timeout", "2", "--out", str(tmp_path / "findings")]) == 3
+        assert time.monotonic() - started < 15
+    finally:
+        files.kill()
+        files.wait(10)
+    assert "501 Not Implemented" in capsys.readouterr().err
+
+
+def test_a_5xx_other_than_501_is_a_warning_not_a_verdict():
+    from mcp_resume.model.traffic.upstream import Kind, check_upstream
+
+    with hostile.http_server(hostile.unavailable) as upstream:
+        found = check_upstream(upstream, 2)
+    assert found.kind is Kind.UNSURE and "503" in found.detail
+
+
+def _wait_for_port(port: int, seconds: float) -> None:
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on port {port} after {seconds} s")
+
+
 def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())", "proxy", "--upstream",

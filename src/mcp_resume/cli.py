@@ -125,9 +125,11 @@ def _add_proxy(commands) -> None:
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
             "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
             "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
-            "and says what it found: an upstream that answers but not as an MCP server ends it with exit 3, one "
-            "that is unreachable or asks for credentials is a warning. Exit codes as validate's, and 3 for an "
-            "upstream that is not an MCP server."
+            "and says what it found: an upstream that answers but not as an MCP server (501 Not Implemented, 405 "
+            "to the POST, another 4xx, a redirect, a page or another non-JSON, non-event-stream body) ends it with "
+            "exit 3; one that is unreachable, answers another 5xx (it may come up later) or asks for credentials "
+            "is a warning and the proxy runs. Exit codes as validate's, and 3 for an upstream that is not an MCP "
+            "server or a run that recorded nothing."
         ),
     )
     proxy.set_defaults(handler=_command("proxy", "run"))

@@ -14,8 +14,9 @@ the verdicts and writes ``--json`` (the ``validate`` report). It binds
 At start, before it listens, it refuses an ``--out`` it cannot write into (a file,
 exit 2) and asks the upstream one bounded ``initialize``
 (``model.traffic.upstream``): an upstream that answers but not as an MCP server
-(a page, a redirect) ends the proxy with exit 3; one that cannot be reached, or
-asks for credentials, is a warning and the proxy runs. The banner names the
+(501 Not Implemented, 405 to the POST, a page, a redirect) ends the proxy with exit
+3; one that cannot be reached, answers another 5xx (it may come up later) or asks
+for credentials, is a warning and the proxy runs. The banner names the
 upstream's endpoint (origin and path) and what the probe found. The
 ``<rule>.curl.sh`` reproducers are executable. Streams a client still holds at
 Ctrl-C are cut after two seconds without uvicorn's "Cancel N running task(s)" lines.
