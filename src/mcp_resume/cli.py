@@ -427,13 +427,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     to_stdout = [name for name in REPORT_OPTIONS if is_standard_output(getattr(args, name, None))]
     if len(to_stdout) > 1:
-        parser.error(f"only one report can go to standard output ('-'): --{' and --'.join(to_stdout)} both ask for it")
+        _command_parser(parser, args.command).error(
+            f"only one report can go to standard output ('-'): --{' and --'.join(to_stdout)} both ask for it")
     if to_stdout:  # stdout holds that report alone; everything else the command prints goes to stderr
         report_to(sys.stdout)
         with contextlib.redirect_stdout(sys.stderr):
             return _run(args)
     report_to(None)
     return _run(args)
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The subparser of ``command`` (its usage and prog, e.g. ``mcp-resume verify``), so that an error
+    found after parsing is said as argparse says the subcommand's own; ``parser`` if there is none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command, parser)
+    return parser
 
 
 def _run(args) -> int:
