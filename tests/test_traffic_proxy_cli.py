@@ -179,14 +179,32 @@ def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
 def test_an_unreachable_upstream_is_a_warning_at_start_and_the_proxy_runs(tmp_path):
     process = _proxy(hostile.down_url(), tmp_path)
     try:
-        warning = _read_until(_lines_of(process.stderr), r"warning: the upstream is unreachable", 20)
+        errors = _lines_of(process.stderr)
+        warning = _read_until(errors, r"warning: the upstream is unreachable", 20)
         assert "proxy answers 502" in warning
         _read_until(_lines(process), r"proxy listening on", 20)
         process.send_signal(signal.SIGINT)
-        assert process.wait(20) == 0  # nothing recorded, nothing broken
+        said = _read_until(errors, r"nothing was judged", 20)
+        assert process.wait(20) == 3  # nothing recorded: nothing judged
     finally:
         if process.poll() is None:
             process.kill()
+    assert "0 exchanges recorded (no client came to /mcp, and at start the upstream was unreachable" in said, said
+
+
+def test_a_run_no_client_came_to_exits_3_and_says_so(tmp_path):
+    with serving_design("reference") as upstream:
+        process = _proxy(upstream, tmp_path)
+        try:
+            _read_until(_lines(process), r"proxy listening on", 20)
+            process.send_signal(signal.SIGINT)
+            code = process.wait(20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    said = process.stderr.read()
+    assert code == 3, said
+    assert "0 exchanges recorded (no client came to /mcp): nothing was judged" in said
 
 
 def test_ctrl_c_with_a_stream_held_open_prints_no_cancel_lines(tmp_path):

@@ -23,7 +23,8 @@ Ctrl-C are cut after two seconds without uvicorn's "Cancel N running task(s)" li
 
 Exit codes as ``validate``'s: 0 holds, 1 some rule FAILed, 2 bad usage (URL,
 address, a file that cannot be written, a port in use), 3 no FAIL but some rule
-INCONCLUSIVE, or an upstream that is not an MCP server.
+INCONCLUSIVE, an upstream that is not an MCP server, or a run that judged nothing
+(no exchange recorded, or none the upstream answered): a line says which.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
+from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.outputs import OutputError, output_folder_probe, write_output
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.judge import judge_beside
@@ -88,10 +90,10 @@ def run(args) -> int:
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
-    print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
-          f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
-    _say_upstream(upstream)
-    try:
+    try:  # a Ctrl-C right after the banner, before uvicorn took the signals, also ends in the report
+        print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
+              f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
+        _say_upstream(upstream)
         _serve(proxy, listener)
     except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
         pass
@@ -102,6 +104,10 @@ def run(args) -> int:
     beside = judge_beside(checker.judged_records, final)
     print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}", beside)
     code = exit_code(final)
+    nothing = nothing_recorded(checker.records, upstream, path)
+    if nothing:
+        print(f"mcp-resume proxy: {nothing}: nothing was judged", file=sys.stderr)
+        code = EXIT_UNCHECKED if code == 0 else code
     if args.json:
         try:
             write_output(Path(args.json), json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records), beside), indent=2) + "\n")
@@ -112,6 +118,21 @@ def run(args) -> int:
         print(f"mcp-resume proxy: {lines.failure}", file=sys.stderr)
         code = EXIT_USAGE
     return code
+
+
+def nothing_recorded(records: list[Record], upstream: Upstream, path: str) -> str | None:
+    """Why a run judged nothing, or ``None`` if some exchange reached the upstream: no exchange
+    recorded (no client came to the endpoint ``path``; the start probe's ``upstream`` said if it was
+    unreachable), or every one refused by the proxy itself (502/504: the upstream unreachable)."""
+    if not records:
+        why = f"no client came to {path}"
+        if upstream.kind is Kind.UNREACHABLE:
+            why += f", and at start the upstream was {upstream.detail}"
+        return f"0 exchanges recorded ({why})"
+    if all(r.exchange.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE) for r in records):
+        return (f"{len(records)} exchanges recorded, none answered by the upstream (unreachable: the proxy "
+                "answered each 502 or 504 itself)")
+    return None
 
 
 def _say_upstream(upstream: Upstream) -> None:
