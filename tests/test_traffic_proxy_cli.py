@@ -62,7 +62,10 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
             assert "upstream: an MCP server (protocol " in _read_until(lines, r"^upstream: ", 10)
             asyncio.run(scenario(front))
             live = _read_until(lines, r"^FAIL no-cross-session", 30)
+            assert "(live, provisional until the final report)" in live
+            assert not (tmp_path / "findings").exists()  # reproducers follow the final report only
             process.send_signal(signal.SIGINT)
+            final = _read_until(lines, r"no-cross-session reproducer: ", 30)
             code = process.wait(20)
         finally:
             if process.poll() is None:
@@ -70,7 +73,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     err = process.stderr.read()
     assert code == 1, err
     assert report.exists(), err
-    assert "reproducer:" in live + "".join(lines.get() for _ in range(lines.qsize()))
+    assert "summary: " in final  # after the final report
     assert "exchange 4" not in live  # no finding from a replay not yet complete
     assert (tmp_path / "findings" / "no-cross-session.curl.sh").read_text().count("curl ") >= 3
     assert os.access(tmp_path / "findings" / "no-cross-session.curl.sh", os.X_OK)
@@ -255,3 +258,23 @@ def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
         if process.poll() is None:
             process.kill()
     assert not (tmp_path / "findings").exists()
+
+
+def test_a_live_finding_the_final_report_revises_leaves_no_reproducer(tmp_path, capsys):
+    from mcp_resume.model.traffic.judge import judge
+    from mcp_resume.proxy import write_reproducers
+
+    final = judge([], None)  # nothing judged: every rule SKIPs
+    write_reproducers(final, [], tmp_path / "findings", {"reject-foreign-event-id"})
+    assert not (tmp_path / "findings").exists()
+    said = capsys.readouterr().out
+    assert "reject-foreign-event-id: the live finding was revised by the final judgement: SKIP" in said
+
+
+def test_printed_lines_shorten_long_ids_and_keep_paths():
+    from mcp_resume.outputs import short_ids
+
+    session = "s" * 3000 + "END"
+    line = short_ids(f"404 for session {session} at /tmp/" + "p" * 80 + " via http://h/" + "q" * 80)
+    assert session not in line and "(3003 chars)" in line and line.count("…") == 1
+    assert "/tmp/" + "p" * 80 in line and "http://h/" + "q" * 80 in line

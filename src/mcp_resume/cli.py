@@ -123,7 +123,8 @@ def _add_proxy(commands) -> None:
         description=(
             "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
-            "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
+            "seen, marked provisional. Ctrl-C or SIGTERM stops it and writes the final report, the one that "
+            "counts, with a curl reproducer and a spec trace in --out for each of its FAILs and WARNs. Binds "
             "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
             "and says what it found: an upstream that answers but not as an MCP server (501 Not Implemented, 405 "
             "to the POST, another 4xx, a redirect, a page or another non-JSON, non-event-stream body) ends it with "

@@ -6,9 +6,13 @@ comes (``model.traffic.proxy``), records the exchanges (``--record FILE``, JSON
 lines that ``mcp-resume validate`` reads) and checks them as they happen
 (``model.traffic.live``): a finding is printed the moment it is seen (a GET's replay
 and a DELETE's end of streams once their one-second window has passed), with the
-rule, the exchanges and a reproducer (``<rule>.curl.sh``: the requests of those
-exchanges, for curl) in ``--out``. Ctrl-C or SIGTERM stops it; it then prints
-the verdicts and writes ``--json`` (the ``validate`` report). It binds
+rule and the exchanges, marked provisional. Ctrl-C or SIGTERM stops it; it then
+judges every record once more (the final report, the one that counts), prints the
+verdicts, writes the reproducers of that report's FAIL and WARN findings only
+(``<rule>.curl.sh``: the recorded requests up to it, for curl; ``<rule>.trace.json``
+for ``replay``) in ``--out``, says which live findings it revised, and writes
+``--json`` (the ``validate`` report). Printed lines shorten ids longer than 64
+characters (``outputs.short_ids``); the JSON keeps them whole. It binds
 127.0.0.1 unless ``--listen`` names another address, and says where it listens.
 
 At start, before it listens, it refuses an ``--out`` it cannot write into (a file,
@@ -39,7 +43,7 @@ from urllib.parse import urlsplit
 from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.http.evidence import ErrorKind
-from mcp_resume.outputs import OutputError, output_folder_probe, write_output
+from mcp_resume.outputs import OutputError, output_folder_probe, short_ids, write_output
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.judge import judge_beside
 from mcp_resume.model.traffic.live import LiveChecker
@@ -49,6 +53,7 @@ from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
 from mcp_resume.model.traffic.upstream import Kind, Upstream, check_upstream
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.validate import EXIT_USAGE, exit_code, print_report, report_json
 
 DEFAULT_LISTEN = "127.0.0.1:8808"
@@ -103,6 +108,7 @@ def run(args) -> int:
         lines.close()
     beside = judge_beside(checker.judged_records, final)
     print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}", beside)
+    write_reproducers(final, checker.judged_records, Path(args.out), checker.reported)
     code = exit_code(final)
     nothing = nothing_recorded(checker.records, upstream, path)
     if nothing:
@@ -208,22 +214,43 @@ class _QuietStop(logging.Filter):
 
 
 def _finding(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
-    """Print one finding and write its reproducers: ``<rule>.curl.sh`` (the recorded requests)
-    and ``<rule>.trace.json`` (the spec's steps up to it, for ``mcp-resume replay``)."""
+    """Print one live finding, marked provisional: the final judgement at Ctrl-C may revise it (a
+    404 for a session a DELETE ended a moment before is judged once the DELETE has settled). Its
+    reproducers are written only if the final report keeps it (``write_reproducers``)."""
     numbers = sorted({n for step in rule.steps for n in step.records})
-    print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
+    print(f"{rule.verdict.value} {rule.rule} (live, provisional until the final report): {short_ids(rule.reason)} "
+          f"(exchanges {', '.join(map(str, numbers))})", flush=True)
     print(f"  fix: {generic_fix(rule.rule)}", flush=True)
+
+
+def write_reproducers(final: Validation, records: list[Record], out: Path, live: set[str]) -> None:
+    """For each FAIL and WARN of the ``final`` judgement, write its reproducers in ``out`` and say
+    where: ``<rule>.curl.sh`` (the recorded requests up to it) and ``<rule>.trace.json`` (the spec's
+    steps up to it, for ``mcp-resume replay``). A ``live`` finding the final judgement revised away
+    gets one line saying so, and no file."""
+    for rule in final.results:
+        if rule.verdict in (Verdict.FAIL, Verdict.WARN):
+            _write_reproducer(rule, final, records, out)
+    for name in sorted(live):
+        verdict = final.result(name).verdict
+        if verdict not in (Verdict.FAIL, Verdict.WARN):
+            print(f"{name}: the live finding was revised by the final judgement: {verdict.value} (no reproducer)",
+                  flush=True)
+
+
+def _write_reproducer(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
+    numbers = sorted({n for step in rule.steps for n in step.records})
     try:
         out.mkdir(parents=True, exist_ok=True)
         script = out / f"{rule.rule}.curl.sh"
         script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
         script.chmod(0o755)  # run as ./<rule>.curl.sh, as verify's are
-        print(f"  reproducer: {script}", flush=True)
+        print(f"{rule.rule} reproducer: {script}", flush=True)
         trace = result.trace(rule)
         if trace is not None:
             path = out / f"{rule.rule}.trace.json"
             path.write_text(trace.dumps())
-            print(f"  spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
+            print(f"{rule.rule} spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
     except OSError as error:
         print(f"  cannot write the reproducer in {out}: {error.strerror or error}", file=sys.stderr, flush=True)
 
