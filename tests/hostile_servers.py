@@ -225,3 +225,11 @@ def sessionless_server(handler: BaseHTTPRequestHandler) -> None:
         return
     result = {"protocolVersion": "2026-07-28", "tools": []}
     send(handler, 200, "application/json", json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": result}).encode())
+
+
+def post_not_allowed(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 405, "text/plain", b"method not allowed", {"allow": "GET"})
+
+
+def unavailable(handler: BaseHTTPRequestHandler) -> None:
+    send(handler, 503, "text/html", b"<html><body>starting up</body></html>")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -47,6 +48,10 @@ def test_the_steps_are_read_from_the_page():
     assert f"./{MCP_RESUME_CHECKOUT}" in install and "$GITHUB_PATH" in install and "venv" in install
     assert run_of(page, VERIFY_STEP).startswith(f"mcp-resume verify {SERVER_URL} ")
     assert "pip install . mcp-resume" not in page  # not on the package index
+    verify_step = run_of(page, VERIFY_STEP)
+    assert "--profile" not in verify_step  # the revision the server negotiates, by default
+    assert "--profile boundary" in page and "docs/fixtures.md" in page and "--tool ROLE=NAME" in page
+    assert "token:" in page and "private" in page
 
 
 def _checkout(into: Path) -> None:
@@ -100,3 +105,37 @@ def test_the_ci_recipe_installs_from_a_checkout_and_verifies_a_server(tmp_path):
     documented = _step("mcp-resume docs --out docs-from-the-package", tmp_path, later, 300)
     assert documented.returncode == 0, documented.stderr[-3000:]
     assert (tmp_path / "docs-from-the-package" / "ci.md").read_text().count(INSTALL_STEP) == 1
+
+
+def test_the_proxy_step_stops_the_proxy_and_keeps_the_tests_failing_status(tmp_path):
+    """docs/ci.md's proxy step, run as written with the client tests replaced by one request and
+    a failure: the step fails with the tests' status, and the proxy was stopped first, so that its
+    recording and its report are written."""
+    from mcp_resume.docgen.pages_kit import PROXY_STEPS
+    from mcp_resume.model.serving.facade import serving_design
+
+    import hostile_servers as hostile
+
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "mcp-resume").write_text(f'#!/bin/sh\nexec "{sys.executable}" -m mcp_resume.cli "$@"\n')
+    (bin_dir / "mcp-resume").chmod(0o755)
+    failing_tests = ("sh -c 'curl -s -o /dev/null -X POST -H \"content-type: application/json\" "
+                     "-H \"accept: application/json, text/event-stream\" -d "
+                     "\"{\\\"jsonrpc\\\":\\\"2.0\\\",\\\"id\\\":1,\\\"method\\\":\\\"ping\\\"}\" \"$MCP_URL\"; exit 5'")
+    step = run_of(PROXY_STEPS, "Record the client tests through the proxy")
+    assert "python -m pytest tests/client" in step
+    front = f"127.0.0.1:{hostile.free_port()}"
+    env = dict(os.environ, PATH=f"{bin_dir}:{os.environ['PATH']}")
+    with serving_design("reference") as url:
+        commands = (step.replace("http://127.0.0.1:8000/mcp", url).replace("127.0.0.1:8808", front)
+                    .replace("python -m pytest tests/client", failing_tests))
+        ran = _step(commands, tmp_path, env, 120)
+    assert ran.returncode == 5, ran.stdout[-3000:] + ran.stderr[-3000:]
+    pid = int((tmp_path / "proxy.pid").read_text())
+    left_running = Path(f"/proc/{pid}").exists() and "zombie" not in Path(f"/proc/{pid}/status").read_text().lower()
+    if left_running:
+        os.kill(pid, signal.SIGKILL)  # this test started it
+    assert not left_running, "the step ended with the proxy still running"
+    assert (tmp_path / "traffic.jsonl").read_text().strip(), (tmp_path / "proxy.log").read_text()
+    assert json.loads((tmp_path / "proxy.json").read_text())["verdicts"]

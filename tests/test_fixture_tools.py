@@ -234,3 +234,17 @@ def test_the_fixtures_page_defines_every_tool_from_the_one_definition():
     assert f"{fixture_tools.STEP_SECONDS:g} s apart" in text and f"at most {fixture_tools.ANSWER_TIMEOUT_SECONDS:g} s" in text
     assert TYPESCRIPT_KIT.read_text(encoding="utf-8") in text and "add_fixture_tools(server)" in text
     assert "--tool" in text and all(f"`{role.value}`" in text for role in fixture_tools.Role)
+
+
+def test_the_fixtures_page_python_example_runs_as_written():
+    """docs/fixtures.md's example, executed: it names only what exists (mcp_resume.testing's
+    SharedEventStore and scope_sessions), adds the five tools and builds the app."""
+    from mcp_resume.docgen.pages_fixtures import PYTHON_EXAMPLE
+    from mcp_resume.testing.shared_store import _ScopesSessions
+
+    namespace: dict = {}
+    exec(compile(PYTHON_EXAMPLE, "docs/fixtures.md", "exec"), namespace)
+    server, app = namespace["server"], namespace["app"]
+    names = {tool.name for tool in asyncio.run(server.list_tools())}
+    assert {"add", *fixture_tools.BY_NAME} <= names
+    assert callable(app) and isinstance(server.session_manager, _ScopesSessions)

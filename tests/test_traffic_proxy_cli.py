@@ -62,7 +62,10 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
             assert "upstream: an MCP server (protocol " in _read_until(lines, r"^upstream: ", 10)
             asyncio.run(scenario(front))
             live = _read_until(lines, r"^FAIL no-cross-session", 30)
+            assert "(live, provisional until the final report)" in live
+            assert not (tmp_path / "findings").exists()  # reproducers follow the final report only
             process.send_signal(signal.SIGINT)
+            final = _read_until(lines, r"no-cross-session reproducer: ", 30)
             code = process.wait(20)
         finally:
             if process.poll() is None:
@@ -70,7 +73,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     err = process.stderr.read()
     assert code == 1, err
     assert report.exists(), err
-    assert "reproducer:" in live + "".join(lines.get() for _ in range(lines.qsize()))
+    assert "summary: " in final  # after the final report
     assert "exchange 4" not in live  # no finding from a replay not yet complete
     assert (tmp_path / "findings" / "no-cross-session.curl.sh").read_text().count("curl ") >= 3
     assert os.access(tmp_path / "findings" / "no-cross-session.curl.sh", os.X_OK)
@@ -124,6 +127,51 @@ def test_an_upstream_that_is_not_mcp_is_said_at_start_and_exits_3(reply, tmp_pat
     assert f"the upstream {upstream} is not an MCP" in err and len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.parametrize("reply", [hostile.post_not_allowed], ids=["405"])
+def test_an_upstream_that_refuses_the_post_exits_3(reply, tmp_path, capsys):
+    with hostile.http_server(reply) as upstream:
+        assert main(["proxy", "--upstream", upstream, "--listen", "127.0.0.1:0", "--timeout", "2",
+                     "--out", str(tmp_path / "findings")]) == 3
+    assert "HTTP 405" in capsys.readouterr().err
+
+
+def test_a_plain_file_server_answering_501_exits_3_at_start(tmp_path, capsys):
+    port = hostile.free_port()
+    files = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"], cwd=tmp_path,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        _wait_for_port(port, 10)
+        started = time.monotonic()
+        assert main(["proxy", "--upstream", f"http://127.0.0.1:{port}/mcp", "--listen", "127.0.0.1:0",
+                     "--timeout", "2", "--out", str(tmp_path / "findings")]) == 3
+        assert time.monotonic() - started < 15
+    finally:
+        files.kill()
+        files.wait(10)
+    assert "501 Not Implemented" in capsys.readouterr().err
+
+
+def test_a_5xx_other_than_501_is_a_warning_not_a_verdict():
+    from mcp_resume.model.traffic.upstream import Kind, check_upstream
+
+    with hostile.http_server(hostile.unavailable) as upstream:
+        found = check_upstream(upstream, 2)
+    assert found.kind is Kind.UNSURE and "503" in found.detail
+
+
+def _wait_for_port(port: int, seconds: float) -> None:
+    import socket
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise AssertionError(f"nothing listens on port {port} after {seconds} s")
+
+
 def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())", "proxy", "--upstream",
@@ -134,14 +182,32 @@ def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
 def test_an_unreachable_upstream_is_a_warning_at_start_and_the_proxy_runs(tmp_path):
     process = _proxy(hostile.down_url(), tmp_path)
     try:
-        warning = _read_until(_lines_of(process.stderr), r"warning: the upstream is unreachable", 20)
+        errors = _lines_of(process.stderr)
+        warning = _read_until(errors, r"warning: the upstream is unreachable", 20)
         assert "proxy answers 502" in warning
         _read_until(_lines(process), r"proxy listening on", 20)
         process.send_signal(signal.SIGINT)
-        assert process.wait(20) == 0  # nothing recorded, nothing broken
+        said = _read_until(errors, r"nothing was judged", 20)
+        assert process.wait(20) == 3  # nothing recorded: nothing judged
     finally:
         if process.poll() is None:
             process.kill()
+    assert "0 exchanges recorded (no client came to /mcp, and at start the upstream was unreachable" in said, said
+
+
+def test_a_run_no_client_came_to_exits_3_and_says_so(tmp_path):
+    with serving_design("reference") as upstream:
+        process = _proxy(upstream, tmp_path)
+        try:
+            _read_until(_lines(process), r"proxy listening on", 20)
+            process.send_signal(signal.SIGINT)
+            code = process.wait(20)
+        finally:
+            if process.poll() is None:
+                process.kill()
+    said = process.stderr.read()
+    assert code == 3, said
+    assert "0 exchanges recorded (no client came to /mcp): nothing was judged" in said
 
 
 def test_ctrl_c_with_a_stream_held_open_prints_no_cancel_lines(tmp_path):
@@ -192,3 +258,23 @@ def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
         if process.poll() is None:
             process.kill()
     assert not (tmp_path / "findings").exists()
+
+
+def test_a_live_finding_the_final_report_revises_leaves_no_reproducer(tmp_path, capsys):
+    from mcp_resume.model.traffic.judge import judge
+    from mcp_resume.proxy import write_reproducers
+
+    final = judge([], None)  # nothing judged: every rule SKIPs
+    write_reproducers(final, [], tmp_path / "findings", {"reject-foreign-event-id"})
+    assert not (tmp_path / "findings").exists()
+    said = capsys.readouterr().out
+    assert "reject-foreign-event-id: the live finding was revised by the final judgement: SKIP" in said
+
+
+def test_printed_lines_shorten_long_ids_and_keep_paths():
+    from mcp_resume.outputs import short_ids
+
+    session = "s" * 3000 + "END"
+    line = short_ids(f"404 for session {session} at /tmp/" + "p" * 80 + " via http://h/" + "q" * 80)
+    assert session not in line and "(3003 chars)" in line and line.count("…") == 1
+    assert "/tmp/" + "p" * 80 in line and "http://h/" + "q" * 80 in line

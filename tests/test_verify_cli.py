@@ -211,3 +211,11 @@ def test_a_findings_folder_clashes_only_with_another_target_or_profile(tmp_path)
     assert "profile auto" in findings_clash(folder, "design-2", "boundary")
     (folder / MANIFEST).write_text('{"files": ["replay-suffix.trace.json"]}')  # an older manifest, no owner
     assert findings_clash(folder, "design-3", "auto") is None
+
+
+def test_two_reports_on_stdout_print_verify_s_own_usage(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["verify", "reference", "--markdown", "-", "--json", "-"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: mcp-resume verify ") and "mcp-resume verify: error: only one report" in err

@@ -13,9 +13,12 @@ The answer is an ``Upstream``:
 - ``MCP``: some answer was a JSON-RPC message (a result or a JSON-RPC error);
 - ``UNREACHABLE``: no connection, or no response head, within the bound;
 - ``UNSURE``: an answer that says nothing either way: 401/403/407 (the probe carries
-  no credentials; the proxied client may) or a 5xx without JSON-RPC;
-- ``NOT_MCP``: an answer, but not a Streamable HTTP one: a page, a redirect, a body
-  that is neither JSON-RPC nor an MCP event stream.
+  no credentials; the proxied client may) or a 5xx other than 501 without JSON-RPC
+  (a server that is starting or failing may come up later);
+- ``NOT_MCP``: an answer that shows the endpoint does not speak MCP over HTTP: 501 Not
+  Implemented (e.g. ``python -m http.server`` to a POST), 405 to the POST, any other
+  4xx without JSON-RPC, a redirect, a 2xx that is a page or another body that is
+  neither JSON-RPC nor an MCP event stream.
 """
 
 from __future__ import annotations
@@ -28,6 +31,8 @@ from mcp_resume.model.http.client import SESSIONLESS_VERSION, StreamableHttpClie
 from mcp_resume.model.http.evidence import ErrorKind, Exchange
 
 AUTH_STATUSES = (401, 403, 407)
+NOT_IMPLEMENTED = 501
+"""The one 5xx that is an answer, not a passing state: the server has no POST at all."""
 
 
 class Kind(str, Enum):
@@ -57,7 +62,7 @@ async def _check(url: str, bounds: Timeouts) -> Upstream:
         if init.session_header is not None and _speaks_json_rpc(init):
             await client.delete(init.session_header, label="proxy: probe delete session")
         found = _judged(init)
-        if found.kind is not Kind.NOT_MCP or init.status is None or not 400 <= init.status < 500:
+        if found.kind is not Kind.NOT_MCP or init.status is None or not 400 <= init.status < 500 or init.status == 405:
             return found
         client.protocol_version = SESSIONLESS_VERSION
         discovered = await client.request(None, "server/discover", label="proxy: probe server/discover (2026-07-28)")
@@ -75,6 +80,9 @@ def _judged(x: Exchange) -> Upstream:
     if x.status in AUTH_STATUSES:
         return Upstream(Kind.UNSURE, f"initialize answered HTTP {x.status}: it asks for credentials the probe "
                                      "does not carry, so whether it is an MCP server is not known")
+    if x.status == NOT_IMPLEMENTED:
+        return Upstream(Kind.NOT_MCP, f"not an MCP server: initialize answered HTTP 501 Not Implemented "
+                                      "(the endpoint takes no POST; an MCP endpoint must)")
     if x.status is not None and x.status >= 500:
         return Upstream(Kind.UNSURE, f"initialize answered HTTP {x.status} without a JSON-RPC message")
     if not x.ok:

@@ -126,11 +126,14 @@ def _add_proxy(commands) -> None:
         description=(
             "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
-            "seen, with a curl reproducer in --out. Ctrl-C or SIGTERM stops it and writes the report. Binds "
+            "seen, marked provisional. Ctrl-C or SIGTERM stops it and writes the final report, the one that "
+            "counts, with a curl reproducer and a spec trace in --out for each of its FAILs and WARNs. Binds "
             "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
-            "and says what it found: an upstream that answers but not as an MCP server ends it with exit 3, one "
-            "that is unreachable or asks for credentials is a warning. Exit codes as validate's, and 3 for an "
-            "upstream that is not an MCP server."
+            "and says what it found: an upstream that answers but not as an MCP server (501 Not Implemented, 405 "
+            "to the POST, another 4xx, a redirect, a page or another non-JSON, non-event-stream body) ends it with "
+            "exit 3; one that is unreachable, answers another 5xx (it may come up later) or asks for credentials "
+            "is a warning and the proxy runs. Exit codes as validate's, and 3 for an upstream that is not an MCP "
+            "server or a run that recorded nothing."
         ),
     )
     proxy.set_defaults(handler=_command("proxy", "run"))
@@ -537,13 +540,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     to_stdout = [name for name in REPORT_OPTIONS if is_standard_output(getattr(args, name, None))]
     if len(to_stdout) > 1:
-        parser.error(f"only one report can go to standard output ('-'): --{' and --'.join(to_stdout)} both ask for it")
+        _command_parser(parser, args.command).error(
+            f"only one report can go to standard output ('-'): --{' and --'.join(to_stdout)} both ask for it")
     if to_stdout:  # stdout holds that report alone; everything else the command prints goes to stderr
         report_to(sys.stdout)
         with contextlib.redirect_stdout(sys.stderr):
             return _run(args)
     report_to(None)
     return _run(args)
+
+
+def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:
+    """The subparser of ``command`` (its usage and prog, e.g. ``mcp-resume verify``), so that an error
+    found after parsing is said as argparse says the subcommand's own; ``parser`` if there is none."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            return action.choices.get(command, parser)
+    return parser
 
 
 def _run(args) -> int:

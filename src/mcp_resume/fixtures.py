@@ -5,10 +5,12 @@ MCP Python SDK, so that ``verify`` can judge every session-era rule of it::
 
     from mcp.server.mcpserver import MCPServer
     from mcp_resume.fixtures import add_fixture_tools
+    from mcp_resume.testing import SharedEventStore, scope_sessions
 
     server = MCPServer("Demo")
     add_fixture_tools(server)          # before streamable_http_app()
-    app = server.streamable_http_app(event_store=MyEventStore())
+    app = server.streamable_http_app(event_store=SharedEventStore())
+    scope_sessions(server.session_manager)   # one view of the store per session (B26)
 
 The tools, their arguments, what each sends and in what order, and how long each
 waits are defined once in ``mcp_resume.model.verify.fixture_tools`` (the page is

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -290,3 +291,23 @@ class StageProgress:
             self._bar.console.print(text, markup=False, highlight=False)
         else:
             print(f"{self.command}: {text}", file=sys.stderr, flush=True)
+
+
+LONG_ID_CHARS = 64
+"""A printed token longer than this (a session id, an event id) is shortened by ``short_ids``."""
+_LONG_TOKEN = re.compile(r"[^\s'\"`()\[\]{},;]{%d,}" % (LONG_ID_CHARS + 1))
+
+
+def short_ids(text: str) -> str:
+    """``text`` for a printed line: every token (a run without blanks, quotes, brackets or
+    separators) longer than ``LONG_ID_CHARS`` characters, such as a session id a server made
+    thousands of characters long, becomes its first 16 and last 8 characters around an ellipsis,
+    with its length: ``abcdefghijklmnop…stuvwxyz (3000 chars)``. URLs and absolute paths stay
+    whole (a reader copies them). JSON reports keep ids whole: use this for text only."""
+    def shortened(found: re.Match) -> str:
+        token = found.group(0)
+        if "://" in token or token.startswith(("/", "~")):
+            return token
+        return f"{token[:16]}…{token[-8:]} ({len(token)} chars)"
+
+    return _LONG_TOKEN.sub(shortened, text)

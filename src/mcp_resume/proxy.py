@@ -4,25 +4,31 @@ client and its server.
 It forwards every request to URL's origin and streams every answer back as it
 comes (``model.traffic.proxy``), records the exchanges (``--record FILE``, JSON
 lines that ``mcp-resume validate`` reads) and checks them as they happen
-(``model.traffic.live``): a finding is printed the moment it is seen (a GET's replay
+(``model.traffic.live``, ``jobs.proxying``): a finding is printed the moment it is seen (a GET's replay
 and a DELETE's end of streams once their one-second window has passed), with the
-rule, the exchanges and a reproducer (``<rule>.curl.sh``: the requests of those
-exchanges, for curl) in ``--out``. Ctrl-C or SIGTERM stops it; it then prints
-the verdicts and writes ``--json`` (the ``validate`` report). It binds
+rule and the exchanges, marked provisional. Ctrl-C or SIGTERM stops it; it then
+judges every record once more (the final report, the one that counts), prints the
+verdicts, writes the reproducers of that report's FAIL and WARN findings only
+(``<rule>.curl.sh``: the recorded requests up to it, for curl; ``<rule>.trace.json``
+for ``replay``) in ``--out``, says which live findings it revised, and writes
+``--json`` (the ``validate`` report). Printed lines shorten ids longer than 64
+characters (``outputs.short_ids``); the JSON keeps them whole. It binds
 127.0.0.1 unless ``--listen`` names another address, and says where it listens.
 
 At start, before it listens, it refuses an ``--out`` it cannot write into (a file,
 exit 2) and asks the upstream one bounded ``initialize``
 (``model.traffic.upstream``): an upstream that answers but not as an MCP server
-(a page, a redirect) ends the proxy with exit 3; one that cannot be reached, or
-asks for credentials, is a warning and the proxy runs. The banner names the
+(501 Not Implemented, 405 to the POST, a page, a redirect) ends the proxy with exit
+3; one that cannot be reached, answers another 5xx (it may come up later) or asks
+for credentials, is a warning and the proxy runs. The banner names the
 upstream's endpoint (origin and path) and what the probe found. The
 ``<rule>.curl.sh`` reproducers are executable. Streams a client still holds at
 Ctrl-C are cut after two seconds without uvicorn's "Cancel N running task(s)" lines.
 
 Exit codes as ``validate``'s: 0 holds, 1 some rule FAILed, 2 bad usage (URL,
 address, a file that cannot be written, a port in use), 3 no FAIL but some rule
-INCONCLUSIVE, or an upstream that is not an MCP server.
+INCONCLUSIVE, an upstream that is not an MCP server, or a run that judged nothing
+(no exchange recorded, or none the upstream answered): a line says which.
 """
 
 from __future__ import annotations
@@ -34,7 +40,8 @@ from urllib.parse import urlsplit
 
 from mcp_resume import interrupts
 from mcp_resume.jobs.exits import EXIT_UNCHECKED, EXIT_USAGE
-from mcp_resume.jobs.proxying import PROBE_SECONDS, bind_listener, live_checker, parse_listen, say_upstream, serve
+from mcp_resume.jobs.proxying import (PROBE_SECONDS, bind_listener, live_checker, nothing_recorded, parse_listen,
+                                      say_upstream, serve, write_reproducers)
 from mcp_resume.jobs.traffic_report import exit_code, print_report, report_json
 from mcp_resume.model.traffic.judge import judge_beside
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
@@ -71,14 +78,14 @@ def run(args) -> int:
         listener.close()
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
-    checker = live_checker(None if args.profile == "auto" else Profile.parse(args.profile), Path(args.out), proxy)
+    checker = live_checker(None if args.profile == "auto" else Profile.parse(args.profile), proxy)
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
-    print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
-          f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
-    say_upstream(upstream)
-    try:
+    try:  # a Ctrl-C right after the banner, before uvicorn took the signals, also ends in the report
+        print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
+              f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
+        say_upstream(upstream)
         serve(proxy, listener)
     except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
         pass
@@ -88,7 +95,12 @@ def run(args) -> int:
         lines.close()
     beside = judge_beside(checker.judged_records, final)
     print_report(final, f"proxy: {len(checker.records)} exchanges recorded, profile {final.profile.value}", beside)
+    write_reproducers(final, checker.judged_records, Path(args.out), checker.reported)
     code = exit_code(final)
+    nothing = nothing_recorded(checker.records, upstream, path)
+    if nothing:
+        print(f"mcp-resume proxy: {nothing}: nothing was judged", file=sys.stderr)
+        code = EXIT_UNCHECKED if code == 0 else code
     if args.json:
         try:
             write_output(Path(args.json), json.dumps(report_json(final, str(args.record or "(live)"), len(checker.records), beside), indent=2) + "\n")

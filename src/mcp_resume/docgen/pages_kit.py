@@ -83,16 +83,19 @@ PROXY_STEPS = '''      - name: Record the client tests through the proxy
             --record traffic.jsonl --json proxy.json > proxy.log 2>&1 &
           echo $! > proxy.pid
           curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 http://127.0.0.1:8808/mcp || true
-          MCP_URL=http://127.0.0.1:8808/mcp python -m pytest tests/client   # your tests, pointed at the proxy
+          status=0   # keep the tests' status: the proxy is stopped (and its recording finished) either way
+          MCP_URL=http://127.0.0.1:8808/mcp python -m pytest tests/client || status=$?   # your tests, at the proxy
           kill -INT "$(cat proxy.pid)"; wait "$(cat proxy.pid)" || true
+          exit "$status"
       - name: Validate the recording
+        if: always()
         run: mcp-resume validate traffic.jsonl --junit traffic.xml --json traffic.json
 '''
 
 MCP_RESUME_CHECKOUT = "mcp-resume"
 """The folder the job checks mcp-resume's repository out into (its ``path:``)."""
 INSTALL_STEP = "Install mcp-resume in a virtualenv of its own"
-VERIFY_STEP = "Hold it to the resumption boundary"
+VERIFY_STEP = "Verify it under the revision it negotiates"
 SERVER_URL = "http://127.0.0.1:8000/mcp"
 """The endpoint the job starts the server on; tests/test_ci_recipe.py runs the steps above with its own."""
 
@@ -111,6 +114,7 @@ jobs:
           repository: OWNER/mcp-resume             # fill in: the GitHub repository mcp-resume is in
           ref: main                                # or a tag or commit, to pin the rules the job gates on
           path: {MCP_RESUME_CHECKOUT}
+          # token: ${{{{ secrets.MCP_RESUME_TOKEN }}}}  # a private repository needs a token that can read it
       - uses: actions/setup-python@v5
         with:
           python-version: "3.12"
@@ -129,7 +133,11 @@ jobs:
           echo $! > server.pid
           curl -s -o /dev/null --retry-connrefused --retry 30 --retry-delay 1 {SERVER_URL}
       - name: {VERIFY_STEP}
-        run: mcp-resume verify {SERVER_URL} --profile boundary --timeout 5 --junit report.xml --json report.json
+        # the profile of the MCP revision the server negotiates (--profile auto, the default); add
+        # --profile boundary to hold it to the full reconnect decision. A server without the fixture tools
+        # (docs/fixtures.md) SKIPs the rules that need them: add them, or name its own tools with
+        # --tool ROLE=NAME[:ARGUMENTS_JSON], e.g. --tool 'server-request=book_flight:{{"seats": 2}}'
+        run: mcp-resume verify {SERVER_URL} --timeout 5 --junit report.xml --json report.json
       - name: Keep the evidence
         if: always()
         uses: actions/upload-artifact@v4
@@ -170,20 +178,32 @@ def ci_page() -> str:
         "and pin `ref:` to a tag or commit so that the rules the job gates on change "
         "only when you move it. It gets a virtualenv of its own, so that its dependencies (the official MCP "
         "Python SDK 2.x among them) never meet your server's, and only its `mcp-resume` command is put on the "
-        "`PATH` of the later steps. Without access to the repository from CI, build a wheel once in a checkout "
+        "`PATH` of the later steps. If that repository is private, the checkout needs a token that can read "
+        "it: uncomment `token:` and store one (a fine-grained token with read access to its contents) as the "
+        "`MCP_RESUME_TOKEN` secret. Without access to the repository from CI, build a wheel once in a checkout "
         "(`pip wheel --no-deps . -w dist`), keep it with your server, and install that file instead of "
-        f"`./{MCP_RESUME_CHECKOUT}`.",
-        "Replace `python -m my_server ...` with however your server starts. `--profile mcp-2025-11-25` holds "
-        "it to that revision's MUSTs only, `boundary` (as here) to the full reconnect decision, and without "
-        "`--profile` verify applies the profile of the revision the server negotiates. An "
+        f"`./{MCP_RESUME_CHECKOUT}` (then drop the checkout step).",
+        "Replace `python -m my_server ...` with however your server starts. Without `--profile` (or with "
+        "`--profile auto`) verify applies the profile of the MCP revision the server negotiates: a server built "
+        "on an SDK is held to what its revision requires. To hold it to the full reconnect decision, add "
+        "`--profile boundary`: a server may FAIL rules there that its revision allows ([profiles](profiles.md)); "
+        "`--profile mcp-2025-11-25` holds it to that revision's MUSTs only.",
+        "Half of the rules need a tool that does something during its call (a server request, notifications, "
+        "a long run). A server with none of them gets those rules SKIPped, and a job of SKIPs is green: add the "
+        "fixture tools to the server the job starts (one call, [fixture tools](fixtures.md)), or name the "
+        "server's own tools with `--tool ROLE=NAME[:ARGUMENTS_JSON]` (repeatable) in the verify step. The "
+        "report lists every SKIP with what would unlock it. An "
         "`EventStore` is better checked inside your own test suite ([the test kit](testing.md)): the same job "
         "then just runs `python -m pytest`.",
         "## Recording a client test run through the proxy",
         "A server without the conformance fixture tools cannot be driven through most rules, but your own "
         "client tests exercise it. Put `mcp-resume proxy` between them and the server, point the tests at the "
-        "proxy, and validate what it recorded (the proxy's own verdicts, with `--json`, are the same):",
+        "proxy, and validate what it recorded (the proxy's own verdicts, with `--json`, are the same). The step "
+        "keeps the tests' exit status and stops the proxy with Ctrl-C (SIGINT) whatever it was, so that the "
+        "recording is finished and the report written before the step ends; the tests' status then fails the "
+        "step, and the validation runs anyway:",
         f"```yaml\n{PROXY_STEPS}```",
-        "Each finding the proxy saw has its reproducers in `mcp-resume-findings/` (its `--out`): "
+        "Each FAIL or WARN of the proxy's final report has its reproducers in `mcp-resume-findings/` (its `--out`): "
         "`<rule>.curl.sh`, the recorded requests up to it, and `<rule>.trace.json`, the spec's steps up to it, "
         "which `mcp-resume replay` runs again against a server. Upload that folder with the recording as the "
         "run's artifacts.",

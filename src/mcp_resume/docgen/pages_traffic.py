@@ -38,10 +38,13 @@ def traffic_page() -> str:
         "is assumed and said: a refusal of a retained cursor is read as eviction, a 404 for a session quiet for 30 s "
         "as the server having ended it (a 404 sooner is judged). The proxy judges a GET's replay, and a DELETE's end "
         "of the session's streams, once a second has passed since its response (the replay window): such a finding "
-        "prints a second late rather than wrong.",
+        "prints a second late rather than wrong. A finding printed live is provisional (it says so): the final "
+        "report, judged on every record when the proxy stops, is the one that counts, and a live finding it "
+        "revises is said so. Printed lines shorten ids longer than 64 characters; the JSON keeps them whole.",
         "## Reproducers",
-        "Each finding the proxy prints comes with two reproducers in `--out`: `<rule>.curl.sh` (the recorded "
-        "requests) and `<rule>.trace.json`, the spec's steps up to the finding, which "
+        "Each FAIL and WARN of the proxy's final report comes with two reproducers in `--out`, written when the "
+        "proxy stops: `<rule>.curl.sh` (the recorded requests) and `<rule>.trace.json`, the spec's steps up to "
+        "the finding, which "
         "`mcp-resume replay <rule>.trace.json <server>` runs again.",
         "`replay` takes three kinds of trace: a verify trace (written by `verify` for each FAIL and WARN), run again "
         "against the same server after a fix, or against `spec` to see the expected answers; a spec trace (from "

@@ -1,7 +1,8 @@
 """The pieces of ``mcp-resume proxy``: the listening socket and the server (``bind_listener``,
-``serve``), the live checker (``live_checker``) that prints each finding the moment it is seen and
-writes its reproducers (``<rule>.curl.sh``, executable, and ``<rule>.trace.json`` for replay), and
-what the start probe of the upstream found (``say_upstream``).
+``serve``), the live checker (``live_checker``) that prints each finding the moment it is seen, as
+provisional; the reproducers of the final report's findings (``write_reproducers``: ``<rule>.curl.sh``,
+executable, and ``<rule>.trace.json`` for replay); why a run judged nothing (``nothing_recorded``);
+and what the start probe of the upstream found (``say_upstream``).
 """
 
 from __future__ import annotations
@@ -12,13 +13,16 @@ import sys
 from pathlib import Path
 
 from mcp_resume.model.http.curl import exchanges_script
+from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.live import LiveChecker
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.upstream import Kind, Upstream
 from mcp_resume.model.traffic.validate import RuleResult, Validation
+from mcp_resume.outputs import short_ids
 from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
 
 DEFAULT_LISTEN = "127.0.0.1:8808"
 PROBE_SECONDS = 5.0
@@ -48,11 +52,10 @@ def parse_listen(text: str) -> tuple[str, int]:
     return host, int(port)
 
 
-def live_checker(profile: Profile | None, out: Path, proxy: RecordingProxy) -> LiveChecker:
+def live_checker(profile: Profile | None, proxy: RecordingProxy) -> LiveChecker:
     """The live checker under ``profile`` (``None``: the one the traffic shows), printing each finding
-    and writing its reproducers in ``out``."""
-    checker = LiveChecker(profile, lambda rule, result: print_finding(rule, result, checker.records, out), proxy.now)
-    return checker
+    as provisional (``print_finding``)."""
+    return LiveChecker(profile, lambda rule, result: print_finding(rule), proxy.now)
 
 
 def bind_listener(host: str, port: int) -> socket.socket:
@@ -99,23 +102,59 @@ class _QuietStop(logging.Filter):
         return not (self.server.should_exit and message.startswith("ASGI callable returned without completing"))
 
 
-def print_finding(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
-    """Print one finding and write its reproducers: ``<rule>.curl.sh`` (the recorded requests)
-    and ``<rule>.trace.json`` (the spec's steps up to it, for ``mcp-resume replay``)."""
+def print_finding(rule: RuleResult) -> None:
+    """Print one live finding, marked provisional: the final judgement at Ctrl-C may revise it (a
+    404 for a session a DELETE ended a moment before is judged once the DELETE has settled). Its
+    reproducers are written only if the final report keeps it (``write_reproducers``)."""
     numbers = sorted({n for step in rule.steps for n in step.records})
-    print(f"{rule.verdict.value} {rule.rule}: {rule.reason} (exchanges {', '.join(map(str, numbers))})", flush=True)
+    print(f"{rule.verdict.value} {rule.rule} (live, provisional until the final report): {short_ids(rule.reason)} "
+          f"(exchanges {', '.join(map(str, numbers))})", flush=True)
     print(f"  fix: {generic_fix(rule.rule)}", flush=True)
+
+
+def write_reproducers(final: Validation, records: list[Record], out: Path, live: set[str]) -> None:
+    """For each FAIL and WARN of the ``final`` judgement, write its reproducers in ``out`` and say
+    where: ``<rule>.curl.sh`` (the recorded requests up to it) and ``<rule>.trace.json`` (the spec's
+    steps up to it, for ``mcp-resume replay``). A ``live`` finding the final judgement revised away
+    gets one line saying so, and no file."""
+    for rule in final.results:
+        if rule.verdict in (Verdict.FAIL, Verdict.WARN):
+            _write_reproducer(rule, final, records, out)
+    for name in sorted(live):
+        verdict = final.result(name).verdict
+        if verdict not in (Verdict.FAIL, Verdict.WARN):
+            print(f"{name}: the live finding was revised by the final judgement: {verdict.value} (no reproducer)",
+                  flush=True)
+
+
+def nothing_recorded(records: list[Record], upstream: Upstream, path: str) -> str | None:
+    """Why a run judged nothing, or ``None`` if some exchange reached the upstream: no exchange
+    recorded (no client came to the endpoint ``path``; the start probe's ``upstream`` said if it was
+    unreachable), or every one refused by the proxy itself (502/504: the upstream unreachable)."""
+    if not records:
+        why = f"no client came to {path}"
+        if upstream.kind is Kind.UNREACHABLE:
+            why += f", and at start the upstream was {upstream.detail}"
+        return f"0 exchanges recorded ({why})"
+    if all(r.exchange.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE) for r in records):
+        return (f"{len(records)} exchanges recorded, none answered by the upstream (unreachable: the proxy "
+                "answered each 502 or 504 itself)")
+    return None
+
+
+def _write_reproducer(rule: RuleResult, result: Validation, records: list[Record], out: Path) -> None:
+    numbers = sorted({n for step in rule.steps for n in step.records})
     try:
         out.mkdir(parents=True, exist_ok=True)
         script = out / f"{rule.rule}.curl.sh"
         script.write_text(curl_script(rule, [r for r in records if r.number <= max(numbers, default=0)]))
         script.chmod(0o755)  # run as ./<rule>.curl.sh, as verify's are
-        print(f"  reproducer: {script}", flush=True)
+        print(f"{rule.rule} reproducer: {script}", flush=True)
         trace = result.trace(rule)
         if trace is not None:
             path = out / f"{rule.rule}.trace.json"
             path.write_text(trace.dumps())
-            print(f"  spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
+            print(f"{rule.rule} spec trace: {path} (mcp-resume replay {path} URL)", flush=True)
     except OSError as error:
         print(f"  cannot write the reproducer in {out}: {error.strerror or error}", file=sys.stderr, flush=True)
 

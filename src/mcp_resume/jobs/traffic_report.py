@@ -26,7 +26,7 @@ from rich.table import Table
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
 from mcp_resume.model.traffic.records import RecordError, read
-from mcp_resume.outputs import Streamed, json_pieces
+from mcp_resume.outputs import Streamed, json_pieces, short_ids
 from mcp_resume.model.traffic.judge import beside_profile, judge, negotiated_profile, profile_of
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.outputs import add_verdict
@@ -165,15 +165,15 @@ def print_report(result: Validation, title: str, beside: Validation | None = Non
     table = Table(*columns)
     for r in result.results:
         also = (beside.result(r.rule).verdict.value,) if beside else ()
-        table.add_row(r.rule, _level(r, result.profile), r.verdict.value, *also, r.reason)
+        table.add_row(r.rule, _level(r, result.profile), r.verdict.value, *also, short_ids(r.reason))
     console.print(table)
     for r in result.results:
         if (fix := fix_of(r)) is not None:
             console.print(f"fix {r.rule} ({r.verdict.value}): {fix}", soft_wrap=True, markup=False)
     for line in result.open:
-        console.print(f"open: {line}", soft_wrap=True)
+        console.print(f"open: {short_ids(line)}", soft_wrap=True)
     for line in result.assumed:
-        console.print(f"assumed: {line}", soft_wrap=True)
+        console.print(f"assumed: {short_ids(line)}", soft_wrap=True)
     console.print(f"summary: {_summary(result)}", soft_wrap=True)
 
 
