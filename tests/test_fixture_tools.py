@@ -234,3 +234,30 @@ def test_the_fixtures_page_defines_every_tool_from_the_one_definition():
     assert f"{fixture_tools.STEP_SECONDS:g} s apart" in text and f"at most {fixture_tools.ANSWER_TIMEOUT_SECONDS:g} s" in text
     assert TYPESCRIPT_KIT.read_text(encoding="utf-8") in text and "add_fixture_tools(server)" in text
     assert "--tool" in text and all(f"`{role.value}`" in text for role in fixture_tools.Role)
+
+
+@pytest.mark.slow
+def test_replay_calls_the_tools_verify_was_given_and_exits_1_while_the_warn_reproduces(tmp_path, capsys):
+    """Issue 25: a verify trace records its ``--tool`` uses; replay calls them by default, ``--tool``
+    replaces them, and a WARN that reproduces exits 1 (0 only for PASS)."""
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "report.json"), "--tool", booking,
+                     "--out", str(tmp_path / "findings")]) in (0, 1)  # auto: the SDK's revision, reemit-pending a MAY
+        report = json.loads((tmp_path / "report.json").read_text())
+        warned = [v["rule"] for v in report["verdicts"] if v["verdict"] == "WARN"]
+        assert "reemit-pending" in warned, _by_rule(report)["reemit-pending"]
+        trace_path = tmp_path / "findings" / "reemit-pending.trace.json"
+        trace = json.loads(trace_path.read_text())
+        assert trace["tools"] == [{"role": "server-request", "tool": "book_flight", "arguments": BOOKING, "given": True}]
+        capsys.readouterr()
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT]) == 1
+        out, err = capsys.readouterr()
+        assert "tool book_flight for server-request" in out and "reemit-pending: WARN" in out
+        assert "still WARN" in err and "no --tool server-request=NAME" not in out + err
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", "server-request=cancel"]) == 2
+        assert "does not list a tool 'cancel'" in capsys.readouterr().err
+        trace.pop("tools")
+        trace_path.write_text(json.dumps(trace))
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT]) == 3
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", booking]) == 1

@@ -275,7 +275,8 @@ def _add_replay(commands) -> None:
             "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
             "with the spec against spec, reference, design-N, or a server over HTTP."
         ),
-        epilog=("Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable or "
+        epilog=("Exit codes: 0 the rule holds (a verify trace: PASS), 1 it does not (a verify trace: FAIL, or WARN: "
+                "the finding reproduces), 2 bad trace or target, 3 target unreachable or "
                 "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/fixtures.md)."),
     )
     replay.set_defaults(handler=_command("replay", "run_replay"))
@@ -283,6 +284,11 @@ def _add_replay(commands) -> None:
     replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
     replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
     replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    replay.add_argument(
+        "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
+        help="a verify trace: call your own tool NAME for ROLE, as 'verify --tool' does; replaces the tools the "
+             "trace recorded for that ROLE (default: the trace's); repeatable; docs/fixtures.md",
+    )
 
 
 def _add_compat(commands) -> None:

@@ -18,8 +18,13 @@ TRACE is either
   lasso reproduces (its request stranded after the prefix and every round):
   exit 1 then, where ``reemit-pending`` is a MUST (``boundary``), else 0.
 
-Prints what was expected and observed; exits 0 when the rule holds, 1 when it
-does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached or
+A verify trace records the tools ``verify --tool ROLE=NAME[:ARGUMENTS_JSON]`` gave for a
+role (its ``tools``); the replay calls them again, and ``replay --tool`` (same syntax)
+replaces the recorded tools of its role.
+
+Prints what was expected and observed; exits 0 when the rule holds (a verify trace:
+PASS), 1 when it does not (a verify trace: FAIL, or WARN: the finding reproduces,
+its SHOULD or MAY still broken), 2 on a bad TRACE or TARGET (or ``--tool``), 3 when the target cannot be reached or
 when nothing was judged: a verify trace whose rule came out SKIP or INCONCLUSIVE
 (the target lacks what the scenario needs, e.g. a fixture tool, docs/fixtures.md)
 or a spec trace of which no step could be judged. A replay after a fix must
@@ -40,6 +45,7 @@ from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
 from mcp_resume.model.verify.probe import TargetError, probe
+from mcp_resume.model.verify.roles import ToolRoleError, ToolUse, check_listed, parse_tool_option, recorded_uses
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
@@ -50,6 +56,8 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE, EXIT_UNREACHABLE = 0, 1, 2, 3
 IN_PROCESS = ("spec", "reference")
 NOT_JUDGED = (Verdict.SKIP, Verdict.INCONCLUSIVE)
 """A replayed rule's verdicts that judged nothing: exit 3, never 0."""
+STILL_BROKEN = (Verdict.FAIL, Verdict.WARN)
+"""A replayed rule's verdicts that show the finding again: exit 1, never 0."""
 
 
 def run_replay(args) -> int:
@@ -65,31 +73,36 @@ def run_replay(args) -> int:
     try:
         bounds = Timeouts.from_timeout(args.timeout)
         if kind == VERIFY_TRACE_FORMAT:
-            return _replay_verify_trace(data, args.target, args.profile, bounds)
+            given = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
+            return _replay_verify_trace(data, args.target, args.profile, bounds, given)
         if kind == TRACE_FORMAT:
             return _replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds)
     except ValueError as error:
         return _error(str(error), EXIT_USAGE)
-    except ToolMissing as error:
+    except (ToolMissing, ToolRoleError) as error:
         return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
         return _error(str(error), EXIT_UNREACHABLE)
     return _error(f"{args.trace}: unknown trace format {kind!r}; expected {VERIFY_TRACE_FORMAT} or {TRACE_FORMAT}", EXIT_USAGE)
 
 
-def _replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts) -> int:
+def _replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts,
+                         given: list[ToolUse] = ()) -> int:
     rule = data.get("rule")
     if rule not in SCENARIOS:
         raise ValueError(f"the trace names no known rule: {rule!r}")
     profile = Profile.parse(profile_name or data.get("profile", "boundary"))
+    uses = _tool_uses(recorded_uses(data.get("tools")), list(given))
     name = "reference" if target == "spec" else target
     print(f"replay {rule} under {profile.value} against {target} (recorded: {data.get('verdict')} on {data.get('target')})")
+    for use in uses:
+        print(f"  tool {use.name} for {use.role.value}" + (f" with {json.dumps(use.arguments)}" if use.arguments else ""))
     if is_embedded(name):
         with running_target(name) as url:
-            verdict = asyncio.run(_judge(rule, url, profile, bounds))
+            verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
     else:
         url = _parse_url(target)
-        verdict = asyncio.run(_judge(rule, url, profile, bounds))
+        verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
     print(f"{verdict.rule}: {verdict.verdict.value} ({verdict.level.value}): {verdict.reason}")
     for check in verdict.checks:
         print(f"  [{'held' if check.held else 'BROKEN'}] {check.what}: expected {check.expected}, observed {check.observed}")
@@ -98,7 +111,15 @@ def _replay_verify_trace(data: dict, target: str, profile_name: str | None, boun
     if verdict.verdict in NOT_JUDGED:
         return _error(f"{rule} was not judged on {target} ({verdict.verdict.value}): {verdict.reason}; "
                       "a replay that judged nothing does not show the finding fixed", EXIT_UNREACHABLE)
-    return EXIT_FAILED if verdict.verdict is Verdict.FAIL else EXIT_OK
+    if verdict.verdict in STILL_BROKEN:
+        return _error(f"{rule} is still {verdict.verdict.value} on {target}: the finding reproduces", EXIT_FAILED)
+    return EXIT_OK
+
+
+def _tool_uses(recorded: list[ToolUse], given: list[ToolUse]) -> list[ToolUse]:
+    """The trace's tools, those of a role given with ``--tool`` replaced by the given ones."""
+    replaced = {use.role for use in given}
+    return [use for use in recorded if use.role not in replaced] + given
 
 
 def _parse_url(target: str) -> str:
@@ -111,9 +132,11 @@ def _parse_url(target: str) -> str:
         raise ValueError(str(error)) from None
 
 
-async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts):
+async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: list[ToolUse] = ()):
     async with StreamableHttpClient(url, bounds) as client:
         caps = await probe(client)
+    check_listed(list(uses), caps.tools)
+    caps.tool_uses = list(uses)
     return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps), float("inf"))
 
 
