@@ -186,14 +186,8 @@ def print_report(report: Report, console: Console) -> None:
     console.print(f"target {where}, profile {report.profile.value}", highlight=False)
     caps = report.capabilities
     if caps:
-        tools = ", ".join(caps.get("fixture_tools") or []) or "none"
-        console.print(
-            f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
-            f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
-            f"({_status(caps.get('get_status'))}), DELETE {_status(caps.get('delete_status'))}, "
-            f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
-            highlight=False,
-        )
+        # soft_wrap: one line, never broken between a label and its value ("fixture tools: none")
+        console.print(capabilities_line(caps), highlight=False, markup=False, soft_wrap=True)
     if report.note:
         console.print(report.note, highlight=False)
     table = Table(show_lines=False)
@@ -218,6 +212,18 @@ def print_report(report: Report, console: Console) -> None:
     for entry in report.drivers():
         console.print(driver_line(entry), highlight=False)
     print_fixes(report, console)
+
+
+def capabilities_line(caps: dict) -> str:
+    """The header's capabilities (``Report.capabilities``), ``label value`` pairs joined by
+    commas, printed as one line (soft wrap: the terminal folds it, rich inserts no break)."""
+    tools = ", ".join(caps.get("fixture_tools") or []) or "none"
+    pairs = [("session ids", _yes(caps.get("session_ids"))), ("event ids", _yes(caps.get("event_ids"))),
+             ("priming", _yes(caps.get("priming"))),
+             ("GET stream", f"{_yes(caps.get('get_stream'))} ({_status(caps.get('get_status'))})"),
+             ("DELETE", _status(caps.get("delete_status"))), ("protocol", str(caps.get("protocol_version"))),
+             ("fixture tools:", tools)]
+    return "capabilities: " + ", ".join(f"{label} {value}" for label, value in pairs)
 
 
 def print_fixes(report: Report, console: Console) -> None:
@@ -268,17 +274,25 @@ def _write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | 
 
 
 def _progress(enabled: bool):
-    """One line per rule judged on stderr, ``verify: rule 7 of 21: replay-suffix: PASS``, on a terminal
-    and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
+    """One line per rule judged on stderr, on a terminal and in a CI log alike (``enabled``,
+    ``--progress``, is kept for old scripts: it is the default). Every rule but the last is
+    judged again with the traffic of the scenarios after it, so its line says provisional,
+    ``verify: rule 7 of 28: replay-suffix: PASS (provisional)``; a verdict that changes then
+    gets a final line, ``verify: final: replay-suffix: FAIL (was PASS): <reason>``."""
     progress = StageProgress("verify", terminal=False)
     done = iter(range(1, len(RULES) + 1))
+    shown: dict[str, str] = {}
 
     def show(verdict: RuleVerdict) -> None:
         number = next(done, None)
         if number is None:  # judged again with the later scenarios' traffic
-            progress.stage(f"revised: {verdict.rule}: {verdict.verdict.value} ({verdict.reason})")
+            was = shown.get(verdict.rule)
+            progress.stage(f"final: {verdict.rule}: {verdict.verdict.value}"
+                           + (f" (was {was})" if was else "") + f": {verdict.reason}")
         else:
-            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
+            shown[verdict.rule] = verdict.verdict.value
+            note = " (provisional)" if number < len(RULES) else ""
+            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}{note}")
 
     return show
 
