@@ -245,6 +245,9 @@ def test_replay_calls_the_tools_verify_was_given_and_exits_1_while_the_warn_repr
         assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "report.json"), "--tool", booking,
                      "--out", str(tmp_path / "findings")]) in (0, 1)  # auto: the SDK's revision, reemit-pending a MAY
         report = json.loads((tmp_path / "report.json").read_text())
+        out = capsys.readouterr().out  # serverInfo names "Demo": no SDK recognised, the summary says --sdk
+        assert "no SDK recognised (serverInfo names 'Demo')" in out and "verify --sdk NAME" in out
+        assert "remedy" not in _by_rule(report)["reemit-pending"]["fix"]
         warned = [v["rule"] for v in report["verdicts"] if v["verdict"] == "WARN"]
         assert "reemit-pending" in warned, _by_rule(report)["reemit-pending"]
         trace_path = tmp_path / "findings" / "reemit-pending.trace.json"
@@ -261,3 +264,21 @@ def test_replay_calls_the_tools_verify_was_given_and_exits_1_while_the_warn_repr
         trace_path.write_text(json.dumps(trace))
         assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT]) == 3
         assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", booking]) == 1
+
+
+@pytest.mark.slow
+def test_verify_sdk_gives_the_python_sdk_remedy_to_a_server_named_demo(tmp_path, capsys):
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "report.json"), "--tool", booking,
+                     "--sdk", "python-sdk"]) in (0, 1)
+    out = capsys.readouterr().out
+    fix = _by_rule(json.loads((tmp_path / "report.json").read_text()))["reemit-pending"]["fix"]
+    assert fix["sdk"] == "python-sdk" and "never re-emits a pending server request" in fix["remedy"]
+    assert "With the official Python SDK: " in out and "no SDK recognised" not in out
+
+
+def test_an_unknown_sdk_is_a_usage_error_listing_the_known_ones(capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--sdk", "django"]) == 2
+    err = capsys.readouterr().err
+    assert "--sdk 'django': unknown SDK" in err and "python-sdk, typescript-sdk" in err and "mcp-lite" in err

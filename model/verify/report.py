@@ -103,8 +103,11 @@ class Report:
 
     @property
     def sdk(self) -> str | None:
-        """The known SDK or framework the server's ``serverInfo`` names (``model.traffic.fixes.identify``)."""
-        return identify((self.capabilities or {}).get("server_info"))
+        """The known SDK or framework (a target of ``model.traffic.fixes.SDKS``): the one ``verify --sdk``
+        named (``capabilities["sdk"]``), else the one the server's ``serverInfo`` names
+        (``model.traffic.fixes.identify``), else ``None``."""
+        caps = self.capabilities or {}
+        return caps.get("sdk") or identify(caps.get("server_info"))
 
     def fix(self, verdict: RuleVerdict) -> Fix | None:
         """What to do about ``verdict`` when it is a FAIL or WARN: the rule's fix and the server's SDK's remedy."""

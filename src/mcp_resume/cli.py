@@ -262,6 +262,12 @@ def _add_verify(commands) -> None:
              "sends notifications before its answer), long-running (it runs for a while); repeatable; "
              "docs/fixtures.md defines the fixture tools",
     )
+    verify.add_argument(
+        "--sdk", default=None, metavar="NAME",
+        help="the SDK the server is built with, whose remedies the fixes of FAIL and WARN give (python-sdk, "
+             "typescript-sdk, fastmcp-python, fastmcp-typescript, tmcp, mcp-lite; default: the one serverInfo's "
+             "name mentions)",
+    )
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 

@@ -19,13 +19,18 @@ and ``--session-ttl S`` tell verify the server's expiry times, in seconds, so it
 waits for them and checks ``expiry-independent``. ``--tool ROLE=NAME[:ARGUMENTS_JSON]``
 (repeatable; roles ``notifications``, ``server-request``, ``long-running``) names a
 server's own tool to call wherever verify would call a fixture tool of that role
-(docs/fixtures.md defines the fixture tools). The summary ends with what would let
+(docs/fixtures.md defines the fixture tools). ``--sdk NAME`` (``python-sdk``,
+``typescript-sdk``, ``fastmcp-python``, ``fastmcp-typescript``, ``tmcp``, ``mcp-lite``)
+names the SDK the server is built with, whose remedies the fixes of FAIL and WARN give;
+by default the SDK ``serverInfo``'s name mentions, and when it mentions none and a
+finding has an SDK's remedy the summary says so. The summary ends with what would let
 verify judge each rule it could not (a fixture tool, a GET stream, a TTL) and which
 tool drove which rules. Exit codes:
 
 - 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
 - 2 for bad usage (TARGET, ``--timeout``, a report path, a ``--tool`` with an unknown
-  role, arguments that are not a JSON object, or a tool the server does not list) or a
+  role, arguments that are not a JSON object, a tool the server does not list, or an
+  unknown ``--sdk``) or a
   missing program (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
   embedded target did not start), or when no rule failed but some could not be
@@ -57,6 +62,7 @@ from rich.table import Table
 from mcp_resume.model.targets.embedded import EMBEDDED_HELP, ToolMissing, is_embedded, running_target
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.process import TargetStartError
+from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
 from mcp_resume.model.verify.outputs import findings_clash, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.probe import TargetError
@@ -107,13 +113,14 @@ def run_verify(args) -> int:
             raise UsageError(clash)
         url = None if is_embedded(args.target) else parse_target(args.target)
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
+        sdk = parse_sdk(getattr(args, "sdk", None))
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = _console()
     progress = _progress(getattr(args, "progress", False))
     stopped = None
     try:
-        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls, tools)
+        run = _verify(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"
@@ -175,6 +182,16 @@ def parse_target(target: str) -> str:
     return text
 
 
+def parse_sdk(name: str | None) -> str | None:
+    """The SDK ``verify --sdk NAME`` names (a target of ``model.traffic.fixes.SDKS``), or ``None``
+    when none is given; ``UsageError`` (exit 2) listing the known ones for any other name."""
+    if name is None:
+        return None
+    if name.strip().lower() not in SDK_BY_TARGET:
+        raise UsageError(f"--sdk {_short(name)}: unknown SDK; the known ones are {', '.join(SHOWN_ORDER)}")
+    return name.strip().lower()
+
+
 def _short(text: str, limit: int = 120) -> str:
     """``text`` quoted, cut to ``limit`` characters for messages."""
     return repr(text if len(text) <= limit else text[:limit] + "...")
@@ -212,6 +229,22 @@ def print_report(report: Report, console: Console) -> None:
     for entry in report.drivers():
         console.print(driver_line(entry), highlight=False)
     print_fixes(report, console)
+    if (hint := sdk_hint(report)) is not None:
+        console.print(hint, highlight=False, markup=False)
+
+
+def sdk_hint(report: Report) -> str | None:
+    """When no SDK was recognised (``serverInfo`` names none, no ``--sdk``) and a FAIL or WARN has an
+    SDK's remedy: the line saying ``--sdk NAME`` would give it; else ``None``."""
+    if report.sdk is not None:
+        return None
+    rules = [v.rule for v in report.verdicts if report.fix(v) is not None and remedies_for(v.rule)]
+    if not rules:
+        return None
+    name = ((report.capabilities or {}).get("server_info") or {}).get("name")
+    named = f"serverInfo names {name!r}" if name else "serverInfo names no server"
+    return (f"no SDK recognised ({named}): the fixes above are generic; {', '.join(rules)} have an SDK's remedy, "
+            f"which verify --sdk NAME prints ({', '.join(SHOWN_ORDER)}); docs/rules/<rule>.md lists every SDK's")
 
 
 def capabilities_line(caps: dict) -> str:
@@ -237,15 +270,15 @@ def print_fixes(report: Report, console: Console) -> None:
                 console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
 
 
-def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:
+def _verify(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None) -> VerifyRun:
     global _PARTIAL
     ttls = ttls or {}
     if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 
