@@ -88,6 +88,12 @@ def tools_for(role: Role, listed: list[str], uses: list[ToolUse]) -> list[ToolUs
     return given or [ToolUse(role, name) for name in names_of(role) if name in listed]
 
 
+def not_played(use: ToolUse, what: str) -> str:
+    """Why a tool given for a role drives no rule: ``what`` its call did not do (a SKIP's reason)."""
+    return (f"tool {use.name} (--tool {use.role.value}={use.name}) does not play its role: {what}; "
+            f"it drives no rule (see {PAGE} for what a {use.role.value} tool must do)")
+
+
 def recorded_uses(entries: Any) -> list[ToolUse]:
     """The given tools a verify trace recorded (its ``tools``, ``ToolUse.to_json`` each) as
     ``ToolUse``s; ``ToolRoleError`` for an entry that is not one (an unknown role, no name,

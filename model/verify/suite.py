@@ -300,7 +300,8 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         client.version_on_get = ctx.caps.get_refused_version is None
-        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses)
+        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses,
+                        unplayed=ctx.caps.unplayed)
         try:
             await asyncio.wait_for(scenario.run(driver, ctx), bound)
         except NotObservable as reason:

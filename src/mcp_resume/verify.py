@@ -244,7 +244,8 @@ def sdk_hint(report: Report) -> str | None:
     name = ((report.capabilities or {}).get("server_info") or {}).get("name")
     named = f"serverInfo names {name!r}" if name else "serverInfo names no server"
     return (f"no SDK recognised ({named}): the fixes above are generic; {', '.join(rules)} have an SDK's remedy, "
-            f"which verify --sdk NAME prints ({', '.join(SHOWN_ORDER)}); docs/rules/<rule>.md lists every SDK's")
+            f"which verify --sdk NAME prints ({', '.join(SHOWN_ORDER)}); each rule's page, docs/rules/<rule>.md, "
+            "lists every SDK's remedy")
 
 
 def capabilities_line(caps: dict) -> str:
