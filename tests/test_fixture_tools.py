@@ -248,3 +248,101 @@ def test_the_fixtures_page_python_example_runs_as_written():
     names = {tool.name for tool in asyncio.run(server.list_tools())}
     assert {"add", *fixture_tools.BY_NAME} <= names
     assert callable(app) and isinstance(server.session_manager, _ScopesSessions)
+
+
+@pytest.mark.slow
+def test_replay_calls_the_tools_verify_was_given_and_exits_1_while_the_warn_reproduces(tmp_path, capsys):
+    """Issue 25: a verify trace records its ``--tool`` uses; replay calls them by default, ``--tool``
+    replaces them, and a WARN that reproduces exits 1 (0 only for PASS)."""
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "report.json"), "--tool", booking,
+                     "--out", str(tmp_path / "findings")]) in (0, 1)  # auto: the SDK's revision, reemit-pending a MAY
+        report = json.loads((tmp_path / "report.json").read_text())
+        out = capsys.readouterr().out  # serverInfo names "Demo": no SDK recognised, the summary says --sdk
+        assert "no SDK recognised (serverInfo names 'Demo')" in out and "verify --sdk NAME" in out
+        assert "remedy" not in _by_rule(report)["reemit-pending"]["fix"]
+        warned = [v["rule"] for v in report["verdicts"] if v["verdict"] == "WARN"]
+        assert "reemit-pending" in warned, _by_rule(report)["reemit-pending"]
+        trace_path = tmp_path / "findings" / "reemit-pending.trace.json"
+        trace = json.loads(trace_path.read_text())
+        assert trace["tools"] == [{"role": "server-request", "tool": "book_flight", "arguments": BOOKING, "given": True}]
+        capsys.readouterr()
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT]) == 1
+        out, err = capsys.readouterr()
+        assert "tool book_flight for server-request" in out and "reemit-pending: WARN" in out
+        assert "still WARN" in err and "no --tool server-request=NAME" not in out + err
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", "server-request=cancel"]) == 2
+        assert "does not list a tool 'cancel'" in capsys.readouterr().err
+        trace.pop("tools")
+        trace_path.write_text(json.dumps(trace))
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT]) == 3
+        assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", booking]) == 1
+
+
+@pytest.mark.slow
+def test_verify_sdk_gives_the_python_sdk_remedy_to_a_server_named_demo(tmp_path, capsys):
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "report.json"), "--tool", booking,
+                     "--sdk", "python-sdk"]) in (0, 1)
+    out = capsys.readouterr().out
+    fix = _by_rule(json.loads((tmp_path / "report.json").read_text()))["reemit-pending"]["fix"]
+    assert fix["sdk"] == "python-sdk" and "never re-emits a pending server request" in fix["remedy"]
+    assert "With the official Python SDK: " in out and "no SDK recognised" not in out
+
+
+def test_an_unknown_sdk_is_a_usage_error_listing_the_known_ones(capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--sdk", "django"]) == 2
+    err = capsys.readouterr().err
+    assert "--sdk 'django': unknown SDK" in err and "python-sdk, typescript-sdk" in err and "mcp-lite" in err
+
+
+@pytest.mark.slow
+def test_a_tool_that_does_not_play_its_role_drives_no_rule(tmp_path, capsys):
+    """Issue 25: ``--tool notifications=add`` credited add with 11 rules although add sends no
+    notification; a long-running tool answered at once has nothing to resume."""
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        quiet = VerifyRun(url, url, Profile.BOUNDARY, BOUNDS, tools=[parse_tool_option('notifications=add:{"a": 1, "b": 2}'),
+                                                                      parse_tool_option(booking)])
+        silent = asyncio.run(verify(quiet)).to_json()
+        quick = VerifyRun(url, url, Profile.BOUNDARY, BOUNDS, tools=[parse_tool_option('long-running=add:{"a": 1, "b": 2}'),
+                                                                     parse_tool_option('notifications=tail_logs:{"lines": 3}')])
+        fast = asyncio.run(verify(quick)).to_json()
+    said = "tool add (--tool notifications=add) does not play its role: its call sent no notification before its response"
+    skipped = [rule for rule, v in _by_rule(silent).items() if v["verdict"] == "SKIP" and said in v["evidence"]["reason"]]
+    # the rules only add's calls could judge SKIP; others are judged in the other scenarios' traffic
+    assert len(skipped) >= 3 and "unknown-session-404" in skipped, skipped
+    assert "add" not in {entry["tool"] for entry in silent.get("tools", [])}
+    assert silent["capabilities"]["unplayed_tools"] == {"add": "its call sent no notification before its response"}
+    assert "book_flight" in {entry["tool"] for entry in silent["tools"]}
+    # replay-suffix's own run stops at add (a SKIP), the verdict comes from the other scenarios' traffic
+    assert "answered at once" in fast["capabilities"]["unplayed_tools"]["add"]
+    assert "add" not in _by_rule(fast)["replay-suffix"].get("tools", [])
+    assert "add" not in {entry["tool"] for entry in fast.get("tools", [])}
+    text = io.StringIO()
+    print_report(quiet.report(), Console(file=text, width=200))
+    assert not [line for line in text.getvalue().splitlines() if line.startswith("tool add ")]
+
+
+@pytest.mark.slow
+def test_a_finding_s_curl_script_takes_every_session_id_from_the_server(tmp_path):
+    """Issue 25: steps taken from other scenarios' traffic hard-coded their session ids (404 on a re-run)."""
+    import subprocess
+
+    booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
+    with serving_app(readme_app(fixtures=False)) as url:
+        assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "r.json"), "--tool", booking,
+                     "--out", str(tmp_path / "findings")]) in (0, 1)
+    report = json.loads((tmp_path / "r.json").read_text())
+    script = (tmp_path / "findings" / "reemit-pending.curl.sh").read_text()
+    sent = {x["request"]["headers"].get("mcp-session-id") for x in _by_rule(report)["reemit-pending"]["evidence"]["exchanges"]
+            if isinstance(x.get("request"), dict)}
+    assert "-H 'mcp-session-id:" not in script and not any(sid and sid in script for sid in sent)
+    with serving_app(readme_app(fixtures=False)) as fresh:  # a new server: none of the run's ids exist
+        done = subprocess.run(["bash", str(tmp_path / "findings" / "reemit-pending.curl.sh"), fresh],
+                              capture_output=True, text=True, timeout=240,
+                              env={"PATH": "/usr/bin:/bin", "MCP_RESUME_WAIT": "1", "MCP_RESUME_LONG": "5"})
+    assert done.returncode == 0, done.stderr
+    assert " 404" not in "\n".join(line for line in done.stdout.splitlines() if line.startswith("HTTP/"))

@@ -219,3 +219,29 @@ def test_two_reports_on_stdout_print_verify_s_own_usage(capsys):
     assert stopped.value.code == 2
     err = capsys.readouterr().err
     assert err.startswith("usage: mcp-resume verify ") and "mcp-resume verify: error: only one report" in err
+
+
+def test_the_header_keeps_each_capability_label_with_its_value_on_a_narrow_console():
+    """Issue 25: 'fixture tools: \\nnone' wrapped on an 80-column terminal."""
+    caps = {"session_ids": True, "event_ids": True, "priming": True, "get_stream": True, "get_status": 200,
+            "delete_status": 200, "protocol_version": "2025-11-25", "fixture_tools": []}
+    report = Report("http://127.0.0.1:1/mcp", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, caps, [])
+    console = Console(record=True, width=60)
+    print_report(report, console)
+    lines = console.export_text().splitlines()
+    header = [line for line in lines if line.startswith("capabilities:")]
+    assert len(header) == 1 and header[0].endswith("fixture tools: none"), lines
+
+
+def test_progress_says_a_verdict_is_provisional_until_no_later_scenario_can_judge_it(capsys):
+    from mcp_resume.model.verify.suite import RULES
+    from mcp_resume.verify import _progress
+
+    show = _progress(True)
+    for rule in RULES:
+        show(skip(rule.id, Profile.BOUNDARY, "no traffic yet"))
+    show(RuleVerdict(RULES[0].id, Verdict.PASS, "judged with a later scenario's traffic", Level.MUST, []))
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"verify: rule 1 of {len(RULES)}: {RULES[0].id}: SKIP (provisional)"
+    assert lines[len(RULES) - 1] == f"verify: rule {len(RULES)} of {len(RULES)}: {RULES[-1].id}: SKIP"
+    assert lines[-1] == f"verify: final: {RULES[0].id}: PASS (was SKIP): judged with a later scenario's traffic"

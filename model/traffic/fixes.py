@@ -167,10 +167,15 @@ REMEDIES: tuple[Remedy, ...] = (
            "The SDK's session manager answers every Mcp-Session-Id it does not hold with 404: wrap its ASGI app "
            "in a middleware that answers 400 to an id with a character outside 0x21-0x7E."),
     Remedy("python-sdk", ("reemit-pending", "reemit-keeps-pending"),
-           "The SDK keeps a server request only on its call's stream: a GET with the session id alone opens the "
-           "standalone stream, which carries new messages only. Give the server an EventStore, so a client that "
-           "resumes the call's stream with Last-Event-ID gets the request again, or cancel the request "
-           "(notifications/cancelled) when its connection drops."),
+           "The SDK (checked against mcp 2.3.0) never re-emits a pending server request on a session resumption, "
+           "EventStore or not: a GET with the session id alone opens the standalone stream, which carries only "
+           "messages sent after it opens. The EventStore serves stream resumption only: a client that resumes "
+           "the call's own POST stream (GET with the Last-Event-ID of one of its events) gets the request "
+           "replayed from the store. Under the MCP revisions reemit-pending is a MAY (a WARN, advice; boundary "
+           "makes it a MUST), so with an EventStore you already do what the SDK can: tell your clients to resume "
+           "the call's stream with Last-Event-ID; to satisfy the rule as well, keep your own table of pending "
+           "requests per session and send them again on the new GET stream (a transport of your own), or give "
+           "up on an unanswered request after a timeout (notifications/cancelled) and let the tool answer."),
     Remedy("python-sdk", ("priming-event",),
            "The SDK sends priming events only when it has an EventStore: pass one to streamable_http_app()."),
     Remedy("typescript-sdk", ("replay-suffix",),

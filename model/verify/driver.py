@@ -22,9 +22,10 @@ from mcp_resume.model.verify.fixture_tools import (  # noqa: F401  (re-exported:
     NAMES,
     RECONNECTION_TOOL,
     SERVER_REQUEST_TOOLS,
+    ROLE_NEEDS,
     Role,
 )
-from mcp_resume.model.verify.roles import ToolUse, tools_for
+from mcp_resume.model.verify.roles import ToolUse, not_played, tools_for
 
 FIXTURE_TOOLS = NAMES
 GET_AFTER_CALL_SECONDS = 0.2
@@ -41,10 +42,11 @@ class Driver:
     ``uses`` the tools given for a role (``verify --tool``, ``model.verify.roles``)."""
 
     def __init__(self, client: StreamableHttpClient, tools: list[str], *, json_posts: bool = False,
-                 uses: list[ToolUse] | None = None):
+                 uses: list[ToolUse] | None = None, unplayed: dict[str, str] | None = None):
         self.client = client
         self.tools = tools
         self.uses = list(uses or [])
+        self.unplayed = {} if unplayed is None else unplayed  # shared by the run (``Capabilities.unplayed``)
         self.json_posts = json_posts
         self._sessions: list[str] = []
         self._deleted: set[str] = set()
@@ -57,6 +59,13 @@ class Driver:
     def tools_of(self, role: Role) -> list[ToolUse]:
         """The tools to call for ``role``: those given with ``--tool``, else the listed fixture tools."""
         return tools_for(role, self.tools, self.uses)
+
+    def not_playing(self, tool: ToolUse, what: str) -> NotObservable:
+        """The SKIP of a scenario whose given ``tool`` did not do ``what`` its role needs; the tool
+        is recorded as driving no rule (``Capabilities.unplayed``)."""
+        reason = not_played(tool, what)
+        self.unplayed.setdefault(tool.name, what)
+        return NotObservable(reason, ROLE_NEEDS.get(tool.role))
 
     async def call(self, session: str | None, tool: ToolUse, **options) -> Exchange:
         """POST ``tools/call`` of ``tool`` with its arguments (``options``: ``label``, ``request_id``, ``stop``, ``idle``)."""
@@ -95,6 +104,8 @@ class Driver:
         require(exchange, label)
         if exchange.end is not End.RESPONSE and not exchange.responds_to(rid):
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
+        if tool is not None and tool.given and not notified_before_response(exchange, rid):
+            raise self.not_playing(tool, "its call sent no notification before its response")
         return exchange
 
     async def tool_until_server_request(
@@ -193,6 +204,17 @@ class Driver:
         for session in self._sessions:
             if session not in self._deleted:
                 await self.delete(session, "cleanup: delete session")
+
+
+def notified_before_response(exchange: Exchange, request_id: Any) -> bool:
+    """Whether ``exchange`` carried a notification (a message with a method and no id) before
+    the response to ``request_id``."""
+    for message in exchange.messages:
+        if "method" in message and "id" not in message:
+            return True
+        if "method" not in message and message.get("id") == request_id:
+            return False
+    return False
 
 
 def require(exchange: Exchange, what: str) -> Exchange:

@@ -170,12 +170,16 @@ def _exchange(run: Driven, step: Placed) -> Exchange:
 
 
 def _evidence(own: Driven | None, broken: list[Driven], rule: str) -> list[Exchange]:
-    """The own scenario's exchanges, then those of other scenarios' steps that broke ``rule``."""
+    """The own scenario's exchanges, then, of every other scenario with a step that broke
+    ``rule``, its exchanges from its start up to the last such step: the sessions, event ids
+    and server requests those steps use are handed out in them, so a reproducer made of the
+    evidence (``outputs.curl_script``) takes them from the server's answers, never from this run."""
     exchanges = list(own.exchanges) if own is not None else []
     for run in broken:
         if run is own:
             continue
-        for step in run.validation.result(rule).steps:
-            if _finding(rule, step) is not None:
-                exchanges += [run.exchanges[n - 1] for n in step.records]
+        records = [n for step in run.validation.result(rule).steps if _finding(rule, step) is not None
+                   for n in step.records]
+        if records:
+            exchanges += run.exchanges[:max(records)]
     return list({id(x): x for x in exchanges}.values())

@@ -10,7 +10,8 @@ a verify trace per finding and a curl reproducer per finding.
   SDK, or of every known SDK when ``serverInfo`` names none), its checks and the files
   that reproduce it; MCP rule ids link to a closing section of their gists;
 - ``verify_trace(report, verdict)``: a JSON document (``VERIFY_TRACE_FORMAT``)
-  naming the rule, the profile and the exchanges seen, which
+  naming the rule, the profile, the tools given for a role (``tools``: the
+  ``verify --tool`` uses, ``ToolUse.to_json``) and the exchanges seen, which
   ``mcp-resume replay TRACE TARGET`` runs again;
 - ``curl_script(report, verdict)``: a bash script that sends the same HTTP
   requests with curl, carrying the session ids, event ids and server request
@@ -200,6 +201,7 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
         "url": report.url,
         "verdict": verdict.verdict.value,
         "reason": verdict.reason,
+        **({"tools": list(uses)} if (uses := report.capabilities.get("tool_roles")) else {}),
         **({"fix": fix.to_json()} if (fix := report.fix(verdict)) is not None else {}),
         "checks": [c.to_json() for c in verdict.checks],
         "exchanges": [x.to_json() for x in verdict.exchanges],

@@ -74,6 +74,9 @@ class Capabilities:
     tools: list[str] = field(default_factory=list)
     fixture_tools: list[str] = field(default_factory=list)
     tool_uses: list = field(default_factory=list)
+    unplayed: dict[str, str] = field(default_factory=dict)
+    """Tools given with ``--tool`` whose calls did not play their role: name -> what they did not do
+    (``roles.not_played``); filled while the scenarios run, they drive no rule."""
     server_info: dict[str, Any] | None = None
     exchanges: list[Exchange] = field(default_factory=list)
 
@@ -93,6 +96,7 @@ class Capabilities:
             "sessionless_too": self.sessionless_too,
             "fixture_tools": self.fixture_tools,
             **({"tool_roles": [use.to_json() for use in self.tool_uses]} if self.tool_uses else {}),
+            **({"unplayed_tools": dict(self.unplayed)} if self.unplayed else {}),
             "server_info": self.server_info,
             "probe": [e.to_json() for e in self.exchanges],
         }

@@ -103,16 +103,25 @@ class Report:
 
     @property
     def sdk(self) -> str | None:
-        """The known SDK or framework the server's ``serverInfo`` names (``model.traffic.fixes.identify``)."""
-        return identify((self.capabilities or {}).get("server_info"))
+        """The known SDK or framework (a target of ``model.traffic.fixes.SDKS``): the one ``verify --sdk``
+        named (``capabilities["sdk"]``), else the one the server's ``serverInfo`` names
+        (``model.traffic.fixes.identify``), else ``None``."""
+        caps = self.capabilities or {}
+        return caps.get("sdk") or identify(caps.get("server_info"))
 
     def fix(self, verdict: RuleVerdict) -> Fix | None:
         """What to do about ``verdict`` when it is a FAIL or WARN: the rule's fix and the server's SDK's remedy."""
         return fix_for(verdict.rule, self.sdk) if verdict.verdict in FINDINGS else None
 
     def verdict_json(self, verdict: RuleVerdict) -> dict[str, Any]:
-        """``verdict`` as JSON, with its ``fix`` (``{"text", "sdk"?, "remedy"?}``) beside a FAIL or WARN."""
+        """``verdict`` as JSON, with its ``fix`` (``{"text", "sdk"?, "remedy"?}``) beside a FAIL or WARN;
+        its ``tools`` leave out a given tool that did not play its role (``capabilities["unplayed_tools"]``)."""
         item = verdict.to_json()
+        unplayed = (self.capabilities or {}).get("unplayed_tools") or {}
+        if item.get("tools") and unplayed:
+            item["tools"] = [name for name in item["tools"] if name not in unplayed]
+            if not item["tools"]:
+                del item["tools"]
         fix = self.fix(verdict)
         if fix is not None:
             item["fix"] = fix.to_json()
@@ -128,14 +137,18 @@ class Report:
 
     def drivers(self) -> list[dict[str, Any]]:
         """Which tool drove which rules: ``{"tool", "role", "given", "rules"}`` for every
-        fixture tool and every tool given with ``--tool`` (``given``) whose calls are in
-        some verdict's evidence, in the order first seen."""
+        fixture tool and every tool given with ``--tool`` (``given``) whose calls are in the
+        evidence of some judged verdict (PASS, WARN, FAIL), in the order first seen; a given
+        tool that did not play its role (``capabilities["unplayed_tools"]``) drives none."""
         given = {use["tool"]: use["role"] for use in self.capabilities.get("tool_roles") or []}
+        unplayed = self.capabilities.get("unplayed_tools") or {}
         found: dict[str, dict[str, Any]] = {}
         for verdict in self.verdicts:
+            if verdict.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE):
+                continue
             for name in verdict.tools:
                 role = given.get(name) or (BY_NAME[name].role.value if name in BY_NAME else None)
-                if role is None:
+                if role is None or name in unplayed:
                     continue
                 entry = found.setdefault(name, {"tool": name, "role": role, "given": name in given, "rules": []})
                 entry["rules"].append(verdict.rule)

@@ -86,3 +86,32 @@ def tools_for(role: Role, listed: list[str], uses: list[ToolUse]) -> list[ToolUs
     that role the server lists (in definition order, without arguments)."""
     given = [use for use in uses if use.role is role]
     return given or [ToolUse(role, name) for name in names_of(role) if name in listed]
+
+
+def not_played(use: ToolUse, what: str) -> str:
+    """Why a tool given for a role drives no rule: ``what`` its call did not do (a SKIP's reason)."""
+    return (f"tool {use.name} (--tool {use.role.value}={use.name}) does not play its role: {what}; "
+            f"it drives no rule (see {PAGE} for what a {use.role.value} tool must do)")
+
+
+def recorded_uses(entries: Any) -> list[ToolUse]:
+    """The given tools a verify trace recorded (its ``tools``, ``ToolUse.to_json`` each) as
+    ``ToolUse``s; ``ToolRoleError`` for an entry that is not one (an unknown role, no name,
+    arguments that are not a JSON object)."""
+    if entries is None:
+        return []
+    if not isinstance(entries, list):
+        raise ToolRoleError(f"the trace's tools must be a list, got {type(entries).__name__}")
+    uses = []
+    for entry in entries:
+        if not (isinstance(entry, dict) and isinstance(entry.get("tool"), str) and entry["tool"].strip()
+                and isinstance(entry.get("arguments", {}), dict)):
+            raise ToolRoleError(f"the trace's tools hold {entry!r}: expected "
+                                "{\"role\": ROLE, \"tool\": NAME, \"arguments\": {...}}")
+        try:
+            role = Role(entry.get("role"))
+        except ValueError:
+            raise ToolRoleError(f"the trace's tools name an unknown role {entry.get('role')!r}; "
+                                f"the roles are {ROLES}") from None
+        uses.append(ToolUse(role, entry["tool"].strip(), entry.get("arguments", {}), given=True))
+    return uses

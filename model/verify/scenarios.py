@@ -183,15 +183,34 @@ async def _resume_unfinished_call(d: Driver, ctx: Context, session, tool: ToolUs
         tool.name,
     )
     if first.end is End.RESPONSE or not first.events or first.events[-1].id is None:
+        if tool.given:
+            raise d.not_playing(tool, "its call was answered at once, with no event id before its response "
+                                      "to resume from")
         if first.events:
             await _resume_from_middle(d, session, first.events, f"the {tool} stream")
         return
     cursor = first.events[-1]
-    require(
+    resumed = require(
         await d.client.get(label=f"resume the unfinished {tool} call from {cursor.id}", session=session,
                            last_event_id=cursor.id, stop=lambda e: e.is_response_to(rid), idle=ctx.bounds.idle),
         "stream resumption",
     )
+    if tool.given and answered_at_once(resumed, rid, ctx.bounds.settle):
+        raise d.not_playing(tool, f"its call was answered at once: the resumed stream carried its response "
+                                  f"first, within {ctx.bounds.settle:g} s, and nothing the call sent meanwhile")
+
+
+def answered_at_once(resumed: Exchange, request_id, settle: float) -> bool:
+    """Whether a dropped call's resumed stream carried only its response, already there: the
+    first message is the response to ``request_id`` and it arrived within ``settle`` seconds
+    of the response head (a call still running sends more, or answers later)."""
+    events = [(i, e) for i, e in enumerate(resumed.events) if e.message is not None]
+    if not events or not events[0][1].is_response_to(request_id):
+        return False
+    index = events[0][0]
+    if resumed.head is None or index >= len(resumed.arrivals):
+        return True
+    return resumed.arrivals[index] - resumed.head <= settle
 
 
 async def _resume_after_server_close(d: Driver, ctx: Context, session) -> None:

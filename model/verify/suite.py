@@ -144,7 +144,9 @@ class VerifyRun:
     ``requested`` is the profile asked for (``None`` = auto); ``profile`` the one
     applied once the probe has seen the server's revision; ``tools`` the server's own
     tools given for a role (``verify --tool``), called wherever a fixture tool of that
-    role would be.
+    role would be; ``sdk`` the SDK the server is built with (``verify --sdk``, a target
+    of ``model.traffic.fixes.SDKS``; ``None``: recognised from ``serverInfo``), whose
+    remedies the report's fixes give.
     """
 
     url: str
@@ -160,6 +162,7 @@ class VerifyRun:
     notes: list[str] = field(default_factory=list)
     runs: list[Driven] = field(default_factory=list)
     tools: list[ToolUse] = field(default_factory=list)
+    sdk: str | None = None
 
     def report(self, stopped: str | None = None) -> Report:
         """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason."""
@@ -170,6 +173,8 @@ class VerifyRun:
             if rule.id not in judged:
                 verdicts.append(inconclusive(rule.id, profile, stopped or "not judged", [], []))
         caps = self.caps.to_json() if self.caps else {}
+        if self.sdk is not None:
+            caps["sdk"] = self.sdk
         note = " ".join(self.notes) or None
         return Report(self.target, self.url, profile, caps, verdicts, note=note)
 
@@ -295,7 +300,8 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
         client.version_on_get = ctx.caps.get_refused_version is None
-        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses)
+        driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses,
+                        unplayed=ctx.caps.unplayed)
         try:
             await asyncio.wait_for(scenario.run(driver, ctx), bound)
         except NotObservable as reason:

@@ -270,6 +270,12 @@ def _add_verify(commands) -> None:
              "sends notifications before its answer), long-running (it runs for a while); repeatable; "
              "docs/fixtures.md defines the fixture tools",
     )
+    verify.add_argument(
+        "--sdk", default=None, metavar="NAME",
+        help="the SDK the server is built with, whose remedies the fixes of FAIL and WARN give (python-sdk, "
+             "typescript-sdk, fastmcp-python, fastmcp-typescript, tmcp, mcp-lite; default: the one serverInfo's "
+             "name mentions)",
+    )
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 
@@ -283,7 +289,8 @@ def _add_replay(commands) -> None:
             "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
             "with the spec against spec, reference, design-N, or a server over HTTP."
         ),
-        epilog=("Exit codes: 0 the rule holds, 1 it does not, 2 bad trace or target, 3 target unreachable or "
+        epilog=("Exit codes: 0 the rule holds (a verify trace: PASS), 1 it does not (a verify trace: FAIL, or WARN: "
+                "the finding reproduces), 2 bad trace or target, 3 target unreachable or "
                 "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/fixtures.md)."),
     )
     replay.set_defaults(handler=_command("replay", "run_replay"))
@@ -291,6 +298,11 @@ def _add_replay(commands) -> None:
     replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
     replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
     replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    replay.add_argument(
+        "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
+        help="a verify trace: call your own tool NAME for ROLE, as 'verify --tool' does; replaces the tools the "
+             "trace recorded for that ROLE (default: the trace's); repeatable; docs/fixtures.md",
+    )
 
 
 def _add_compat(commands) -> None:

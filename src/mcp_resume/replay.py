@@ -18,8 +18,13 @@ TRACE is either
   lasso reproduces (its request stranded after the prefix and every round):
   exit 1 then, where ``reemit-pending`` is a MUST (``boundary``), else 0.
 
-Prints what was expected and observed; exits 0 when the rule holds, 1 when it
-does not, 2 on a bad TRACE or TARGET, 3 when the target cannot be reached or
+A verify trace records the tools ``verify --tool ROLE=NAME[:ARGUMENTS_JSON]`` gave for a
+role (its ``tools``); the replay calls them again, and ``replay --tool`` (same syntax)
+replaces the recorded tools of its role.
+
+Prints what was expected and observed; exits 0 when the rule holds (a verify trace:
+PASS), 1 when it does not (a verify trace: FAIL, or WARN: the finding reproduces,
+its SHOULD or MAY still broken), 2 on a bad TRACE or TARGET (or ``--tool``), 3 when the target cannot be reached or
 when nothing was judged: a verify trace whose rule came out SKIP or INCONCLUSIVE
 (the target lacks what the scenario needs, e.g. a fixture tool, docs/fixtures.md)
 or a spec trace of which no step could be judged. A replay after a fix must
@@ -39,6 +44,7 @@ from mcp_resume.model.targets.embedded import ToolMissing
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
 from mcp_resume.model.verify.probe import TargetError
+from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json
 
 
@@ -56,12 +62,13 @@ def run_replay(args) -> int:
     try:
         bounds = Timeouts.from_timeout(args.timeout)
         if kind == VERIFY_TRACE_FORMAT:
-            return replay_verify_trace(data, args.target, args.profile, bounds)
+            given = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
+            return replay_verify_trace(data, args.target, args.profile, bounds, given)
         if kind == TRACE_FORMAT:
             return replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds)
     except ValueError as error:
         return _error(str(error), EXIT_USAGE)
-    except ToolMissing as error:
+    except (ToolMissing, ToolRoleError) as error:
         return _error(str(error), EXIT_USAGE)
     except (TargetError, TargetStartError) as error:
         return _error(str(error), EXIT_UNREACHABLE)

@@ -19,14 +19,18 @@ and ``--session-ttl S`` tell verify the server's expiry times, in seconds, so it
 waits for them and checks ``expiry-independent``. ``--tool ROLE=NAME[:ARGUMENTS_JSON]``
 (repeatable; roles ``notifications``, ``server-request``, ``long-running``) names a
 server's own tool to call wherever verify would call a fixture tool of that role
-(docs/fixtures.md defines the fixture tools). The summary ends with what would let
+(docs/fixtures.md defines the fixture tools). ``--sdk NAME`` (``python-sdk``,
+``typescript-sdk``, ``fastmcp-python``, ``fastmcp-typescript``, ``tmcp``, ``mcp-lite``)
+names the SDK the server is built with, whose remedies the fixes of FAIL and WARN give;
+by default the SDK ``serverInfo``'s name mentions, and when it mentions none and a
+finding has an SDK's remedy the summary says so. The summary ends with what would let
 verify judge each rule it could not (a fixture tool, a GET stream, a TTL) and which
 tool drove which rules. Exit codes:
 
 - 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
 - 2 for bad usage (TARGET, ``--timeout``, a report path, a ``--tool`` with an unknown
-  role, arguments that are not a JSON object, or a tool the server does not list) or a
-  missing program (node);
+  role, arguments that are not a JSON object, a tool the server does not list, or an
+  unknown ``--sdk``) or a missing program (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
   embedded target did not start), or when no rule failed but some could not be
   driven (INCONCLUSIVE): a CI gate must not pass on what was never checked;
@@ -43,7 +47,7 @@ from pathlib import Path
 
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
-from mcp_resume.jobs.verifying import (findings_folder, partial_report, print_report, progress_printer, run_suite,
+from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
                                        wide_console, write_outputs)
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, is_embedded
@@ -81,13 +85,14 @@ def run_verify(args) -> int:
             raise UsageError(clash)
         url = None if is_embedded(args.target) else parse_target(args.target)
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
+        sdk = parse_sdk(getattr(args, "sdk", None))
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = wide_console()
     progress = progress_printer(getattr(args, "progress", False))
     stopped = None
     try:
-        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools)
+        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"

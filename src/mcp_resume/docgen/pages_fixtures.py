@@ -80,6 +80,13 @@ def fixtures_page() -> str:
         "Markdown, and `tools` in JSON). A `long-running` tool given with `--tool` is dropped by verify at its "
         "first event id and resumed from it until its response (a `test_reconnection` closes the connection "
         "itself).",
+        "A tool given for a role its call does not play drives no rule: a `notifications` tool whose call sends "
+        "no notification before its response, or a `long-running` tool answered at once (no event id before its "
+        "response, or a resumed stream that carries only its response, already there), makes the rules that "
+        "call it SKIP with a reason naming the tool and what it did not do; a `server-request` tool that sends "
+        "no server request makes them INCONCLUSIVE. The report credits such a tool with no rule (`unplayed_tools` "
+        "in the JSON capabilities). `verify` records the tools given in each finding's trace, and "
+        "`mcp-resume replay TRACE URL` calls them again (`replay --tool` replaces those of a role).",
         "verify answers a server request of any tool: an `elicitation/create` is accepted with a value for every "
         "property of its `requestedSchema` (a property's `default`, else the first of its `enum`, else `true`, "
         "its `minimum` or 1, or the text `mcp-resume`), a URL-mode elicitation accepted without content, a "

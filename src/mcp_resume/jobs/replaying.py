@@ -7,6 +7,7 @@ prints what was expected and observed and returns the exit code ``replay`` docum
 from __future__ import annotations
 
 import asyncio
+import json
 import sys
 from contextlib import nullcontext
 
@@ -14,6 +15,7 @@ from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.targets.embedded import is_embedded, running_target
 from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.verify.probe import probe
+from mcp_resume.model.verify.roles import ToolUse, check_listed, recorded_uses
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
@@ -24,21 +26,32 @@ from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED as EXIT_U
 IN_PROCESS = ("spec", "reference")
 NOT_JUDGED = (Verdict.SKIP, Verdict.INCONCLUSIVE)
 """A replayed rule's verdicts that judged nothing: exit 3, never 0."""
+STILL_BROKEN = (Verdict.FAIL, Verdict.WARN)
+"""A replayed rule's verdicts that show the finding again: exit 1, never 0."""
 
 
-def replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts) -> int:
+def replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts,
+                        given: list[ToolUse] = ()) -> int:
+    """Judge a verify trace's rule again on ``target``, with the tools the trace records for a role
+    (``verify --tool``) and those ``given`` (``replay --tool``) replacing their role's; exit 0 for
+    PASS, 1 while the finding reproduces (FAIL or WARN), 3 when nothing was judged (SKIP,
+    INCONCLUSIVE). ``ValueError`` for a trace naming no known rule, ``ToolRoleError`` for a tool
+    the server does not list."""
     rule = data.get("rule")
     if rule not in SCENARIOS:
         raise ValueError(f"the trace names no known rule: {rule!r}")
     profile = Profile.parse(profile_name or data.get("profile", "boundary"))
+    uses = _tool_uses(recorded_uses(data.get("tools")), list(given))
     name = "reference" if target == "spec" else target
     print(f"replay {rule} under {profile.value} against {target} (recorded: {data.get('verdict')} on {data.get('target')})")
+    for use in uses:
+        print(f"  tool {use.name} for {use.role.value}" + (f" with {json.dumps(use.arguments)}" if use.arguments else ""))
     if is_embedded(name):
         with running_target(name) as url:
-            verdict = asyncio.run(_judge(rule, url, profile, bounds))
+            verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
     else:
         url = _parse_url(target)
-        verdict = asyncio.run(_judge(rule, url, profile, bounds))
+        verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
     print(f"{verdict.rule}: {verdict.verdict.value} ({verdict.level.value}): {verdict.reason}")
     for check in verdict.checks:
         print(f"  [{'held' if check.held else 'BROKEN'}] {check.what}: expected {check.expected}, observed {check.observed}")
@@ -47,7 +60,15 @@ def replay_verify_trace(data: dict, target: str, profile_name: str | None, bound
     if verdict.verdict in NOT_JUDGED:
         return _error(f"{rule} was not judged on {target} ({verdict.verdict.value}): {verdict.reason}; "
                       "a replay that judged nothing does not show the finding fixed", EXIT_UNREACHABLE)
-    return EXIT_FAILED if verdict.verdict is Verdict.FAIL else EXIT_OK
+    if verdict.verdict in STILL_BROKEN:
+        return _error(f"{rule} is still {verdict.verdict.value} on {target}: the finding reproduces", EXIT_FAILED)
+    return EXIT_OK
+
+
+def _tool_uses(recorded: list[ToolUse], given: list[ToolUse]) -> list[ToolUse]:
+    """The trace's tools, those of a role given with ``--tool`` replaced by the given ones."""
+    replaced = {use.role for use in given}
+    return [use for use in recorded if use.role not in replaced] + given
 
 
 def _parse_url(target: str) -> str:
@@ -60,9 +81,11 @@ def _parse_url(target: str) -> str:
         raise ValueError(str(error)) from None
 
 
-async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts):
+async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: list[ToolUse] = ()):
     async with StreamableHttpClient(url, bounds) as client:
         caps = await probe(client)
+    check_listed(list(uses), caps.tools)
+    caps.tool_uses = list(uses)
     return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps), float("inf"))
 
 

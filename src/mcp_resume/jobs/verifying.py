@@ -20,7 +20,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
+from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.targets.embedded import running_target
+from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
 from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
@@ -56,14 +58,8 @@ def print_report(report: Report, console: Console) -> None:
     console.print(f"target {where}, profile {report.profile.value}", highlight=False)
     caps = report.capabilities
     if caps:
-        tools = ", ".join(caps.get("fixture_tools") or []) or "none"
-        console.print(
-            f"capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
-            f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} "
-            f"({_status(caps.get('get_status'))}), DELETE {_status(caps.get('delete_status'))}, "
-            f"protocol {caps.get('protocol_version')}, fixture tools: {tools}",
-            highlight=False,
-        )
+        # soft_wrap: one line, never broken between a label and its value ("fixture tools: none")
+        console.print(capabilities_line(caps), highlight=False, markup=False, soft_wrap=True)
     if report.note:
         console.print(report.note, highlight=False)
     table = Table(show_lines=False)
@@ -88,6 +84,46 @@ def print_report(report: Report, console: Console) -> None:
     for entry in report.drivers():
         console.print(driver_line(entry), highlight=False)
     print_fixes(report, console)
+    if (hint := sdk_hint(report)) is not None:
+        console.print(hint, highlight=False, markup=False)
+
+
+def sdk_hint(report: Report) -> str | None:
+    """When no SDK was recognised (``serverInfo`` names none, no ``--sdk``) and a FAIL or WARN has an
+    SDK's remedy: the line saying ``--sdk NAME`` would give it; else ``None``."""
+    if report.sdk is not None:
+        return None
+    rules = [v.rule for v in report.verdicts if report.fix(v) is not None and remedies_for(v.rule)]
+    if not rules:
+        return None
+    name = ((report.capabilities or {}).get("server_info") or {}).get("name")
+    named = f"serverInfo names {name!r}" if name else "serverInfo names no server"
+    return (f"no SDK recognised ({named}): the fixes above are generic; {', '.join(rules)} have an SDK's remedy, "
+            f"which verify --sdk NAME prints ({', '.join(SHOWN_ORDER)}); each rule's page, docs/rules/<rule>.md, "
+            "lists every SDK's remedy")
+
+
+def capabilities_line(caps: dict) -> str:
+    """The header's capabilities (``Report.capabilities``), ``label value`` pairs joined by
+    commas, printed as one line (soft wrap: the terminal folds it, rich inserts no break)."""
+    tools = ", ".join(caps.get("fixture_tools") or []) or "none"
+    pairs = [("session ids", _yes(caps.get("session_ids"))), ("event ids", _yes(caps.get("event_ids"))),
+             ("priming", _yes(caps.get("priming"))),
+             ("GET stream", f"{_yes(caps.get('get_stream'))} ({_status(caps.get('get_status'))})"),
+             ("DELETE", _status(caps.get("delete_status"))), ("protocol", str(caps.get("protocol_version"))),
+             ("fixture tools:", tools)]
+    return "capabilities: " + ", ".join(f"{label} {value}" for label, value in pairs)
+
+
+def parse_sdk(name: str | None) -> str | None:
+    """The SDK ``verify --sdk NAME`` names (a target of ``model.traffic.fixes.SDKS``), or ``None``
+    when none is given; ``UsageError`` (exit 2) listing the known ones for any other name."""
+    if name is None:
+        return None
+    if name.strip().lower() not in SDK_BY_TARGET:
+        shown = name if len(name) <= 120 else name[:120] + "..."
+        raise UsageError(f"--sdk {shown!r}: unknown SDK; the known ones are {', '.join(SHOWN_ORDER)}")
+    return name.strip().lower()
 
 
 def print_fixes(report: Report, console: Console) -> None:
@@ -101,17 +137,17 @@ def print_fixes(report: Report, console: Console) -> None:
                 console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
 
 
-def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=()) -> VerifyRun:
+def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None) -> VerifyRun:
     """Run every verify scenario against ``url`` (``None``: start the embedded ``target`` here and stop it
     after); the run in progress is kept for ``partial_report``."""
     global _PARTIAL
     ttls = ttls or {}
     if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools))
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 
@@ -144,13 +180,18 @@ def progress_printer(enabled: bool):
     and in a CI log alike (``enabled``, ``--progress``, is kept for old scripts: it is the default)."""
     progress = StageProgress("verify", terminal=False)
     done = iter(range(1, len(RULES) + 1))
+    shown: dict[str, str] = {}
 
     def show(verdict: RuleVerdict) -> None:
         number = next(done, None)
         if number is None:  # judged again with the later scenarios' traffic
-            progress.stage(f"revised: {verdict.rule}: {verdict.verdict.value} ({verdict.reason})")
+            was = shown.get(verdict.rule)
+            progress.stage(f"final: {verdict.rule}: {verdict.verdict.value}"
+                           + (f" (was {was})" if was else "") + f": {verdict.reason}")
         else:
-            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}")
+            shown[verdict.rule] = verdict.verdict.value
+            note = " (provisional)" if number < len(RULES) else ""
+            progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}{note}")
 
     return show
 
