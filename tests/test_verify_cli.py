@@ -235,9 +235,9 @@ def test_the_header_keeps_each_capability_label_with_its_value_on_a_narrow_conso
 
 def test_progress_says_a_verdict_is_provisional_until_no_later_scenario_can_judge_it(capsys):
     from mcp_resume.model.verify.suite import RULES
-    from mcp_resume.verify import _progress
+    from mcp_resume.jobs.verifying import progress_printer
 
-    show = _progress(True)
+    show = progress_printer(True)
     for rule in RULES:
         show(skip(rule.id, Profile.BOUNDARY, "no traffic yet"))
     show(RuleVerdict(RULES[0].id, Verdict.PASS, "judged with a later scenario's traffic", Level.MUST, []))
