@@ -40,6 +40,6 @@ def test_the_proxy_prints_the_fix_under_each_finding(tmp_path, capsys):
     records = recorded("design-2")
     result = validate(records, Profile.BOUNDARY)
     rule = result.result("no-cross-session")
-    _finding(rule, result, records, tmp_path / "findings")
+    _finding(rule)
     printed = capsys.readouterr().out
     assert printed.startswith("FAIL no-cross-session") and f"  fix: {FIXES['no-cross-session']}" in printed
