@@ -11,12 +11,7 @@ from mcp_resume.spec import invariants as inv
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession, Event, ServerRequest, Session, SessionStatus
 from mcp_resume.spec.transitions import Delivered, step
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
+from tests.spec_steps import run
 
 
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])

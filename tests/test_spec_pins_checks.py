@@ -19,24 +19,13 @@ from mcp_resume.spec.invariants import (
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus
 from mcp_resume.spec.transitions import Delivered, Observation, alternatives, step
+from tests.spec_steps import run, seen
 
 MCP = Profile.MCP_2025_11_25
 
 
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
-
-
 def rules(t, expected=None):
     return [f.rule for f in check_transition(t, expected)]
-
-
-def seen(state, action, profile=Profile.BOUNDARY, **wrong):
-    """The reference's transition with the server's observation changed by ``wrong``."""
-    t = step(state, action, profile)
-    return replace(t, observation=replace(t.observation, **wrong))
 
 
 # S1: T1 (POST, E1 E2 E3, dropped); S2: T2 (POST, E4)

@@ -19,20 +19,9 @@ from mcp_resume.spec.invariants import (
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, StreamStatus
 from mcp_resume.spec.transitions import Delivered, step
+from tests.spec_steps import run, seen
 
 MCP = Profile.MCP_2025_11_25
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
-
-
-def seen(state, action, profile=Profile.BOUNDARY, **wrong):
-    """The reference's transition with the server's observation changed by ``wrong``."""
-    t = step(state, action, profile)
-    return replace(t, observation=replace(t.observation, **wrong))
 
 
 def filed(t):

@@ -11,16 +11,11 @@ from mcp_resume.spec.invariants import check_transition
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import Delivered, ended_at_will, exact_after_eviction, step
+from tests.spec_steps import run
 
 MCP = Profile.MCP_2025_11_25
 BOUNDARY = Profile.BOUNDARY
 MCP_REVISIONS = (Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25)
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 def resume_session(state, profile=BOUNDARY, session="S1"):

@@ -14,12 +14,7 @@ from mcp_resume.spec.state import (
     StreamStatus,
 )
 from mcp_resume.spec.transitions import enabled, step
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
+from tests.spec_steps import run
 
 
 def test_handles_are_minted_in_creation_order():

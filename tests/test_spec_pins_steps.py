@@ -16,14 +16,9 @@ from mcp_resume.spec.transitions import (
     step,
     step_if_enabled,
 )
+from tests.spec_steps import run
 
 MCP = Profile.MCP_2025_11_25
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 # S1: T1 (POST, E1 carrying R1, E2 carrying R2, dropped)

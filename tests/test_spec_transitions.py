@@ -10,12 +10,7 @@ from mcp_resume.spec.invariants import check_spec_step
 from mcp_resume.spec.space import Bounds, candidate_actions
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession, RequestStatus, SessionStatus, State, StreamStatus
 from mcp_resume.spec.transitions import NotModelled, alternatives, enabled, remember, step, step_if_enabled
-
-
-def run(*actions, state=INITIAL_STATE):
-    for action in actions:
-        state = step(state, action).after
-    return state
+from tests.spec_steps import run
 
 
 @pytest.mark.covers("replay-suffix")
