@@ -197,15 +197,22 @@ class _ContextCalls(_Calls):
         return str(getattr(result, "action", "answered"))
 
     async def sample(self, prompt: str) -> str:
-        message = self.sdk.SamplingMessage(role="user", content=self.sdk.TextContent(type="text", text=prompt))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = await self.ctx.session.create_message([message], max_tokens=SAMPLING_MAX_TOKENS,
-                                                           related_request_id=self.ctx.request_id)
-        return getattr(result.content, "text", None) or "sampled"
+        return await _create_message(self.ctx, self.sdk, prompt)
 
     async def close_connection(self) -> None:
         await _maybe_await(self.ctx.close_sse_stream())
+
+
+async def _create_message(ctx: Any, types: Any, prompt: str) -> str:
+    """Ask the client for a completion of ``prompt`` on the call's own stream (``related_request_id``)
+    through ``ctx.session``; ``types``: where the SDK release keeps ``SamplingMessage`` and
+    ``TextContent``. The completion's text, or ``"sampled"`` when it has none."""
+    message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=prompt))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = await ctx.session.create_message([message], max_tokens=SAMPLING_MAX_TOKENS,
+                                                  related_request_id=ctx.request_id)
+    return getattr(result.content, "text", None) or "sampled"
 
 
 class _Sdk:
@@ -289,12 +296,7 @@ class _RequestCalls(_Calls):
     async def sample(self, prompt: str) -> str:
         import mcp_types as types
 
-        message = types.SamplingMessage(role="user", content=types.TextContent(type="text", text=prompt))
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            result = await self.ctx.session.create_message([message], max_tokens=SAMPLING_MAX_TOKENS,
-                                                           related_request_id=self.ctx.request_id)
-        return getattr(result.content, "text", None) or "sampled"
+        return await _create_message(self.ctx, types, prompt)
 
     async def close_connection(self) -> None:
         if self.ctx.close_sse_stream is not None:
