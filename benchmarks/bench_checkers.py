@@ -51,7 +51,7 @@ from mcp_resume.model.harness.machine import run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.outputs import output_file_problem, write_output
 from mcp_resume.proofs.system.bmc import bmc_design
-from mcp_resume.proofs.system.designs import needs_encoding
+from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.designs import NUMBERS, design as spec_design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import DEFAULT_BOUND, KILL_BOUND, named_bound

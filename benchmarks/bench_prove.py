@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from mcp_resume.proofs.system.bmc import DEFAULT_SCOPE, SpecUnrolling, bmc_design
-from mcp_resume.proofs.system.designs import DESIGNS
+from mcp_resume.proofs.system.faulty_systems import DESIGNS
 from mcp_resume.proofs.system.agreement import prove_agreement
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation, tally
 from mcp_resume.jobs.proving import prove_profile

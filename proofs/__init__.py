@@ -31,7 +31,7 @@ Public entry points:
 
 Modules in pipeline order: ``solving`` (the one solver wrapper: seeded,
 rlimit-bounded checks, tracked conjuncts and unsat cores, ``SatResult`` and
-``Verdict``); ``decision/`` (``domain``: enum sorts, ``encoding``: the design in
+``ProofStatus``); ``decision/`` (``domain``: enum sorts, ``encoding``: the design in
 Z3, ``table``: the Python table as a Z3 lookup, ``queries``); ``system/`` (``logic``:
 one vocabulary, three backends, ``vocabulary``, ``decision``, ``transitions``,
 ``invariants``, ``designs``, ``fragment``, ``picture``, ``vacuity``, ``triviality``, ``proofs``,
@@ -44,13 +44,13 @@ from mcp_resume.proofs.artifacts import write_decision_artifacts, write_prove_ar
 from mcp_resume.proofs.decision.queries import decision_queries, run_decision_queries
 from mcp_resume.proofs.diagrams.render import spec_diagrams, write_diagrams
 from mcp_resume.proofs.decision.queries import QueryResult
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.agreement import check_agreement
 from mcp_resume.proofs.system.bmc import BmcResult, bmc_design, bmc_designs
 from mcp_resume.proofs.system.proofs import ProofResult, run_proofs
 
 __all__ = [
     "BmcResult", "ProofResult", "bmc_design", "bmc_designs", "check_agreement", "run_proofs",
-    "QueryResult", "SatResult", "Verdict", "decision_queries", "run_decision_queries", "spec_diagrams",
+    "QueryResult", "SatResult", "ProofStatus", "decision_queries", "run_decision_queries", "spec_diagrams",
     "write_decision_artifacts", "write_diagrams", "write_prove_artifacts",
 ]

@@ -32,7 +32,7 @@ from pathlib import Path
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.decision.queries import QueryResult
-from mcp_resume.proofs.report import decision_report, system_report
+from mcp_resume.proofs.report_page import decision_report, system_report
 from mcp_resume.proofs.spec_hash import spec_hash
 from mcp_resume.proofs.system.bmc import BmcResult, Replay
 from mcp_resume.proofs.system.proofs import ProofResult, required, tally

@@ -77,7 +77,7 @@ class SatResult(str, Enum):
         return self.value
 
 
-class Verdict(str, Enum):
+class ProofStatus(str, Enum):
     """What an answer says about an obligation with an expected answer: ``PROVEN``
     when it is the expected one, ``REFUTED`` when it is the other definite answer
     (a counterexample for an expected ``unsat``, no witness for an expected ``sat``),
@@ -97,14 +97,14 @@ class Verdict(str, Enum):
         return self.value
 
 
-def verdict(expected: SatResult | None, result: SatResult) -> Verdict | None:
+def verdict(expected: SatResult | None, result: SatResult) -> ProofStatus | None:
     """The verdict of ``result`` against ``expected``; ``None`` for an informative
     query (``expected`` is ``None``)."""
     if expected is None:
         return None
     if result is SatResult.UNKNOWN:
-        return Verdict.UNKNOWN
-    return Verdict.PROVEN if result is expected else Verdict.REFUTED
+        return ProofStatus.UNKNOWN
+    return ProofStatus.PROVEN if result is expected else ProofStatus.REFUTED
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ Each design is the correct server with one or more *deviations*: named changes
 that gives each design its number, name, summary, the rules whose violation
 shows it, and the deviations it makes; the in-process servers
 (``model/servers/faulty.py``) and the Z3 variations of the transition system
-(``proofs/system/designs.py``) are both built from it, each keyed by deviation.
+(``proofs/system/faulty_systems.py``) are both built from it, each keyed by deviation.
 
 A design must be caught under a profile when one of its rules is a MUST there
 (``Design.caught``, read from the catalog's levels); ``caught_under`` states the

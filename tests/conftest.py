@@ -69,7 +69,7 @@ def machine_run():
 def design_over_http():
     """``design_over_http(number, profile) -> (caught, rules)``: ``verify`` against design
     ``number`` served over Streamable HTTP on 127.0.0.1."""
-    from mcp_resume.model.serving.designs import verify_design_over_http
+    from mcp_resume.model.serving.designs_over_http import verify_design_over_http
 
     verify = functools.cache(verify_design_over_http)
     return lambda number, profile: verify(number, Profile.parse(profile))

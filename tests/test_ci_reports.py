@@ -6,7 +6,7 @@ import socket
 from xml.etree import ElementTree
 
 from mcp_resume.cli import main
-from mcp_resume.model.verify.outputs import MANIFEST, markdown, write_findings
+from mcp_resume.model.verify.formats import MANIFEST, markdown, write_findings
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict

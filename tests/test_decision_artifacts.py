@@ -9,7 +9,7 @@ import z3
 
 from mcp_resume.proofs.artifacts import DECISION_REPORT, DECISION_RESULTS, write_decision_artifacts
 from mcp_resume.proofs.decision.queries import run_decision_queries
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.spec_hash import spec_hash
 
 QUERY_KEYS = {"id", "description", "expected", "result", "verdict", "witness", "reason_unknown", "sources"}
@@ -40,7 +40,7 @@ def test_the_results_carry_the_run_and_the_spec_hash_but_no_costs(results, tmp_p
     assert document["spec_hash"] == spec_hash() and document["z3_version"] == z3.get_version_string()
     for query in document["queries"]:
         assert set(query) == QUERY_KEYS
-        assert query["verdict"] == Verdict.PROVEN.value and query["result"] == query["expected"]
+        assert query["verdict"] == ProofStatus.PROVEN.value and query["result"] == query["expected"]
         if query["expected"] == SatResult.SAT.value:
             assert query["witness"]["profile"]
 
@@ -72,7 +72,7 @@ def test_artifacts_are_byte_identical_across_runs(results, tmp_path):
 def test_a_failing_query_is_marked_in_the_report(results, tmp_path):
     from dataclasses import replace
 
-    broken = [replace(results[0], result=SatResult.SAT, verdict=Verdict.REFUTED, witness={"method": "GET"})]
+    broken = [replace(results[0], result=SatResult.SAT, verdict=ProofStatus.REFUTED, witness={"method": "GET"})]
     write_decision_artifacts(broken + results[1:], tmp_path)
     report = (tmp_path / DECISION_REPORT).read_text()
     assert f"queries holding: {len(results) - 1} of {len(results)}" in report

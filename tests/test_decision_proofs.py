@@ -12,7 +12,7 @@ from mcp_resume.proofs.decision.encoding import numbered_branches
 from mcp_resume.proofs.decision.queries import decision_queries, run_decision_queries
 from mcp_resume.proofs.decision.table import python_table, ranges
 from mcp_resume.proofs.decision.domain import Domain, Inputs
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.spec import decision as spec_decision
 from mcp_resume.spec.decision import NUMBERED_BRANCHES, Branch, ClassDecision, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
@@ -91,7 +91,7 @@ def test_each_smt2_file_replays_to_the_same_answer(results):
 
 
 def test_answers_and_verdicts_are_enums_and_smt2_is_made_only_on_request(results):
-    assert all(isinstance(r.result, SatResult) and r.verdict is Verdict.PROVEN for r in results.values())
+    assert all(isinstance(r.result, SatResult) and r.verdict is ProofStatus.PROVEN for r in results.values())
     assert all(r.smt2 is None for r in run_decision_queries()[:3])
 
 
@@ -169,7 +169,7 @@ def test_a_decide_class_that_returns_garbage_is_reported():
 def test_running_out_of_rlimit_is_unknown_not_a_proof():
     results = {r.query: r for r in run_decision_queries(rlimit=1000)}
     starved = results["agreement-statuses"]
-    assert (starved.result, starved.verdict, starved.holds) == (SatResult.UNKNOWN, Verdict.UNKNOWN, False)
+    assert (starved.result, starved.verdict, starved.holds) == (SatResult.UNKNOWN, ProofStatus.UNKNOWN, False)
     assert "resource" in starved.reason_unknown
 
 

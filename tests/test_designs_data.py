@@ -9,7 +9,7 @@ import pytest
 from mcp_resume.model.explore.kill_matrix import CAUGHT_UNDER_MCP
 from mcp_resume.model.servers import faulty, variations as correct_servers
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.proofs.system import designs as variations
+from mcp_resume.proofs.system import faulty_systems as variations
 from mcp_resume.spec import designs
 from mcp_resume.spec.catalog import RULES_BY_ID
 from mcp_resume.spec.profiles import Profile

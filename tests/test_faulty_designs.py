@@ -98,7 +98,7 @@ def test_the_explorer_blames_no_correct_variation(target):
 @pytest.mark.parametrize("target", VARIATION_TARGETS)
 def test_z3_finds_no_run_that_blames_a_correct_variation(target):
     from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
-    from mcp_resume.proofs.system.designs import needs_encoding
+    from mcp_resume.proofs.system.faulty_systems import needs_encoding
 
     missing = needs_encoding(designs.by_target(target))
     if missing:

@@ -20,7 +20,7 @@ from mcp_resume.model.verify.answers import answer_to
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.model.verify.scenarios import UNLOCKS, Context
-from mcp_resume.model.verify.outputs import markdown
+from mcp_resume.model.verify.formats import markdown
 from mcp_resume.model.verify.suite import SCENARIOS, VerifyRun, judge_rule, verify
 from mcp_resume.jobs.verifying import print_report
 from mcp_resume.spec.catalog import RULES, level

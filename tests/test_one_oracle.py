@@ -11,7 +11,7 @@ import asyncio
 import pytest
 
 from mcp_resume.model.http.client import StreamableHttpClient
-from mcp_resume.model.serving.designs import FACADE_BOUNDS
+from mcp_resume.model.serving.designs_over_http import FACADE_BOUNDS
 from mcp_resume.model.serving.facade import serving_design
 from mcp_resume.model.traffic.judge import judge
 from mcp_resume.model.verify.probe import probe

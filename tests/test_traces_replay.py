@@ -100,7 +100,7 @@ def test_replay_over_http_names_the_step_it_cannot_play(tmp_path, capsys):
 @pytest.mark.timeout(120)
 def test_replaying_a_verify_trace_on_a_server_that_cannot_be_driven_judges_nothing_and_exits_3(tmp_path, capsys):
     # a FAIL "fixed" by moving to a server without the fixture tools must not replay green
-    from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
+    from mcp_resume.model.verify.formats import VERIFY_TRACE_FORMAT
     from tests.servers.plain_sdk import serving_plain
 
     path = tmp_path / "reemit-keeps-pending.trace.json"

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.serving.designs import verify_server_over_http
+from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.http.evidence import End
 from mcp_resume.model.traffic.records import read
 from mcp_resume.model.traffic.validate import validate

@@ -187,7 +187,7 @@ def _findings_of(target: str) -> Report:
 
 
 def test_a_run_against_another_target_into_the_same_out_is_refused_and_leaves_the_traces(tmp_path, capsys):
-    from mcp_resume.model.verify.outputs import write_findings
+    from mcp_resume.model.verify.formats import write_findings
 
     folder = tmp_path / "findings"
     write_findings(_findings_of("design-2"), folder, asked_profile="auto")
@@ -201,7 +201,7 @@ def test_a_run_against_another_target_into_the_same_out_is_refused_and_leaves_th
 
 
 def test_a_findings_folder_clashes_only_with_another_target_or_profile(tmp_path):
-    from mcp_resume.model.verify.outputs import MANIFEST, findings_clash, write_findings
+    from mcp_resume.model.verify.formats import MANIFEST, findings_clash, write_findings
 
     folder = tmp_path / "findings"
     assert findings_clash(folder, "design-2", "auto") is None  # nothing there yet

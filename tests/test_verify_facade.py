@@ -13,7 +13,7 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.serving.designs import verify_server_over_http
+from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.verify.machine import MACHINE_BOUNDS, run_http_machine
 from mcp_resume.model.serving.facade import FIXTURE_TOOLS, serving_design
@@ -220,7 +220,7 @@ def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number
     to a client it was sent once and never again, which the spec files under reemit-pending."""
     import asyncio
 
-    from mcp_resume.model.serving.designs import FACADE_BOUNDS
+    from mcp_resume.model.serving.designs_over_http import FACADE_BOUNDS
     from mcp_resume.model.serving.facade import FacadeApp, serving
     from mcp_resume.model.verify.suite import VerifyRun, verify
 
@@ -236,6 +236,6 @@ def test_a_design_answering_posts_with_json_is_caught_over_its_get_stream(number
 def test_a_design_over_http_fails_the_same_rules_twice_in_a_row(design_over_http, number):
     """The designs whose faults need pending server requests and timing (drops, GET
     streams of two sessions, an open connection) give the same FAILs on a second run."""
-    from mcp_resume.model.serving.designs import verify_design_over_http
+    from mcp_resume.model.serving.designs_over_http import verify_design_over_http
 
     assert verify_design_over_http(number, Profile.BOUNDARY) == design_over_http(number, Profile.BOUNDARY)

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from mcp_resume.cli import main
 from mcp_resume.model.traffic.fixes import FIXES, fix_for
-from mcp_resume.model.verify.outputs import curl_script, junit_xml, markdown, verify_trace
+from mcp_resume.model.verify.formats import curl_script, junit_xml, markdown, verify_trace
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict

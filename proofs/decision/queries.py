@@ -33,7 +33,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.proofs.decision.encoding import accepts, canonical, guard, numbered_branches, rule
 from mcp_resume.proofs.decision.table import DecideClass, lookup, python_table
 from mcp_resume.proofs.decision.domain import Domain, Inputs, free_inputs, make_domain
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, Conjunct, SatResult, Verdict, smt2_text, solve, verdict
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, Conjunct, SatResult, ProofStatus, smt2_text, solve, verdict
 
 SAT, UNSAT = SatResult.SAT, SatResult.UNSAT
 
@@ -83,7 +83,7 @@ class QueryResult:
     description: str
     expected: SatResult
     result: SatResult
-    verdict: Verdict
+    verdict: ProofStatus
     witness: dict[str, str | int | bool] | None
     reason_unknown: str | None
     sources: tuple[str, ...]
@@ -95,7 +95,7 @@ class QueryResult:
 
     @property
     def holds(self) -> bool:
-        return self.verdict is Verdict.PROVEN
+        return self.verdict is ProofStatus.PROVEN
 
 
 def run_query(query: Query, table: dict, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,

@@ -35,11 +35,11 @@ from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import enabled, step as spec_step
 
 from mcp_resume.proofs.solving import (
-    DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, Meter, SatResult, Verdict, check, check_rlimit, new_solver, options_smt2,
+    DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, Meter, SatResult, ProofStatus, check, check_rlimit, new_solver, options_smt2,
 )
 
 from mcp_resume.proofs.system.decision import Request
-from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, Design, DesignStep, departs, observation_of
+from mcp_resume.proofs.system.faulty_systems import CORRECT, DESIGNS, Design, DesignStep, departs, observation_of
 from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
 from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
@@ -142,8 +142,8 @@ class BmcResult:
         return self.depths[-1].result if self.depths else SatResult.UNKNOWN
 
     @property
-    def verdict(self) -> Verdict:
-        return {SatResult.SAT: Verdict.PROVEN, SatResult.UNSAT: Verdict.REFUTED}.get(self.result, Verdict.UNKNOWN)
+    def verdict(self) -> ProofStatus:
+        return {SatResult.SAT: ProofStatus.PROVEN, SatResult.UNSAT: ProofStatus.REFUTED}.get(self.result, ProofStatus.UNKNOWN)
 
 
 def bmc_design(number: int | str, profile: Profile = Profile.BOUNDARY, max_depth: int = DEFAULT_MAX_DEPTH,

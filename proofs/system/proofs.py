@@ -21,7 +21,7 @@ For one session-era profile:
 An initiation or consecution answered unsat is then read once more, with the
 action's effect equations alone (``triviality``): when its goal is still unsat
 without the axioms, the invariants, the initial state and the action's guards,
-the obligation is *trivial* (``Verdict.TRIVIAL``): true of every step, reachable
+the obligation is *trivial* (``ProofStatus.TRIVIAL``): true of every step, reachable
 or not, so it is reported apart and never counted as proven. These readings are
 made after every obligation is solved, so they leave the others' cores as they
 were.
@@ -47,7 +47,7 @@ from mcp_resume.spec.catalog import level
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import SESSION_ERA, Level, Profile
 
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, Meter, SatResult, Verdict, smt2_text, solve, verdict
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, Meter, SatResult, ProofStatus, smt2_text, solve, verdict
 
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.fragment import Classifier
@@ -108,7 +108,7 @@ class ProofResult:
     description: str
     expected: SatResult | None
     result: SatResult | None
-    verdict: Verdict | None
+    verdict: ProofStatus | None
     core: tuple[str, ...]
     counterexample: str | None
     reason_unknown: str | None
@@ -131,17 +131,17 @@ class ProofResult:
         is proven; the tally (``tally``) tells proven, trivial and not applicable apart."""
         if self.verdict is None:
             return None
-        return self.verdict in (Verdict.PROVEN, Verdict.TRIVIAL, Verdict.NOT_APPLICABLE)
+        return self.verdict in (ProofStatus.PROVEN, ProofStatus.TRIVIAL, ProofStatus.NOT_APPLICABLE)
 
     @property
     def proven(self) -> bool:
         """Proven, applicable, not trivial, and not shown vacuous."""
-        return self.verdict is Verdict.PROVEN and not self.vacuous
+        return self.verdict is ProofStatus.PROVEN and not self.vacuous
 
     @property
     def trivial(self) -> bool:
         """Unsat from the action's effect equations alone (``triviality``)."""
-        return self.verdict is Verdict.TRIVIAL
+        return self.verdict is ProofStatus.TRIVIAL
 
 
 class Encoding:
@@ -266,10 +266,10 @@ def _read_effects(encoding: Encoding, obligation: Obligation, conjuncts: list[Co
                   rlimit: int, random_seed: int) -> ProofResult:
     """``result`` with its effect-only reading (``triviality``) when it is an initiation or
     consecution proven unsat; any other result unchanged."""
-    if obligation.kind not in (INITIATION, CONSECUTION) or result.verdict is not Verdict.PROVEN:
+    if obligation.kind not in (INITIATION, CONSECUTION) or result.verdict is not ProofStatus.PROVEN:
         return result
     checked = effect_check(conjuncts, obligation.action, result.core, encoding.meter, rlimit, random_seed)
-    return replace(result, verdict=Verdict.TRIVIAL if checked.trivial else Verdict.PROVEN,
+    return replace(result, verdict=ProofStatus.TRIVIAL if checked.trivial else ProofStatus.PROVEN,
                    effect_only=checked.result, effect_core=checked.core if checked.trivial else (),
                    triviality=checked.describe())
 
@@ -281,7 +281,7 @@ def _not_applicable_result(encoding: Encoding, obligation: Obligation, reason: s
         query=obligation.id, kind=obligation.kind, invariant=invariant.id if invariant else None,
         rule=invariant.rule if invariant else None, action=obligation.action.value if obligation.action else None,
         profile=encoding.profile.value, description=obligation.description, expected=obligation.expected,
-        result=None, verdict=Verdict.NOT_APPLICABLE, core=(), counterexample=None, reason_unknown=None,
+        result=None, verdict=ProofStatus.NOT_APPLICABLE, core=(), counterexample=None, reason_unknown=None,
         fragment=NO_QUERY, rlimit=rlimit, rlimit_used=0, random_seed=random_seed, z3_version=z3.get_version_string(),
         applicability=reason, of=obligation.of,
     )
@@ -391,18 +391,18 @@ def tally(results: list[ProofResult]) -> Tally:
     """Count the required obligations of ``results`` (``required``)."""
     held = [r for r in results if required(r)]
     main = [r for r in held if r.kind != VACUITY]
-    vacuity = [r for r in held if r.kind == VACUITY and r.verdict is not Verdict.NOT_APPLICABLE]
-    answered = (Verdict.PROVEN, Verdict.TRIVIAL)
+    vacuity = [r for r in held if r.kind == VACUITY and r.verdict is not ProofStatus.NOT_APPLICABLE]
+    answered = (ProofStatus.PROVEN, ProofStatus.TRIVIAL)
     return Tally(
         required=len(main),
         proven=sum(1 for r in main if r.proven),
         trivial=sum(1 for r in main if r.trivial and not r.vacuous),
-        not_applicable=sum(1 for r in main if r.verdict is Verdict.NOT_APPLICABLE),
+        not_applicable=sum(1 for r in main if r.verdict is ProofStatus.NOT_APPLICABLE),
         vacuous=sum(1 for r in main if r.vacuous and r.verdict in answered),
-        refuted=sum(1 for r in main if r.verdict is Verdict.REFUTED),
-        unknown=sum(1 for r in main if r.verdict is Verdict.UNKNOWN),
+        refuted=sum(1 for r in main if r.verdict is ProofStatus.REFUTED),
+        unknown=sum(1 for r in main if r.verdict is ProofStatus.UNKNOWN),
         vacuity=len(vacuity),
-        witnessed=sum(1 for r in vacuity if r.verdict is Verdict.PROVEN),
+        witnessed=sum(1 for r in vacuity if r.verdict is ProofStatus.PROVEN),
     )
 
 

@@ -27,7 +27,7 @@ the encoding restates it (``no-replay-on-session-resume``: a reconnect delivers
 events sent before only on a stream resumption) or the frame conditions carry it
 (``session-identity-stable`` after ``call_tool``). A trivial obligation is true
 but shows nothing about what the spec does, so ``proofs`` reports it as
-``Verdict.TRIVIAL``, never as proven. *Proven* means the effect-only query is
+``ProofStatus.TRIVIAL``, never as proven. *Proven* means the effect-only query is
 sat: its model is a step that breaks the property once the assumptions are
 dropped, so the proof rests on at least one of them.
 

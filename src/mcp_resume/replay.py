@@ -42,7 +42,7 @@ from mcp_resume.jobs.replaying import replay_spec_trace, replay_verify_trace
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.verify.outputs import VERIFY_TRACE_FORMAT
+from mcp_resume.model.verify.formats import VERIFY_TRACE_FORMAT
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json

@@ -52,7 +52,7 @@ from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_repor
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, is_embedded
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.verify.outputs import findings_clash
+from mcp_resume.model.verify.formats import findings_clash
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option

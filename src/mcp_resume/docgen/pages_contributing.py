@@ -89,7 +89,7 @@ def contributing_page() -> str:
         "rules and deviations; a correct variation has neither number nor rules); "
         "[model/servers/faulty.py](../model/servers/faulty.py) and "
         "[model/servers/variations.py](../model/servers/variations.py) build their in-process servers and "
-        "[proofs/system/designs.py](../proofs/system/designs.py) their Z3 variations. The sessionless revision "
+        "[proofs/system/faulty_systems.py](../proofs/system/faulty_systems.py) their Z3 variations. The sessionless revision "
         "(2026-07-28) has its own state machine, [spec/sessionless.py](../spec/sessionless.py), explored "
         "exhaustively and checked against an in-process server, six faulty ones and a server serving both eras "
         "on one endpoint ([model/servers/dual_era.py](../model/servers/dual_era.py)). `mcp_resume.model` "

@@ -10,7 +10,7 @@ Four columns, each a ``model.explore.kill_matrix.Column``:
   with the design's changes (``proofs.system.bmc``), decoded into a trace and
   confirmed by replaying it on the design's in-process server and the reference;
 - ``http-verify``: ``mcp-resume verify`` against the design served over real
-  Streamable HTTP on 127.0.0.1 (``model.serving.designs``); its evidence is the
+  Streamable HTTP on 127.0.0.1 (``model.serving.designs_over_http``); its evidence is the
   exchanges themselves, so a caught cell counts as confirmed.
 """
 
@@ -19,7 +19,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from mcp_resume.model.serving.designs import verify_server_over_http
+from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.spec.space import Bounds
 from mcp_resume.model.servers.inprocess import server_factory
@@ -27,7 +27,7 @@ from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Ce
 from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
-from mcp_resume.proofs.system.designs import needs_encoding
+from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.profiles import Profile
 
 Z3_BMC = "z3-bmc"

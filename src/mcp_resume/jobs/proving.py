@@ -36,7 +36,7 @@ from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
-from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, Verdict
+from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, ProofStatus
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DESIGNS as BMC_DESIGNS, BmcResult, Replay, bmc_designs
 from mcp_resume.proofs.system.agreement import ProveAgreement, prove_agreement
 from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, obligations, required, run_proofs, tally
@@ -153,8 +153,8 @@ def _problems(outcome: ProfileOutcome) -> list[str]:
 def _unknown(outcome: ProfileOutcome) -> list[str]:
     """The queries Z3 answered unknown (required obligations, designs' searches): neither a proof nor a
     counterexample."""
-    proofs = [r.query for r in outcome.proofs if required(r) and r.verdict is Verdict.UNKNOWN]
-    return proofs + [b.query for b in outcome.bmc if b.verdict is Verdict.UNKNOWN]
+    proofs = [r.query for r in outcome.proofs if required(r) and r.verdict is ProofStatus.UNKNOWN]
+    return proofs + [b.query for b in outcome.bmc if b.verdict is ProofStatus.UNKNOWN]
 
 
 def unknown_cause(outcome: ProfileOutcome) -> str:
@@ -166,7 +166,7 @@ def unknown_cause(outcome: ProfileOutcome) -> str:
 def _proof_problems(outcome: ProfileOutcome) -> list[str]:
     problems = []
     for r in outcome.proofs:
-        if not required(r) or r.holds or r.verdict is Verdict.UNKNOWN:
+        if not required(r) or r.holds or r.verdict is ProofStatus.UNKNOWN:
             continue
         if r.kind == VACUITY and r.result is SatResult.UNSAT:
             problems.append(f"{r.of} is vacuous: no step from a state the invariants allow meets its antecedent")
@@ -180,7 +180,7 @@ def _proof_problems(outcome: ProfileOutcome) -> list[str]:
 def _design_problems(outcome: ProfileOutcome) -> list[str]:
     problems = []
     for b in outcome.bmc:
-        if not b.caught and b.verdict is not Verdict.UNKNOWN and outcome.profile is Profile.BOUNDARY:
+        if not b.caught and b.verdict is not ProofStatus.UNKNOWN and outcome.profile is Profile.BOUNDARY:
             problems.append(f"design {b.design} was not caught within {b.max_depth} steps")
         replayed = outcome.replays.get(b.design)
         if replayed is not None and not replayed.confirmed:
@@ -263,7 +263,7 @@ def _design_state(b: BmcResult, replayed: Replay | None) -> str:
     if b.caught:
         return (f"caught at depth {b.depth} ({b.rule}), "
                 f"replay {'confirmed' if replayed and replayed.confirmed else 'NOT CONFIRMED'}")
-    if b.verdict is Verdict.UNKNOWN:
+    if b.verdict is ProofStatus.UNKNOWN:
         return f"unknown at depth {len(b.depths)}"
     return f"not caught within {b.max_depth} steps"
 
@@ -322,7 +322,7 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
     for rule, results in sorted(by_rule.items()):
         proven = sum(1 for r in results if r.proven)
         trivial = sum(1 for r in results if r.trivial)
-        skipped = sum(1 for r in results if r.verdict is Verdict.NOT_APPLICABLE)
+        skipped = sum(1 for r in results if r.verdict is ProofStatus.NOT_APPLICABLE)
         lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {trivial} | {skipped} |")
     lines += ["", "## Faulty designs refuted by bounded model checking", "", "| design | caught | depth | rule |", "|---|---|---|---|"]
     for result in bmc:

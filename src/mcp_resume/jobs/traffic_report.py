@@ -29,7 +29,7 @@ from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import Streamed, json_pieces, short_ids
 from mcp_resume.model.traffic.judge import beside_profile, judge, negotiated_profile, profile_of
 from mcp_resume.model.traffic.validate import RuleResult, Validation
-from mcp_resume.model.verify.outputs import add_verdict
+from mcp_resume.model.verify.formats import add_verdict
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

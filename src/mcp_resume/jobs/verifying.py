@@ -23,7 +23,7 @@ from rich.table import Table
 from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
-from mcp_resume.model.verify.outputs import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.formats import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
 from mcp_resume.outputs import StageProgress, write_output

@@ -31,7 +31,7 @@ Modules, one concern each: ``sdk`` (what is taken from the SDK), ``transport``,
 from .kit import DEFAULT_STORE_EXAMPLES, check_event_store
 from .probes import ISOLATION_STATEMENT, ProbeResult
 from .reference_store import ReferenceEventStore
-from .report import EventStoreReport
+from .kit_report import EventStoreReport
 from .shared_store import ScopedSessionManager, SessionEventStore, SharedEventStore, scope_sessions
 from .transport import DEPLOYMENTS, PER_SESSION, SHARED, EventStoreTransport
 

@@ -17,7 +17,7 @@ from mcp_resume.spec.trace import Failure, Trace
 
 from .probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
 from .reference_store import ReferenceEventStore
-from .report import EventStoreReport
+from .kit_report import EventStoreReport
 from .sdk import EventStore
 from .shared_store import session_store
 from .transport import DEPLOYMENTS, PER_SESSION, EventStoreTransport, Registry

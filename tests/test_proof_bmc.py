@@ -9,16 +9,16 @@ from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
 from mcp_resume.model.servers.inprocess import SpecAdapter
 from mcp_resume.model.servers.reference import ReferenceServer
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system import bmc as ts_bmc
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
-from mcp_resume.proofs.system.designs import CORRECT, DESIGNS, design_for, needs_encoding
+from mcp_resume.proofs.system.faulty_systems import CORRECT, DESIGNS, design_for, needs_encoding
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
 ENCODED = tuple(d.number for d in designs.DESIGNS if needs_encoding(d) is None)
-"""The designs the transition formulas can express (``proofs.system.designs.NEEDS_ENCODING``)."""
+"""The designs the transition formulas can express (``proofs.system.faulty_systems.NEEDS_ENCODING``)."""
 
 CAUGHT_UNDER_MCP = frozenset(n for n in designs.caught_under(Profile.MCP_2025_11_25)
                              if needs_encoding(designs.design(n)) is None)
@@ -125,9 +125,9 @@ def test_the_script_of_a_search_replays_in_z3(boundary):
 def test_answers_are_enums_and_a_caught_design_is_proven_to_be_faulty(boundary):
     result = boundary[10]
     assert all(isinstance(q.result, SatResult) for q in result.depths)
-    assert (result.result, result.verdict) == (SatResult.SAT, Verdict.PROVEN)
+    assert (result.result, result.verdict) == (SatResult.SAT, ProofStatus.PROVEN)
     escaped = bmc_design(10, Profile.BOUNDARY, max_depth=1)
-    assert (escaped.result, escaped.verdict, escaped.caught) == (SatResult.UNSAT, Verdict.REFUTED, False)
+    assert (escaped.result, escaped.verdict, escaped.caught) == (SatResult.UNSAT, ProofStatus.REFUTED, False)
 
 
 def test_the_spec_itself_has_no_violating_run(monkeypatch):

@@ -5,7 +5,7 @@ vacuity query whose antecedent some step meets; a vacuous or unknown answer fail
 import pytest
 import z3
 
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, STRENGTHENING, Invariant, by_id
 from mcp_resume.proofs.system.proofs import (
     CONSECUTION, INITIATION, VACUITY, Encoding, _consecution, _vacuity, run_obligation, tally,
@@ -34,25 +34,25 @@ def test_the_initiation_of_a_step_property_is_not_applicable_never_proven(bounda
     results = _by_query(boundary)
     for prop in STEP_PROPERTIES:
         r = results[f"{INITIATION}.{prop.id}"]
-        assert r.verdict is Verdict.NOT_APPLICABLE and r.result is None and not r.proven, r.query
+        assert r.verdict is ProofStatus.NOT_APPLICABLE and r.result is None and not r.proven, r.query
     assert all(results[f"{INITIATION}.{i.id}"].proven for i in INDUCTIVE)
 
 
 def test_a_property_the_action_cannot_touch_is_not_applicable_with_its_reason(boundary):
     results = _by_query(boundary)
     kind_only = results["consecution.reemit-pending.step.initialize"]
-    assert kind_only.verdict is Verdict.NOT_APPLICABLE and kind_only.applicability.startswith("structural:")
+    assert kind_only.verdict is ProofStatus.NOT_APPLICABLE and kind_only.applicability.startswith("structural:")
     framed = results["consecution.wf.live-issued.emit_event"]
-    assert framed.verdict is Verdict.NOT_APPLICABLE and "frames every relation" in framed.applicability
+    assert framed.verdict is ProofStatus.NOT_APPLICABLE and "frames every relation" in framed.applicability
     by_query = results["consecution.unknown-session-404.step.initialize"]
     assert by_query.applicability.startswith("query:") and "tr.initialize.no-headers" in by_query.applicability
-    assert results["vacuity.reemit-pending.step.initialize"].verdict is Verdict.NOT_APPLICABLE
+    assert results["vacuity.reemit-pending.step.initialize"].verdict is ProofStatus.NOT_APPLICABLE
     assert results["consecution.reemit-pending.step.reconnect"].proven
 
 
 def test_every_applicable_consecution_has_a_witnessed_vacuity_query(boundary):
     results = _by_query(boundary)
-    applicable = [r for r in boundary if r.kind == CONSECUTION and r.verdict is not Verdict.NOT_APPLICABLE]
+    applicable = [r for r in boundary if r.kind == CONSECUTION and r.verdict is not ProofStatus.NOT_APPLICABLE]
     assert len(applicable) >= 80
     for r in applicable:
         check = results[f"{VACUITY}.{r.invariant}.{r.action}"]
@@ -75,7 +75,7 @@ def test_an_invariant_that_rules_out_every_trigger_makes_the_consecution_vacuous
     prop = by_id("reemit-pending.step")
     proof = run_obligation(encoding, _consecution(prop, ActionKind.RECONNECT))
     check = run_obligation(encoding, _vacuity(prop, ActionKind.RECONNECT))
-    assert proof.verdict is Verdict.PROVEN  # it "holds": no session is live, so no resumption ever succeeds
+    assert proof.verdict is ProofStatus.PROVEN  # it "holds": no session is live, so no resumption ever succeeds
     assert check.result is SatResult.UNSAT and check.holds is False
     outcome = ProfileOutcome(Profile.BOUNDARY, None, [proof, check], [], {}, 0.0)
     assert _proof_problems(outcome) == ["consecution.reemit-pending.step.reconnect is vacuous: no step from a "
@@ -84,7 +84,7 @@ def test_an_invariant_that_rules_out_every_trigger_makes_the_consecution_vacuous
 
 def test_an_answer_cut_by_the_resource_limit_is_unknown_never_proven(encoding):
     result = run_obligation(encoding, _consecution(by_id("replay-suffix.step"), ActionKind.RECONNECT), rlimit=1)
-    assert result.result is SatResult.UNKNOWN and result.verdict is Verdict.UNKNOWN
+    assert result.result is SatResult.UNKNOWN and result.verdict is ProofStatus.UNKNOWN
     assert result.holds is False and not result.proven
     assert tally([result]).unknown == 1 and tally([result]).proven == 0
 

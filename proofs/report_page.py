@@ -12,7 +12,7 @@ from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile
 
 from mcp_resume.proofs.decision.queries import QueryResult
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.bmc import BmcResult, Replay
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, STRENGTHENING_INVARIANTS
 from mcp_resume.proofs.system.proofs import ALONE, CONSECUTION, ENABLED, INITIATION, VACUITY, ProofResult, required, tally
@@ -141,7 +141,7 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
 def _mark(result: ProofResult | None) -> str:
     if result is None:
         return "-"
-    if result.verdict is Verdict.NOT_APPLICABLE:
+    if result.verdict is ProofStatus.NOT_APPLICABLE:
         return "n/a"
     if result.vacuous:
         return "**vacuous**"
@@ -149,13 +149,13 @@ def _mark(result: ProofResult | None) -> str:
         return "trivial"
     if result.holds:
         return "yes"
-    if result.verdict is Verdict.UNKNOWN:
+    if result.verdict is ProofStatus.UNKNOWN:
         return "unknown"
     return "no (not required)" if not required(result) else "**NO**"
 
 
 def _yes_no(result: ProofResult) -> str:
-    if result.verdict is Verdict.UNKNOWN:
+    if result.verdict is ProofStatus.UNKNOWN:
         return "unknown"
     return "yes" if result.holds else "**NO**"
 
@@ -233,8 +233,8 @@ def _enabled(proofs: list[ProofResult]) -> list[str]:
 
 
 def _applicability(proofs: list[ProofResult]) -> list[str]:
-    vacuity = [r for r in proofs if r.kind == VACUITY and r.verdict is not Verdict.NOT_APPLICABLE]
-    skipped = [r for r in proofs if r.kind in (INITIATION, CONSECUTION) and r.verdict is Verdict.NOT_APPLICABLE]
+    vacuity = [r for r in proofs if r.kind == VACUITY and r.verdict is not ProofStatus.NOT_APPLICABLE]
+    skipped = [r for r in proofs if r.kind in (INITIATION, CONSECUTION) and r.verdict is ProofStatus.NOT_APPLICABLE]
     how: dict[str, int] = {}
     for r in skipped:
         key = r.applicability.split(":")[0]
@@ -328,7 +328,7 @@ def _waived(profile: Profile, waived: list[ProofResult]) -> list[str]:
 def _caught(b: BmcResult) -> str:
     if b.caught:
         return "yes"
-    return f"unknown at depth {len(b.depths)}" if b.verdict is Verdict.UNKNOWN else "no"
+    return f"unknown at depth {len(b.depths)}" if b.verdict is ProofStatus.UNKNOWN else "no"
 
 
 def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> list[str]:
@@ -394,7 +394,7 @@ def _statements() -> list[str]:
               "priming events of D8); saying \"no other event\" would need a function from events back to "
               "requests and leave EPR. Bounded model checking adds that constraint. Agreement of the encoding "
               "with `spec.transitions` is checked on every step of two bounded explorations (above), and by "
-              "`tests/test_ts_agreement.py` on more.",
+              "`tests/test_proof_agreement.py` on more.",
               "", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
     lines += [f"| `{i.id}` | {i.rule or '-'} | {i.kind} | {i.statement} |" for i in INDUCTIVE + STEP_PROPERTIES]
     return lines

@@ -9,14 +9,14 @@ import z3
 
 from mcp_resume.cli import main
 from mcp_resume.proofs.artifacts import REPORT, RESULTS, differences
-from mcp_resume.proofs.report import REGENERATE
-from mcp_resume.proofs.solving import SatResult, Verdict
+from mcp_resume.proofs.report_page import REGENERATE
+from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.spec_hash import spec_hash
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
 
-from mcp_resume.proofs.system.designs import needs_encoding
+from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.designs import DESIGNS as SPEC_DESIGNS
 
 Z3_DESIGNS = tuple(d.number for d in SPEC_DESIGNS if needs_encoding(d) is None)
@@ -103,7 +103,7 @@ def test_results_carry_the_spec_hash_and_what_each_proof_used_but_no_costs(outco
 
 def test_results_are_enums_in_memory(outcome):
     consecution = next(r for r in outcome.proofs if r.kind == "consecution")
-    assert (consecution.result, consecution.verdict, consecution.holds) == (SatResult.UNSAT, Verdict.PROVEN, True)
+    assert (consecution.result, consecution.verdict, consecution.holds) == (SatResult.UNSAT, ProofStatus.PROVEN, True)
 
 
 def test_a_proof_query_replays_from_its_smt2_text_with_the_same_answer_and_core():
@@ -199,7 +199,7 @@ def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys
 
     picture = "counterexample to induction of x\n  action: emit_event(stream=T1)"
     target = next(r.query for r in outcome.proofs if r.kind == "consecution")
-    broken = [replace(r, result=SatResult.SAT, verdict=Verdict.REFUTED, counterexample=picture) if r.query == target else r
+    broken = [replace(r, result=SatResult.SAT, verdict=ProofStatus.REFUTED, counterexample=picture) if r.query == target else r
               for r in outcome.proofs]
     failed = ProfileOutcome(outcome.profile, outcome.folder, broken, outcome.bmc, outcome.replays, 1.0)
     failed.problems = _problems(failed)

@@ -15,7 +15,7 @@ import pytest
 from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, GROUND_RELEVANCY, SatResult, new_solver
 from mcp_resume.proofs.system import bmc as ts_bmc
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DEFAULT_SCOPE, DesignUnrolling, SpecUnrolling, bmc_design
-from mcp_resume.proofs.system.designs import CORRECT, Override
+from mcp_resume.proofs.system.faulty_systems import CORRECT, Override
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, STREAM, Conjunct
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import Profile

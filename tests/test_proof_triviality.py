@@ -9,7 +9,7 @@ import json
 import pytest
 
 from mcp_resume.proofs.artifacts import RESULTS
-from mcp_resume.proofs.solving import Meter, SatResult, Verdict
+from mcp_resume.proofs.solving import Meter, SatResult, ProofStatus
 from mcp_resume.proofs.system import transitions as ts_transitions
 from mcp_resume.proofs.system.agreement import PROVE_DEEP_CONVERSE_DEPTH, owed, reemission_states
 from mcp_resume.proofs.system.invariants import STEP, Invariant, by_id
@@ -42,7 +42,7 @@ def _step_property(name, formula):
 def test_no_broadcast_has_proven_step_obligations_for_a_re_emitted_and_a_new_request(results):
     for action in ("reconnect", "issue_server_request"):
         proof = results[f"{CONSECUTION}.no-broadcast.step.{action}"]
-        assert proof.verdict is Verdict.PROVEN and proof.proven, (proof.query, proof.triviality)
+        assert proof.verdict is ProofStatus.PROVEN and proof.proven, (proof.query, proof.triviality)
         assert proof.effect_only is SatResult.SAT  # without its assumptions the property breaks
         assert results[f"{VACUITY}.no-broadcast.step.{action}"].result is SatResult.SAT  # its hypothesis is met
     reemitted = results["consecution.no-broadcast.step.reconnect"].core
@@ -65,7 +65,7 @@ def test_no_broadcast_catches_a_request_issued_in_the_step_and_sent_on_two_strea
     monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.ISSUE_SERVER_REQUEST, on_two_streams)
     proof = run_obligation(Encoding(Profile.BOUNDARY), _consecution(by_id("no-broadcast.step"),
                                                                     ActionKind.ISSUE_SERVER_REQUEST))
-    assert proof.result is SatResult.SAT and proof.verdict is Verdict.REFUTED
+    assert proof.result is SatResult.SAT and proof.verdict is ProofStatus.REFUTED
     assert "action: issue_server_request(stream=T" in proof.counterexample
 
 
@@ -86,7 +86,7 @@ def test_a_property_the_frame_conditions_carry_is_trivial_not_proven():
     kept = _step_property("sessions-kept", lambda step, profile: step.L.forall(
         (SESSION,), lambda s: step.L.iff(step.Y.s_live(s), step.X.s_live(s))))
     proof = run_obligation(Encoding(Profile.BOUNDARY), _consecution(kept, ActionKind.CALL_TOOL))
-    assert proof.result is SatResult.UNSAT and proof.verdict is Verdict.TRIVIAL
+    assert proof.result is SatResult.UNSAT and proof.verdict is ProofStatus.TRIVIAL
     assert proof.trivial and not proof.proven and proof.holds
     assert set(proof.effect_core) - {"goal"} <= effect_equations(ActionKind.CALL_TOOL)
     assert "tr.call_tool.s_live.frame" in proof.effect_core
@@ -103,7 +103,7 @@ def test_a_property_that_needs_an_invariant_or_a_guard_is_proven():
     for prop, action, needed in ((connected_issued, ActionKind.DROP_CONNECTION, "inv."),
                                  (fresh, ActionKind.EMIT_EVENT, "tr.emit_event.fresh-event")):
         proof = run_obligation(encoding, _consecution(prop, action))
-        assert proof.verdict is Verdict.PROVEN and proof.effect_only is SatResult.SAT, proof.triviality
+        assert proof.verdict is ProofStatus.PROVEN and proof.effect_only is SatResult.SAT, proof.triviality
         assert any(n.startswith(needed) for n in proof.core), proof.core
 
 
@@ -133,7 +133,7 @@ def test_the_restating_step_obligations_are_reported_trivial(results):
                   "consecution.session-identity-stable.step.call_tool",
                   "consecution.event-id-unique.step.emit_event"):
         proof = results[query]
-        assert proof.verdict is Verdict.TRIVIAL and not proof.proven and proof.holds, query
+        assert proof.verdict is ProofStatus.TRIVIAL and not proof.proven and proof.holds, query
         assert set(proof.effect_core) - {"goal"} <= effect_equations(ActionKind(proof.action)), query
     assert "tr.reconnect.delivered" in results["consecution.no-replay-on-session-resume.step.reconnect"].effect_core
 
