@@ -8,8 +8,15 @@
   symmetry reduction, the state-space manifest, the explored graph;
 - ``http/``: the bounded Streamable HTTP client, HTTP in front of in-process servers,
   the machine against a live server;
-- ``targets/``: real servers started here on 127.0.0.1 (the official SDKs);
-- ``verify/``: the scenarios, verdicts and reports of ``mcp-resume verify``.
+- ``traffic/``: recorded exchanges of the session era judged by the spec (``validate``),
+  the proxy's recording;
+- ``sessionless/``: the 2026-07-28 revision: its server, checker, explorer and
+  traffic judge, and an endpoint that serves both eras;
+- ``oracle/``: the one judge of recorded exchanges of either era (``verify``,
+  ``validate`` and the proxy all call it);
+- ``verify/``: the scenarios, verdicts and reports of ``mcp-resume verify``;
+- ``serving/``: in-process servers served over HTTP;
+- ``targets/``: real servers started here on 127.0.0.1 (the official SDKs).
 
 The public API, imported from here (each loaded on first use, so importing one
 subpackage does not pull in the others' dependencies):

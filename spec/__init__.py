@@ -15,8 +15,8 @@ Pure and deterministic, standard library only, no I/O. Modules:
   actions worth trying in a state, the one breadth-first walk;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile;
 - ``values``: ``immutable``, the frozen dataclass of every value above, cheap to build.
-- ``sessionless``, ``sessionless_checks``: the 2026-07-28 revision's own state
-  machine (no session, POST only) and the checks of what its servers send.
+- ``sessionless/``: the 2026-07-28 revision's own state machine (``machine``: no
+  session, POST only) and the checks of what its servers send (``checks``).
 """
 
 from .actions import ACTION_TYPES, Action, action_from_json, action_to_json, describe

@@ -101,7 +101,7 @@ _NO_SESSIONS = "2026-07-28 has no sessions: the server ignores Mcp-Session-Id (F
 _NO_SERVER_REQUESTS = "2026-07-28 sends no server requests on streams (F7)"
 _SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless rules start with 2026-07-28"
 _KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
-_SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless.py): sessions and server requests exist before it"
+_SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless/machine.py): sessions and server requests exist before it"
 
 AFTER_FINAL = "after-final"
 """The case of ``sessionless-request-scope`` for a message after the final response (F8: SHOULD)."""

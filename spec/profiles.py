@@ -86,6 +86,6 @@ PROFILE_NOTES: dict[Profile, str] = {
         "Sessionless revision: GET and DELETE SHOULD get 405, Mcp-Session-Id and "
         "Last-Event-ID SHOULD be ignored (F17), no server requests on streams (F7), closing a "
         "request's stream cancels it (F11), input asked for with InputRequiredResult and a retry "
-        "under a new id (F20). Its state machine is spec/sessionless.py, apart from the session era's."
+        "under a new id (F20). Its state machine is spec/sessionless/machine.py, apart from the session era's."
     ),
 }

@@ -6,7 +6,7 @@ server or network action can happen at all; client actions are always enabled,
 whatever their headers say.
 
 Only the session-era profiles are modelled here; ``mcp-2026-07-28`` has its own
-state machine, with its own actions (``sessionless``).
+state machine, with its own actions (``sessionless.machine``).
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def step_if_enabled(state: State, action: Action, profile: Profile = Profile.BOU
     Raises ``NotModelled`` for a sessionless profile.
     """
     if profile not in SESSION_ERA:
-        raise NotModelled(f"{profile.value} has no sessions: its state machine is spec.sessionless, with its own actions")
+        raise NotModelled(f"{profile.value} has no sessions: its state machine is spec.sessionless.machine, with its own actions")
     condition = _ENABLED.get(type(action))
     if condition is not None and not condition(state, action):
         return None

@@ -1,5 +1,6 @@
 """The packages of ``model/`` import each other one way only: the HTTP client below the
-judge of traffic, that below ``verify``, and the servers served over HTTP above all of them.
+traffic validators of both eras (``traffic``, ``sessionless``), those below the one oracle
+(``oracle``), that below ``verify``, and the servers served over HTTP above all of them.
 A cycle would make "fix it once" untrue again: every package's imports are read here."""
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ ALLOWED = {
     "harness": {"servers"},
     "explore": {"harness", "servers"},
     "traffic": {"harness", "http", "servers"},
-    "verify": {"harness", "http", "servers", "traffic"},
+    "sessionless": {"harness", "http", "servers", "traffic"},
+    "oracle": {"harness", "http", "servers", "traffic", "sessionless"},
+    "verify": {"harness", "http", "servers", "traffic", "sessionless", "oracle"},
     "serving": {"http", "servers", "verify"},
     "targets": {"serving"},
 }

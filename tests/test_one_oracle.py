@@ -13,7 +13,7 @@ import pytest
 from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.serving.designs_over_http import FACADE_BOUNDS
 from mcp_resume.model.serving.facade import serving_design
-from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.oracle.judge import judge
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule

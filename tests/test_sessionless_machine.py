@@ -1,4 +1,4 @@
-"""The 2026-07-28 revision as a state machine (spec/sessionless.py), its server checks,
+"""The 2026-07-28 revision as a state machine (spec/sessionless/machine.py), its server checks,
 its exploration, and a server serving both eras on one endpoint."""
 
 from __future__ import annotations
@@ -6,18 +6,18 @@ from __future__ import annotations
 import pytest
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec import sessionless as s
+from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.catalog import AGREEMENT, RULES_BY_ID
 from mcp_resume.spec.profiles import Level, Profile
-from mcp_resume.spec.sessionless import CallStatus, Message, MessageKind, Observation
-from mcp_resume.spec.sessionless_checks import check_observation, check_step
+from mcp_resume.spec.sessionless.machine import CallStatus, Message, MessageKind, Observation
+from mcp_resume.spec.sessionless.checks import check_observation, check_step
 
-from mcp_resume.model.explore.sessionless import explore_server, explore_sessionless
+from mcp_resume.model.sessionless.explore import explore_server, explore_sessionless
 from mcp_resume.model.harness.checker import Checker, Counterexample
-from mcp_resume.model.harness.dual_era import run_dual_era_machine
-from mcp_resume.model.harness.sessionless import STRICT, SessionlessChecker, SessionlessCounterexample, replay
-from mcp_resume.model.servers.dual_era import DualEraServer, HeaderRoutedServer, LatestEraServer
-from mcp_resume.model.servers.sessionless import FAULTY, SessionlessServer
+from mcp_resume.model.sessionless.dual_era_checker import run_dual_era_machine
+from mcp_resume.model.sessionless.checker import STRICT, SessionlessChecker, SessionlessCounterexample, replay
+from mcp_resume.model.sessionless.dual_era_server import DualEraServer, HeaderRoutedServer, LatestEraServer
+from mcp_resume.model.sessionless.server import FAULTY, SessionlessServer
 
 NEW_RULES = (
     "sessionless-request-scope",

@@ -1,15 +1,15 @@
-"""Two checks of spec/sessionless_checks.py pinned on concrete observations: a second final
+"""Two checks of spec/sessionless/checks.py pinned on concrete observations: a second final
 response on one stream (``sessionless-request-scope``, case ``after-final``: F8 is a SHOULD),
 and a retry of a retry answered under an earlier id of its chain
 (``sessionless-input-required-retry``, F20)."""
 
 import pytest
 
-from mcp_resume.spec import sessionless as s
+from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.catalog import AFTER_FINAL, level
 from mcp_resume.spec.profiles import Level, Profile
-from mcp_resume.spec.sessionless import Message, MessageKind, Observation
-from mcp_resume.spec.sessionless_checks import check_observation, check_step
+from mcp_resume.spec.sessionless.machine import Message, MessageKind, Observation
+from mcp_resume.spec.sessionless.checks import check_observation, check_step
 
 RESULT, INPUT, NOTE = MessageKind.RESULT, MessageKind.INPUT_REQUIRED, MessageKind.NOTIFICATION
 SCOPE, RETRY = "sessionless-request-scope", "sessionless-input-required-retry"

@@ -13,7 +13,7 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.model.http.client import event_from_fields
 from mcp_resume.model.traffic.compact import MESSAGE_DATA, compact_event, digest, skeleton
-from mcp_resume.model.traffic.judge import judge, judge_beside
+from mcp_resume.model.oracle.judge import judge, judge_beside
 from mcp_resume.model.traffic.records import read, write_line
 from mcp_resume.model.traffic.validate import moments_in_order, moments_of
 from mcp_resume.spec.profiles import Profile

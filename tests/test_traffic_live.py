@@ -1,4 +1,4 @@
-"""The proxy's live checker (``model.traffic.live``) judges only what the final
+"""The proxy's live checker (``model.oracle.live``) judges only what the final
 validation will judge the same way: a moment of the recording replayed into it
 with a chosen clock."""
 
@@ -8,7 +8,7 @@ import copy
 
 import pytest
 
-from mcp_resume.model.traffic.live import LiveChecker
+from mcp_resume.model.oracle.live import LiveChecker
 from mcp_resume.model.traffic.validate import REPLAY_WINDOW, validate
 from mcp_resume.spec.profiles import Profile
 

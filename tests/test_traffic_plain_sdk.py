@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.oracle.judge import judge
 from mcp_resume.model.traffic.records import read
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

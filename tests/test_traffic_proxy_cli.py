@@ -261,7 +261,7 @@ def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
 
 
 def test_a_live_finding_the_final_report_revises_leaves_no_reproducer(tmp_path, capsys):
-    from mcp_resume.model.traffic.judge import judge
+    from mcp_resume.model.oracle.judge import judge
     from mcp_resume.jobs.proxying import write_reproducers
 
     final = judge([], None)  # nothing judged: every rule SKIPs

@@ -11,7 +11,7 @@ from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
 from mcp_resume.model.serving.facade import serving, serving_design
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.live import LiveChecker
+from mcp_resume.model.oracle.live import LiveChecker
 from mcp_resume.model.traffic.recording import Fanout, MemoryRecorder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
@@ -145,7 +145,7 @@ def recorded(name: str, run: Callable[[str], Awaitable[object]] = scenario) -> l
 def recorded_live(name: str, run: Callable[[str], Awaitable[object]] = scenario,
                   profile: Profile = Profile.BOUNDARY) -> tuple[list[Record], set[str]]:
     """The records of ``run`` through the proxy to the server ``name``, and the rules its live
-    checker (``model.traffic.live``, as ``mcp-resume proxy`` runs it) reported FAILed while the
+    checker (``model.oracle.live``, as ``mcp-resume proxy`` runs it) reported FAILed while the
     client ran."""
     memory, failed = MemoryRecorder(), set()
 

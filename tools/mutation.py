@@ -207,7 +207,7 @@ def _imported_enum_members() -> dict[str, list[str]]:
     global _ENUMS
     if _ENUMS is None:
         _ENUMS = {}
-        for module in sorted(SPEC.glob("*.py")):
+        for module in sorted(SPEC.rglob("*.py")):
             _ENUMS.update(_enum_members(ast.parse(module.read_text())))
     return _ENUMS
 
@@ -363,15 +363,16 @@ class _MutatedFinder(importlib.abc.MetaPathFinder):
     def find_spec(self, fullname, path=None, target=None):
         if fullname != self.name:
             return None
-        package = [str(SPEC)] if self.path.name == "__init__.py" else None
+        package = [str(self.path.parent)] if self.path.name == "__init__.py" else None
         return importlib.util.spec_from_file_location(
             fullname, self.path, loader=_MutatedLoader(self.code), submodule_search_locations=package
         )
 
 
 def _module_name(file: str) -> str:
-    stem = Path(file).stem
-    return PACKAGE if stem == "__init__" else f"{PACKAGE}.{stem}"
+    """``spec/sessionless/checks.py`` -> ``mcp_resume.spec.sessionless.checks``."""
+    parts = (ROOT / file).relative_to(SPEC).with_suffix("").parts
+    return ".".join((PACKAGE, *parts[:-1])) if parts[-1] == "__init__" else ".".join((PACKAGE, *parts))
 
 
 def _run_child(mutant: Mutant, tests: list[str], log: Path) -> None:
@@ -481,7 +482,7 @@ def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple
     cached under ``build/mutation/`` by the hash of ``spec/``; a test file of
     ``pool`` that is new or changed since is collected again on its own and merged in.
     """
-    cached = CACHE / f"contexts-{_digest(sorted(SPEC.glob('*.py')))}.json"
+    cached = CACHE / f"contexts-{_digest(sorted(SPEC.rglob('*.py')))}.json"
     current = {f: d for f, d in _test_files().items() if _excluded(f, pool) and not _excluded(f, exclude)}
     old = json.loads(cached.read_text()) if cached.exists() and not recollect else None
     stale = sorted(current) if old is None else [f for f, d in current.items() if old["files"].get(f) != d]
@@ -701,7 +702,7 @@ def main(argv=None) -> int:
     if args.rescore:
         return rescore(args.rescore)
     started = time.monotonic()
-    files = args.files or sorted(str(p.relative_to(ROOT)) for p in SPEC.glob("*.py"))
+    files = args.files or sorted(str(p.relative_to(ROOT)) for p in SPEC.rglob("*.py"))
     all_mutants = [m for f in files for m in mutants(f)]
     if args.limit and args.limit < len(all_mutants):
         stride = len(all_mutants) / args.limit

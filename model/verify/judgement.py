@@ -135,7 +135,7 @@ def _check(rule: str, run: Driven, step: Placed) -> Check:
 
 def _observed(observation, reference: bool = False) -> str:
     """An observation in words: ``HTTP 200, events [E2, E3]``, ``event E4 (request R1)``;
-    a 2026-07-28 one (``spec.sessionless.Observation``) with its messages."""
+    a 2026-07-28 one (``spec.sessionless.machine.Observation``) with its messages."""
     parts = []
     if observation.status is not None:
         parts.append(f"HTTP {observation.status}")

@@ -4,7 +4,7 @@
 (``initialize``, calls of the fixture tools, session and stream resumptions, another
 session's, an orphan, malformed and unknown ids, DELETE), plays each with
 ``Playback`` and, after every action, judges the whole recording with the same
-mapping and checks as ``verify`` and ``validate`` (``model.traffic.judge``). The
+mapping and checks as ``verify`` and ``validate`` (``model.oracle.judge``). The
 first FAIL under the profile stops the example; Hypothesis shrinks it to a short
 sequence of HTTP exchanges, and the counterexample's trace is the spec trace the
 judgement made of that recording (what ``mcp-resume replay`` runs, in process or

@@ -21,7 +21,7 @@ actions (``answer_request``, ``cancel_request``, ``evict_event``,
 ``close_connection``, ``expire_stream``, ``expire_session``) cannot be played over
 HTTP and raise ``Unsupported``.
 
-``judgement(profile)`` judges the recording with ``model.traffic.judge``, the
+``judgement(profile)`` judges the recording with ``model.oracle.judge``, the
 mapping and checks ``verify``, ``validate`` and the proxy use: the spec state it
 leaves names each handle's server id for the next action. ``replay_over_http``
 plays a whole trace.
@@ -43,7 +43,7 @@ from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
 from mcp_resume.model.http.evidence import Exchange
 from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.servers.idmap import IdMap
-from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.oracle.judge import judge
 from mcp_resume.model.traffic.records import records_of
 from mcp_resume.model.traffic.validate import Validation
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS

@@ -4,7 +4,7 @@ A ``ToolUse`` is one tool verify calls for a role (``fixture_tools.Role``), with
 arguments it passes: either a fixture tool the server lists (``given=False``, no
 arguments) or a tool the user named with ``--tool`` (``given=True``). Wherever verify
 would call a fixture tool of a role it calls the tools given for that role instead;
-what they do is judged by the same spec checks (``model.traffic.judge``).
+what they do is judged by the same spec checks (``model.oracle.judge``).
 
 ``parse_tool_option`` and ``check_listed`` raise ``ToolRoleError`` (a usage error,
 exit code 2) with a message that says what to do. Nothing here does I/O.

@@ -50,7 +50,7 @@ from mcp_resume.model.verify.pending import (
 from mcp_resume.model.verify.probe import Capabilities, TargetError, probe
 from mcp_resume.model.verify.roles import ToolUse, check_listed
 from mcp_resume.model.traffic.records import records_of
-from mcp_resume.model.traffic.judge import beside_profile, judge
+from mcp_resume.model.oracle.judge import beside_profile, judge
 from mcp_resume.model.verify.judgement import Driven, verdict_of, with_beside
 from mcp_resume.model.verify.report import Report, RuleVerdict, inconclusive, skip
 from mcp_resume.model.verify.scenarios import (
@@ -85,12 +85,12 @@ IN_PROCESS_ONLY = (
     "sessionless-close-cancels",
     "sessionless-input-required-retry",
 )
-"""Rules of the 2026-07-28 state machine (``spec/sessionless.py``) checked in process only."""
+"""Rules of the 2026-07-28 state machine (``spec/sessionless/machine.py``) checked in process only."""
 
 
 async def _in_process_only(d: Driver, ctx: Context) -> None:
     raise NotObservable(
-        "checked in process against the 2026-07-28 state machine (spec/sessionless.py) only; over HTTP it "
+        "checked in process against the 2026-07-28 state machine (spec/sessionless/machine.py) only; over HTTP it "
         "needs a fixture tool that streams progress and answers InputRequiredResult"
     )
 

@@ -2,7 +2,7 @@
 
 ``bmc_design(number, profile, max_depth)`` unrolls the spec's transition system
 (reference statuses, finite scopes) side by side with faulty design ``number``
-(``system.designs``, built from ``spec.designs``) for 1, 2, ... steps and asks
+(``system.faulty_systems``, built from ``spec.designs``) for 1, 2, ... steps and asks
 Z3 for a run whose last step shows the client something that breaks a rule the profile makes a MUST: a step
 property of ``ts_invariants`` judged on the faulty server's observation, or a
 status the profile does not accept for the request's branch (the rule that

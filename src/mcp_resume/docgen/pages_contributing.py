@@ -90,9 +90,9 @@ def contributing_page() -> str:
         "[model/servers/faulty.py](../model/servers/faulty.py) and "
         "[model/servers/variations.py](../model/servers/variations.py) build their in-process servers and "
         "[proofs/system/faulty_systems.py](../proofs/system/faulty_systems.py) their Z3 variations. The sessionless revision "
-        "(2026-07-28) has its own state machine, [spec/sessionless.py](../spec/sessionless.py), explored "
+        "(2026-07-28) has its own state machine, [spec/sessionless/machine.py](../spec/sessionless/machine.py), explored "
         "exhaustively and checked against an in-process server, six faulty ones and a server serving both eras "
-        "on one endpoint ([model/servers/dual_era.py](../model/servers/dual_era.py)). `mcp_resume.model` "
+        "on one endpoint ([model/sessionless/dual_era_server.py](../model/sessionless/dual_era_server.py)). `mcp_resume.model` "
         "re-exports its public API: `ServerUnderTest`, `run_machine`, `replay`, `explore_spec`, `explore_server`.",
         "A counterexample is a **trace**: a JSON list of the spec's actions (`initialize`, `call_tool`, `reconnect` "
         "with any header combination, `emit_event`, `issue_server_request`, `drop_connection`, ...) with the step "

@@ -88,7 +88,7 @@ def design_page() -> str:
         "artifacts and diagrams. Data flows one way, spec -> model and proofs -> reports; a trace is a "
         "sequence of the spec's actions, so a counterexample from Z3, the explorer or Hypothesis replays "
         "against any adapter. **One oracle**: `verify`, `validate` and the proxy turn what a client saw into "
-        "the spec's actions and observations through one mapping (`model/traffic/judge.py`) and take every "
+        "the spec's actions and observations through one mapping (`model/oracle/judge.py`) and take every "
         "verdict from the spec's checks and the catalog's levels; `verify`'s scenarios only drive the server.",
         "## §7 Driving a real server",
         "Servers that took the MCP conformance suite expose its fixture tools: `test_tool_with_logging` and "

@@ -30,7 +30,7 @@ def traffic_page() -> str:
         "## How traffic is judged",
         "Each exchange is mapped onto the spec's actions (`initialize`, requests, answers, GET with or without "
         "`Last-Event-ID`, DELETE; the events and server requests seen on each stream; a connection's end) and judged "
-        "by the same checks as every other checker (`model/traffic/judge.py`, the one oracle of "
+        "by the same checks as every other checker (`model/oracle/judge.py`, the one oracle of "
         "[design.md §6](design.md#6-architecture)); each rule's verdict names the exchanges that broke it, and every "
         "FAIL and WARN carries a fix line (a `fix` field in JSON), as `verify`'s do.",
         "What a log cannot show is left open, not guessed: a session whose `initialize` was not recorded is not "

@@ -15,7 +15,7 @@ from pathlib import Path
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.traffic.fixes import generic_fix
-from mcp_resume.model.traffic.live import LiveChecker
+from mcp_resume.model.oracle.live import LiveChecker
 from mcp_resume.model.traffic.proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.upstream import Kind, Upstream

@@ -27,7 +27,7 @@ from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import Streamed, json_pieces, short_ids
-from mcp_resume.model.traffic.judge import beside_profile, judge, negotiated_profile, profile_of
+from mcp_resume.model.oracle.judge import beside_profile, judge, negotiated_profile, profile_of
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.formats import add_verdict
 from mcp_resume.spec.catalog import level

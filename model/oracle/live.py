@@ -22,7 +22,7 @@ from typing import Callable
 
 from mcp_resume.model.http.evidence import SseEvent
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.judge import judge
+from mcp_resume.model.oracle.judge import judge
 from mcp_resume.model.traffic.validate import REPLAY_WINDOW, RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

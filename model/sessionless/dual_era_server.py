@@ -18,11 +18,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec import sessionless as s
+from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.transitions import Observation as LegacyObservation
 
 from mcp_resume.model.servers.reference import ReferenceServer
-from mcp_resume.model.servers.sessionless import SessionlessServer
+from mcp_resume.model.sessionless.server import SessionlessServer
 
 LEGACY = "2025-11-25"
 MODERN = s.REVISION

@@ -1,8 +1,8 @@
-"""Drive a server of the 2026-07-28 revision and ``spec/sessionless.py`` side by side.
+"""Drive a server of the 2026-07-28 revision and ``spec/sessionless/machine.py`` side by side.
 
 For every action the checker takes the machine's step, applies the action to the
 server (request ids are the client's, so no id map is needed) and judges what it
-sent with ``spec.sessionless_checks``. A finding whose verdict under
+sent with ``spec.sessionless.checks``. A finding whose verdict under
 ``mcp-2026-07-28`` is in ``fail_on`` raises ``SessionlessCounterexample`` with
 the actions so far.
 """
@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.invariants import Finding
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.sessionless import INITIAL, Observation, SessionlessAction, describe, enabled, step
-from mcp_resume.spec.sessionless_checks import check_step
+from mcp_resume.spec.sessionless.machine import INITIAL, Observation, SessionlessAction, describe, enabled, step
+from mcp_resume.spec.sessionless.checks import check_step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
 
 PROFILE = Profile.MCP_2026_07_28

@@ -1,7 +1,7 @@
 """Checks of what a server sends in the 2026-07-28 revision (rules file §F).
 
 Each check reads the machine's state *before* the step, the action and what the
-server was observed to send (``sessionless.Observation``), never the machine's
+server was observed to send (``machine.Observation``), never the machine's
 state after it, so each can fail for a server. A finding is filed under the
 catalog rule whose statement it breaks:
 
@@ -24,9 +24,9 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .catalog import AFTER_FINAL, AGREEMENT
-from .invariants import Finding
-from .sessionless import (
+from ..catalog import AFTER_FINAL, AGREEMENT
+from ..invariants import Finding
+from .machine import (
     FINAL,
     STATUS,
     CallStatus,

@@ -1,6 +1,6 @@
 """An in-process server of the 2026-07-28 revision, and the ways real ports get it wrong.
 
-``SessionlessServer`` is a second, imperative statement of ``spec/sessionless.py``:
+``SessionlessServer`` is a second, imperative statement of ``spec/sessionless/machine.py``:
 a table of requests keyed by their JSON-RPC id (the client's), each with an open
 flag and the id it retries. Each faulty server below is it with one method
 changed, the way a server ported from the session era breaks a rule of §F.
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mcp_resume.spec import sessionless as s
-from mcp_resume.spec.sessionless import Message, MessageKind, Observation
+from mcp_resume.spec.sessionless import machine as s
+from mcp_resume.spec.sessionless.machine import Message, MessageKind, Observation
 
 
 @dataclass
@@ -22,7 +22,7 @@ class RequestRecord:
 
 
 class SessionlessServer:
-    """Applies ``spec.sessionless`` actions; ``apply`` returns the observation."""
+    """Applies ``spec.sessionless.machine`` actions; ``apply`` returns the observation."""
 
     name = "sessionless"
 

@@ -17,7 +17,7 @@ from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, PROFILE_OF_REVISION, Level, Profile
 
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.sessionless import is_sessionless, validate_sessionless
+from mcp_resume.model.sessionless.traffic import is_sessionless, validate_sessionless
 from mcp_resume.model.traffic.validate import Validation, negotiated_versions, validate
 
 FALLBACK = Profile.MCP_2025_11_25

@@ -1,6 +1,6 @@
 """Exhaustive exploration of the 2026-07-28 machine within bounds, alone or beside a server.
 
-``explore_sessionless(bounds)`` walks every state of ``spec/sessionless.py`` with
+``explore_sessionless(bounds)`` walks every state of ``spec/sessionless/machine.py`` with
 the project's one breadth-first walk (``spec.walk``), trying every candidate
 action, and checks each state with the machine's sanity checks and each
 transition with the server checks (the machine must pass its own checks).
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.sessionless import (
+from mcp_resume.spec.sessionless.machine import (
     INITIAL,
     SessionlessBounds,
     candidate_actions,
@@ -21,10 +21,10 @@ from mcp_resume.spec.sessionless import (
     sanity_check,
     step,
 )
-from mcp_resume.spec.sessionless_checks import check_observation
+from mcp_resume.spec.sessionless.checks import check_observation
 from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
-from mcp_resume.model.harness.sessionless import STRICT, SessionlessCounterexample, replay
+from mcp_resume.model.sessionless.checker import STRICT, SessionlessCounterexample, replay
 
 BOUNDS = SessionlessBounds(calls=3, notifications=1)
 """The default bound: three requests (a request, its retry, one more), one notification each."""

@@ -1,7 +1,7 @@
 """Trace validation in the 2026-07-28 revision: exchanges judged by its own state machine.
 
 The same walk as ``validate`` over the records' moments, onto the actions of
-``spec.sessionless`` and judged by ``spec.sessionless_checks`` (rules file §F):
+``spec.sessionless.machine`` and judged by ``spec.sessionless.checks`` (rules file §F):
 
 - a POSTed JSON-RPC request -> ``SendRequest`` (its id is the client's, named
   ``Q1, Q2 ...`` in sending order), or ``RetryWithInput`` when its params carry
@@ -25,9 +25,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_resume.spec import sessionless as s
+from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.sessionless_checks import (
+from mcp_resume.spec.sessionless.checks import (
     CLOSE_CANCELS, GET_405, IGNORES_HEADERS, NO_SERVER_REQUESTS, REQUEST_SCOPE, RETRY_NEW_ID, check_step,
 )
 from mcp_resume.spec.catalog import AGREEMENT

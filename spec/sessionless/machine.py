@@ -13,7 +13,7 @@ ignored and no session id is ever minted or echoed (F10, F17).
 A request is named by its JSON-RPC id, which the *client* picks (``Q1, Q2, ...``
 in sending order): a server's observation needs no id map. Nothing here is
 shared with the session-era modules (``state``, ``actions``, ``transitions``),
-so the two eras can be read apart; ``sessionless_checks`` judges what a server
+so the two eras can be read apart; ``checks`` beside it judges what a server
 sends in this one.
 """
 
@@ -23,7 +23,7 @@ from dataclasses import asdict, dataclass, replace
 from enum import Enum
 from typing import ClassVar, Union
 
-from .headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
+from ..headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
 REVISION = "2026-07-28"
 """The ``MCP-Protocol-Version`` every request of this machine carries (F12)."""

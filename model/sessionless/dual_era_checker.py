@@ -18,15 +18,15 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, precondition, rule
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec import sessionless as s
+from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.actions import describe as describe_legacy
 from mcp_resume.spec.headers import UNKNOWN_EVENT, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.sessionless import CallStatus
+from mcp_resume.spec.sessionless.machine import CallStatus
 
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.harness.machine import run_until_counterexample
-from mcp_resume.model.harness.sessionless import STRICT, SessionlessChecker, SessionlessCounterexample
+from mcp_resume.model.sessionless.checker import STRICT, SessionlessChecker, SessionlessCounterexample
 
 LEGACY_PROFILE = Profile.BOUNDARY
 MAX_SESSIONS = 2
