@@ -12,14 +12,34 @@ import sys
 import tempfile
 from pathlib import Path
 
-from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
-from mcp_resume.docgen.hooks import SECTIONS
+from mcp_resume.options import handler, output_path
 from mcp_resume.outputs import StageProgress, prepare_output_folder, staged_folder, write_problem
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_TESTS = Path("tests")
+
+
+def add_parser(subparsers) -> None:
+    """Register ``mcp-resume docs`` and its options on ``subparsers``."""
+    docs = subparsers.add_parser(
+        "docs",
+        help="write the documentation set generated from the spec (or --check it)",
+        description=(
+            "Write Markdown pages readable on GitHub, generated entirely from the spec: an index, the decision "
+            "and the lifecycles as diagrams (DOT, Mermaid, SVG when Graphviz is installed), one page per rule "
+            "with its MCP sources, checks, covering tests (@pytest.mark.covers) and proof obligations, and the "
+            "profile comparison. With --check, write nothing and exit 1 when DIR differs from what would be written."
+        ),
+    )
+    docs.set_defaults(handler=handler("docs", "run_docs"))
+    docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
+    docs.add_argument("--tests", type=Path, default=None, metavar="DIR",
+                      help="test folder scanned for covers markers; its parent is the repository root (default: tests "
+                           "when it is a folder; without one, as from an installed package, every page is written and "
+                           "says the test coverage is not available)")
+    docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
 
 
 def run_docs(args) -> int:
@@ -47,6 +67,8 @@ def run_docs(args) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
+    from mcp_resume.docgen import CoverageError, HookError  # the generator (and the SDK it documents) loads only here
+
     dot_program = graphviz.find_dot()
     try:
         if args.check:
@@ -68,6 +90,8 @@ def run_docs(args) -> int:
 
 def _build(out: Path, tests: Path | None, dot_program: str | None):
     """Build into a scratch folder inside ``out``, merged into ``out`` when complete; paths as in ``out``."""
+    from mcp_resume.docgen import build_docs
+
     with _progress() as progress, staged_folder(out) as scratch:
         result = build_docs(scratch, tests, dot_program, progress.stage)
     result.written = [out / path.relative_to(scratch) for path in result.written]
@@ -75,10 +99,14 @@ def _build(out: Path, tests: Path | None, dot_program: str | None):
 
 
 def _progress() -> StageProgress:
+    from mcp_resume.docgen.hooks import SECTIONS
+
     return StageProgress("docs", stages=len(SECTIONS) + 1)
 
 
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
+    from mcp_resume.docgen import build_docs, compare_sets, regenerate_command
+
     with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch, _progress() as progress:
         result = build_docs(Path(scratch), tests, dot_program, progress.stage)
         differences = compare_sets(Path(scratch), committed, svg=dot_program is not None)
