@@ -85,6 +85,13 @@ CLIENT_ERRORS = frozenset(range(400, 500))
 RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
 """Branch 3: a 4xx that is not 404, because 404 tells a client its session is gone (B34)."""
 
+UNRESUMABLE_LENIENT = CLIENT_ERRORS | {200}
+"""What the MCP profiles accept for a Last-Event-ID the session cannot resume: any 4xx, or 200
+(the stricter ``boundary`` takes ``RESUMPTION_ERRORS``)."""
+TERMINATION_STATUSES = SUCCESSES | {405}
+"""What a DELETE of a live session may be answered: any 2xx, or 405 from a server that does not
+let clients end sessions."""
+
 RESUMPTION_ERROR_CODE = -32001
 """The JSON-RPC error code of the reference's branch-3 rejection. MCP defines none;
 what matters is that a client can tell it from the missing-session error
@@ -263,7 +270,7 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
             return ClassDecision(Branch.SESSION_RESUMPTION, frozenset({200}) if strict else frozenset({200, 405, 409}), 200)
         if event is EventClass.RETAINED:
             return ClassDecision(Branch.STREAM_RESUMPTION, frozenset({200}) if strict else frozenset({200, 405}), 200)
-        statuses = RESUMPTION_ERRORS if strict else CLIENT_ERRORS | {200}
+        statuses = RESUMPTION_ERRORS if strict else UNRESUMABLE_LENIENT
         return ClassDecision(Branch.REJECT_FOREIGN_EVENT_ID, statuses, 400)
     if method is Method.POST_INITIALIZE:
         return ClassDecision(Branch.REINITIALIZE, frozenset({200, 400}), 400)
@@ -271,7 +278,7 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
         return ClassDecision(Branch.SESSION_REQUEST, frozenset({200}), 200)
     if method is Method.POST_RESPONSE:
         return ClassDecision(Branch.SESSION_REQUEST, frozenset({202}), 202)
-    return ClassDecision(Branch.SESSION_TERMINATION, SUCCESSES | {405}, 200)
+    return ClassDecision(Branch.SESSION_TERMINATION, TERMINATION_STATUSES, 200)
 
 
 def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]):

@@ -234,24 +234,24 @@ INITIAL_STATE = State()
 
 
 def _find(items, handle):
-    """The item named ``handle``, None when none is: first where the spec puts the n-th
-    handle (it mints them in the order it appends, ``next_event_id``: ``E7`` at position 6),
-    else by a scan, so a long log's lookups need not scan."""
-    if handle is None:
-        return None
-    position = _position(handle)
-    if 0 <= position < len(items) and items[position].id == handle:
-        return items[position]
+    """The item named ``handle``, None when none is. A long table (a recorded log's events)
+    is looked up first where the spec puts the n-th handle (it mints them in the order it
+    appends, ``next_event_id``: ``E7`` at position 6), so that its lookups need not scan."""
+    if handle is not None and len(items) > SHORT_TABLE:
+        digits = handle[1:]
+        if len(digits) < 9 and digits.isdigit():
+            position = int(digits) - 1
+            if position < len(items) and items[position].id == handle:
+                return items[position]
     for item in items:
         if item.id == handle:
             return item
     return None
 
 
-def _position(handle: str) -> int:
-    """Where the n-th handle (``E7``: 6) sits; -1 for another shape."""
-    digits = handle[1:10]
-    return int(digits) - 1 if digits.isdigit() and len(handle) < 10 else -1
+SHORT_TABLE = 16
+"""Up to this many items a table is scanned: a scan of a few items costs less than reading a
+handle's number."""
 
 
 def _upsert(items, new):
