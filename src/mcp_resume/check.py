@@ -29,11 +29,12 @@ from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume check`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume check`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     check = subparsers.add_parser(
         "check",
-        help="the quick gate: Z3 proofs, the Hypothesis machine, the explorer, every faulty design caught",
+        help=summary,
         description=(
             "Run every machine check of the spec, side by side on the cores: the Z3 queries over the decision "
             "table and the transition-system proofs (with a shortest run refuting each faulty design), the "

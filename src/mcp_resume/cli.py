@@ -4,9 +4,9 @@ One command per job. Each subcommand lives in its own module next to this one
 (``mcp_resume.<command>``): it defines its own arguments (``add_parser``; the options
 several commands share are ``mcp_resume.options``), calls the library the commands share,
 ``mcp_resume.jobs``, and prints; no command module imports another. This module builds the
-top parser, registers the commands in order (``COMMANDS``), dispatches, and turns an
-interrupt or an output that cannot be written into its exit code. Exit codes
-(``jobs.exits``), shared by every subcommand:
+top parser, registers the commands in order (``COMMANDS``; it imports only the module of the
+command it runs), dispatches, and turns an interrupt or an output that cannot be written into
+its exit code. Exit codes (``jobs.exits``), shared by every subcommand:
 
 - 0: everything checked holds;
 - 1: something checked does not hold (a FAIL verdict, a broken invariant, a
@@ -30,13 +30,44 @@ import threading
 from mcp_resume import __version__, interrupts
 from mcp_resume.jobs.exits import EXIT_INTERRUPTED, EXIT_USAGE
 
-COMMANDS = ("check", "diagram", "verify", "docs", "replay", "compat", "prove", "explore", "explore_design", "liveness",
-            "kill_matrix", "graph", "validate", "proxy")
-"""The command modules (``mcp_resume.<module>``, each with its ``add_parser``), in the order
-``mcp-resume --help`` lists their commands."""
+COMMANDS = (
+    ("check", "check",
+     "the quick gate: Z3 proofs, the Hypothesis machine, the explorer, every faulty design caught"),
+    ("diagram", "diagram",
+     "draw the decision and the stream lifecycle from the spec"),
+    ("verify", "verify",
+     "hold a real server to the spec over HTTP and give a verdict per rule"),
+    ("docs", "docs",
+     "write the documentation set generated from the spec (or --check it)"),
+    ("replay", "replay",
+     "run a saved finding (a verify trace or a spec trace) again against a target"),
+    ("compat", "compat",
+     "verify the official MCP SDKs and third-party frameworks and write the compatibility page"),
+    ("prove", "prove",
+     "prove every invariant of the state machine with Z3 and refute every faulty design"),
+    ("explore", "explore",
+     "walk every state of the spec within bounds, checking every invariant (as TLC does)"),
+    ("explore-design", "explore_design",
+     "explore faulty design N beside the spec to its shortest counterexamples"),
+    ("liveness", "liveness",
+     "check no-stranded-request under fair reconnects, with a lasso counterexample"),
+    ("kill-matrix", "kill_matrix",
+     "every faulty design against every checker, under boundary and mcp-2025-11-25"),
+    ("graph", "graph",
+     "draw the spec's state graph, optionally with a faulty design's counterexample in red"),
+    ("validate", "validate",
+     "judge recorded traffic with a server (HAR, or the proxy's JSON lines) against the spec"),
+    ("proxy", "proxy",
+     "a checking reverse proxy between a real MCP client and its server"),
+)
+"""Each command's name, its module (``mcp_resume.<module>``, whose ``add_parser`` defines its
+options) and its line in ``mcp-resume --help``, in the order that lists them. Only the module of
+the command being run is imported (each pulls in its own stack: Z3, Hypothesis, httpx ...)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``mcp-resume`` parser with every command's options; with ``only`` (a word of the command
+    line, or ``""``), those of that command alone, the others listed by name and summary."""
     parser = argparse.ArgumentParser(
         prog="mcp-resume",
         description=(
@@ -48,8 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-resume {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for module in COMMANDS:
-        importlib.import_module(f"mcp_resume.{module}").add_parser(commands)
+    for name, module, summary in COMMANDS:
+        if only is None or only == name:
+            importlib.import_module(f"mcp_resume.{module}").add_parser(commands, summary)
+        else:
+            commands.add_parser(name, help=summary)
     return parser
 
 
@@ -64,7 +98,8 @@ def main(argv: list[str] | None = None) -> int:
     ``--markdown -``, one of them) is written to stdout, and the rest of the command's output to stderr."""
     from mcp_resume.outputs import is_standard_output, report_to
 
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(only=_command_word(argv))
     args = parser.parse_args(argv)
     to_stdout = [name for name in REPORT_OPTIONS if is_standard_output(getattr(args, name, None))]
     if len(to_stdout) > 1:
@@ -76,6 +111,12 @@ def main(argv: list[str] | None = None) -> int:
             return _run(args)
     report_to(None)
     return _run(args)
+
+
+def _command_word(argv: list[str]) -> str:
+    """The command ``argv`` names: its first word that is not an option (the top parser's options,
+    ``--help`` and ``--version``, take no value); ``""`` when there is none."""
+    return next((word for word in argv if not word.startswith("-")), "")
 
 
 def _command_parser(parser: argparse.ArgumentParser, command: str) -> argparse.ArgumentParser:

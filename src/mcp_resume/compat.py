@@ -20,11 +20,12 @@ from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.options import handler, output_path
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume compat`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume compat`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     compat = subparsers.add_parser(
         "compat",
-        help="verify the official MCP SDKs and third-party frameworks and write the compatibility page",
+        help=summary,
         description=(
             "Start python-sdk 1.x and 2.x (each in its own cached virtualenv), typescript-sdk (from npm, "
             "cached) and the pinned third-party frameworks (fastmcp-python, fastmcp-typescript, tmcp, mcp-lite, "

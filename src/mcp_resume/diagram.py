@@ -16,11 +16,12 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_FORMATS = ("dot", "mermaid", "svg")
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume diagram`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume diagram`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     diagram = subparsers.add_parser(
         "diagram",
-        help="draw the decision and the stream lifecycle from the spec",
+        help=summary,
         description="Write diagrams generated from the spec: the decision as a flowchart and the lifecycles as state diagrams.",
     )
     diagram.set_defaults(handler=handler("diagram", "run_diagram"))

@@ -21,11 +21,12 @@ EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_TESTS = Path("tests")
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume docs`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume docs`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     docs = subparsers.add_parser(
         "docs",
-        help="write the documentation set generated from the spec (or --check it)",
+        help=summary,
         description=(
             "Write Markdown pages readable on GitHub, generated entirely from the spec: an index, the decision "
             "and the lifecycles as diagrams (DOT, Mermaid, SVG when Graphviz is installed), one page per rule "

@@ -34,11 +34,12 @@ from mcp_resume.spec.space import DEFAULT_BOUND
 COMMAND = "explore"
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume explore`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume explore`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     explore = subparsers.add_parser(
         "explore",
-        help="walk every state of the spec within bounds, checking every invariant (as TLC does)",
+        help=summary,
         description=(
             "Explore the spec's state space breadth-first within bounds, as TLC does, checking every "
             "invariant in every state and on every transition; report distinct states, transitions, "

@@ -30,11 +30,12 @@ from mcp_resume.spec.space import KILL_BOUND
 COMMAND = "explore-design"
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume explore-design`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume explore-design`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     design = subparsers.add_parser(
         "explore-design",
-        help="explore faulty design N beside the spec to its shortest counterexamples",
+        help=summary,
         description=(
             "Explore faulty design N beside the spec, breadth-first (each level likeliest first), checking "
             "every invariant on every step, until every rule the design breaks (docs/design.md §5) has its "

@@ -29,11 +29,12 @@ from mcp_resume.spec.space import GRAPH_BOUND
 COMMAND = "graph"
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume graph`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume graph`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     graph = subparsers.add_parser(
         "graph",
-        help="draw the spec's state graph, optionally with a faulty design's counterexample in red",
+        help=summary,
         description=(
             "Draw every state of the spec within a bound (DOT, and SVG with Graphviz): explored.* an overview, "
             "explored-N.* its parts with every arrow labelled (read them with docs/state-graph/README.md). A "

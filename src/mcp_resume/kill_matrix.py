@@ -25,11 +25,12 @@ from mcp_resume.spec.space import KILL_BOUND
 COMMAND = "kill-matrix"
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume kill-matrix`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume kill-matrix`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     matrix = subparsers.add_parser(
         "kill-matrix",
-        help="every faulty design against every checker, under boundary and mcp-2025-11-25",
+        help=summary,
         description=(
             "Run every faulty design, and every correct variation, against every checker (Hypothesis, the "
             "explorer, Z3 bounded model checking, verify over HTTP) under boundary and mcp-2025-11-25: a "

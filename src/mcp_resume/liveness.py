@@ -28,11 +28,12 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 COMMAND = "liveness"
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume liveness`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume liveness`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     liveness = subparsers.add_parser(
         "liveness",
-        help="check no-stranded-request under fair reconnects, with a lasso counterexample",
+        help=summary,
         description=(
             "Check the liveness rule no-stranded-request on the explored graph of the spec, or of faulty design "
             "N, with weak fairness on the client's reconnect, and print a lasso counterexample (a failure where "

@@ -23,8 +23,9 @@ from mcp_resume.outputs import output_paths_problem, write_output
 from mcp_resume.spec.profiles import SESSION_ERA, Profile
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume prove`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume prove`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     def positive(text: str) -> int:
         value = whole_number(text)
         if value <= 0:
@@ -33,7 +34,7 @@ def add_parser(subparsers) -> None:
 
     prove = subparsers.add_parser(
         "prove",
-        help="prove every invariant of the state machine with Z3 and refute every faulty design",
+        help=summary,
         description=(
             "Prove, with Z3, that every safety invariant of the rule catalog holds initially and is kept by "
             "every action of the spec, for any number of sessions, streams, events and server requests; "

@@ -51,11 +51,12 @@ from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, output_folder_probe, write_output
 from mcp_resume.spec.profiles import Profile
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume proxy`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume proxy`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     proxy = subparsers.add_parser(
         "proxy",
-        help="a checking reverse proxy between a real MCP client and its server",
+        help=summary,
         description=(
             "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
             "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "

@@ -49,11 +49,12 @@ from mcp_resume.options import SESSION_PROFILE_NAMES, handler
 from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume replay`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume replay`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     replay = subparsers.add_parser(
         "replay",
-        help="run a saved finding (a verify trace or a spec trace) again against a target",
+        help=summary,
         description=(
             "Run a trace again: a verify trace (written by 'verify' for every FAIL and WARN) re-runs its "
             "rule's scenario against TARGET, an http:// URL or an embedded target; TARGET 'spec' shows "

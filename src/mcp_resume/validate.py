@@ -35,11 +35,12 @@ from mcp_resume.outputs import OutputError, write_output
 from mcp_resume.spec.profiles import Profile
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume validate`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume validate`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     validate = subparsers.add_parser(
         "validate",
-        help="judge recorded traffic with a server (HAR, or the proxy's JSON lines) against the spec",
+        help=summary,
         description=(
             "Map each recorded exchange onto the spec's actions and judge it by every rule's server check. "
             "What the log cannot show is left open: a rule only unjudged exchanges touched is INCONCLUSIVE, "

@@ -65,11 +65,12 @@ MAX_TIMEOUT = 600.0
 """Seconds: the longest wait ``--timeout`` may set for one response or event."""
 
 
-def add_parser(subparsers) -> None:
-    """Register ``mcp-resume verify`` and its options on ``subparsers``."""
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume verify`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     verify = subparsers.add_parser(
         "verify",
-        help="hold a real server to the spec over HTTP and give a verdict per rule",
+        help=summary,
         description=(
             "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
             "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
