@@ -12,6 +12,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
+from mcp_resume.docgen.hooks import SECTIONS
 from mcp_resume.options import handler, output_path
 from mcp_resume.outputs import StageProgress, prepare_output_folder, staged_folder, write_problem
 from mcp_resume.proofs.diagrams import graphviz
@@ -68,8 +70,6 @@ def run_docs(args) -> int:
     if problem:
         print(f"error: {problem}", file=sys.stderr)
         return EXIT_USAGE
-    from mcp_resume.docgen import CoverageError, HookError  # the generator (and the SDK it documents) loads only here
-
     dot_program = graphviz.find_dot()
     try:
         if args.check:
@@ -91,8 +91,6 @@ def run_docs(args) -> int:
 
 def _build(out: Path, tests: Path | None, dot_program: str | None):
     """Build into a scratch folder inside ``out``, merged into ``out`` when complete; paths as in ``out``."""
-    from mcp_resume.docgen import build_docs
-
     with _progress() as progress, staged_folder(out) as scratch:
         result = build_docs(scratch, tests, dot_program, progress.stage)
     result.written = [out / path.relative_to(scratch) for path in result.written]
@@ -100,14 +98,10 @@ def _build(out: Path, tests: Path | None, dot_program: str | None):
 
 
 def _progress() -> StageProgress:
-    from mcp_resume.docgen.hooks import SECTIONS
-
     return StageProgress("docs", stages=len(SECTIONS) + 1)
 
 
 def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
-    from mcp_resume.docgen import build_docs, compare_sets, regenerate_command
-
     with tempfile.TemporaryDirectory(prefix="mcp-resume-docs-") as scratch, _progress() as progress:
         result = build_docs(Path(scratch), tests, dot_program, progress.stage)
         differences = compare_sets(Path(scratch), committed, svg=dot_program is not None)
