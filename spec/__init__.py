@@ -11,10 +11,12 @@ Pure and deterministic, standard library only, no I/O. Modules:
 - ``profiles`` and ``catalog``: the levels of every rule per profile;
 - ``trace``: replayable sequences of actions;
 - ``designs``: the faulty designs of docs/design.md §5, as data (their rules and deviations);
-- ``space``, ``walk``: what every explorer shares: the bounds of a run, the
-  actions worth trying in a state, the one breadth-first walk;
+- ``space``: what every explorer shares: the bounds of a run, the actions worth
+  trying in a state;
 - ``verdicts``: PASS/FAIL/WARN/SKIP/INCONCLUSIVE per rule and profile;
-- ``values``: ``immutable``, the frozen dataclass of every value above, cheap to build.
+- ``walk``: a breadth-first walk with the path back to each node found: not part of
+  the specification, a search utility the explorers of ``model/`` and ``proofs/``
+  share (neither imports the other);
 - ``sessionless/``: the 2026-07-28 revision's own state machine (``machine``: no
   session, POST only) and the checks of what its servers send (``checks``).
 """

@@ -13,13 +13,12 @@ trace is a list of them (see ``trace``).
 
 from __future__ import annotations
 
-from dataclasses import asdict, fields
+from dataclasses import asdict, dataclass, fields
 from typing import ClassVar, Union
 
-from .values import immutable
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Initialize:
     """Client POSTs ``initialize`` without ``Mcp-Session-Id`` (docs/design.md §2 branch 5)."""
 
@@ -27,7 +26,7 @@ class Initialize:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class CallTool:
     """Client POSTs ``tools/call``; the response opens a POST stream."""
 
@@ -36,7 +35,7 @@ class CallTool:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Reconnect:
     """Client GETs the MCP endpoint with any combination of the two headers.
 
@@ -50,7 +49,7 @@ class Reconnect:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class AnswerRequest:
     """Client POSTs its JSON-RPC response to server request ``request``."""
 
@@ -60,7 +59,7 @@ class AnswerRequest:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class DeleteSession:
     """Client sends HTTP DELETE with ``Mcp-Session-Id`` (MCP B35)."""
 
@@ -69,7 +68,7 @@ class DeleteSession:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class DropConnection:
     """The connection delivering ``stream`` breaks; the stream lives on."""
 
@@ -78,7 +77,7 @@ class DropConnection:
     side: ClassVar[str] = "network"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class RestartClient:
     """The client process restarts: it forgets every event id and every request it saw."""
 
@@ -86,7 +85,7 @@ class RestartClient:
     side: ClassVar[str] = "client"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class CloseConnection:
     """Server closes the connection delivering ``stream`` (SEP-1699, with ``retry``):
     unlike a network drop it is the server's choice, and the stream lives on for
@@ -97,7 +96,7 @@ class CloseConnection:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class EvictEvent:
     """Server's ring buffer discards the oldest retained event of ``stream``; a
     ``Last-Event-ID`` naming it can no longer be answered with an exact suffix."""
@@ -107,7 +106,7 @@ class EvictEvent:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class EmitEvent:
     """Server sends a notification on ``stream``."""
 
@@ -116,7 +115,7 @@ class EmitEvent:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class IssueServerRequest:
     """Server sends a request (sampling, elicitation, roots) on ``stream``."""
 
@@ -125,7 +124,7 @@ class IssueServerRequest:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class CancelRequest:
     """Server gives up on a pending request (MCP B39)."""
 
@@ -134,7 +133,7 @@ class CancelRequest:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class EndStream:
     """Server terminates ``stream`` (e.g. a POST stream after its response)."""
 
@@ -143,7 +142,7 @@ class EndStream:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class ExpireStream:
     """Server discards the events of ``stream``; its session lives on."""
 
@@ -152,7 +151,7 @@ class ExpireStream:
     side: ClassVar[str] = "server"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class ExpireSession:
     """Server ends ``session`` on its own (MCP B33)."""
 

@@ -19,13 +19,12 @@ branch 4 B32; branch 5 B28, B32; sessionless revision F17.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
 from .state import RequestStatus, State, StreamKind, StreamStatus
-from .values import immutable
 
 
 class Method(str, Enum):
@@ -86,6 +85,13 @@ CLIENT_ERRORS = frozenset(range(400, 500))
 RESUMPTION_ERRORS = CLIENT_ERRORS - {404}
 """Branch 3: a 4xx that is not 404, because 404 tells a client its session is gone (B34)."""
 
+UNRESUMABLE_LENIENT = CLIENT_ERRORS | {200}
+"""What the MCP profiles accept for a Last-Event-ID the session cannot resume: any 4xx, or 200
+(the stricter ``boundary`` takes ``RESUMPTION_ERRORS``)."""
+TERMINATION_STATUSES = SUCCESSES | {405}
+"""What a DELETE of a live session may be answered: any 2xx, or 405 from a server that does not
+let clients end sessions."""
+
 RESUMPTION_ERROR_CODE = -32001
 """The JSON-RPC error code of the reference's branch-3 rejection. MCP defines none;
 what matters is that a client can tell it from the missing-session error
@@ -105,7 +111,7 @@ NO_CONTENT = 204
 """Answer to a reconnect to a terminated stream, by SSE convention (rules §3.5)."""
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class ClassDecision:
     """An entry of the decision table: the branch and the acceptable statuses.
 
@@ -118,7 +124,7 @@ class ClassDecision:
     status: int
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class HttpRequest:
     """One request's method and its two header values (``None`` = header absent).
 
@@ -131,7 +137,7 @@ class HttpRequest:
     request: str | None = None
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """What the server must do with one request in one state, under one profile.
 
@@ -187,9 +193,9 @@ def decide_class(
         return _decide_sessionless(method)
     strict = profile is Profile.BOUNDARY
     if session is SessionClass.MALFORMED:
-        return ClassDecision(Branch.MALFORMED_SESSION, _set(400) if strict else _set(400, 404), 400)
+        return ClassDecision(Branch.MALFORMED_SESSION, frozenset({400}) if strict else frozenset({400, 404}), 400)
     if session in (SessionClass.UNKNOWN, SessionClass.ENDED):
-        return ClassDecision(Branch.UNKNOWN_SESSION, _set(404), 404)
+        return ClassDecision(Branch.UNKNOWN_SESSION, frozenset({404}), 404)
     if session is SessionClass.ABSENT:
         return _decide_without_session(method, event)
     return _decide_in_live_session(method, event, strict)
@@ -228,10 +234,8 @@ def decide_headers(state: State, method: Method, session: str | None, last_event
     return outcome
 
 
-@cache
 def _class_outcome(method: Method, session: SessionClass, event: EventClass, profile: Profile) -> Outcome:
-    """The outcome of the table entry alone, before the state refines it (one value per
-    entry: most requests need no refinement, and an ``Outcome`` is immutable)."""
+    """The outcome of the table entry alone, before the state refines it."""
     entry = decide_class(method, session, event, profile)
     error = _ERRORS.get(entry.branch)
     return Outcome(entry.branch, entry.statuses, entry.status, session, event, error=error)
@@ -246,35 +250,35 @@ _ERRORS = {
 
 def _decide_sessionless(method: Method) -> ClassDecision:
     if method in (Method.GET, Method.DELETE):
-        return ClassDecision(Branch.METHOD_NOT_ALLOWED, _set(405), 405)
+        return ClassDecision(Branch.METHOD_NOT_ALLOWED, frozenset({405}), 405)
     if method is Method.POST_RESPONSE:
-        return ClassDecision(Branch.SESSIONLESS_REQUEST, _set(202, 400), 400)
-    return ClassDecision(Branch.SESSIONLESS_REQUEST, _set(200), 200)
+        return ClassDecision(Branch.SESSIONLESS_REQUEST, frozenset({202, 400}), 400)
+    return ClassDecision(Branch.SESSIONLESS_REQUEST, frozenset({200}), 200)
 
 
 def _decide_without_session(method: Method, event: EventClass) -> ClassDecision:
     if method is Method.POST_INITIALIZE:
-        return ClassDecision(Branch.NEW_SESSION, _set(200), 200)
+        return ClassDecision(Branch.NEW_SESSION, frozenset({200}), 200)
     if method is Method.GET and event is not EventClass.ABSENT:
-        return ClassDecision(Branch.REJECT_ORPHAN_EVENT_ID, _set(400), 400)
-    return ClassDecision(Branch.MISSING_SESSION, _set(400), 400)
+        return ClassDecision(Branch.REJECT_ORPHAN_EVENT_ID, frozenset({400}), 400)
+    return ClassDecision(Branch.MISSING_SESSION, frozenset({400}), 400)
 
 
 def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> ClassDecision:
     if method is Method.GET:
         if event is EventClass.ABSENT:
-            return ClassDecision(Branch.SESSION_RESUMPTION, _set(200) if strict else _set(200, 405, 409), 200)
+            return ClassDecision(Branch.SESSION_RESUMPTION, frozenset({200}) if strict else frozenset({200, 405, 409}), 200)
         if event is EventClass.RETAINED:
-            return ClassDecision(Branch.STREAM_RESUMPTION, _set(200) if strict else _set(200, 405), 200)
-        statuses = RESUMPTION_ERRORS if strict else CLIENT_ERRORS | {200}
+            return ClassDecision(Branch.STREAM_RESUMPTION, frozenset({200}) if strict else frozenset({200, 405}), 200)
+        statuses = RESUMPTION_ERRORS if strict else UNRESUMABLE_LENIENT
         return ClassDecision(Branch.REJECT_FOREIGN_EVENT_ID, statuses, 400)
     if method is Method.POST_INITIALIZE:
-        return ClassDecision(Branch.REINITIALIZE, _set(200, 400), 400)
+        return ClassDecision(Branch.REINITIALIZE, frozenset({200, 400}), 400)
     if method is Method.POST_REQUEST:
-        return ClassDecision(Branch.SESSION_REQUEST, _set(200), 200)
+        return ClassDecision(Branch.SESSION_REQUEST, frozenset({200}), 200)
     if method is Method.POST_RESPONSE:
-        return ClassDecision(Branch.SESSION_REQUEST, _set(202), 202)
-    return ClassDecision(Branch.SESSION_TERMINATION, SUCCESSES | {405}, 200)
+        return ClassDecision(Branch.SESSION_REQUEST, frozenset({202}), 202)
+    return ClassDecision(Branch.SESSION_TERMINATION, TERMINATION_STATUSES, 200)
 
 
 def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]):
@@ -301,7 +305,7 @@ def _refine_session_resumption(state: State, session: str, statuses: frozenset[i
     request of the session has lost its connection: one that has would be stranded."""
     reemit = tuple(r.id for r in state.pending_requests(session) if not state.stream(r.stream).connected)
     get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
-    refusals = SECOND_CONNECTION_REFUSALS if get_connected else _set(CONFLICT)
+    refusals = SECOND_CONNECTION_REFUSALS if get_connected else frozenset({CONFLICT})
     strands = strict and bool(reemit)
     return (statuses if strands else statuses | refusals), reemit, strands
 
@@ -321,9 +325,4 @@ def _refine_response(state: State, session: str, request: str | None, statuses: 
     request of the session."""
     answered = state.request(request)
     pending = answered is not None and answered.session == session and answered.status is RequestStatus.PENDING
-    return statuses if pending else _set(202, 400)
-
-
-@cache
-def _set(*statuses: int) -> frozenset[int]:
-    return frozenset(statuses)
+    return statuses if pending else frozenset({202, 400})

@@ -22,6 +22,7 @@ vocabulary of docs/design.md §1; an empty list means the invariant holds.
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import Callable
 
 from .actions import CallTool, ExpireStream, Initialize, Reconnect
@@ -30,10 +31,9 @@ from .decision import Branch
 from .headers import SessionClass
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from .transitions import Delivered, Observation, Transition
-from .values import immutable
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Finding:
     """One violation: the rule broken, what was seen, and the rule's case (a
     situation the catalog may level lower than the rule, e.g. ``never-issued``)."""
@@ -655,19 +655,10 @@ elsewhere they find nothing, and ``check_transition`` does not call them."""
 
 _RESUMPTIONS = (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
 
-_SCOPED: dict[tuple[int, bool, bool], tuple[tuple, tuple]] = {}
-
-
-def _in_scope(checks: tuple, delivered: bool, resumed: bool) -> tuple:
-    """``checks`` without those whose scope excludes the step (worked out once per list
-    and scope; a list replaced at run time, as a test may do, is worked out again)."""
-    key = (id(checks), delivered, resumed)
-    found = _SCOPED.get(key)
-    if found is None or found[0] is not checks:
-        kept = tuple((rule, check) for rule, check in checks
-                     if (delivered or check not in DELIVERY_ONLY) and (resumed or check not in RESUMPTION_ONLY))
-        found = _SCOPED[key] = (checks, kept)
-    return found[1]
+def _in_scope(checks: tuple, delivered: bool, resumed: bool) -> list:
+    """``checks`` without those whose scope excludes the step."""
+    return [(rule, check) for rule, check in checks
+            if (delivered or check not in DELIVERY_ONLY) and (resumed or check not in RESUMPTION_ONLY)]
 
 
 def distinct_rejections(foreign: tuple[int, int | None], missing: tuple[int, int | None]) -> list[str]:

@@ -13,11 +13,8 @@ answered or cancelled.
 
 from __future__ import annotations
 
-from dataclasses import field
+from dataclasses import dataclass
 from enum import Enum
-from functools import lru_cache
-
-from .values import immutable
 
 
 class SessionStatus(str, Enum):
@@ -43,13 +40,13 @@ class RequestStatus(str, Enum):
     CANCELLED = "cancelled"
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Session:
     id: str
     status: SessionStatus = SessionStatus.LIVE
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Stream:
     id: str
     session: str
@@ -64,7 +61,7 @@ class Stream:
         return self.status is not StreamStatus.EXPIRED
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Event:
     """One SSE event; ``request`` is the server request it carries, if any, and
     ``cancels`` the server request a ``notifications/cancelled`` event cancels."""
@@ -75,7 +72,7 @@ class Event:
     cancels: str | None = None
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class ServerRequest:
     """A server-to-client JSON-RPC request; ``stream`` is its *carrying* stream: the
     one it was issued on, or the last one it was re-emitted on (docs/design.md §2)."""
@@ -97,7 +94,7 @@ class ServerRequest:
         return self.origin != self.stream
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class ClientSession:
     """What the client remembers of one session it holds.
 
@@ -117,30 +114,13 @@ class ClientSession:
         return None
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class State:
     sessions: tuple[Session, ...] = ()
     streams: tuple[Stream, ...] = ()
     events: tuple[Event, ...] = ()
     requests: tuple[ServerRequest, ...] = ()
     client: tuple[ClientSession, ...] = ()
-    dense: bool | None = field(default=None, compare=False, repr=False)
-    """True when every event ``E<n>`` sits at position n-1 (the spec mints them so): a lookup
-    of any other handle is then a miss without a scan. Worked out on the first lookup when
-    not given; the functional updates carry it along."""
-    _hash: int | None = field(default=None, init=False, compare=False, repr=False)
-
-    def __hash__(self) -> int:
-        """The hash of the five tables, worked out once (explorers key their tables by states)."""
-        cached = self._hash
-        if cached is None:
-            cached = hash((self.sessions, self.streams, self.events, self.requests, self.client))
-            object.__setattr__(self, "_hash", cached)
-        return cached
-
-    def __reduce__(self):
-        # without the cached hash: another process may hash strings otherwise
-        return State, (self.sessions, self.streams, self.events, self.requests, self.client, self.dense)
 
     # -- lookups (return None when the handle names nothing) -----------------
 
@@ -151,17 +131,7 @@ class State:
         return _find(self.streams, stream_id)
 
     def event(self, event_id: str | None) -> Event | None:
-        if not event_id:
-            return None
-        items = self.events
-        position = _position(event_id)
-        if 0 <= position < len(items) and items[position].id == event_id:
-            return items[position]
-        dense = self.dense
-        if dense is None:
-            dense = all(e.id == f"E{n}" for n, e in enumerate(items, start=1))
-            object.__setattr__(self, "dense", dense)
-        return None if dense else _scan(items, event_id)
+        return _find(self.events, event_id)
 
     def request(self, request_id: str | None) -> ServerRequest | None:
         return _find(self.requests, request_id)
@@ -238,58 +208,50 @@ class State:
     # every step of the explorer, and ``replace`` is several times slower)
 
     def with_session(self, session: Session) -> "State":
-        return State(_upsert(self.sessions, session), self.streams, self.events, self.requests, self.client, self.dense)
+        return State(_upsert(self.sessions, session), self.streams, self.events, self.requests, self.client)
 
     def with_stream(self, stream: Stream) -> "State":
-        return State(self.sessions, _upsert(self.streams, stream), self.events, self.requests, self.client, self.dense)
+        return State(self.sessions, _upsert(self.streams, stream), self.events, self.requests, self.client)
 
     def with_request(self, request: ServerRequest) -> "State":
-        return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client, self.dense)
+        return State(self.sessions, self.streams, self.events, _upsert(self.requests, request), self.client)
 
     def with_event(self, event: Event) -> "State":
-        dense = self.dense if self.events else True  # no event yet: dense whatever was said
-        if dense is not None:
-            dense = dense and event.id == f"E{len(self.events) + 1}"
-        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client, dense)
+        return State(self.sessions, self.streams, self.events + (event,), self.requests, self.client)
 
     def with_client_session(self, entry: ClientSession) -> "State":
         kept = tuple(c for c in self.client if c.session != entry.session)
         if not kept:
-            return State(self.sessions, self.streams, self.events, self.requests, (entry,), self.dense)
+            return State(self.sessions, self.streams, self.events, self.requests, (entry,))
         ordered = sorted(kept + (entry,), key=lambda c: _handle_order(c.session))
-        return State(self.sessions, self.streams, self.events, self.requests, tuple(ordered), self.dense)
+        return State(self.sessions, self.streams, self.events, self.requests, tuple(ordered))
 
     def with_client(self, client: tuple[ClientSession, ...]) -> "State":
-        return State(self.sessions, self.streams, self.events, self.requests, client, self.dense)
+        return State(self.sessions, self.streams, self.events, self.requests, client)
 
 
 INITIAL_STATE = State()
 
 
 def _find(items, handle):
-    """The item named ``handle``: first where the spec puts the n-th handle (``S3`` at
-    position 2), else by a scan; None when none is."""
-    if handle is None:
-        return None
-    position = _position(handle)
-    if 0 <= position < len(items) and items[position].id == handle:
-        return items[position]
-    return _scan(items, handle)
-
-
-def _scan(items, handle):
+    """The item named ``handle``, None when none is. A long table (a recorded log's events)
+    is looked up first where the spec puts the n-th handle (it mints them in the order it
+    appends, ``next_event_id``: ``E7`` at position 6), so that its lookups need not scan."""
+    if handle is not None and len(items) > SHORT_TABLE:
+        digits = handle[1:]
+        if len(digits) < 9 and digits.isdigit():
+            position = int(digits) - 1
+            if position < len(items) and items[position].id == handle:
+                return items[position]
     for item in items:
         if item.id == handle:
             return item
     return None
 
 
-@lru_cache(maxsize=4096)  # a run looks up the same few dozen handles millions of times (a long log's once each)
-def _position(handle: str) -> int:
-    """Where the n-th handle (``E7``: 6) sits: the spec mints handles in the order it
-    appends (``next_event_id``), so lookups need not scan; -1 for another shape."""
-    digits = handle[1:10]
-    return int(digits) - 1 if digits.isdigit() and len(handle) < 10 else -1
+SHORT_TABLE = 16
+"""Up to this many items a table is scanned: a scan of a few items costs less than reading a
+handle's number."""
 
 
 def _upsert(items, new):

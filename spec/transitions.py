@@ -11,8 +11,8 @@ state machine, with its own actions (``sessionless.machine``).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import Enum
-from functools import cache
 from itertools import product
 
 from .actions import (
@@ -47,10 +47,9 @@ from .state import (
     StreamKind,
     StreamStatus,
 )
-from .values import immutable
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Delivered:
     """One event that reached the client.
 
@@ -66,7 +65,7 @@ class Delivered:
     cancels: str | None = None
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Observation:
     """What the client (or a white-box harness) saw of one action.
 
@@ -111,7 +110,7 @@ class Pending(str, Enum):
     LEAVE = "leave"  # neither (the MCP revisions allow it, rules §3.7)
 
 
-@immutable
+@dataclass(frozen=True, slots=True)
 class Transition:
     before: State
     action: Action
@@ -341,13 +340,12 @@ def remember(before: State, after: State, observation: Observation) -> State:
 
 
 _NOTHING = Observation()
-"""What a server or network action shows the client when it delivers nothing (one value: immutable)."""
+"""What a server or network action shows the client when it delivers nothing."""
 
 
-@cache
 def _answer(status: int, error: int | None) -> Observation:
     """The reference's answer without a body of interest: its status, and a refusal's
-    error code (one value per pair: an ``Observation`` is immutable)."""
+    error code."""
     return Observation(status, error=error)
 
 
@@ -505,7 +503,7 @@ def _end_session(state: State, session_id: str, status: SessionStatus) -> State:
     """A session ends with all its streams and their event ids (docs/design.md §2)."""
     streams = tuple(_stream_with(s, status=StreamStatus.EXPIRED, connected=False) if s.session == session_id else s
                     for s in state.streams)
-    return State(state.sessions, streams, state.events, state.requests, state.client, state.dense).with_session(
+    return State(state.sessions, streams, state.events, state.requests, state.client).with_session(
         Session(session_id, status))
 
 

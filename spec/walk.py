@@ -1,11 +1,18 @@
-"""The one breadth-first walk of the project, and the path back to a node it found.
+"""A breadth-first walk over any graph given by a ``successors`` function, and the path
+back to a node it found: a search utility, not part of what the spec says.
 
-Every explorer (the reference and fast explorers of the spec, the explorer of a
-server beside the spec, the lifecycle diagrams, the agreement of the Z3 encoding
-with the spec) is this walk with its own ``successors``: level by level from a
-root, each node expanded once, a node known by its *key* (the node itself, or a
-canonical form of it). Breadth-first order makes the path to any node a
-shortest one, so the first trace an explorer records for a rule is a shortest.
+No module of the specification uses it. It sits in ``spec/`` because the explorers of
+two layers that never import each other walk the spec's states with it: in ``model/``,
+``explore.plain`` (the reference explorer), ``explore.fast`` (the search over session
+forms and the path back to a finding), ``explore.server`` (a faulty design beside the
+spec), ``explore.liveness`` and ``sessionless.explore``; in ``proofs/``,
+``system.agreement`` (the Z3 encoding against the spec) and ``diagrams.exploration``
+(the lifecycle diagrams). ``spec/`` is the one package both layers import.
+
+The walk goes level by level from a root, expanding each node once; a node is known by
+its *key* (the node itself, or a canonical form of it). Breadth-first order makes the
+path to any node a shortest one, so the first trace an explorer records for a rule is
+a shortest.
 
 ``successors(key, node)`` is called once per node to expand and yields
 ``(step, successor key, successor)`` triples; a step is whatever the caller

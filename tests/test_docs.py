@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from mcp_resume.cli import main
+from mcp_resume.cli import build_parser, main
 from mcp_resume.docgen import REGENERATE, CoverageError, build_docs, compare_sets, scan_tests
 from mcp_resume.docgen import hooks
 from mcp_resume.docgen.compare import svg_text
@@ -170,6 +170,7 @@ def _fake_section_module(name: str, *, fail: bool = False, outside: Path | None 
 
 
 def test_an_importable_section_module_is_included_and_linked(tmp_path, monkeypatch):
+    build_parser()  # the command reference loads every command module (``prove`` too) before the stand-in
     monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", _fake_section_module("mcp_resume.jobs.proving"))
     result = build_docs(tmp_path, TESTS, None)
     assert (tmp_path / "proofs" / "REPORT.md").read_text().startswith("# Proofs")
@@ -207,6 +208,7 @@ def test_a_module_without_the_hook_is_left_out(monkeypatch):
 
 
 def test_a_section_module_that_breaks_the_contract_fails_generation(tmp_path, monkeypatch):
+    build_parser()  # as above
     monkeypatch.setitem(sys.modules, "mcp_resume.jobs.proving", _fake_section_module("mcp_resume.jobs.proving", fail=True))
     with pytest.raises(hooks.HookError, match="write_docs failed: boom"):
         build_docs(tmp_path / "a", TESTS, None)

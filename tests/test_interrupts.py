@@ -206,7 +206,7 @@ def _main_with(monkeypatch, handler) -> int:
     arguments = parser.parse_args(["check"])
     monkeypatch.setattr(arguments, "handler", handler)
     monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
-    monkeypatch.setattr(cli, "build_parser", lambda: parser)
+    monkeypatch.setattr(cli, "build_parser", lambda only=None: parser)
     try:
         return cli.main(["check"])
     finally:

@@ -7,7 +7,6 @@ from dataclasses import replace
 import pytest
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec import invariants
 from mcp_resume.spec.invariants import (
     check_sanity,
     check_state,
@@ -137,13 +136,12 @@ def test_duplicate_tool_calls_are_judged_only_with_a_call_of_the_live_session_un
     assert "no-duplicate-tool-call" in judged_rules(step(calling, a.Reconnect("S1", None)))
 
 
-# -- which checks a step calls, and the cache of that choice ----------------------------------------
+# -- which checks a step calls ------------------------------------------------------------------------
 
 
 @pytest.mark.covers("standalone-stream-scope")
-def test_a_message_about_a_call_that_reached_no_connection_is_not_judged(monkeypatch):
+def test_a_message_about_a_call_that_reached_no_connection_is_not_judged():
     # the GET stream lost its connection: the message is stored, not sent; only delivered ones are judged
-    monkeypatch.setattr(invariants, "_SCOPED", {})
     state = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.DropConnection("T2"))
     stored = seen(state, a.EmitEvent("T2"), about="T1")
     assert stored.observation.events == () and check_transition(stored) == []
@@ -152,9 +150,8 @@ def test_a_message_about_a_call_that_reached_no_connection_is_not_judged(monkeyp
 
 
 @pytest.mark.covers("no-broadcast", "replay-suffix")
-def test_the_checks_a_step_needs_are_chosen_afresh_for_each_kind_of_step(monkeypatch):
+def test_the_checks_a_step_needs_are_chosen_afresh_for_each_kind_of_step():
     # a step that delivers nothing first, then one that delivers a broadcast: the second is still judged
-    monkeypatch.setattr(invariants, "_SCOPED", {})
     state = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None))
     assert check_transition(step(state, a.DropConnection("T2"))) == []
     reference = step(state, a.EmitEvent("T1"))
@@ -163,7 +160,6 @@ def test_the_checks_a_step_needs_are_chosen_afresh_for_each_kind_of_step(monkeyp
         Delivered(event, stream="T1"), Delivered(event, stream="T2"))))
     assert rules(twice) == ["no-broadcast"]
     # a step that resumes nothing first, then a resumption with a wrong replay
-    monkeypatch.setattr(invariants, "_SCOPED", {})
     assert check_transition(step(TWO, a.CallTool("S1"))) == []
     wrong = seen(TWO, a.Reconnect("S1", "E1"), events=())
     assert rules(wrong) == ["replay-suffix"]

@@ -1,5 +1,6 @@
-"""What every explorer shares, in ``spec/``: the one breadth-first walk, the bounds,
-the candidate actions; and ``spec/`` imports only the standard library and itself."""
+"""What every explorer shares, in ``spec/``: the breadth-first walk (a search utility, not
+part of the spec), the bounds, the candidate actions; and ``spec/`` imports only the
+standard library and itself."""
 
 from __future__ import annotations
 

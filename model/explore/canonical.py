@@ -249,7 +249,7 @@ def decode_beside(form: SessionForm, base: State) -> State:
             first += len(codes)
         session = base.sessions[0].id
         client = (ClientSession(session, tuple(cursors), tuple([base.requests[n - 1].id for n in seen])),)
-    return State(base.sessions, base.streams, base.events, base.requests, client, base.dense)
+    return State(base.sessions, base.streams, base.events, base.requests, client)
 
 
 def session_naming(state: State, session_id: str) -> tuple[SessionForm, Naming]:

@@ -344,7 +344,7 @@ class SessionTable:
             return number  # the server refused: nothing changed, whatever the client held
         after = transition.after
         if transition.before is not alone:  # another form's step: its server's side, this form's client
-            server_side = State(after.sessions, after.streams, after.events, after.requests, alone.client, after.dense)
+            server_side = State(after.sessions, after.streams, after.events, after.requests, alone.client)
             after = remember(alone, server_side, transition.observation)
         return self.intern(session_form(after, "S1"), after)
 

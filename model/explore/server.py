@@ -328,13 +328,13 @@ def _server_side(state: State) -> State:
     are explored once (``tests/test_explore_server.py`` holds the spec to this)."""
     ended = {s.id for s in state.sessions if s.status is not SessionStatus.LIVE}
     if not ended:
-        return State(state.sessions, state.streams, state.events, state.requests, (), state.dense)
+        return State(state.sessions, state.streams, state.events, state.requests, ())
     sessions = tuple(Session(s.id, SessionStatus.EXPIRED) if s.id in ended else s for s in state.sessions)
     streams = tuple(Stream(t.id, t.session, StreamKind.POST, t.status, t.connected, t.evicted) if t.session in ended
                     else t for t in state.streams)
     requests = tuple(ServerRequest(r.id, r.session, r.stream, RequestStatus.PENDING, r.issued_on) if r.session in ended
                      else r for r in state.requests)
-    return State(sessions, streams, state.events, requests, (), state.dense)
+    return State(sessions, streams, state.events, requests, ())
 
 
 class _Unchanged:

@@ -1,7 +1,7 @@
 """Exhaustive exploration of the 2026-07-28 machine within bounds, alone or beside a server.
 
 ``explore_sessionless(bounds)`` walks every state of ``spec/sessionless/machine.py`` with
-the project's one breadth-first walk (``spec.walk``), trying every candidate
+the breadth-first walk the explorers share (``spec.walk``), trying every candidate
 action, and checks each state with the machine's sanity checks and each
 transition with the server checks (the machine must pass its own checks).
 ``explore_server(factory, bounds)`` walks the same graph and plays every

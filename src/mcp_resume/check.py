@@ -24,8 +24,44 @@ from rich.console import Console
 
 from mcp_resume.jobs.checking import print_summary, run_gate
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
+from mcp_resume.options import SESSION_PROFILE_NAMES, handler, output_path, positive_int, worker_count
 from mcp_resume.outputs import output_paths_problem, write_output
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume check`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    check = subparsers.add_parser(
+        "check",
+        help=summary,
+        description=(
+            "Run every machine check of the spec, side by side on the cores: the Z3 queries over the decision "
+            "table and the transition-system proofs (with a shortest run refuting each faulty design), the "
+            "Hypothesis state machine against the spec and the in-process reference server, every faulty design "
+            "explored beside the spec to its shortest counterexample (replayed to confirm it), the diagrams, and "
+            "the spec's default bound exhausted and compared with the state-space manifest. --kill-matrix adds "
+            "every faulty design against every checker. Writes proof results, counterexample traces and "
+            "diagrams to --out, and one line per finished stage to stderr. The sessionless mcp-2026-07-28 "
+            "profile has no sessions to resume and is checked by 'verify' only."
+        ),
+        epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error, 130 interrupted.",
+    )
+    check.set_defaults(handler=handler("check", "run_check"))
+    check.add_argument("--out", type=output_path, default=Path("mcp-resume-out"),
+                       help="output folder for proof results, traces, diagrams and the kill matrix (default: %(default)s)")
+    check.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=DEFAULT_PROFILE.value,
+                       help="profile for the machine against the spec and the reference server; the faulty designs "
+                            "always run under boundary (default: %(default)s)")
+    check.add_argument("--examples", type=positive_int, default=None, metavar="N",
+                       help="Hypothesis examples per machine run, at least 1 (default: the derandomized CI profile's)")
+    check.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
+    check.add_argument("--kill-matrix", action="store_true",
+                       help="also run every faulty design against every checker (Hypothesis, explorer, Z3, HTTP verify) "
+                            "under boundary and mcp-2025-11-25: minutes, not seconds")
+    check.add_argument("--workers", type=worker_count, default=None, metavar="N",
+                       help="processes to run the stages in (default: one per core; 1 runs them in this process)")
+    check.add_argument("--quiet", action="store_true", help="no progress lines; print only the summary table")
 
 
 def run_check(args) -> int:

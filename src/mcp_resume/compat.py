@@ -17,6 +17,26 @@ from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.probe import TargetError
+from mcp_resume.options import handler, output_path
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume compat`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    compat = subparsers.add_parser(
+        "compat",
+        help=summary,
+        description=(
+            "Start python-sdk 1.x and 2.x (each in its own cached virtualenv), typescript-sdk (from npm, "
+            "cached) and the pinned third-party frameworks (fastmcp-python, fastmcp-typescript, tmcp, mcp-lite, "
+            "each in its own cache folder), verify each under boundary and under its negotiated MCP profile, "
+            "time each run, write one Markdown page."
+        ),
+    )
+    compat.set_defaults(handler=handler("compat", "run_compat"))
+    compat.add_argument("--out", type=output_path, default=Path("docs/compatibility.md"), help="page to write (default: %(default)s)")
+    compat.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    compat.add_argument("targets", nargs="*", help="embedded targets (default: the newest python-sdk 1.x and 2.x, typescript-sdk, the frameworks)")
 
 
 def run_compat(args) -> int:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mcp_resume.options import handler, output_path
 from mcp_resume.outputs import output_folder_problem, prepare_output_folder
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.render import write_diagrams
@@ -13,6 +14,24 @@ from mcp_resume.proofs.diagrams.graphviz import INSTALL_HINT, RENDERED_FORMATS, 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 
 DEFAULT_FORMATS = ("dot", "mermaid", "svg")
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume diagram`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    diagram = subparsers.add_parser(
+        "diagram",
+        help=summary,
+        description="Write diagrams generated from the spec: the decision as a flowchart and the lifecycles as state diagrams.",
+    )
+    diagram.set_defaults(handler=handler("diagram", "run_diagram"))
+    diagram.add_argument("--out", type=output_path, required=True, help="output folder")
+    diagram.add_argument(
+        "--format",
+        action="append",
+        choices=["dot", "svg", "png", "mermaid"],
+        help="format to write, repeatable (default: dot, mermaid, and svg when Graphviz is installed)",
+    )
 
 
 def run_diagram(args) -> int:

@@ -14,12 +14,35 @@ from pathlib import Path
 
 from mcp_resume.docgen import CoverageError, HookError, build_docs, compare_sets, regenerate_command
 from mcp_resume.docgen.hooks import SECTIONS
+from mcp_resume.options import handler, output_path
 from mcp_resume.outputs import StageProgress, prepare_output_folder, staged_folder, write_problem
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.proofs.diagrams.graphviz import GraphvizError
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
 DEFAULT_TESTS = Path("tests")
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume docs`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    docs = subparsers.add_parser(
+        "docs",
+        help=summary,
+        description=(
+            "Write Markdown pages readable on GitHub, generated entirely from the spec: an index, the decision "
+            "and the lifecycles as diagrams (DOT, Mermaid, SVG when Graphviz is installed), one page per rule "
+            "with its MCP sources, checks, covering tests (@pytest.mark.covers) and proof obligations, and the "
+            "profile comparison. With --check, write nothing and exit 1 when DIR differs from what would be written."
+        ),
+    )
+    docs.set_defaults(handler=handler("docs", "run_docs"))
+    docs.add_argument("--out", type=output_path, required=True, metavar="DIR", help="output folder, e.g. docs")
+    docs.add_argument("--tests", type=Path, default=None, metavar="DIR",
+                      help="test folder scanned for covers markers; its parent is the repository root (default: tests "
+                           "when it is a folder; without one, as from an installed package, every page is written and "
+                           "says the test coverage is not available)")
+    docs.add_argument("--check", action="store_true", help="compare a fresh set with DIR instead of writing it")
 
 
 def run_docs(args) -> int:

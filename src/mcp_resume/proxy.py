@@ -47,8 +47,40 @@ from mcp_resume.model.oracle.judge import judge_beside
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
 from mcp_resume.model.traffic.upstream import Kind, check_upstream
+from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, output_folder_probe, write_output
 from mcp_resume.spec.profiles import Profile
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume proxy`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    proxy = subparsers.add_parser(
+        "proxy",
+        help=summary,
+        description=(
+            "Forward every request to --upstream and stream every answer back unchanged, record the exchanges "
+            "(--record, JSON lines for validate) and check them as they happen: each finding is printed when "
+            "seen, marked provisional. Ctrl-C or SIGTERM stops it and writes the final report, the one that "
+            "counts, with a curl reproducer and a spec trace in --out for each of its FAILs and WARNs. Binds "
+            "127.0.0.1 unless --listen says otherwise. At start it asks the upstream one bounded initialize "
+            "and says what it found: an upstream that answers but not as an MCP server (501 Not Implemented, 405 "
+            "to the POST, another 4xx, a redirect, a page or another non-JSON, non-event-stream body) ends it with "
+            "exit 3; one that is unreachable, answers another 5xx (it may come up later) or asks for credentials "
+            "is a warning and the proxy runs. Exit codes as validate's, and 3 for an upstream that is not an MCP "
+            "server or a run that recorded nothing."
+        ),
+    )
+    proxy.set_defaults(handler=handler("proxy", "run"))
+    proxy.add_argument("--upstream", required=True, metavar="URL", help="the server's MCP endpoint, e.g. http://127.0.0.1:8000/mcp")
+    proxy.add_argument("--listen", default="127.0.0.1:8808", metavar="HOST:PORT", help="where to listen (default: %(default)s; port 0 = any free one)")
+    proxy.add_argument("--profile", choices=["auto", *PROFILE_NAMES], default="auto",
+                       help="rule levels to apply; auto (the default) = the profile of the revision the traffic shows: "
+                            "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
+    proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
+    proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
+    proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh (executable) and <rule>.trace.json for replay; refused at start when it cannot be a folder (default: %(default)s)")
+    proxy.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the upstream's response head (default: %(default)s)")
+
 
 def run(args) -> int:
     """The ``proxy`` command; ``args``: ``upstream``, ``listen``, ``profile``, ``record``, ``json``, ``out``, ``timeout``."""

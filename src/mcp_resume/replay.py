@@ -45,7 +45,36 @@ from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.formats import VERIFY_TRACE_FORMAT
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
+from mcp_resume.options import SESSION_PROFILE_NAMES, handler
 from mcp_resume.spec.trace import NESTED_TOO_DEEPLY, TRACE_FORMAT, trace_from_json
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume replay`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    replay = subparsers.add_parser(
+        "replay",
+        help=summary,
+        description=(
+            "Run a trace again: a verify trace (written by 'verify' for every FAIL and WARN) re-runs its "
+            "rule's scenario against TARGET, an http:// URL or an embedded target; TARGET 'spec' shows "
+            "what the spec expects. A spec trace (a counterexample of 'check') is replayed side by side "
+            "with the spec against spec, reference, design-N, or a server over HTTP."
+        ),
+        epilog=("Exit codes: 0 the rule holds (a verify trace: PASS), 1 it does not (a verify trace: FAIL, or WARN: "
+                "the finding reproduces), 2 bad trace or target, 3 target unreachable or "
+                "nothing judged (the rule SKIP or INCONCLUSIVE there, e.g. a missing fixture tool: docs/fixtures.md)."),
+    )
+    replay.set_defaults(handler=handler("replay", "run_replay"))
+    replay.add_argument("trace", type=Path, help="a *.trace.json file")
+    replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
+    replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
+    replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    replay.add_argument(
+        "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
+        help="a verify trace: call your own tool NAME for ROLE, as 'verify --tool' does; replaces the tools the "
+             "trace recorded for that ROLE (default: the trace's); repeatable; docs/fixtures.md",
+    )
 
 
 def run_replay(args) -> int:

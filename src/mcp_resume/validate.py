@@ -30,8 +30,35 @@ from pathlib import Path
 from mcp_resume.jobs.exits import EXIT_USAGE
 from mcp_resume.jobs.traffic_report import exit_code, judge_recording, outputs, print_report
 from mcp_resume.model.traffic.records import RecordError
+from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, write_output
 from mcp_resume.spec.profiles import Profile
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume validate`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    validate = subparsers.add_parser(
+        "validate",
+        help=summary,
+        description=(
+            "Map each recorded exchange onto the spec's actions and judge it by every rule's server check. "
+            "What the log cannot show is left open: a rule only unjudged exchanges touched is INCONCLUSIVE, "
+            "one no exchange touched is SKIP. JSON lines of any length are read line by line, each exchange "
+            "kept as what the judge reads of it: memory grows with the exchanges and events, not the bytes "
+            "(a 235 MB recording of 107,000 events in under 150 MB). Exit codes: 0 holds, 1 some rule FAILed, "
+            "2 bad usage, an unreadable file or one with no exchange, 3 no FAIL but some rule INCONCLUSIVE."
+        ),
+    )
+    validate.set_defaults(handler=handler("validate", "run"))
+    validate.add_argument("file", help="a HAR 1.2 file or a JSON-lines record file")
+    validate.add_argument("--format", choices=["auto", "har", "jsonl"], default="auto", help="file format (default: %(default)s, by content)")
+    validate.add_argument("--profile", choices=["auto", *PROFILE_NAMES], default="auto",
+                       help="rule levels to apply; auto (the default) = the profile of the revision the traffic shows: "
+                            "the one initialize negotiated, or 2026-07-28 for its request shape, exchange by exchange")
+    validate.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    validate.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    validate.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
 
 
 def run(args) -> int:

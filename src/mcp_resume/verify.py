@@ -50,18 +50,77 @@ from mcp_resume.jobs.targets import UsageError, parse_target
 from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
                                        wide_console, write_outputs)
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.targets.embedded import ToolMissing, is_embedded
+from mcp_resume.model.targets.embedded import ToolMissing, embedded_help, is_embedded
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.formats import findings_clash
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
+from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, write_problem
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
 MAX_TIMEOUT = 600.0
 """Seconds: the longest wait ``--timeout`` may set for one response or event."""
+
+
+def add_parser(subparsers, summary: str) -> None:
+    """Register ``mcp-resume verify`` and its options on ``subparsers``; ``summary`` is its
+    line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
+    verify = subparsers.add_parser(
+        "verify",
+        help=summary,
+        description=(
+            "Drive a Streamable HTTP server through the reconnect scenarios and print a verdict "
+            "(PASS/FAIL/WARN/SKIP/INCONCLUSIVE) per rule id with its evidence. TARGET is the http:// "
+            "URL of a running server's MCP endpoint, or an embedded target started here on 127.0.0.1: "
+            f"{embedded_help()}. "
+            "The rules about pending server requests and stream history need tools that make them: the "
+            "fixture tools of docs/fixtures.md (mcp_resume.fixtures.add_fixture_tools(server) adds them to a "
+            "server of the official Python SDK), or your own tools named with --tool ROLE=NAME."
+        ),
+        epilog=(
+            "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
+            "written next to the report or into --out. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
+            "error or missing tool, 3 target unreachable, 130 interrupted (partial report written)."
+        ),
+    )
+    verify.set_defaults(handler=handler("verify", "run_verify"))
+    verify.add_argument("target", help="an http:// URL such as http://127.0.0.1:8000/mcp, or an embedded target name")
+    verify.add_argument(
+        "--profile",
+        choices=["auto"] + PROFILE_NAMES,
+        default="auto",
+        help="rule levels to apply; auto = the MCP profile of the revision the server negotiates, "
+        "boundary = the stricter reconnect decision (default: %(default)s)",
+    )
+    verify.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON")
+    verify.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
+    verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
+    verify.add_argument("--out", type=output_path, default=None, metavar="DIR",
+                        help="folder for the reproducers of each finding (default: mcp-resume-findings beside the first "
+                             "report written). A later run against the same target and --profile replaces an earlier "
+                             "run's reproducers there; a run against another target or profile is refused (exit 2): "
+                             "give each its own --out")
+    verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
+    verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
+    verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
+    verify.add_argument("--session-ttl", type=float, default=None, metavar="S", help="seconds after which the server ends an idle session: verify waits that long and checks expiry-independent")
+    verify.add_argument(
+        "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
+        help="call your own tool NAME (with the JSON object ARGUMENTS_JSON) wherever verify would call a fixture "
+             "tool of ROLE: server-request (it sends an elicitation, sampling or roots request), notifications (it "
+             "sends notifications before its answer), long-running (it runs for a while); repeatable; "
+             "docs/fixtures.md defines the fixture tools",
+    )
+    verify.add_argument(
+        "--sdk", default=None, metavar="NAME",
+        help="the SDK the server is built with, whose remedies the fixes of FAIL and WARN give (python-sdk, "
+             "typescript-sdk, fastmcp-python, fastmcp-typescript, tmcp, mcp-lite; default: the one serverInfo's "
+             "name mentions)",
+    )
+    verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 
 def run_verify(args) -> int:
