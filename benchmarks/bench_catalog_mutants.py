@@ -1,4 +1,4 @@
-"""In-process mutation run of spec/catalog.py's grades against tests/test_catalog_levels.py.
+"""In-process mutation run of spec/catalog.py's grades against tests/fast/test_catalog_levels.py.
 
 Each mutant flips one grade's level (MUST->SHOULD, SHOULD->MUST, MAY->SHOULD, n/a->MAY) or drops one
 grade's last source, in memory only (the file is never written). Run from the repository root:
@@ -32,7 +32,7 @@ def install(text):
 
 def run():
     with contextlib.redirect_stdout(io.StringIO()):
-        return pytest.main([str(ROOT / "tests/test_catalog_levels.py"), "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
+        return pytest.main([str(ROOT / "tests/fast/test_catalog_levels.py"), "-x", "-q", "-n", "0", "-p", "no:cacheprovider",
                             "-p", "no:randomly"])
 install(orig); assert run() == 0, "the unmutated catalog must pass"
 survivors = []

@@ -5,7 +5,7 @@ server, a trace of one session that emits N events on one stream (the longest
 kind of trace a long-running server produces), and prints for each N the best
 of two runs in CPU seconds, the microseconds per step, and the growth against
 the previous N (a linear replay grows by the ratio of the step counts). Nothing
-is asserted: ``tests/test_traces_replay.py`` holds the linearity to a bound.
+is asserted: the figures are for reading, as benchmarks/RESULTS.md quotes them.
 """
 
 from __future__ import annotations

@@ -394,7 +394,7 @@ def _statements() -> list[str]:
               "priming events of D8); saying \"no other event\" would need a function from events back to "
               "requests and leave EPR. Bounded model checking adds that constraint. Agreement of the encoding "
               "with `spec.transitions` is checked on every step of two bounded explorations (above), and by "
-              "`tests/test_proof_agreement.py` on more.",
+              "`tests/fast/test_proof_agreement.py` and `tests/slow/test_proof_agreement.py` on more.",
               "", "## The invariants", "", "| id | rule | kind | statement |", "|---|---|---|---|"]
     lines += [f"| `{i.id}` | {i.rule or '-'} | {i.kind} | {i.statement} |" for i in INDUCTIVE + STEP_PROPERTIES]
     return lines

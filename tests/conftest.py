@@ -1,18 +1,28 @@
-"""Shared pytest set-up.
+"""Shared pytest set-up: the two tiers, and the expensive runs every test shares.
 
+- Tests live in folders by what they cost: ``tests/fast/`` is the fast tier (pure
+  computation, no whole checker run, no server started; ``-m "not slow"``) and
+  ``tests/slow/`` the slow tier (real servers, whole ``verify``/``prove``/machine
+  runs). Every test under ``tests/slow/`` is marked ``slow`` here; a ``slow`` mark
+  anywhere else is an error, so the folder and the marker never disagree. Under
+  ``-m "not slow"`` the slow folder is not even collected (its modules import the
+  SDK servers and cost seconds per worker). Helpers the tests share are in
+  ``tests/helpers/`` (in-process and hostile servers, event stores, recorded traffic).
 - ``pytester`` runs the test kit's plugin the way a user's suite does.
-- The expensive runs are session-scoped: each is made once per test session (once
-  per worker with ``-n``), on first use, and shared by every test that needs it:
-  ``prove_outcome(profile)`` (a whole ``mcp-resume prove`` of one profile),
-  ``machine_run(server, profile)`` (the Hypothesis machine against one in-process
-  server, its counterexample confirmed), ``design_over_http(number, profile)``
-  (``verify`` against a faulty design served over HTTP).
+- The expensive runs are session-scoped and made once for the whole session, not
+  once per xdist worker (``SharedRuns``): ``prove_outcome(profile)`` (a whole
+  ``mcp-resume prove`` of one profile), ``machine_run(server, profile)`` (the
+  Hypothesis machine against one in-process server, its counterexample confirmed),
+  ``verify_report(server, profile)`` and ``design_over_http(number, profile)``
+  (``verify`` against an in-process server served over HTTP).
 """
 
 from __future__ import annotations
 
-import functools
+import fcntl
 import os
+import pickle
+from pathlib import Path
 
 import pytest
 
@@ -20,21 +30,134 @@ from mcp_resume.spec.profiles import Profile
 
 pytest_plugins = ["pytester"]
 
+TESTS = Path(__file__).resolve().parent
+SLOW = TESTS / "slow"
+
+
+def _fast_tier_only(config) -> bool:
+    return config.option.markexpr.replace(" ", "") == "notslow"
+
 
 def pytest_xdist_auto_num_workers(config) -> int:
-    """``-n auto``: two workers per core. Most of the slow tier waits on a server's answers
-    (bounded timeouts, idle periods), so a second worker per core uses the time it waits."""
-    return 2 * (os.cpu_count() or 1)
+    """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
+    and each worker pays the collection again), three per core when the slow tier runs
+    (most of it waits on a server's answers: bounded timeouts, idle periods)."""
+    return (1 if _fast_tier_only(config) else 3) * (os.cpu_count() or 1)
 
 
-def pytest_collection_modifyitems(items) -> None:
-    """The slow tier first: with ``-n``, its long tests start at once and the short ones
-    fill the gaps at the end, so the workers finish together."""
-    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
+    """Under ``-m "not slow"`` the slow folder is not collected at all."""
+    if _fast_tier_only(config) and (collection_path == SLOW or SLOW in collection_path.parents):
+        return True
+    return None
+
+
+@pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark ``slow`` every test of ``tests/slow/`` (a ``slow`` mark elsewhere is a
+    ``pytest.UsageError``), then order the tests so that each worker starts with slow
+    ones, the longest (by ``pytest.mark.timeout``) first, and the short ones fill the
+    gaps at the end, so the workers finish together.
+
+    ``--dist worksteal`` gives worker ``i`` of ``n`` the next ``len(left) // (n - i)`` tests
+    of this order, then moves tests from the end of a busy worker's queue to an idle one:
+    so the slow tests, in runs of one module, are dealt in turn to the ``n`` slices, each
+    slice then filled with fast tests."""
+    for item in items:
+        in_slow = SLOW in Path(item.path).parents
+        if item.get_closest_marker("slow") is not None and not in_slow:
+            raise pytest.UsageError(f"{item.nodeid} is marked slow outside tests/slow/: move it there")
+        if in_slow:
+            item.add_marker(pytest.mark.slow)
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -_timeout(item)))
+    workers = getattr(config, "workerinput", {}).get("workercount", 1)
+    if workers > 1:
+        items[:] = _dealt(items, workers)
+
+
+def _dealt(items: list, workers: int) -> list:
+    """``items`` (slow first) as ``workers`` consecutive slices of worksteal's sizes, the
+    runs of slow tests of one module dealt to the slices in turn."""
+    slow = [item for item in items if item.get_closest_marker("slow") is not None]
+    fast = items[len(slow):]
+    runs: list[list] = []
+    for item in slow:
+        if runs and runs[-1][0].path == item.path and _timeout(runs[-1][0]) == _timeout(item):
+            runs[-1].append(item)
+        else:
+            runs.append([item])
+    slices: list[list] = [[] for _ in range(workers)]
+    for number, run in enumerate(runs):
+        slices[number % workers].extend(run)
+    left, ordered = len(items), []
+    for index, part in enumerate(slices):
+        size = left // (workers - index)
+        fill = max(0, size - len(part))
+        part, fast = part + fast[:fill], fast[fill:]
+        ordered += part
+        left -= len(part)
+    return ordered + fast
+
+
+def _timeout(item) -> float:
+    marker = item.get_closest_marker("timeout")
+    return float(marker.args[0]) if marker is not None and marker.args else 0.0
+
+
+class SharedRuns:
+    """Results made once per session and shared by every xdist worker through ``folder``.
+
+    ``get(key, make)`` returns ``make()``'s result for ``key`` (a file-name-safe string):
+    the first caller makes it while holding ``<key>.lock`` and pickles it to
+    ``<key>.pickle``; later callers, in any worker, wait for the lock and unpickle it
+    (the pattern pytest-xdist documents for session fixtures). A ``make`` that raises
+    leaves nothing behind, so the next caller tries again. A result that does not survive
+    pickling (an exception whose ``__init__`` takes more than its ``args``) is not shared:
+    each worker makes its own.
+    """
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self.made: dict[str, object] = {}
+
+    def get(self, key: str, make):
+        if key not in self.made:
+            self.made[key] = self._shared(key, make)
+        return self.made[key]
+
+    def _shared(self, key: str, make):
+        path, unshared = self.folder / f"{key}.pickle", self.folder / f"{key}.unshared"
+        with open(self.folder / f"{key}.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)  # bounded by the test's timeout (pytest-timeout)
+            if path.exists():
+                return pickle.loads(path.read_bytes())
+            if not unshared.exists():
+                value = make()
+                try:
+                    data = pickle.dumps(value)
+                    pickle.loads(data)
+                except Exception:
+                    unshared.touch()
+                    return value
+                partial = path.with_suffix(".partial")
+                partial.write_bytes(data)
+                partial.replace(path)
+                return value
+        return make()
 
 
 @pytest.fixture(scope="session")
-def prove_outcome(tmp_path_factory):
+def shared_runs(tmp_path_factory, worker_id) -> SharedRuns:
+    """The session's ``SharedRuns``: in the folder all xdist workers share (the parent of
+    each worker's base temporary folder), or this process's own without ``-n``."""
+    base = tmp_path_factory.getbasetemp()
+    folder = (base.parent if worker_id != "master" else base) / "shared-runs"
+    folder.mkdir(exist_ok=True)
+    return SharedRuns(folder)
+
+
+@pytest.fixture(scope="session")
+def prove_outcome(tmp_path_factory, shared_runs):
     """``prove_outcome(profile) -> jobs.proving.ProfileOutcome``: proofs, bounded searches, replays
     and the artifacts written to a folder of this session. Each profile is proved in a fresh
     interpreter, as ``mcp-resume prove`` runs: Z3's unsat cores depend on the terms a process
@@ -51,25 +174,46 @@ def prove_outcome(tmp_path_factory):
         with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
             return pool.submit(prove_profile, profile, folder).result()
 
-    prove = functools.cache(fresh)
+    def prove(profile: Profile):
+        return shared_runs.get(f"prove-{profile.value}", lambda: fresh(profile))
+
     return lambda profile: prove(Profile.parse(profile))
 
 
 @pytest.fixture(scope="session")
-def machine_run():
+def machine_run(shared_runs):
     """``machine_run(server, profile) -> ServerRun`` with the default examples (``server``:
     ``spec``, ``reference`` or ``design-N``)."""
     from mcp_resume.model.harness.runs import run_server
 
-    run = functools.cache(run_server)
+    def run(name: str, profile: Profile):
+        return shared_runs.get(f"machine-{name}-{profile.value}", lambda: run_server(name, profile))
+
     return lambda name, profile: run(name, Profile.parse(profile))
 
 
 @pytest.fixture(scope="session")
-def design_over_http():
-    """``design_over_http(number, profile) -> (caught, rules)``: ``verify`` against design
-    ``number`` served over Streamable HTTP on 127.0.0.1."""
-    from mcp_resume.model.serving.designs_over_http import verify_design_over_http
+def verify_report(shared_runs):
+    """``verify_report(server, profile) -> Report``: ``verify`` against the in-process server
+    ``server`` (``reference``, ``design-N`` or a variation) served over Streamable HTTP on
+    127.0.0.1 (``model.serving.designs_over_http.verify_server_over_http``)."""
+    from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 
-    verify = functools.cache(verify_design_over_http)
-    return lambda number, profile: verify(number, Profile.parse(profile))
+    def verify(name: str, profile: Profile):
+        return shared_runs.get(f"verify-{name}-{profile.value}", lambda: verify_server_over_http(name, profile))
+
+    return lambda name, profile: verify(name, Profile.parse(profile))
+
+
+@pytest.fixture(scope="session")
+def design_over_http(verify_report):
+    """``design_over_http(number, profile) -> (caught, rules)``: ``verify`` against design
+    ``number`` served over Streamable HTTP on 127.0.0.1, as
+    ``model.serving.designs_over_http.verify_design_over_http`` gives it."""
+    from mcp_resume.spec.verdicts import Verdict
+
+    def verify(number: int, profile):
+        rules = [v.rule for v in verify_report(f"design-{number}", profile).verdicts if v.verdict is Verdict.FAIL]
+        return bool(rules), rules
+
+    return verify

@@ -6,7 +6,7 @@ Usage::
                                   [--pool GLOB ...] [--resume [--survivors-only]] [--rescore F] [--list]
 
 1. Coverage contexts (``coverage``, one context per test): which test of the pool
-   (default: the spec's own tests, ``SPEC_TESTS``; ``--pool 'tests/*'`` for the whole
+   (default: the spec's own tests, ``SPEC_TESTS``; ``--pool 'tests/fast/*'`` for the whole
    fast tier) runs which line of ``spec/``, and how long each test takes. Cached under
    ``build/mutation/`` by the hash of ``spec/``; a new or changed test file is
    collected again on its own (two xdist workers, ``-m "not slow"``).
@@ -460,8 +460,8 @@ def _digest(paths) -> str:
 def _test_files() -> dict[str, str]:
     """``{test file: digest}`` of the test modules (``conftest.py`` and helpers count for all)."""
     tests = ROOT / "tests"
-    shared = _digest(sorted(p for p in tests.glob("*.py") if not p.name.startswith("test_")))
-    return {str(p.relative_to(ROOT)): _digest([p]) + shared for p in sorted(tests.glob("test_*.py"))}
+    shared = _digest(sorted(p for p in tests.rglob("*.py") if not p.name.startswith("test_")))
+    return {str(p.relative_to(ROOT)): _digest([p]) + shared for p in sorted(tests.rglob("test_*.py"))}
 
 
 def _known_slow(longest: float) -> list[str]:
@@ -474,7 +474,7 @@ def _known_slow(longest: float) -> list[str]:
     return [arg for test in sorted(slow) for arg in ("--deselect", test)]
 
 
-def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple[str, ...] = ("tests/*",),
+def contexts(recollect: bool = False, exclude: tuple[str, ...] = (), pool: tuple[str, ...] = ("tests/fast/*",),
              longest: float = 2.0) -> dict:
     """``{"lines": {file: {line: [test id, ...]}}, "durations": {test id: s}, "files": {test file: digest}}``.
 
@@ -601,7 +601,7 @@ def _collect_into(target: Path, tests: list[str]) -> None:
     target.write_text(json.dumps({"lines": lines, **timing}))
 
 
-SPEC_TESTS = ("tests/test_spec_*", "tests/test_catalog*", "tests/test_trace.py", "tests/test_public_api.py")
+SPEC_TESTS = ("tests/fast/test_spec_*", "tests/fast/test_catalog*", "tests/fast/test_trace.py", "tests/fast/test_public_api.py")
 """The default test pool: the spec's own tests (pure, no servers, no explorers)."""
 
 
@@ -680,11 +680,11 @@ def main(argv=None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="mutant processes at once (at most 2)")
     parser.add_argument("--recollect", action="store_true", help="collect coverage contexts again")
     parser.add_argument("--exclude-tests", nargs="*", default=[], metavar="GLOB",
-                        help="leave these test files out (e.g. the baseline: 'tests/test_spec_pins_*')")
+                        help="leave these test files out (e.g. the baseline: 'tests/fast/test_spec_pins_*')")
     parser.add_argument("--longest", type=float, default=2.0, metavar="S",
                         help="leave out tests that took over S seconds under coverage (default 2)")
     parser.add_argument("--pool", nargs="*", default=list(SPEC_TESTS), metavar="GLOB",
-                        help="test files a mutant may run (default: the spec's own tests); 'tests/*' for the whole fast tier")
+                        help="test files a mutant may run (default: the spec's own tests); 'tests/fast/*' for the whole fast tier")
     parser.add_argument("--list", action="store_true", help="list the mutants and exit")
     parser.add_argument("--resume", action="store_true",
                         help="keep the mutants an earlier run of the same spec killed (survivors run again)")

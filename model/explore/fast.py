@@ -268,7 +268,7 @@ class SessionTable:
         first such form's transitions serve the others, whose client memory
         ``_successor`` puts in. Sound because the spec's server does not read the
         client's memory: no decision, no server check and no bound does
-        (``spec.transitions.remember``; ``tests/test_spec_transitions.py`` holds the spec to it).
+        (``spec.transitions.remember``; ``tests/slow/test_spec_transitions.py`` holds the spec to it).
         """
         server_steps = self.server_steps.get(key)
         if server_steps is None:

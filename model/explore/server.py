@@ -325,7 +325,7 @@ def _server_side(state: State) -> State:
     (deleted or expired), its streams' kinds and its server requests' statuses (nothing
     it owns can act again, and its ids only ever count as another session's). Product
     states that differ only there get the same verdict on every continuation, so they
-    are explored once (``tests/test_explore_server.py`` holds the spec to this)."""
+    are explored once (``tests/slow/test_explore_server.py`` holds the spec to this)."""
     ended = {s.id for s in state.sessions if s.status is not SessionStatus.LIVE}
     if not ended:
         return State(state.sessions, state.streams, state.events, state.requests, ())

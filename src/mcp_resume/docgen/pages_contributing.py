@@ -45,7 +45,9 @@ proofs/     mcp_resume.proofs     evidence from the spec:
   system/                           the transition system in Z3: invariants, proofs, bounded model checking
   diagrams/                         the decision and lifecycle diagrams (pydot, Graphviz, Mermaid)
 src/mcp_resume/                   the command line, one module per command, composing the three
-tests/                            pytest: the fast tier (`-m "not slow"`) and the slow tier (`slow`)
+tests/fast/                       pytest, the fast tier (`-m "not slow"`): tests of a fraction of a second
+tests/slow/                       pytest, the slow tier: real servers, whole verify/prove/machine runs
+tests/helpers/                    what the tests share: servers, event stores, recorded traffic
 benchmarks/                       timing scripts that print their figures; their results in RESULTS.md
 tools/                            the mutation script (tools/mutation.py says why it is ours)'''
 
@@ -59,10 +61,13 @@ def contributing_page() -> str:
         f"```sh\n{TEST_COMMANDS}\n```",
         "The install is editable: an edit to `spec/`, `model/`, `proofs/` or `src/mcp_resume/` is what the next "
         "test run sees, with no reinstall. The suite runs on pytest-xdist workers (`-n auto --dist worksteal` in "
-        "`pyproject.toml`, an idle worker takes tests from a busy one; `-n 0` runs in this process). A test that "
-        "takes more than a few seconds says so with `@pytest.mark.slow`; expensive runs (each design's machine run, "
-        "each `prove`, each HTTP verify of an SDK) are session-scoped fixtures in `tests/conftest.py`, made once "
-        "per test session. A test covers a rule when it carries `@pytest.mark.covers(\"<rule>\")`; the rule pages "
+        "`pyproject.toml`, an idle worker takes tests from a busy one; `-n 0` runs in this process). Tests live "
+        "in folders by what they cost: `tests/fast/` (the fast tier, `-m \"not slow\"`, which does not even "
+        "collect the other folder) and `tests/slow/` (every test there is marked `slow` by `tests/conftest.py`; "
+        "a `slow` mark elsewhere is an error). A test that starts a server, runs a whole checker or takes more "
+        "than a fraction of a second belongs in `tests/slow/`. Expensive runs (each design's machine run, each "
+        "`prove`, each HTTP verify of a server) are session-scoped fixtures in `tests/conftest.py`, made once "
+        "per test session and shared by every xdist worker. A test covers a rule when it carries `@pytest.mark.covers(\"<rule>\")`; the rule pages "
         "list those tests. The slow tier starts the official Python SDK on 127.0.0.1 for real, and the TypeScript "
         "SDK when `node` and `npm` are installed; `.ci/run` installs them, Graphviz and the pinned "
         "`@modelcontextprotocol/sdk`, then runs the README's test command verbatim. How long each tier takes: "
@@ -139,7 +144,7 @@ def contributing_page() -> str:
         "one of its steps to `step` on the whole state. Both walk the reference's choice at a session resumption "
         "(re-emit every stranded request); the other choices the spec accepts (`spec.transitions.alternatives`: "
         "cancel, and under the MCP profiles leave pending) are walked within a bound of two pending requests by "
-        "`tests/test_spec_alternatives_walk.py`, and judged wherever a server takes them. The form workers are "
+        "`tests/slow/test_spec_alternatives_walk.py`, and judged wherever a server takes them. The form workers are "
         "forked once and keep their tables, and the steps they worked out, from level to level; the counts do not "
         "depend on the number of workers.",
         "Faulty designs are explored beside the spec (`model/explore/server.py`): a server's state is kept as a "

@@ -97,7 +97,7 @@ MCP_RESUME_CHECKOUT = "mcp-resume"
 INSTALL_STEP = "Install mcp-resume in a virtualenv of its own"
 VERIFY_STEP = "Verify it under the revision it negotiates"
 SERVER_URL = "http://127.0.0.1:8000/mcp"
-"""The endpoint the job starts the server on; tests/test_ci_recipe.py runs the steps above with its own."""
+"""The endpoint the job starts the server on; tests/slow/test_ci_recipe.py runs the steps above with its own."""
 
 JOB = f'''name: mcp-resume
 on: [push, pull_request]

@@ -55,6 +55,6 @@ def traffic_page() -> str:
         "round (exit 1 when it is, under `boundary`; a lasso whose rounds differ from its cycle is refused).",
         "Through the proxy, the official Python SDK client's traffic to the Python SDK server shows its "
         "cross-session replay as a FAIL of `no-cross-session` the moment a second client presents the first one's "
-        "event id as its resumption token (`tests/test_traffic_sdk_client.py`; `tests/fixtures/python-sdk-client.har` "
+        "event id as its resumption token (`tests/slow/test_traffic_sdk_client.py`; `tests/helpers/recordings/python-sdk-client.har` "
         "is such a recording). [Checking a server in CI](ci.md) records a client test run through the proxy in CI.",
     )

@@ -1,0 +1,79 @@
+"""``mcp-resume check`` end to end: it runs, writes its artifacts and exits 0."""
+
+import json
+
+import pytest
+
+from mcp_resume.jobs import checking as check
+from mcp_resume.cli import main
+from mcp_resume.spec.designs import NUMBERS
+from mcp_resume.spec.profiles import Profile
+
+
+def _line_stage(holds: bool):
+    return [check.Line("stub", "holds" if holds else "breaks", holds, "detail")]
+
+
+def test_check_prints_a_line_per_stage_writes_json_and_exits_1_when_a_stage_fails(tmp_path, monkeypatch, capsys):
+    work = [check.Stage("first", _line_stage, (True,)), check.Stage("second", _line_stage, (False,))]
+    monkeypatch.setattr(check, "stages", lambda out, profile, examples: work)
+    code = main(["check", "--out", str(tmp_path / "out"), "--json", str(tmp_path / "c.json"), "--workers", "1"])
+    captured = capsys.readouterr()
+    assert code == 1 and "SOME CHECKS FAIL" in captured.out
+    assert "[1/2] first: holds" in captured.err and "[2/2] second: FAILS" in captured.err
+    summary = json.loads((tmp_path / "c.json").read_text())
+    assert summary["holds"] is False and [c["holds"] for c in summary["checks"]] == [True, False]
+
+
+def test_check_runs_stages_in_worker_processes_in_stage_order(tmp_path):
+    work = [check.Stage(f"stage {n}", _line_stage, (n % 2 == 0,)) for n in range(4)]
+    seen = []
+    lines = check.run_stages(work, 2, lambda stage, lines, seconds, finished, total: seen.append(stage.name))
+    assert [line.holds for line in lines] == [True, False, True, False]
+    assert sorted(seen) == sorted(stage.name for stage in work)
+
+
+def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_path):
+    names = [stage.name for stage in check.stages(tmp_path, Profile.BOUNDARY, 1)]
+    assert {"explorer: default bound", "machine vs spec", "machine vs reference", "transition-system proofs",
+            "decision proofs", "diagrams"} <= set(names)
+    assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
+
+
+def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path, monkeypatch):
+    from mcp_resume.model.servers import faulty
+    from mcp_resume.model.servers.reference import ReferenceServer
+
+    monkeypatch.setitem(faulty.DESIGNS, 1, ReferenceServer)  # the reference posing as design 1
+    lines = check.design_stage(1, tmp_path, bound="small")
+    assert [line.result for line in lines] == ["NOT caught"] and not lines[0].holds
+
+
+def test_a_caught_design_saves_its_shortest_trace_confirmed_by_replay(tmp_path):
+    [line] = check.design_stage(7, tmp_path)
+    assert line.holds and "replay-suffix" in line.detail and "replay confirmed" in line.detail
+    assert json.loads((tmp_path / "design-7.json").read_text())["failure"]["rule"] == "replay-suffix"
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["--examples", "0"], "must be at least 1"),
+    (["--examples", "-3"], "must be at least 1"),
+    (["--examples", "many"], "is not a whole number"),
+    (["--profile", "mcp-2026-07-28"], "invalid choice"),
+])
+def test_check_rejects_bad_arguments_with_exit_2(argv, message, capsys):
+    with pytest.raises(SystemExit) as exit_:
+        main(["check", *argv])
+    assert exit_.value.code == 2 and message in capsys.readouterr().err
+
+
+def test_check_refuses_an_out_path_that_is_a_file_before_any_work(tmp_path, capsys):
+    a_file = tmp_path / "taken"
+    a_file.write_text("keep me")
+    assert main(["check", "--out", str(a_file), "--quiet"]) == 2
+    assert "is a file, not a folder" in capsys.readouterr().err and a_file.read_text() == "keep me"
+
+
+def test_check_refuses_a_json_path_in_a_missing_folder_before_any_work(tmp_path, capsys):
+    assert main(["check", "--out", str(tmp_path / "out"), "--json", str(tmp_path / "nowhere" / "c.json"), "--quiet"]) == 2
+    assert "is not an existing folder" in capsys.readouterr().err and not (tmp_path / "out").exists()

@@ -1,0 +1,71 @@
+"""The Streamable HTTP client: SSE decoding, bounded waits, errors as values, and the real SDK."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.helpers import hostile_servers as hostile
+from mcp_resume.model.http.client import Timeouts, _SseReader
+from mcp_resume.model.http.evidence import End, ErrorKind
+
+from tests.helpers.http_client import _initialize, run
+
+
+def test_sse_reader_keeps_each_events_own_id_and_discards_a_cut_off_event():
+    reader = _SseReader()
+    events = reader.feed('id: 1\ndata: \n\ndata: {"jsonrpc":"2.0","method":"m"}\n\nid: 3\r\ndata: {"a"')
+    assert [(e.id, e.data) for e in events] == [("1", ""), (None, '{"jsonrpc":"2.0","method":"m"}')]
+    assert events[0].is_priming and events[1].method == "m"
+    assert reader.feed(": keep-alive comment\n") == []
+
+
+def test_sse_reader_joins_data_lines_and_reads_retry():
+    events = _SseReader().feed('id: a\nretry: 250\ndata: {"x":\ndata: 1}\n\n')
+    assert events[0].data == '{"x":\n1}' and events[0].message == {"x": 1} and events[0].retry == 250
+
+
+def test_sse_reader_notes_a_line_that_is_no_sse_field():
+    reader = _SseReader()
+    reader.feed("<html>\n\n")
+    assert reader.stray_line == "<html>"
+
+
+def test_bounds_reject_non_positive_values():
+    with pytest.raises(ValueError, match="timeout"):
+        Timeouts.from_timeout(0)
+    with pytest.raises(ValueError, match="idle"):
+        Timeouts(idle=float("nan"))
+    assert Timeouts.from_timeout(2).exchange == 10.0
+
+
+@pytest.mark.timeout(20)
+def test_refused_connection_is_a_connect_error():
+    exchange = run(_initialize(hostile.down_url()))
+    assert exchange.error_kind is ErrorKind.CONNECT and exchange.status is None
+    assert "cannot connect" in exchange.error
+
+
+@pytest.mark.timeout(20)
+@pytest.mark.parametrize(
+    ("reply", "kind", "words"),
+    [
+        (hostile.broken_sse, ErrorKind.BROKEN_SSE, "not an SSE stream"),
+        (hostile.sse_with_bad_json, ErrorKind.NOT_JSON, "not a JSON object"),
+        (hostile.html_page, ErrorKind.CONTENT_TYPE, "text/html"),
+        (hostile.json_that_is_not, ErrorKind.NOT_JSON, "not JSON"),
+        (hostile.malformed_session_header, ErrorKind.SESSION_HEADER, "malformed Mcp-Session-Id"),
+    ],
+)
+def test_misbehaving_answers_are_clear_error_values(reply, kind, words):
+    with hostile.http_server(reply) as url:
+        exchange = run(_initialize(url))
+    assert exchange.error_kind is kind and exchange.end is End.ERROR
+    assert words in exchange.error and "\n" not in exchange.error
+    assert "error" in exchange.to_json()
+
+
+@pytest.mark.timeout(20)
+def test_an_error_status_is_an_observation_not_an_error():
+    with hostile.http_server(hostile.not_found) as url:
+        exchange = run(_initialize(url))
+    assert exchange.ok and exchange.status == 404 and exchange.body == "no such endpoint"

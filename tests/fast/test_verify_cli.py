@@ -1,0 +1,181 @@
+"""``mcp-resume verify``: bad input, hostile targets, and the printed table."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+
+import pytest
+from rich.console import Console
+
+from mcp_resume.cli import main
+from mcp_resume.model.verify.report import Check, Report, RuleVerdict, skip
+from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.verdicts import Verdict
+from mcp_resume.jobs.targets import parse_target
+from mcp_resume.jobs.verifying import print_report
+
+
+@pytest.mark.parametrize(
+    ("target", "words"),
+    [
+        ("", "empty TARGET"),
+        ("python-sdk2", "expected an http:// URL"),
+        ("127.0.0.1:8000/mcp", "expected an http:// URL"),
+        ("https://127.0.0.1/mcp", "unsupported scheme 'https'"),
+        ("ftp://127.0.0.1/mcp", "unsupported scheme 'ftp'"),
+        ("http://", "names no host"),
+        ("http://127.0.0.1:99999/mcp", "invalid TARGET"),
+    ],
+)
+def test_invalid_targets_are_usage_errors(target, words, capsys):
+    started = time.monotonic()
+    assert main(["verify", target]) == 2
+    err = capsys.readouterr().err
+    assert words in err and err.count("\n") == 1 and "Traceback" not in err
+    assert time.monotonic() - started < 2
+
+
+def test_parse_target_keeps_a_good_url():
+    assert parse_target("http://127.0.0.1:8000/mcp") == "http://127.0.0.1:8000/mcp"
+
+
+@pytest.mark.parametrize("timeout", ["0", "-1", "nan", "inf"])
+def test_bad_timeouts_are_usage_errors(timeout, capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--timeout", timeout]) == 2
+    assert "timeout must be a positive number" in capsys.readouterr().err
+
+
+def test_json_into_a_missing_folder_is_refused_before_anything_runs(tmp_path, capsys):
+    assert main(["verify", "python-sdk", "--json", str(tmp_path / "nowhere" / "r.json")]) == 2
+    assert "is not an existing folder" in capsys.readouterr().err
+
+
+def test_json_into_an_unwritable_folder_is_refused_before_anything_runs(tmp_path, capsys):
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    if os.access(locked, os.W_OK):
+        pytest.skip("running as a user who can write anywhere")
+    assert main(["verify", "python-sdk", "--json", str(locked / "r.json")]) == 2
+    assert "not writable" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("timeout", ["601", "1e307"])
+def test_timeouts_beyond_ten_minutes_are_usage_errors(timeout, capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", "--timeout", timeout]) == 2
+    assert "at most 600" in capsys.readouterr().err
+
+
+def test_an_invalid_address_is_a_usage_error_with_a_short_message(capsys):
+    assert main(["verify", "http://256.1.1.1/mcp"]) == 2
+    assert main(["verify", "http://127.0.0.1/" + "x" * 100_000]) == 2
+    err = capsys.readouterr().err
+    assert "Invalid IPv4 address" in err and len(err) < 2000
+
+
+def test_table_prints_rule_level_verdict_and_evidence():
+    checks = [Check("GET with a foreign event id", "4xx except 404", "200", False, "reject-foreign-event-id")]
+    report = Report(
+        "demo",
+        "http://127.0.0.1:1/mcp",
+        Profile.BOUNDARY,
+        {
+            "session_ids": True,
+            "event_ids": True,
+            "priming": False,
+            "get_stream": False,
+            "get_status": 405,
+            "fixture_tools": [],
+        },
+        [
+            RuleVerdict("reject-foreign-event-id", Verdict.FAIL,
+                        f"{checks[0].what}: expected {checks[0].expected}, observed {checks[0].observed}", Level.MUST, checks),
+            skip("reemit-pending", Profile.BOUNDARY, "the server offers no GET stream (GET answered 405, B15)"),
+        ],
+    )
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert "reject-foreign-event-id" in text and "FAIL" in text and "expected 4xx except 404, observed 200" in text
+    assert "reemit-pending" in text and "SKIP" in text and "GET answered 405" in text
+    assert "summary: 1 FAIL, 1 SKIP" in text
+
+
+def test_verify_help_lists_every_embedded_target(capsys):
+    from mcp_resume.model.targets.frameworks import BY_TARGET
+    from mcp_resume.spec import designs
+
+    with pytest.raises(SystemExit):
+        main(["verify", "--help"])
+    text = " ".join(re.sub(r"-\n\s*", "-", capsys.readouterr().out).split())
+    names = ["python-sdk", "python-sdk@VERSION", "typescript-sdk", "typescript-sdk@VERSION", "reference", "spec",
+             *BY_TARGET, *(v.target for v in designs.VARIATIONS)]
+    assert [name for name in names if not re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", text)] == []
+    assert f"design-N (N = {designs.numbers_text()}" in text
+
+
+def _findings_of(target: str) -> Report:
+    broken = RuleVerdict("replay-suffix", Verdict.FAIL, "replay after E1", Level.MUST, [Check("replay", "[E2]", "[E1]", False)])
+    return Report(target, "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [broken])
+
+
+def test_a_run_against_another_target_into_the_same_out_is_refused_and_leaves_the_traces(tmp_path, capsys):
+    from mcp_resume.model.verify.formats import write_findings
+
+    folder = tmp_path / "findings"
+    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
+    before = {p.name: p.read_bytes() for p in folder.iterdir()}
+    assert main(["verify", "design-3", "--out", str(folder)]) == 2  # refused before any server starts
+    err = capsys.readouterr().err
+    assert "earlier verify run against design-2" in err and "its own --out" in err
+    assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
+    assert main(["verify", "design-2", "--profile", "boundary", "--out", str(folder)]) == 2  # another profile too
+    assert "(profile auto)" in capsys.readouterr().err
+
+
+def test_a_findings_folder_clashes_only_with_another_target_or_profile(tmp_path):
+    from mcp_resume.model.verify.formats import MANIFEST, findings_clash, write_findings
+
+    folder = tmp_path / "findings"
+    assert findings_clash(folder, "design-2", "auto") is None  # nothing there yet
+    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
+    assert findings_clash(folder, "design-2", "auto") is None  # the same run again replaces its own
+    assert "design-2" in findings_clash(folder, "http://127.0.0.1:8000/mcp", "auto")
+    assert "profile auto" in findings_clash(folder, "design-2", "boundary")
+    (folder / MANIFEST).write_text('{"files": ["replay-suffix.trace.json"]}')  # an older manifest, no owner
+    assert findings_clash(folder, "design-3", "auto") is None
+
+
+def test_two_reports_on_stdout_print_verify_s_own_usage(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["verify", "reference", "--markdown", "-", "--json", "-"])
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    assert err.startswith("usage: mcp-resume verify ") and "mcp-resume verify: error: only one report" in err
+
+
+def test_the_header_keeps_each_capability_label_with_its_value_on_a_narrow_console():
+    """Issue 25: 'fixture tools: \\nnone' wrapped on an 80-column terminal."""
+    caps = {"session_ids": True, "event_ids": True, "priming": True, "get_stream": True, "get_status": 200,
+            "delete_status": 200, "protocol_version": "2025-11-25", "fixture_tools": []}
+    report = Report("http://127.0.0.1:1/mcp", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, caps, [])
+    console = Console(record=True, width=60)
+    print_report(report, console)
+    lines = console.export_text().splitlines()
+    header = [line for line in lines if line.startswith("capabilities:")]
+    assert len(header) == 1 and header[0].endswith("fixture tools: none"), lines
+
+
+def test_progress_says_a_verdict_is_provisional_until_no_later_scenario_can_judge_it(capsys):
+    from mcp_resume.model.verify.suite import RULES
+    from mcp_resume.jobs.verifying import progress_printer
+
+    show = progress_printer(True)
+    for rule in RULES:
+        show(skip(rule.id, Profile.BOUNDARY, "no traffic yet"))
+    show(RuleVerdict(RULES[0].id, Verdict.PASS, "judged with a later scenario's traffic", Level.MUST, []))
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0] == f"verify: rule 1 of {len(RULES)}: {RULES[0].id}: SKIP (provisional)"
+    assert lines[len(RULES) - 1] == f"verify: rule {len(RULES)} of {len(RULES)}: {RULES[-1].id}: SKIP"
+    assert lines[-1] == f"verify: final: {RULES[0].id}: PASS (was SKIP): judged with a later scenario's traffic"

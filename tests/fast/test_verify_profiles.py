@@ -1,0 +1,38 @@
+"""Which profile ``verify`` applies, and the sessionless revision's rules over HTTP."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.helpers import hostile_servers as hostile
+from mcp_resume.cli import main
+from mcp_resume.model.verify.suite import resolve_profile
+from mcp_resume.spec.profiles import PROFILE_OF_REVISION
+from mcp_resume.spec.profiles import Profile
+
+
+@pytest.mark.parametrize(("revision", "profile"), sorted(PROFILE_OF_REVISION.items()))
+def test_auto_applies_the_profile_of_the_negotiated_revision(revision, profile):
+    chosen, note = resolve_profile(None, revision)
+    assert chosen is profile and revision in note
+
+
+def test_auto_names_boundary_as_the_stricter_profile_and_falls_back_for_unknown_revisions():
+    assert "--profile boundary is the stricter one" in resolve_profile(None, "2025-06-18")[1]
+    chosen, note = resolve_profile(None, "1999-01-01")
+    assert chosen is Profile.MCP_2025_11_25 and "does not know" in note
+    assert resolve_profile(Profile.BOUNDARY, "2025-03-26") == (Profile.BOUNDARY, None)
+
+
+@pytest.mark.timeout(60)
+def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
+    path = tmp_path / "report.json"
+    with hostile.http_server(hostile.sessionless_server) as url:
+        code = main(["verify", url, "--profile", "mcp-2026-07-28", "--timeout", "1", "--json", str(path)])
+    verdicts = {v["rule"]: v for v in json.loads(path.read_text())["verdicts"]}
+    assert code == 0
+    assert verdicts["sessionless-get-405"]["verdict"] == "PASS"
+    assert verdicts["sessionless-ignores-headers"]["verdict"] == "PASS"
+    assert verdicts["replay-suffix"]["verdict"] == "SKIP"

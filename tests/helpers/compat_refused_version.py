@@ -1,0 +1,28 @@
+"""What tests/fast/test_compat_refused_version.py and tests/slow/test_compat_refused_version.py share."""
+
+from __future__ import annotations
+
+import asyncio
+
+from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
+from mcp_resume.model.verify.probe import probe
+from mcp_resume.model.verify.scenarios import Context
+from mcp_resume.model.verify.suite import SCENARIOS, judge_rule, resolve_profile
+from tests.helpers.servers.variants import Variant, serving_variant
+
+
+BOUNDS = Timeouts.from_timeout(2.0)
+
+
+def probed_and_judged(variant: Variant, *rules: str):
+    """The probe's capabilities and the verdicts of ``rules`` under ``auto``."""
+    with serving_variant(variant) as url:
+        return asyncio.run(_run(url, rules))
+
+
+async def _run(url, rules):
+    async with StreamableHttpClient(url, BOUNDS) as client:
+        caps = await probe(client)
+    profile, _ = resolve_profile(None, caps.protocol_version)
+    ctx = Context(profile, BOUNDS, caps)
+    return caps, {rule: await judge_rule(SCENARIOS[rule], url, ctx, 60.0) for rule in rules}

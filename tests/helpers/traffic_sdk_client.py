@@ -1,0 +1,9 @@
+"""What tests/fast/test_traffic_sdk_client.py and tests/slow/test_traffic_sdk_client.py share."""
+
+from __future__ import annotations
+
+from mcp_resume.spec.verdicts import Verdict
+
+
+def _failed(validation) -> set[str]:
+    return {r.rule for r in validation.results if r.verdict is Verdict.FAIL}

@@ -1,0 +1,54 @@
+"""Long runs say what they are doing and how far they are: in a CI log (stderr not a terminal)
+one plain line per stage, through the one helper ``outputs.StageProgress``."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from mcp_resume.model.verify.suite import RULES
+
+from tests.helpers.progress import run
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_explore_design_logs_how_far_it_got(tmp_path):
+    """A design beside the spec reports its count of states while it walks, not only at the start."""
+    done = run("explore-design", "3", cwd=tmp_path)  # several hundred product states expanded
+    assert done.returncode == 1, done.stderr
+    counts = re.findall(r"^explored ([\d,]+) states, depth (\d+)", done.stderr, re.MULTILINE)
+    assert counts and all(int(depth) <= 7 for _, depth in counts), done.stderr
+
+
+@pytest.mark.timeout(900)
+def test_prove_logs_its_four_stages_with_counts(tmp_path):
+    done = run("prove", "--out", str(tmp_path / "proofs"), cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("prove: boundary: stage")]
+    assert [re.sub(r":.*", "", line.split("stage ", 1)[1]) for line in lines] == [f"{n} of 4" for n in (1, 2, 3, 4)]
+    assert re.search(r"stage 1 of 4: proof obligations, \d+ queries", lines[0])
+    assert re.search(r"stage 3 of 4: bounded model checking of the faulty designs, \d+ queries", lines[2])
+
+
+def test_verify_logs_rule_n_of_all(tmp_path):
+    # --max-seconds 5: the first rules judged, the rest INCONCLUSIVE; each is logged as it is made
+    done = run("verify", "design-1", "--timeout", "2", "--max-seconds", "5", cwd=tmp_path)
+    lines = [line for line in done.stderr.splitlines() if line.startswith("verify: rule ")]
+    assert len(lines) == len(RULES), done.stderr
+    assert re.fullmatch(rf"verify: rule 1 of {len(RULES)}: {RULES[0].id}: [A-Z]+ \(provisional\)", lines[0])
+    assert not lines[-1].endswith("(provisional)")  # no scenario after the last one
+    assert [int(line.split()[2]) for line in lines] == list(range(1, len(RULES) + 1))
+
+
+@pytest.mark.timeout(900)
+def test_docs_logs_each_stage(tmp_path):
+    done = run("docs", "--out", str(tmp_path / "docs"), "--tests", str(ROOT / "tests"), cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    stages = [line for line in done.stderr.splitlines() if line.startswith("docs: stage ")]
+    assert len(stages) >= 2 and stages[-1].endswith("diagrams and pages"), done.stderr
+    total = int(stages[0].split(" of ")[1].split(":")[0])
+    assert len(stages) == total
