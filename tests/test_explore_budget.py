@@ -47,20 +47,21 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
     monkeypatch.setattr(fast.forms, "CHUNK", 3)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
     here, table_here = _table(bounds, 1)
-    real_chunk, real_answers, arrived = fast.forms._expand_chunk, fast.forms._answers, []
+    real_chunk, real_answer, arrived = fast.forms._expand_chunk, fast.forms._answer, []
 
     def slow_on_the_first_chunk(table, forms, foreign, start):
         if forms[0] == min(n for n, expansion in enumerate(table.expansions) if expansion is None):
             time.sleep(0.1)  # chunk 0: the lowest form not expanded when the level started
         return real_chunk(table, forms, foreign, start)
 
-    def answers(buffer, data):
-        found = real_answers(buffer, data)
-        arrived.extend(number for number, _ in found if number is not None)  # None: a worker's level is done
-        return found
+    def answer(message):
+        number, found = real_answer(message)
+        if number is not None:  # None: a worker's level is done
+            arrived.append(number)
+        return number, found
 
     monkeypatch.setattr(fast.forms, "_expand_chunk", slow_on_the_first_chunk)
-    monkeypatch.setattr(fast.forms, "_answers", answers)
+    monkeypatch.setattr(fast.forms, "_answer", answer)
     real_collect = fast.forms._collect
     monkeypatch.setattr(fast.forms, "_collect", lambda *args: arrived.append(None) or real_collect(*args))
     split, table_split = _table(bounds, 2)
@@ -128,40 +129,23 @@ def test_max_states_stops_the_run_marked_incomplete(tmp_path, capsys, workers):
     assert "INCOMPLETE" in capsys.readouterr().out
 
 
-class _LateBarrier:
-    """A level barrier after which every worker but the first out is slow: the first one
-    starts the next level (and may stop the walk there) while the others still finish this one."""
-
-    def __init__(self, barrier) -> None:
-        self.barrier = barrier
-
-    def wait(self):
-        import time
-
-        index = self.barrier.wait()
-        if index:
-            time.sleep(0.05)
-        return index
-
-    def abort(self):
-        self.barrier.abort()
-
-    @property
-    def broken(self):
-        return self.barrier.broken
-
-
 @pytest.mark.timeout(120)
 def test_a_split_walk_stopped_at_max_states_ends_when_workers_leave_a_level_at_different_times(monkeypatch):
     """A worker once read the stop flag after the level's barrier: it saw a stop set in the
-    next level by a worker that had gone on, left, and that worker waited for it for ever."""
-    real = search._Shared.__init__
+    next level by a worker that had gone on, left, and that worker waited for it for ever.
+    Now the parent decides once per level for every worker; here the forked workers are
+    slow to report each level, so the parent's worker has long finished its own."""
+    import os
+    import time
 
-    def late(self, context, workers):
-        real(self, context, workers)
-        self.barrier = _LateBarrier(self.barrier)
+    parent, real = os.getpid(), search._Link.level
 
-    monkeypatch.setattr(search._Shared, "__init__", late)
+    def late(self, found, shared):
+        if os.getpid() != parent:
+            time.sleep(0.05)
+        return real(self, found, shared)
+
+    monkeypatch.setattr(search._Link, "level", late)
     bounds = NAMED_BOUNDS["default"]
     table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
     world = fast._global_actions(table)
@@ -178,10 +162,10 @@ def test_a_split_walk_whose_worker_dies_is_an_error_not_a_wait(monkeypatch):
 
     real = search._child
 
-    def dying(plan, shared, worker):
-        if worker == 1:
+    def dying(channel, index, plan, shared):
+        if index == 0:
             os._exit(9)  # as if killed: no message, no result
-        real(plan, shared, worker)
+        real(channel, index, plan, shared)
 
     monkeypatch.setattr(search, "_child", dying)
     bounds = NAMED_BOUNDS["kill"]
