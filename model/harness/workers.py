@@ -108,23 +108,23 @@ class WorkerGroup:
         command_read, command_write = multiprocessing.Pipe(duplex=False)
         answer_read, answer_write = multiprocessing.Pipe(duplex=False)
         widen(answer_write.fileno())
+        self._commands.append(command_write)  # known at once: ``close`` closes them whatever happens
+        self._answers.append(answer_read)
         if self.method == "fork":
             pid = os.fork()
             if pid == 0:  # the worker: never returns
-                for end in self._commands + self._answers + [command_write, answer_read]:
+                for end in self._commands + self._answers:
                     end.close()  # the parent's ends: a worker that holds none sees the parent leave
                 _run_forked(self.serve, Channel(command_read, answer_write), index, self.args)
+            self.pids.append(pid)
         else:
             process = multiprocessing.get_context("spawn").Process(
                 target=_run_spawned, args=(self.serve, command_read, answer_write, index, self.args), daemon=True)
             process.start()
             self._processes[index] = process
-            pid = process.pid
+            self.pids.append(process.pid)
         command_read.close()
         answer_write.close()
-        self.pids.append(pid)
-        self._commands.append(command_write)
-        self._answers.append(answer_read)
         self._index[answer_read] = index
 
     def send(self, index: int, message) -> None:
