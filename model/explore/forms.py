@@ -16,23 +16,20 @@ their findings) numbered after the parent's. The parent reads whichever answer c
 and takes them in chunk order, so it numbers the new forms in the order a serial
 expansion would: form ids (and so traces) do not depend on the number of workers.
 
-Not a ``multiprocessing`` pool: a pool's ``terminate`` can wait forever for a
-queue lock that a worker killed by the same Ctrl-C or SIGTERM held. Here an
-interrupted parent kills its workers (SIGKILL) and reaps them; no lock is shared.
-Not ``forked.expand_level`` either (the design explorer's): it sends a worker's
-results once, when the worker is done.
+The workers are a ``harness.workers.WorkerGroup`` (fork): an interrupted parent
+kills them (SIGKILL) and reaps them; no lock is shared. Not ``forked.expand_level``
+(the design explorer's): that one sends a worker's results once, when it is done.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
-import select
-import struct
 import time
 
 from mcp_resume.model.explore.canonical import server_key
-from mcp_resume.model.explore.forked import Claims, quiet_worker, stop_worker, widen
+from mcp_resume.model.harness.workers import Claims, WorkerFailed, WorkerGroup
+
+__all__ = ["CHUNK", "MIN_PARALLEL", "FormWorkers", "WorkerFailed"]  # internal to ``fast``
 
 CHUNK = 48
 """Forms per chunk a worker answers at once (more when a level has more chunks than
@@ -41,15 +38,8 @@ its pipe of claims holds)."""
 MIN_PARALLEL = 2 * CHUNK
 """A level with fewer unexpanded forms is expanded in this process."""
 
-_LENGTH = struct.Struct("<Q")
-"""The length of each pickled answer or command, before it on its pipe."""
-
 _END = 2**32 - 1
 """The end mark of a level in a claims pipe."""
-
-class WorkerFailed(RuntimeError):
-    """A form worker died without answering (killed, out of memory)."""
-
 
 class FormWorkers:
     """Form workers forked once for a whole breadth-first expansion (at its first level of
@@ -70,9 +60,8 @@ class FormWorkers:
 
     def __init__(self, table, workers: int) -> None:
         self.table, self.workers = table, workers
-        self.children: dict[int, int] = {}  # the read end of a worker's answers -> its pid
+        self.group: WorkerGroup | None = None
         self.pids: list[int] = []
-        self.commands: list[int] = []  # the write end of each worker's commands
         self.claims: list[Claims] = []  # each worker's claims pipe
         self.homes: dict[tuple, int] = {}  # a server's side -> the worker that stepped it
         self.synced = 0  # the forms every worker numbers as the parent does
@@ -99,12 +88,10 @@ class FormWorkers:
             self._start()
         chunks = self.claims[0].cut(todo, CHUNK, reserve=self.workers)  # a pipe may get every chunk
         self._claim(chunks)
-        command = _frame((self.synced, [(form, table.state_findings.get(n)) for n, form in
-                                        enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign))
-        for write in self.commands:
-            _write_all(write, command)
+        self.group.send_all((self.synced, [(form, table.state_findings.get(n)) for n, form in
+                                           enumerate(table.forms[self.synced:], start=self.synced)], chunks, foreign))
         self.synced = len(table.forms)
-        answered = _collect(table, len(chunks), self.children)
+        answered = _collect(table, len(chunks), self.group)
         workers = {pid: index for index, pid in enumerate(self.pids)}
         for number, pid in answered.items():
             for form in chunks[number]:
@@ -112,21 +99,10 @@ class FormWorkers:
         table.seconds += time.perf_counter() - started
 
     def _start(self) -> None:
-        self.claims = [Claims() for _ in range(self.workers)]
-        for me in range(self.workers):
-            read, write = os.pipe()
-            widen(write)
-            order, command = os.pipe()
-            pid = os.fork()
-            if pid == 0:  # the worker: never returns
-                for fd in [read, command] + self.commands:  # another worker's commands are not its own
-                    os.close(fd)
-                _serve(self.table, order, [self.claims[(me + k) % self.workers].read for k in range(self.workers)], write)
-            os.close(write)
-            os.close(order)
-            self.children[read] = pid
-            self.pids.append(pid)
-            self.commands.append(command)
+        self.claims = [Claims() for _ in range(self.workers)]  # before the fork: the workers share them
+        self.group = WorkerGroup(self.workers, _serve, (self.table, [claims.read for claims in self.claims]))
+        self.group.start()
+        self.pids = list(self.group.pids)
         self.synced = len(self.table.forms)
 
     def _claim(self, chunks: list[list[int]]) -> None:
@@ -143,42 +119,15 @@ class FormWorkers:
             claims.put(numbers + [_END] * self.workers)
 
     def close(self) -> None:
-        """Stop the workers (they are waiting for a command, or killed if busy) and reap them."""
-        for write in self.commands:
-            os.close(write)  # a waiting worker reads the end and leaves
-        for read, pid in self.children.items():
-            stop_worker(pid)
-            os.close(read)
+        """Stop the workers (``WorkerGroup.close``: killed and reaped, busy or not)."""
+        if self.group is not None:
+            self.group.close()
         for claims in self.claims:
             claims.close()
-        self.children, self.pids, self.commands, self.claims = {}, [], [], []
+        self.group, self.pids, self.claims = None, [], []
 
 
-def _frame(message) -> bytes:
-    """``message`` pickled, after its length (``_LENGTH``): one command or answer on a pipe."""
-    data = pickle.dumps(message, protocol=pickle.HIGHEST_PROTOCOL)
-    return _LENGTH.pack(len(data)) + data
-
-
-def _write_all(fd: int, data: bytes) -> None:
-    view = memoryview(data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-def _read_exactly(fd: int, count: int) -> bytes | None:
-    """``count`` bytes from ``fd``; None at its end."""
-    parts, left = [], count
-    while left:
-        part = os.read(fd, min(left, 1 << 20))
-        if not part:
-            return None
-        parts.append(part)
-        left -= len(part)
-    return b"".join(parts)
-
-
-def _collect(table, count: int, children: dict[int, int]) -> dict[int, int]:
+def _collect(table, count: int, group: WorkerGroup) -> dict[int, int]:
     """Read the workers' answers as they come and take them in chunk order; return which
     worker (pid) answered each chunk."""
     base = len(table.forms)
@@ -186,78 +135,46 @@ def _collect(table, count: int, children: dict[int, int]) -> dict[int, int]:
     findings: dict[int, dict[int, list]] = {}
     waiting: dict[int, tuple] = {}  # chunk number -> its answer, until its turn
     answered: dict[int, int] = {}
-    frames = {read: bytearray() for read in children}
     next_chunk, done = 0, 0
-    while next_chunk < count or done < len(children):  # every chunk answered, every worker done
+    while next_chunk < count or done < group.count:  # every chunk answered, every worker done
         if next_chunk in waiting:
             _translate(table, base, known, findings, waiting.pop(next_chunk))
             next_chunk += 1
             continue
-        for read in select.select(list(frames), [], [])[0]:
-            data = os.read(read, 1 << 20)
-            if not data:  # a worker keeps its pipe open until told to leave: this one died
-                raise WorkerFailed(f"form worker {children[read]} died without answering chunk "
-                                   f"{next_chunk} (killed, or out of memory?)")
-            for number, answer in _answers(frames[read], data):
-                if number is None:
-                    done += 1
-                    continue
-                pid, start, met, _, _ = answer
-                _note_met(base, known.setdefault(pid, []), findings.setdefault(pid, {}), start, met)
-                waiting[number] = answer
-                answered[number] = pid
+        number, answer = _answer(group.receive()[1])
+        if number is None:
+            done += 1
+            continue
+        pid, start, met, _, _ = answer
+        _note_met(base, known.setdefault(pid, []), findings.setdefault(pid, {}), start, met)
+        waiting[number] = answer
+        answered[number] = pid
     return answered
 
 
-def _answers(buffer: bytearray, data: bytes) -> list[tuple]:
-    """The whole answers in ``buffer`` once ``data`` is added (what is left of an answer
-    stays), ``(None, None)`` for a worker's word that its level is done; raises the error
-    a worker sent."""
-    buffer += data
-    answers = []
-    while len(buffer) >= _LENGTH.size:
-        length = _LENGTH.unpack_from(buffer)[0]
-        if len(buffer) < _LENGTH.size + length:
-            break
-        kind, answer = pickle.loads(bytes(buffer[_LENGTH.size:_LENGTH.size + length]))
-        del buffer[:_LENGTH.size + length]
-        if kind == "error":
-            raise answer
-        answers.append((None, None) if kind == "done" else answer)
-    return answers
+def _answer(message: tuple) -> tuple:
+    """``(chunk number, answer)`` from a worker's message; ``(None, None)`` for its word that
+    its level is done."""
+    return (None, None) if message is None else message
 
 
-def _serve(table, commands: int, claims: list[int], write: int) -> None:
+def _serve(channel, me: int, table, claims: list[int]) -> None:
     """In a forked worker: for each command (the forms numbered since the last one, a
     level's chunks, ``foreign``), claim chunks from ``claims`` in turn (its own first), up
-    to an end mark in each, and answer each; leave at the end of the commands, without
-    running the parent's clean-ups. An error is sent as the answer, for the parent to raise."""
-    code = 1
-    try:
-        quiet_worker()
-        with os.fdopen(write, "wb") as stream:
-            while (head := _read_exactly(commands, _LENGTH.size)) is not None:
-                synced, met, chunks, foreign = pickle.loads(_read_exactly(commands, _LENGTH.unpack(head)[0]))
-                table.truncate(synced)
-                for form, checked in met:
-                    table.intern_checked(form, checked)
+    to an end mark in each, and answer each; leave at the end of the commands. An error
+    goes to the parent (``WorkerGroup``), which raises it."""
+    claims = claims[me:] + claims[:me]
+    while (command := channel.receive()) is not None:
+        synced, met, chunks, foreign = command
+        table.truncate(synced)
+        for form, checked in met:
+            table.intern_checked(form, checked)
+        sent = len(table.forms)
+        for pipe in claims:
+            while (number := Claims.take(pipe)) != _END:
+                channel.send((number, _expand_chunk(table, chunks[number], foreign, sent)))
                 sent = len(table.forms)
-                for pipe in claims:
-                    while (number := Claims.take(pipe)) != _END:
-                        try:
-                            answer = ("answer", (number, _expand_chunk(table, chunks[number], foreign, sent)))
-                        except Exception as error:  # noqa: BLE001 - the parent raises it
-                            answer = ("error", error)
-                        sent = len(table.forms)
-                        stream.write(_frame(answer))
-                        stream.flush()
-                        if answer[0] == "error":
-                            return
-                stream.write(_frame(("done", None)))  # it read its end mark in every pipe:
-                stream.flush()  # the next level's claims may come
-        code = 0
-    finally:
-        os._exit(code)
+        channel.send(None)  # it read its end mark in every pipe: the next level's claims may come
 
 
 def _expand_chunk(table, forms: list[int], foreign: bool, start: int) -> tuple:

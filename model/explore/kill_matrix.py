@@ -23,13 +23,11 @@ cells say "not available" and do not count.
 
 from __future__ import annotations
 
-import multiprocessing
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Protocol
 
-from mcp_resume.model.harness.pools import stop_workers
+from mcp_resume.model.harness.workers import finished_tasks
 from mcp_resume.spec import designs as spec_designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace
@@ -318,17 +316,10 @@ def _run_cells(todo: list[tuple[Column, Row, Profile]], workers: int) -> Iterato
         return
     # the slowest cells (exhaustive explorations) first, so the workers end together
     runnable.sort(key=lambda t: isinstance(t[0], ExplorerColumn) and not expected_caught(t[1], t[2]), reverse=True)
-    context = multiprocessing.get_context("spawn")  # no fork of a process that may run threads
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [pool.submit(_run_cell, task) for task in runnable]
-        try:
-            for future in as_completed(futures):
-                yield future.result()
-        except BaseException:
-            stop_workers(pool)  # an interrupt ends the running cells too, not only the queued ones
-            raise
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+    tasks = [(task,) for task in runnable]
+    with finished_tasks(_run_cell, tasks, workers, start="spawn") as finished:  # no fork of a process that may run threads
+        for _, cell in finished:
+            yield cell
 
 
 def _run_cell(task: tuple[Column, Row, Profile]) -> Cell:

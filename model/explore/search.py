@@ -9,11 +9,14 @@ counts of transitions need (``Tally``): how often each form was a session of an
 expanded state, and how many events and requests the other sessions held.
 
 ``search(plan, workers)`` runs the walk in this process (``workers == 1``) or
-splits it over ``workers`` processes (a fork context): worker ``w`` owns the
-states whose ``hash`` (of a tuple of ints: the same in every process) is ``w``
-modulo ``workers``, expands its own frontier, and after each level sends every
-successor it does not own to its owner, once. Levels are kept in step by a
-barrier; the counts are the same for any number of workers.
+splits it over ``workers`` processes (this one and ``workers - 1`` forked ones,
+a ``harness.workers.WorkerGroup``): worker ``w`` owns the states whose ``hash``
+(of a tuple of ints: the same in every process) is ``w`` modulo ``workers``,
+expands its own frontier, and after each level sends every successor it does
+not own to its owner, once, through this process (each worker's share pickled
+once by its sender, passed on as it is). Levels are kept in step by this
+process: it tells every worker the level's new states and whether the run
+stops, once all have reported; the counts are the same for any number of workers.
 
 A run stops early, marked ``stopped``, when it holds more than ``max_states``
 states or its processes more than ``max_memory`` MB of resident memory
@@ -22,12 +25,15 @@ states or its processes more than ``max_memory`` MB of resident memory
 
 from __future__ import annotations
 
-import multiprocessing
+import mmap
 import os
-import queue
-import threading
+import pickle
 from dataclasses import dataclass, field
 from typing import Callable
+
+from mcp_resume.model.harness.workers import WorkerGroup
+
+__all__ = ["Plan", "Tally", "search", "expand_level", "resident_mb", "SPLIT_FROM"]  # internal to ``fast``
 
 CHECK_EVERY = 2000
 """States expanded between two looks at the budget and two progress calls."""
@@ -247,39 +253,40 @@ def _search_here(plan: Plan, progress: Progress | None) -> Tally:
 
 
 class _Shared:
-    """What the workers of one split walk share: inboxes, a barrier, counts, a stop flag."""
+    """What the workers of one split walk share, in a page of memory mapped before the fork
+    (no lock: each word has one writer, or any writer's value is fine): the states each
+    worker holds, its resident MB, and the stop flag with its reason."""
 
-    def __init__(self, context, workers: int) -> None:
+    REASON = 200
+
+    def __init__(self, workers: int) -> None:
         self.workers = workers
-        self.inboxes = [context.Queue() for _ in range(workers)]
-        self.results = context.Queue()
-        self.barrier = context.Barrier(workers)
-        self.sizes = context.Array("q", 2 * workers, lock=False)  # new states per worker, by level parity
-        self.held = context.Array("q", workers, lock=False)  # states each worker holds
-        self.memory = context.Array("d", workers, lock=False)  # MB resident per worker
-        self.stop = context.Event()
-        self.reason = context.Array("c", 200)
+        self._memory = mmap.mmap(-1, 16 * workers + 8 + self.REASON)
+        view = memoryview(self._memory)
+        self.held = view[:8 * workers].cast("q")
+        self.memory = view[8 * workers:16 * workers].cast("d")
+        self._flag = view[16 * workers:16 * workers + 8].cast("q")
+        self._reason = view[16 * workers + 8:]
+
+    def stopped(self) -> bool:
+        return bool(self._flag[0])
+
+    def stop(self, reason: str) -> None:
+        data = reason.encode()[:self.REASON - 1]
+        self._reason[:len(data)] = data
+        self._flag[0] = 1
+
+    def reason(self) -> str:
+        return bytes(self._reason).split(b"\0", 1)[0].decode(errors="replace") or "stopped"
 
 
 def _search_split(plan: Plan, workers: int, progress: Progress | None) -> Tally:
-    context = multiprocessing.get_context("fork")
-    shared = _Shared(context, workers)
-    children = [context.Process(target=_child, args=(plan, shared, w), daemon=True) for w in range(1, workers)]
-    for child in children:
-        child.start()
-    try:
-        mine = _work(plan, shared, 0, progress, lambda: all(child.is_alive() for child in children))
+    shared = _Shared(workers)
+    with WorkerGroup(workers - 1, _child, (plan, shared)) as group:
+        mine = _work(plan, shared, 0, progress, _Coordinator(group, workers))
         tallies = [mine]
-        for _ in children:
-            tallies.append(_result(shared, children))
-    except BaseException:
-        shared.barrier.abort()
-        raise
-    finally:
-        for child in children:
-            child.join(timeout=5)
-            if child.is_alive():
-                child.kill()
+        for _ in range(workers - 1):
+            tallies.append(group.receive()[1])
     total = Tally(len(plan.successors))
     for tally in tallies:
         total.add(tally)
@@ -287,84 +294,98 @@ def _search_split(plan: Plan, workers: int, progress: Progress | None) -> Tally:
     return total
 
 
-def _result(shared: _Shared, children) -> Tally:
-    while True:
-        try:
-            kind, value = shared.results.get(timeout=0.5)
-        except queue.Empty:
-            if not any(child.is_alive() for child in children) and shared.results.empty():
-                raise RuntimeError("a worker of the explorer died without a result")
-            continue
-        if kind == "error":
-            raise value
-        return value
+def _child(channel, index: int, plan: Plan, shared: _Shared) -> None:
+    """A forked worker (number ``index + 1``): its share of the walk, then its tally."""
+    channel.send(_work(plan, shared, index + 1, None, _Link(channel)))
 
 
-def _child(plan: Plan, shared: _Shared, worker: int) -> None:
-    from mcp_resume.model.explore.forked import quiet_worker
+class _Link:
+    """A forked worker's side of a level's exchange, through the parent."""
 
-    quiet_worker()
-    try:
-        shared.results.put(("tally", _work(plan, shared, worker, None)))
-    except BaseException as error:  # the parent re-raises it
-        shared.barrier.abort()
-        shared.stop.set()
-        shared.results.put(("error", error if isinstance(error, Exception) else RuntimeError(repr(error))))
+    def __init__(self, channel) -> None:
+        self.channel = channel
+
+    def _receive(self):
+        message = self.channel.receive()
+        if message is None:
+            raise RuntimeError("the explorer's parent process left")
+        return message
+
+    def exchange(self, outgoing: list[bytes]) -> list[bytes]:
+        """Send each other worker's share (pickled); the shares the others sent this one."""
+        self.channel.send(outgoing)
+        return self._receive()
+
+    def level(self, found: int, shared: _Shared) -> tuple[int, bool]:
+        """Report this worker's new states; the level's new states and whether the run stops."""
+        self.channel.send(found)
+        return self._receive()
 
 
-def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None,
-          alive: Callable[[], bool] | None = None) -> Tally:
-    """One worker's share of the walk: its frontier, its states, what it sends each level.
-    ``alive`` (the parent's): whether every other worker still runs; one that died (killed,
-    out of memory) sends nothing, and is a ``RuntimeError`` rather than a wait for ever."""
+class _Coordinator:
+    """The parent's side (worker 0) of a level's exchange: it passes every share on to its
+    owner, and decides, once every worker has reported, whether the run stops."""
+
+    def __init__(self, group: WorkerGroup, workers: int) -> None:
+        self.group, self.workers = group, workers
+
+    def exchange(self, outgoing: list[bytes]) -> list[bytes]:
+        shares = {0: outgoing}
+        for _ in range(self.workers - 1):
+            index, theirs = self.group.receive()
+            shares[index + 1] = theirs
+        for owner in range(1, self.workers):
+            self.group.send(owner - 1, [shares[w][owner] for w in range(self.workers) if w != owner])
+        return [shares[w][0] for w in range(1, self.workers)]
+
+    def level(self, found: int, shared: _Shared) -> tuple[int, bool]:
+        new = found
+        for _ in range(self.workers - 1):
+            new += self.group.receive()[1]
+        stopping = shared.stopped()  # every worker is done with the level: its value is final
+        for index in range(self.workers - 1):
+            self.group.send(index, (new, stopping))
+        return new, stopping
+
+
+def _work(plan: Plan, shared: _Shared, worker: int, progress: Progress | None, link) -> Tally:
+    """One worker's share of the walk: its frontier, its states, what it sends each level
+    (through ``link``: a ``_Coordinator`` in the parent, a ``_Link`` in a forked worker)."""
     workers = shared.workers
     tally = Tally(len(plan.successors))
     budget = _Budget(plan)
     seen: set = {()} if worker == 0 else set()
     frontier: list = [()] if worker == 0 else []
     sent: set = set()
-    level = 0
-    try:
-        while plan.depth is None or tally.depth < plan.depth:
-            found: list = []
-            outgoing: list[list] = [[] for _ in range(workers)]
-            keep = _keeper(seen, sent, found, outgoing, worker, workers)
-            for chunk in _chunks(frontier, plan.check_every):
-                expand_level(plan, tally, chunk, keep)
-                if _check(shared, budget, worker, len(seen), tally, progress):
-                    break
-            for other in range(workers):
-                if other != worker:
-                    shared.inboxes[other].put(outgoing[other])
-            for _ in range(workers - 1):
-                for state in _receive(shared, worker, alive):
-                    size = len(seen)
-                    seen.add(state)
-                    if len(seen) != size:
-                        found.append(state)
-            frontier = found
-            shared.sizes[(level % 2) * workers + worker] = len(found)
-            shared.held[worker] = len(seen)
-            # Read before the barrier: a stop of this level was set before its worker sent what
-            # this one received, and none of the next level can come before the barrier. Read
-            # after it, a worker still here could see a stop another set in the next level and
-            # leave while that one waits for its states.
-            stopping = shared.stop.is_set()
-            shared.barrier.wait()
-            new = sum(shared.sizes[(level % 2) * workers + w] for w in range(workers))
-            level += 1
-            if stopping:
-                tally.stopped = shared.reason.value.decode() or "stopped"
-                if new:  # the level it stopped in, as far as it went
-                    tally.depth += 1
-                    tally.levels.append(new)
+    while plan.depth is None or tally.depth < plan.depth:
+        found: list = []
+        outgoing: list[list] = [[] for _ in range(workers)]
+        keep = _keeper(seen, sent, found, outgoing, worker, workers)
+        for chunk in _chunks(frontier, plan.check_every):
+            expand_level(plan, tally, chunk, keep)
+            if _check(shared, budget, worker, len(seen), tally, progress):
                 break
-            if not new:
-                break
-            tally.depth += 1
-            tally.levels.append(new)
-    except threading.BrokenBarrierError:
-        raise RuntimeError("another worker of the explorer failed") from None
+        shares = [pickle.dumps(states, protocol=pickle.HIGHEST_PROTOCOL) if owner != worker else b""
+                  for owner, states in enumerate(outgoing)]
+        for share in link.exchange(shares):
+            for state in pickle.loads(share):
+                size = len(seen)
+                seen.add(state)
+                if len(seen) != size:
+                    found.append(state)
+        frontier = found
+        shared.held[worker] = len(seen)
+        new, stopping = link.level(len(found), shared)
+        if stopping:
+            tally.stopped = shared.reason()
+            if new:  # the level it stopped in, as far as it went
+                tally.depth += 1
+                tally.levels.append(new)
+            break
+        if not new:
+            break
+        tally.depth += 1
+        tally.levels.append(new)
     tally.states = len(seen)
     return tally
 
@@ -391,23 +412,11 @@ def _keeper(seen: set, sent: set, found: list, outgoing: list, worker: int, work
 def _check(shared: _Shared, budget: _Budget, worker: int, held: int, tally: Tally, progress) -> bool:
     shared.held[worker] = held
     shared.memory[worker] = resident_mb()
-    if not shared.stop.is_set():
-        reason = budget.over(sum(shared.held[:]), sum(shared.memory[:]))
+    if not shared.stopped():
+        reason = budget.over(sum(shared.held), sum(shared.memory))
         if reason:
-            shared.reason.value = reason.encode()[:199]
-            shared.stop.set()
+            shared.stop(reason)
     if progress:
-        tally.states = sum(shared.held[:])
+        tally.states = sum(shared.held)
         progress(tally)
-    return shared.stop.is_set()
-
-
-def _receive(shared: _Shared, worker: int, alive: Callable[[], bool] | None = None) -> list:
-    while True:
-        try:
-            return shared.inboxes[worker].get(timeout=0.5)
-        except queue.Empty:
-            if shared.barrier.broken:
-                raise threading.BrokenBarrierError from None
-            if alive is not None and not alive():
-                raise RuntimeError("a worker of the explorer died (killed, or out of memory?)") from None
+    return shared.stopped()

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -31,11 +30,18 @@ from dataclasses import dataclass
 from pathlib import Path
 
 try:
+    from mcp_resume.model.targets.process import ProgramTimedOut, run_program
+except ImportError:  # run as a script, before mcp_resume is installed
+    from process import ProgramTimedOut, run_program
+
+try:
     from mcp_resume.model.targets.typescript_sdk import NODE_HINT, ToolMissingError, cache_root
 except ImportError:  # run as a script, before mcp_resume is installed
     from typescript_sdk import NODE_HINT, ToolMissingError, cache_root
 
 INSTALL_TIMEOUT_SECONDS = 900.0
+PROBE_TIMEOUT_SECONDS = 60.0
+"""Longest wait for a probe of an installed package (``python -c``), in seconds."""
 FIXTURES = Path(__file__).with_name("framework_fixtures")
 
 
@@ -149,9 +155,8 @@ def _npm_steps(fw: Framework) -> list[list[str]]:
 
 def _run(fw: Framework, argv: list[str]) -> None:
     try:
-        done = subprocess.run(argv, cwd=fw.folder() if fw.registry == "npm" else None, capture_output=True, text=True,
-                              timeout=INSTALL_TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
+        done = run_program(argv, INSTALL_TIMEOUT_SECONDS, cwd=fw.folder() if fw.registry == "npm" else None)
+    except ProgramTimedOut:
         raise _start_error(f"{fw.target}: {' '.join(argv[:4])} took longer than {INSTALL_TIMEOUT_SECONDS:g} s") from None
     if done.returncode != 0:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-10:])
@@ -174,8 +179,8 @@ def _installed_version(fw: Framework, package: str) -> str | None:
         return None
     probe = f"import importlib.metadata as m; print(m.version({package!r}))"
     try:
-        done = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
+        done = run_program([str(python), "-c", probe], PROBE_TIMEOUT_SECONDS)
+    except ProgramTimedOut:
         return None
     return done.stdout.strip() if done.returncode == 0 else None
 

@@ -1,4 +1,9 @@
-"""Start and stop real servers under test as subprocesses on 127.0.0.1.
+"""External programs: the one module that starts them (worker processes are ``harness.workers``').
+
+``run_program(argv, timeout_seconds)`` runs a program to its end (pip, npm, a probe of an
+installed package), bounded: past the timeout it is killed and ``ProgramTimedOut`` raised.
+
+Real servers under test run as subprocesses on 127.0.0.1.
 
 ``running_python_sdk()`` is the embedded target ``python-sdk``
 (``model.targets.python_sdk_server``): it picks a free port, starts the server, waits
@@ -28,7 +33,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-import httpx
 
 HOST = "127.0.0.1"
 START_TIMEOUT_SECONDS = 30.0
@@ -39,6 +43,24 @@ STDERR_TAIL_LINES = 15
 LIFETIME = Path(__file__).with_name("lifetime")
 PARENT_PID_VARIABLE = "MCP_RESUME_PARENT_PID"
 PR_SET_PDEATHSIG = 1
+
+
+class ProgramTimedOut(TimeoutError):
+    """A program run by ``run_program`` did not end within its timeout (it was killed)."""
+
+    def __init__(self, argv: list[str], timeout_seconds: float) -> None:
+        super().__init__(f"{' '.join(argv[:4])} took longer than {timeout_seconds:g} s")
+        self.argv, self.timeout_seconds = argv, timeout_seconds
+
+
+def run_program(argv: list[str], timeout_seconds: float, cwd: Path | str | None = None) -> subprocess.CompletedProcess:
+    """Run ``argv`` (in ``cwd``) to its end; its exit code, stdout and stderr as text (captured).
+    Killed after ``timeout_seconds`` s: ``ProgramTimedOut``. A program that is not there:
+    ``FileNotFoundError``."""
+    try:
+        return subprocess.run(argv, cwd=cwd, capture_output=True, text=True, timeout=timeout_seconds, check=False)
+    except subprocess.TimeoutExpired:
+        raise ProgramTimedOut(argv, timeout_seconds) from None
 
 
 class TargetStartError(RuntimeError):
@@ -148,6 +170,8 @@ def _close_stdin(process: subprocess.Popen) -> None:
 
 
 def _wait_until_answers(process: subprocess.Popen, url: str, name: str, timeout: float, stderr) -> None:
+    import httpx  # here: the install scripts import this module before httpx is there
+
     deadline = time.monotonic() + timeout
     with httpx.Client(timeout=1.0, trust_env=False) as client:
         while time.monotonic() < deadline:

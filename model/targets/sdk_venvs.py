@@ -15,16 +15,18 @@ does not start.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from mcp_resume.model.targets.process import HOST, TargetStartError, free_port, running_server
+from mcp_resume.model.targets.process import (HOST, ProgramTimedOut, TargetStartError, free_port, run_program,
+                                               running_server)
 from mcp_resume.model.targets.typescript_sdk import cache_root
 
 INSTALL_TIMEOUT_SECONDS = 600.0
+PROBE_TIMEOUT_SECONDS = 60.0
+"""Longest wait for a probe of an installed package (``python -c``), in seconds."""
 HERE = Path(__file__).parent
 FIXTURES = {1: HERE / "sdk_fixtures" / "python_sdk1_server.py", 2: HERE / "python_sdk_server.py"}
 COMPAT_RELEASES = ("1.30.0", "2.3.0")
@@ -50,8 +52,8 @@ def ensure_venv(version: str) -> Path:
     ]
     for argv in steps:
         try:
-            done = subprocess.run(argv, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS)
-        except subprocess.TimeoutExpired:
+            done = run_program(argv, INSTALL_TIMEOUT_SECONDS)
+        except ProgramTimedOut:
             raise TargetStartError(f"{' '.join(argv[:4])} took longer than {INSTALL_TIMEOUT_SECONDS:g} s") from None
         if done.returncode != 0:
             tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-10:])
@@ -76,7 +78,7 @@ def _installed(python: Path) -> str | None:
         return None
     probe = "import importlib.metadata as m, mcp; print(m.version('mcp'))"
     try:
-        done = subprocess.run([str(python), "-c", probe], capture_output=True, text=True, timeout=60)
-    except subprocess.TimeoutExpired:
+        done = run_program([str(python), "-c", probe], PROBE_TIMEOUT_SECONDS)
+    except ProgramTimedOut:
         return None
     return done.stdout.strip() if done.returncode == 0 else None

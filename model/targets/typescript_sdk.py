@@ -21,11 +21,15 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+
+try:
+    from mcp_resume.model.targets.process import ProgramTimedOut, run_program
+except ImportError:  # run as a script, before mcp_resume is installed
+    from process import ProgramTimedOut, run_program
 
 PACKAGE = "@modelcontextprotocol/sdk"
 DEFAULT_VERSION = "1.32.2"
@@ -73,8 +77,8 @@ def ensure_installed(version: str = DEFAULT_VERSION) -> Path:
     (folder / "package.json").write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")
     argv = [npm, "install", "--no-audit", "--no-fund", "--loglevel=error"]
     try:
-        done = subprocess.run(argv, cwd=folder, capture_output=True, text=True, timeout=INSTALL_TIMEOUT_SECONDS)
-    except subprocess.TimeoutExpired:
+        done = run_program(argv, INSTALL_TIMEOUT_SECONDS, cwd=folder)
+    except ProgramTimedOut:
         raise _start_error(f"npm install {PACKAGE}@{version} took longer than {INSTALL_TIMEOUT_SECONDS:g} s") from None
     if done.returncode != 0 or installed_version(folder) != version:
         tail = "\n".join((done.stderr or done.stdout).strip().splitlines()[-10:])

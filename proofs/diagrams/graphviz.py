@@ -1,9 +1,15 @@
-"""Graphviz's ``dot`` program: finding it and rendering DOT text with it."""
+"""Graphviz's ``dot`` program: finding it and rendering DOT text with it.
+
+``render(dot_text, fmt, dot_program)`` goes through pydot (``pydot.Dot.create``), which
+starts ``dot`` itself: ``proofs/`` starts no process of its own (the project's programs
+are started by ``model.targets.process``, its workers by ``model.harness.workers``).
+"""
 
 from __future__ import annotations
 
+import contextlib
+import io
 import shutil
-import subprocess
 
 INSTALL_HINT = "install Graphviz (Debian/Ubuntu: apt-get install graphviz; macOS: brew install graphviz)"
 
@@ -27,7 +33,25 @@ def render(dot_text: str, fmt: str, dot_program: str) -> bytes:
     """
     if fmt not in RENDERED_FORMATS:
         raise ValueError(f"cannot render {fmt!r}; renderable formats: {', '.join(RENDERED_FORMATS)}")
-    done = subprocess.run([dot_program, f"-T{fmt}"], input=dot_text.encode("utf-8"), capture_output=True, check=False)
-    if done.returncode != 0:
-        raise GraphvizError(f"dot -T{fmt} failed ({done.returncode}): {done.stderr.decode(errors='replace').strip()}")
-    return done.stdout
+    return run_dot(dot_text, fmt, dot_program)
+
+
+def run_dot(dot_text: str, fmt: str, dot_program: str) -> bytes:
+    """What ``dot_program -T<fmt>`` prints for ``dot_text`` (any Graphviz output format), run by
+    pydot. Raises ``GraphvizError`` with ``dot``'s complaint when it fails, ``OSError`` when
+    ``dot_program`` is not there."""
+    import pydot  # here: its parser takes a while to import, and most commands draw nothing
+
+    class Text(pydot.Dot):
+        """A graph that pydot writes out as the DOT text it was given (no parse, no rewriting)."""
+
+        def to_string(self, indent="", indent_level: int = 1) -> str:
+            return dot_text
+
+    said = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(said):  # pydot prints a failing dot's stderr
+            return Text().create(prog=dot_program, format=fmt, encoding="utf-8")
+    except AssertionError as error:  # pydot's word for a non-zero exit
+        detail = said.getvalue().strip() or str(error)
+        raise GraphvizError(f"dot -T{fmt} failed: {detail}") from None

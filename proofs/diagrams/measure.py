@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
 from dataclasses import dataclass
+
+from mcp_resume.proofs.diagrams.graphviz import run_dot
 
 SCREEN = (1920, 1080)
 """A laptop or desktop screen at 100% zoom, in CSS pixels."""
@@ -61,16 +62,12 @@ def fits_screen(svg: bytes | str, screen: tuple[int, int] = SCREEN) -> bool:
     return width <= screen[0] and height <= screen[1]
 
 
-def layout(dot_text: str, dot_program: str, timeout: float = 120.0) -> dict:
+def layout(dot_text: str, dot_program: str) -> dict:
     """Graphviz's layout of ``dot_text``: the JSON that ``dot -Tjson`` prints, parsed.
 
-    Raises ``RuntimeError`` when ``dot`` fails and ``subprocess.TimeoutExpired`` after ``timeout`` s.
+    Raises ``graphviz.GraphvizError`` (a ``RuntimeError``) when ``dot`` fails.
     """
-    done = subprocess.run([dot_program, "-Tjson"], input=dot_text.encode("utf-8"), capture_output=True,
-                          check=False, timeout=timeout)
-    if done.returncode != 0:
-        raise RuntimeError(f"dot -Tjson failed ({done.returncode}): {done.stderr.decode(errors='replace').strip()}")
-    return json.loads(done.stdout)
+    return json.loads(run_dot(dot_text, "json", dot_program))
 
 
 def node_boxes(laid_out: dict) -> dict[str, Box]:

@@ -49,20 +49,21 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
     monkeypatch.setattr(fast.forms, "CHUNK", 3)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
     here, table_here = _table(bounds, 1)
-    real_chunk, real_answers, arrived = fast.forms._expand_chunk, fast.forms._answers, []
+    real_chunk, real_answer, arrived = fast.forms._expand_chunk, fast.forms._answer, []
 
     def slow_on_the_first_chunk(table, forms, foreign, start):
         if forms[0] == min(n for n, expansion in enumerate(table.expansions) if expansion is None):
             time.sleep(0.1)  # chunk 0: the lowest form not expanded when the level started
         return real_chunk(table, forms, foreign, start)
 
-    def answers(buffer, data):
-        found = real_answers(buffer, data)
-        arrived.extend(number for number, _ in found if number is not None)  # None: a worker's level is done
-        return found
+    def answer(message):
+        number, found = real_answer(message)
+        if number is not None:  # None: a worker's level is done
+            arrived.append(number)
+        return number, found
 
     monkeypatch.setattr(fast.forms, "_expand_chunk", slow_on_the_first_chunk)
-    monkeypatch.setattr(fast.forms, "_answers", answers)
+    monkeypatch.setattr(fast.forms, "_answer", answer)
     real_collect = fast.forms._collect
     monkeypatch.setattr(fast.forms, "_collect", lambda *args: arrived.append(None) or real_collect(*args))
     split, table_split = _table(bounds, 2)

@@ -17,40 +17,23 @@ def test_the_estimate_is_close_to_what_the_search_finds(name):
     assert abs(estimate.estimate_states(distances, bounds.sessions, bounds.depth) - found) <= found // 100
 
 
-class _LateBarrier:
-    """A level barrier after which every worker but the first out is slow: the first one
-    starts the next level (and may stop the walk there) while the others still finish this one."""
-
-    def __init__(self, barrier) -> None:
-        self.barrier = barrier
-
-    def wait(self):
-        import time
-
-        index = self.barrier.wait()
-        if index:
-            time.sleep(0.05)
-        return index
-
-    def abort(self):
-        self.barrier.abort()
-
-    @property
-    def broken(self):
-        return self.barrier.broken
-
-
 @pytest.mark.timeout(120)
 def test_a_split_walk_stopped_at_max_states_ends_when_workers_leave_a_level_at_different_times(monkeypatch):
     """A worker once read the stop flag after the level's barrier: it saw a stop set in the
-    next level by a worker that had gone on, left, and that worker waited for it for ever."""
-    real = search._Shared.__init__
+    next level by a worker that had gone on, left, and that worker waited for it for ever.
+    Now the parent decides once per level for every worker; here the forked workers are
+    slow to report each level, so the parent's worker has long finished its own."""
+    import os
+    import time
 
-    def late(self, context, workers):
-        real(self, context, workers)
-        self.barrier = _LateBarrier(self.barrier)
+    parent, real = os.getpid(), search._Link.level
 
-    monkeypatch.setattr(search._Shared, "__init__", late)
+    def late(self, found, shared):
+        if os.getpid() != parent:
+            time.sleep(0.05)
+        return real(self, found, shared)
+
+    monkeypatch.setattr(search._Link, "level", late)
     bounds = NAMED_BOUNDS["default"]
     table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
     world = fast._global_actions(table)
@@ -67,10 +50,10 @@ def test_a_split_walk_whose_worker_dies_is_an_error_not_a_wait(monkeypatch):
 
     real = search._child
 
-    def dying(plan, shared, worker):
-        if worker == 1:
+    def dying(channel, index, plan, shared):
+        if index == 0:
             os._exit(9)  # as if killed: no message, no result
-        real(plan, shared, worker)
+        real(channel, index, plan, shared)
 
     monkeypatch.setattr(search, "_child", dying)
     bounds = NAMED_BOUNDS["kill"]

@@ -32,14 +32,14 @@ LAYOUT = '''spec/       mcp_resume.spec       the specification: pure, standard 
                                   decision, transitions, invariants, catalog, designs, bounds, walk)
 model/      mcp_resume.model      implementations held to it, by concern, in pipeline order:
   servers/                          the adapter interface, the reference server, the faulty designs
-  harness/                          the Hypothesis machine, the checker and replay
+  harness/                          the Hypothesis machine, the checker and replay, the worker processes
   explore/                          breadth-first exploration, symmetry, the state-space manifest, the kill matrix
   http/                             the bounded Streamable HTTP client, its evidence and curl scripts
   traffic/                          the one judge: recorded exchanges -> the spec's verdicts; the proxy
   verify/                           the scenarios that drive a live server, its verdicts and reports,
                                     the machine over HTTP
   serving/                          HTTP in front of in-process servers (the facade), designs over HTTP
-  targets/                          real servers started here (the official SDKs, frameworks)
+  targets/                          real servers and programs started here (the official SDKs, frameworks)
 proofs/     mcp_resume.proofs     evidence from the spec:
   decision/                         Z3 queries over the decision table
   system/                           the transition system in Z3: invariants, proofs, bounded model checking
@@ -155,7 +155,10 @@ def contributing_page() -> str:
         "the checker's machinery, a step that changes nothing (most are refusals) is told by comparing the server's "
         "attributes with `==` when the server says they are its whole state (`attributes_are_state`), and each level "
         "of 64 or more product states is expanded on forked workers that claim nodes as they come free; the results "
-        "are the same on any number of workers. The Hypothesis machine's examples are the same in every process, "
+        "are the same on any number of workers. Every worker process, the explorers' and those of `check` and the "
+        "kill matrix, comes from one module (`model/harness/workers.py`: fork for the explorers, spawn where a "
+        "parent may run threads, and one clean-up that kills and reaps them), and every external program from "
+        "another (`model/targets/process.py`); `tests/test_process_modules.py` holds it. The Hypothesis machine's examples are the same in every process, "
         "editable install or not: Hypothesis draws some integers from the literals of the local modules loaded, so "
         "while the machine runs that pool is left empty (`model/harness/machine.py`).",
         "**Liveness.** `mcp-resume liveness` (or `mcp-resume liveness 3` for faulty design 3) checks `no-stranded-request` on the explored graph under fair "

@@ -32,11 +32,9 @@ ended at once and ``out`` is left as it was.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 import time
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -48,7 +46,7 @@ from mcp_resume.jobs import check_explorer
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS
-from mcp_resume.model.harness.pools import stop_workers
+from mcp_resume.model.harness.workers import finished_tasks
 from mcp_resume.outputs import StageProgress, staged_folder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
@@ -225,20 +223,11 @@ def run_stages(work: list[Stage], workers: int, done: Callable[[Stage, list[Line
             results[index] = stage.run(*stage.args)
             done(stage, results[index], time.perf_counter() - started, len(results), total)
         return [line for index in range(total) for line in results[index]]
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=min(workers, total), mp_context=context) as pool:
-        pending: dict[Future, int] = {pool.submit(_timed, stage.run, stage.args): i for i, stage in enumerate(work)}
-        try:
-            while pending:
-                finished, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    index = pending.pop(future)
-                    lines, seconds = future.result()
-                    results[index] = lines
-                    done(work[index], lines, seconds, len(results), total)
-        except BaseException:
-            stop_workers(pool)
-            raise
+    tasks = [(stage.run, stage.args) for stage in work]
+    with finished_tasks(_timed, tasks, workers, start="spawn") as finished:  # spawn: this process runs threads
+        for index, (lines, seconds) in finished:
+            results[index] = lines
+            done(work[index], lines, seconds, len(results), total)
     return [line for index in range(total) for line in results[index]]
 
 
