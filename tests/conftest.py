@@ -20,6 +20,7 @@
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import pickle
 from pathlib import Path
@@ -52,43 +53,49 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
     return None
 
 
+DURATIONS = json.loads((TESTS / "durations.json").read_text(encoding="utf-8")) if (TESTS / "durations.json").exists() else {}
+"""Seconds each test of a second or more took in a whole run, keyed ``<file>::<test>``
+(``tools/test_durations.py`` writes them): the order the slow tier starts in."""
+
+
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark ``slow`` every test of ``tests/slow/`` (a ``slow`` mark elsewhere is a
-    ``pytest.UsageError``), then order the tests so that each worker starts with slow
-    ones, the longest (by ``pytest.mark.timeout``) first, and the short ones fill the
-    gaps at the end, so the workers finish together.
+    ``pytest.UsageError``), then order the tests so that the workers finish together: the
+    slow ones first, the longest (by ``DURATIONS``) first, each dealt to the worker whose
+    share is shortest so far, and the short ones after them to fill the gaps.
 
     ``--dist worksteal`` gives worker ``i`` of ``n`` the next ``len(left) // (n - i)`` tests
-    of this order, then moves tests from the end of a busy worker's queue to an idle one:
-    so the slow tests, in runs of one module, are dealt in turn to the ``n`` slices, each
-    slice then filled with fast tests."""
+    of this order, then moves tests from the end of a busy worker's queue to an idle one."""
     for item in items:
         in_slow = SLOW in Path(item.path).parents
         if item.get_closest_marker("slow") is not None and not in_slow:
             raise pytest.UsageError(f"{item.nodeid} is marked slow outside tests/slow/: move it there")
         if in_slow:
             item.add_marker(pytest.mark.slow)
-    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -_timeout(item)))
+    items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -_seconds(item)))
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     if workers > 1:
         items[:] = _dealt(items, workers)
 
 
+def _seconds(item) -> float:
+    """What ``item`` took in the run ``DURATIONS`` recorded (0 for a short or new test)."""
+    return DURATIONS.get(f"{Path(item.path).name}::{item.name}", 0.0)
+
+
 def _dealt(items: list, workers: int) -> list:
-    """``items`` (slow first) as ``workers`` consecutive slices of worksteal's sizes, the
-    runs of slow tests of one module dealt to the slices in turn."""
+    """``items`` (slow first, longest first) as ``workers`` consecutive slices of worksteal's
+    sizes: each slow test goes to the slice with the least time so far, then the fast tests
+    fill every slice up to its size."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = items[len(slow):]
-    runs: list[list] = []
-    for item in slow:
-        if runs and runs[-1][0].path == item.path and _timeout(runs[-1][0]) == _timeout(item):
-            runs[-1].append(item)
-        else:
-            runs.append([item])
     slices: list[list] = [[] for _ in range(workers)]
-    for number, run in enumerate(runs):
-        slices[number % workers].extend(run)
+    load = [0.0] * workers
+    for item in slow:
+        shortest = load.index(min(load))
+        slices[shortest].append(item)
+        load[shortest] += max(_seconds(item), 0.1)
     left, ordered = len(items), []
     for index, part in enumerate(slices):
         size = left // (workers - index)
@@ -97,11 +104,6 @@ def _dealt(items: list, workers: int) -> list:
         ordered += part
         left -= len(part)
     return ordered + fast
-
-
-def _timeout(item) -> float:
-    marker = item.get_closest_marker("timeout")
-    return float(marker.args[0]) if marker is not None and marker.args else 0.0
 
 
 class SharedRuns:
