@@ -36,6 +36,25 @@ def fresh(shared_runs):
     return out, shared_runs.get("docs", lambda: build_docs(out, TESTS, DOT))
 
 
+@pytest.fixture
+def proofs_page_as_fresh(fresh, monkeypatch):
+    """For tests of what the generator does with the set's other pages: the proofs section
+    (``jobs.proving.write_docs``, which solves every ``boundary`` proof, most of a
+    generation's time) writes the page ``fresh`` solved, byte for byte. That solving is
+    tested by ``fresh`` itself and byte identity across runs by
+    ``test_generation_is_byte_identical_across_runs_svg_included``."""
+    import mcp_resume.jobs.proving as proving
+
+    solved = (fresh[0] / "proofs" / "README.md").read_bytes()
+
+    def write_docs(out_dir, dot_program=None):
+        page = Path(out_dir) / "README.md"
+        page.write_bytes(solved)
+        return [page]
+
+    monkeypatch.setattr(proving, "write_docs", write_docs)
+
+
 def test_the_committed_docs_are_what_the_spec_generates(fresh):
     out, _ = fresh
     differences = compare_sets(out, COMMITTED, svg=DOT is not None)
@@ -78,7 +97,7 @@ def test_the_index_lists_every_rule_and_those_no_test_covers(fresh):
         assert (f"(rules/{rule.id}.md)" in uncovered_part) == (rule.id in result.uncovered)
 
 
-def test_a_rule_no_test_covers_is_listed_as_such(tmp_path):
+def test_a_rule_no_test_covers_is_listed_as_such(proofs_page_as_fresh, tmp_path):
     tests = tmp_path / "repo" / "tests"
     tests.mkdir(parents=True)
     (tests / "test_one.py").write_text('import pytest\n\n@pytest.mark.covers("replay-suffix")\ndef test_it():\n    pass\n')
@@ -183,7 +202,7 @@ def test_svg_comparison_ignores_layout_but_not_labels(fresh, tmp_path):
     assert ("text", "live") in svg_text((out / "diagrams" / "session-lifecycle.svg").read_bytes())
 
 
-def test_the_command_writes_the_set_and_names_the_rules_no_test_covers(tmp_path, capsys):
+def test_the_command_writes_the_set_and_names_the_rules_no_test_covers(proofs_page_as_fresh, tmp_path, capsys):
     tests = tmp_path / "repo" / "tests"
     tests.mkdir(parents=True)
     (tests / "test_one.py").write_text('import pytest\n\n@pytest.mark.covers("replay-suffix")\ndef test_it():\n    pass\n')
@@ -199,7 +218,8 @@ def test_every_rule_of_this_repository_is_covered_by_a_test(fresh):
     assert "Every rule is covered by at least one test." in (out / "README.md").read_text()
 
 
-def test_check_passes_on_a_fresh_set_and_fails_with_the_command_on_a_stale_one(fresh, tmp_path, capsys, monkeypatch):
+def test_check_passes_on_a_fresh_set_and_fails_with_the_command_on_a_stale_one(fresh, proofs_page_as_fresh, tmp_path, capsys,
+                                                                               monkeypatch):
     monkeypatch.chdir(ROOT)
     out, _ = fresh
     copy = tmp_path / "docs"
@@ -223,7 +243,8 @@ def _covered() -> dict[str, list[str]]:
     return covered
 
 
-def test_the_command_writes_every_page_from_a_folder_without_tests(fresh, tmp_path, monkeypatch, capsys):
+def test_the_command_writes_every_page_from_a_folder_without_tests(fresh, proofs_page_as_fresh, tmp_path, monkeypatch,
+                                                                    capsys):
     # as from an installed package: no tests/ beside it; every page is written and says the coverage is unknown
     monkeypatch.chdir(tmp_path)
     assert main(["docs", "--out", "docs"]) == 0
