@@ -10,7 +10,7 @@ from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 
-from tests.helpers.explore_budget import _table
+from tests.helpers.explore_budget import expanded_table
 
 
 def _counts(result):
@@ -29,8 +29,8 @@ def test_a_level_of_forms_is_expanded_by_workers_as_in_this_process(monkeypatch)
     monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
     monkeypatch.setattr(fast.forms, "CHUNK", 7)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
-    here, table_here = _table(bounds, 1)
-    split, table_split = _table(bounds, 2)
+    here, table_here = expanded_table(bounds, 1)
+    split, table_split = expanded_table(bounds, 2)
     assert here == split and table_here.forms == table_split.forms  # the same ids for the same forms
     for mine, theirs in zip(table_here.expansions, table_split.expansions):
         assert (mine is None) == (theirs is None)
@@ -48,7 +48,7 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
     monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
     monkeypatch.setattr(fast.forms, "CHUNK", 3)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
-    here, table_here = _table(bounds, 1)
+    here, table_here = expanded_table(bounds, 1)
     real_chunk, real_answer, arrived = fast.forms._expand_chunk, fast.forms._answer, []
 
     def slow_on_the_first_chunk(table, forms, foreign, start):
@@ -66,7 +66,7 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
     monkeypatch.setattr(fast.forms, "_answer", answer)
     real_collect = fast.forms._collect
     monkeypatch.setattr(fast.forms, "_collect", lambda *args: arrived.append(None) or real_collect(*args))
-    split, table_split = _table(bounds, 2)
+    split, table_split = expanded_table(bounds, 2)
     assert here == split and table_here.forms == table_split.forms
     assert [mine.moves for mine in table_here.expansions if mine] == [theirs.moves for theirs in table_split.expansions if theirs]
     levels = [arrival.split() for arrival in " ".join(map(str, arrived)).split("None") if arrival.strip()]

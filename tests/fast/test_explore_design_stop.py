@@ -15,7 +15,7 @@ from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 
-from tests.helpers.explore_design_stop import _same_walk, _steps
+from tests.helpers.explore_design_stop import same_walk, steps_by_rule
 
 
 KILL = NAMED_BOUNDS["kill"]
@@ -32,7 +32,7 @@ def test_the_default_walk_stops_early_with_traces_no_walk_of_the_bound_beats(num
                               Profile.BOUNDARY, stop=Stop.NEVER)
     shallower = Bounds(KILL.sessions, KILL.streams, KILL.events, KILL.requests, depth - 1)
     assert not explore_server(DESIGNS[number], shallower, Profile.BOUNDARY, stop=Stop.NEVER).caught
-    assert _steps(level) == _steps(to_depth) and set(_steps(level).values()) == {depth}
+    assert steps_by_rule(level) == steps_by_rule(to_depth) and set(steps_by_rule(level).values()) == {depth}
 
 
 def test_first_stops_inside_the_level_that_the_level_stop_finishes():
@@ -102,7 +102,7 @@ def test_a_level_whose_worker_fails_is_expanded_again_in_this_process(monkeypatc
     monkeypatch.setattr(forked, "expand_level", failing)
     alone = explore_server(DESIGNS[4], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
     tried = explore_server(DESIGNS[4], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=2)
-    assert calls and _same_walk(tried) == _same_walk(alone)
+    assert calls and same_walk(tried) == same_walk(alone)
 
 
 def test_workers_stop_once_one_of_them_has_what_the_walk_needs(tmp_path):
@@ -219,4 +219,4 @@ def test_a_step_that_changes_only_what_equality_ignores_is_still_seen_by_its_pic
     monkeypatch.setattr(product._Unchanged, "attributes", lambda self, work: False)
     by_pickles = explore_server(_CountsRefusals, bounds, Profile.BOUNDARY, stop=Stop.NEVER, workers=1)
     assert counted.states > plain.states
-    assert _same_walk(counted) == _same_walk(by_pickles)
+    assert same_walk(counted) == same_walk(by_pickles)

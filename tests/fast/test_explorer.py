@@ -19,13 +19,13 @@ from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import loads
 from mcp_resume.spec.transitions import step_if_enabled
 
-from tests.helpers.explorer import _counts, _expanded
+from tests.helpers.explorer import counts, expanded_forms
 
 
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25, Profile.MCP_2025_03_26])
 def test_the_explorers_agree_under_every_session_era_profile(profile):
     bounds = Bounds(sessions=2, streams=1, events=2, requests=1, depth=5)
-    assert _counts(explore_fast(bounds, profile)) == _counts(explore_spec(bounds, profile))
+    assert counts(explore_fast(bounds, profile)) == counts(explore_spec(bounds, profile))
 
 
 def test_a_session_holds_an_event_or_a_request_only_after_two_steps_of_its_own():
@@ -43,7 +43,7 @@ def test_another_sessions_ids_are_stepped_only_for_forms_a_state_with_one_can_ho
     skipping = explore_fast(bounds)
     monkeypatch.setattr(fast, "_foreign_needed", lambda table, fresh, bounds, distance: True)
     everywhere = explore_fast(bounds)
-    assert _counts(skipping) == _counts(everywhere)
+    assert counts(skipping) == counts(everywhere)
     assert skipping.notes["session_steps"] < everywhere.notes["session_steps"]
 
 
@@ -170,6 +170,6 @@ def test_the_initial_state_has_no_session_and_holds():
 def test_a_transition_check_broken_on_one_server_side_is_found_on_every_form_with_it(broken_transition_check):
     """A finding of a reused step is the first form's finding: it is filed for each form."""
     bounds = Bounds(sessions=2, streams=1, events=2, requests=1, depth=6)
-    reusing, expanded = _expanded(bounds)
+    reusing, expanded = expanded_forms(bounds)
     failing = [n for n, e in enumerate(expanded) if e is not None and e[3]]
     assert len({server_key(reusing.forms[n]) for n in failing}) < len(failing)  # some forms share one

@@ -8,7 +8,7 @@ from tests.helpers import hostile_servers as hostile
 from mcp_resume.model.http.client import Timeouts, _SseReader
 from mcp_resume.model.http.evidence import End, ErrorKind
 
-from tests.helpers.http_client import _initialize, run
+from tests.helpers.http_client import initialize, run
 
 
 def test_sse_reader_keeps_each_events_own_id_and_discards_a_cut_off_event():
@@ -40,7 +40,7 @@ def test_bounds_reject_non_positive_values():
 
 @pytest.mark.timeout(20)
 def test_refused_connection_is_a_connect_error():
-    exchange = run(_initialize(hostile.down_url()))
+    exchange = run(initialize(hostile.down_url()))
     assert exchange.error_kind is ErrorKind.CONNECT and exchange.status is None
     assert "cannot connect" in exchange.error
 
@@ -58,7 +58,7 @@ def test_refused_connection_is_a_connect_error():
 )
 def test_misbehaving_answers_are_clear_error_values(reply, kind, words):
     with hostile.http_server(reply) as url:
-        exchange = run(_initialize(url))
+        exchange = run(initialize(url))
     assert exchange.error_kind is kind and exchange.end is End.ERROR
     assert words in exchange.error and "\n" not in exchange.error
     assert "error" in exchange.to_json()
@@ -67,5 +67,5 @@ def test_misbehaving_answers_are_clear_error_values(reply, kind, words):
 @pytest.mark.timeout(20)
 def test_an_error_status_is_an_observation_not_an_error():
     with hostile.http_server(hostile.not_found) as url:
-        exchange = run(_initialize(url))
+        exchange = run(initialize(url))
     assert exchange.ok and exchange.status == 404 and exchange.body == "no such endpoint"

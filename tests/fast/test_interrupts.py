@@ -18,7 +18,7 @@ import pytest
 from mcp_resume import interrupts
 from mcp_resume.outputs import staged_folder
 
-from tests.helpers.interrupts import _files, interrupted
+from tests.helpers.interrupts import files, interrupted
 
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -36,7 +36,7 @@ def test_a_staged_folder_is_merged_only_when_the_block_ends(tmp_path):
         (scratch / "old.txt").write_text("replaced")
         assert not (tmp_path / "sub" / "new.txt").exists()
     assert (tmp_path / "old.txt").read_text() == "replaced"
-    assert _files(tmp_path) == {Path("old.txt"), Path("sub"), Path("sub/new.txt"), Path("sub/theirs.txt")}
+    assert files(tmp_path) == {Path("old.txt"), Path("sub"), Path("sub/new.txt"), Path("sub/theirs.txt")}
 
 
 def test_a_staged_folder_leaves_nothing_when_interrupted(tmp_path):
@@ -45,7 +45,7 @@ def test_a_staged_folder_leaves_nothing_when_interrupted(tmp_path):
         with staged_folder(tmp_path) as scratch:
             (scratch / "old.txt").write_text("partial")
             raise KeyboardInterrupt
-    assert _files(tmp_path) == {Path("old.txt")}
+    assert files(tmp_path) == {Path("old.txt")}
     assert (tmp_path / "old.txt").read_text() == "old"
 
 
@@ -61,7 +61,7 @@ def test_an_interrupt_whose_exception_was_lost_still_stops_the_merge(tmp_path):
     finally:
         interrupts.reset()
     assert (tmp_path / "old.txt").read_text() == "old"
-    assert _files(tmp_path) == {Path("old.txt")}
+    assert files(tmp_path) == {Path("old.txt")}
 
 
 def _main_with(monkeypatch, handler) -> int:

@@ -16,7 +16,7 @@ from mcp_resume.spec.space import Bounds
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
 
-from tests.helpers.liveness import _liveness
+from tests.helpers.liveness import run_liveness
 from tests.helpers.liveness import lassos  # noqa: F401 (fixtures)
 
 
@@ -105,7 +105,7 @@ def test_replay_refuses_a_lasso_that_is_not_one_instead_of_replaying_a_plain_tra
 
 
 def test_liveness_holds_on_the_spec(tmp_path, capsys):
-    code = _liveness("--sessions", "1", "--streams", "1", "--events", "1", "--requests", "1",
+    code = run_liveness("--sessions", "1", "--streams", "1", "--events", "1", "--requests", "1",
                     "--depth", "6", "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 0
     assert json.loads((tmp_path / "r.json").read_text())["holds"] is True
@@ -132,7 +132,7 @@ def test_a_capped_walk_keeps_every_edge_of_each_state_it_expanded():
 
 
 def test_liveness_stopped_without_a_lasso_exits_3_with_an_incomplete_verdict(tmp_path, capsys):
-    code = _liveness("3", "--max-states", "50", "--quiet", "--json", str(tmp_path / "r.json"))
+    code = run_liveness("3", "--max-states", "50", "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 3
     data = json.loads((tmp_path / "r.json").read_text())
     assert (data["holds"], data["verdict"]) == (None, "incomplete") and "--max-states 50" in data["stopped"]
@@ -143,15 +143,15 @@ def test_liveness_stops_at_its_default_cap(monkeypatch, capsys):
     from mcp_resume.jobs import lassos
 
     monkeypatch.setattr(lassos, "LIVENESS_MAX_STATES", 100)
-    assert _liveness("--bound", "kill", "--quiet") == 3
+    assert run_liveness("--bound", "kill", "--quiet") == 3
     out = " ".join(capsys.readouterr().out.split())
     assert "--max-states 100" in out and "the default of liveness" in out
 
 
 def test_a_design_s_liveness_is_judged_under_boundary_only(tmp_path, capsys):
-    assert _liveness("3", "--profile", "mcp-2025-03-26", "--quiet") == 2
+    assert run_liveness("3", "--profile", "mcp-2025-03-26", "--quiet") == 2
     assert "judged under boundary" in capsys.readouterr().err
-    assert _liveness("--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 0
+    assert run_liveness("--profile", "mcp-2025-11-25", "--quiet", "--json", str(tmp_path / "r.json")) == 0
     data = json.loads((tmp_path / "r.json").read_text())
     assert data["profile"] == "mcp-2025-11-25" and data["lassos"][0]["profile"] == "mcp-2025-11-25"
     assert data["verdict"] == "allowed" and data["required"] is False and data["holds"] is False

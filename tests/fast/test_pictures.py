@@ -14,7 +14,7 @@ from mcp_resume.proofs.diagrams.decision_flow import decision_flow
 from mcp_resume.proofs.diagrams.render import spec_diagrams
 from mcp_resume.proofs.diagrams.render import to_dot as diagram_dot
 
-from tests.helpers.pictures import DOT, _assert_reads_on_one_screen, needs_dot
+from tests.helpers.pictures import DOT, assert_reads_on_one_screen, needs_dot
 
 
 def test_an_svg_size_in_points_is_read_in_pixels_at_96_dpi():
@@ -38,14 +38,14 @@ def test_a_label_drawn_over_a_node_is_found():
 
 @needs_dot
 def test_the_decision_flowchart_reads_on_one_screen_left_to_right():
-    width, height = _assert_reads_on_one_screen(diagram_dot(decision_flow()), "decision-flow")
+    width, height = assert_reads_on_one_screen(diagram_dot(decision_flow()), "decision-flow")
     assert width > height  # one column per question, not one long page
 
 
 @needs_dot
 def test_every_spec_diagram_reads_on_one_screen():
     for diagram in spec_diagrams():
-        _assert_reads_on_one_screen(diagram_dot(diagram), diagram.name)
+        assert_reads_on_one_screen(diagram_dot(diagram), diagram.name)
 
 
 def test_the_flowchart_explains_its_branch_numbers_and_wraps_long_answers():

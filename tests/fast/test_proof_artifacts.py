@@ -7,13 +7,13 @@ from mcp_resume.cli import main
 from mcp_resume.proofs.system.proofs import Encoding, obligations, run_obligation
 from mcp_resume.spec.profiles import Profile
 
-from tests.helpers.proof_artifacts import _replay_smt2
+from tests.helpers.proof_artifacts import replay_smt2
 
 
 def test_a_proof_query_replays_from_its_smt2_text_with_the_same_answer_and_core():
     obligation = next(o for o in obligations() if o.id == "consecution.replay-suffix.step.reconnect")
     result = run_obligation(Encoding(Profile.BOUNDARY), obligation, smt2=True)
-    output = _replay_smt2(result.smt2)
+    output = replay_smt2(result.smt2)
     answer, core = output.split("\n", 1)
     assert answer == "unsat" == result.result
     assert tuple(sorted(core.strip().strip("()").split())) == result.core

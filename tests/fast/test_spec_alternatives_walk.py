@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from mcp_resume.spec.profiles import Profile
 
-from tests.helpers.spec_alternatives_walk import _walk
+from tests.helpers.spec_alternatives_walk import walk_with_alternatives
 
 
 def test_the_cancel_alternative_reaches_states_the_reference_never_does():
-    walk, _, _ = _walk(Profile.BOUNDARY)
+    walk, _, _ = walk_with_alternatives(Profile.BOUNDARY)
     assert any(entry and entry[1][1] > 0 for entry in walk.parents.values()), "no alternative led to a new state"

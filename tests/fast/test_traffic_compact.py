@@ -14,13 +14,13 @@ from mcp_resume.model.traffic.records import read
 
 from tests.helpers.traffic_runs import RECORDINGS
 
-from tests.helpers.traffic_compact import _same_judgements
+from tests.helpers.traffic_compact import same_judgements
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in RECORDINGS.iterdir() if p.suffix in (".jsonl", ".har")))
 def test_compact_records_of_the_recorded_fixtures_judge_alike(name):
     path = RECORDINGS / name
-    _same_judgements(read(path), read(path, compact=True))
+    same_judgements(read(path), read(path, compact=True))
 
 
 def test_a_skeleton_keeps_what_the_judge_reads():

@@ -21,7 +21,7 @@ from mcp_resume.spec.verdicts import Verdict
 
 from tests.helpers.traffic_runs import RECORDINGS
 
-from tests.helpers.traffic_sdk_client import _failed
+from tests.helpers.traffic_sdk_client import failed
 
 
 HAR = RECORDINGS / "python-sdk-client.har"
@@ -32,7 +32,7 @@ def test_the_committed_har_recording_of_the_sdk_client_validates_as_it_was_recor
     records = read(HAR)
     assert {r.timed for r in records} == {False}  # HAR keeps no per-event times
     result = validate(records, Profile.BOUNDARY)
-    assert _failed(result) == {"no-cross-session", "reject-foreign-event-id"}
+    assert failed(result) == {"no-cross-session", "reject-foreign-event-id"}
     held = {r.rule for r in result.results if r.verdict is Verdict.PASS}
     assert {"replay-suffix", "session-delete", "event-id-unique"} <= held
     # no server request was pending at a session resumption: a PASS there would be vacuous

@@ -16,7 +16,7 @@ from mcp_resume.spec.verdicts import Verdict
 
 from tests.helpers.traffic_runs import recorded, session_of
 
-from tests.helpers.traffic_validate import _answered, _line, _recording, _session_lines
+from tests.helpers.traffic_validate import answered, record_line, recording, session_lines
 
 
 @pytest.mark.parametrize("content, message", [
@@ -71,7 +71,7 @@ def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its
     records = recorded("design-2")
     session = records[-1].exchange.request_headers["mcp-session-id"]  # the second session's foreign GET
     first = next(r.number for r in records if session_of(r) == session)
-    result = validate(_answered(records, first, None), Profile.BOUNDARY)  # e.g. a HAR entry with status 0
+    result = validate(answered(records, first, None), Profile.BOUNDARY)  # e.g. a HAR entry with status 0
     assert any("no answer from the server" in line for line in result.open)
     assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged
 
@@ -89,7 +89,7 @@ def test_a_recording_larger_than_the_har_limit_is_read_whole_line_by_line(tmp_pa
 
     monkeypatch.setattr(records, "MAX_RECORD_CHARS", 10_000)  # the HAR limit; JSON lines have none as a whole
     path = tmp_path / "long.jsonl"
-    assert _recording(path, 200, 500) > 10 * records.MAX_RECORD_CHARS
+    assert recording(path, 200, 500) > 10 * records.MAX_RECORD_CHARS
     assert [r.number for r in read(path)] == list(range(1, 201))
     har = tmp_path / "big.har"
     har.write_text(json.dumps({"log": {"entries": [], "pad": "x" * 20_000}}))
@@ -101,7 +101,7 @@ def test_a_line_longer_than_the_cap_is_named_without_reading_the_rest(tmp_path):
     from mcp_resume.model.traffic.records import iter_jsonl
 
     path = tmp_path / "run.jsonl"
-    path.write_text(_line(1, 100) + _line(2, 5_000) + _line(3, 100))
+    path.write_text(record_line(1, 100) + record_line(2, 5_000) + record_line(3, 100))
     lines = iter_jsonl(path, max_line_chars=2_000)
     assert next(lines).number == 1
     with pytest.raises(RecordError, match=r"run.jsonl:2: line longer than 2,000 characters"):
@@ -116,7 +116,7 @@ def test_the_reader_holds_one_line_at_a_time(tmp_path):
     from mcp_resume.model.traffic.records import iter_jsonl
 
     path = tmp_path / "run.jsonl"
-    size = _recording(path, 2_000, 2_000)  # about 4.5 MB
+    size = recording(path, 2_000, 2_000)  # about 4.5 MB
     tracemalloc.start()
     try:
         count = sum(1 for _ in iter_jsonl(path, max_line_chars=10_000))
@@ -130,7 +130,7 @@ def test_the_reader_holds_one_line_at_a_time(tmp_path):
 def test_a_long_recording_of_sessions_is_judged_lean_as_in_full(tmp_path):
     """The long recording's shape, small: compact records judged lean give the whole records' verdicts."""
     path = tmp_path / "long.jsonl"
-    path.write_text("".join(_session_lines(600_000, events=20)))
+    path.write_text("".join(session_lines(600_000, events=20)))
     whole, compact = read(path), read(path, compact=True)
     assert sum(len(r.exchange.events) for r in whole) > 150
     verdicts = {r.rule: r.verdict for r in validate(whole, Profile.MCP_2025_11_25).results}

@@ -14,9 +14,9 @@ NO_GRAPHVIZ = "Graphviz's dot is not installed, SVG/PNG rendering not tested (ap
 needs_graphviz = pytest.mark.skipif(graphviz.find_dot() is None, reason=NO_GRAPHVIZ)
 
 
-def _args(out: Path, formats=None):
+def args(out: Path, formats=None):
     return argparse.Namespace(out=out, format=formats)
 
 
-def _no_graphviz(monkeypatch):
+def no_graphviz(monkeypatch):
     monkeypatch.setattr(graphviz, "find_dot", lambda: None)

@@ -3,7 +3,7 @@
 from mcp_resume.model.explore import fast
 
 
-def _table(bounds, workers):
+def expanded_table(bounds, workers):
     table = fast.SessionTable(bounds, fast.DEFAULT_PROFILE)
     world = fast._global_actions(table)
     return fast.expand_forms(table, world.fresh, bounds, workers=workers), table

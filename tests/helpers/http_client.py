@@ -14,6 +14,6 @@ def run(coro):
     return asyncio.run(coro)
 
 
-async def _initialize(url: str, bounds: Timeouts = FAST):
+async def initialize(url: str, bounds: Timeouts = FAST):
     async with StreamableHttpClient(url, bounds) as client:
         return await client.initialize()

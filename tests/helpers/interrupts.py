@@ -13,7 +13,7 @@ from pathlib import Path
 from tests.helpers.processes import child_pids
 
 
-def _files(folder: Path) -> set[Path]:
+def files(folder: Path) -> set[Path]:
     return {path.relative_to(folder) for path in folder.rglob("*")}
 
 

@@ -13,6 +13,6 @@ def lassos():
     return {n: check(design_graph(DESIGNS[n], DESIGN_BOUNDS)).lassos for n in (1, 3)}
 
 
-def _liveness(*argv):
+def run_liveness(*argv):
     args = build_parser().parse_args(["liveness", *argv])
     return args.handler(args)

@@ -9,7 +9,7 @@ DOT = graphviz.find_dot()
 needs_dot = pytest.mark.skipif(DOT is None, reason=f"Graphviz's dot is not installed ({graphviz.INSTALL_HINT})")
 
 
-def _assert_reads_on_one_screen(dot_text: str, name: str) -> tuple[float, float]:
+def assert_reads_on_one_screen(dot_text: str, name: str) -> tuple[float, float]:
     width, height = measure.svg_size_px(graphviz.render(dot_text, "svg", DOT))
     assert width <= measure.SCREEN[0] and height <= measure.SCREEN[1], (name, width, height)
     assert measure.label_overlaps(measure.layout(dot_text, DOT)) == [], name

@@ -1,9 +1,10 @@
-"""What tests/fast/test_proof_artifacts.py and tests/slow/test_proof_artifacts.py share."""
+"""What tests/fast/test_proof_artifacts.py, tests/slow/test_proof_artifacts.py and
+tests/slow/test_proof_bmc.py share."""
 
 import z3
 
 
-def _replay_smt2(text: str) -> str:
+def replay_smt2(text: str) -> str:
     """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
     global defaults, so they are reset afterwards."""
     ctx = z3.Context()

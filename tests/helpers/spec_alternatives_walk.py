@@ -18,7 +18,7 @@ BOUND = Bounds(sessions=1, streams=2, events=2, requests=2, depth=6)
 
 
 @functools.cache
-def _walk(profile: Profile):
+def walk_with_alternatives(profile: Profile):
     findings: list = []
     choices = {"resumptions with a choice": 0, "most alternatives": 0}
     walk = BreadthFirst(canonical_key(INITIAL_STATE), INITIAL_STATE)

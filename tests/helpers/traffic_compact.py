@@ -16,7 +16,7 @@ def _judgement(validation) -> dict:
             "traces": {rule: t.dumps() if t is not None else None for rule, t in traces.items()}}
 
 
-def _same_judgements(whole, compact) -> None:
+def same_judgements(whole, compact) -> None:
     for profile in (None, Profile.BOUNDARY, Profile.MCP_2025_11_25, Profile.MCP_2026_07_28):
         full = judge(whole, profile)
         lean = judge(compact, profile, lean=True)

@@ -5,5 +5,5 @@ from __future__ import annotations
 from mcp_resume.spec.verdicts import Verdict
 
 
-def _failed(validation) -> set[str]:
+def failed(validation) -> set[str]:
     return {r.rule for r in validation.results if r.verdict is Verdict.FAIL}

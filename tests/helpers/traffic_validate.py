@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 
-def _answered(records, number: int, status: int | None):
+def answered(records, number: int, status: int | None):
     """``records`` with exchange ``number`` answered ``status`` and no events (``None``: no answer)."""
     for r in records:
         if r.number == number:
@@ -13,7 +13,7 @@ def _answered(records, number: int, status: int | None):
     return records
 
 
-def _line(number: int, data_chars: int) -> str:
+def record_line(number: int, data_chars: int) -> str:
     """One JSON line of an exchange: a POST whose SSE stream carried one event of ``data_chars``."""
     event = {"at": number + 0.5, "id": f"e{number}", "event": "message", "data": "x" * data_chars}
     return json.dumps({"number": number, "started": float(number), "ended": number + 1.0, "head": number + 0.1,
@@ -22,14 +22,14 @@ def _line(number: int, data_chars: int) -> str:
                                     "events": [event], "body": None}, "end": "closed"}) + "\n"
 
 
-def _recording(path, count: int, data_chars: int) -> int:
+def recording(path, count: int, data_chars: int) -> int:
     with path.open("w", encoding="utf-8") as file:
         for number in range(1, count + 1):
-            file.write(_line(number, data_chars))
+            file.write(record_line(number, data_chars))
     return path.stat().st_size
 
 
-def _session_lines(min_bytes: int, sessions: int = 3, events: int = 100, text_chars: int = 2_000):
+def session_lines(min_bytes: int, sessions: int = 3, events: int = 100, text_chars: int = 2_000):
     """JSON lines of a long recording with real work for the judge: ``sessions`` sessions
     initialized, then ``tools/call`` streams round-robin among them, each a priming event,
     ``events`` ``notifications/message`` of a ``text_chars`` text and the response, all with

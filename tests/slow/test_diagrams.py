@@ -18,7 +18,7 @@ from mcp_resume.spec.decision import Branch, Method, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import Profile
 
-from tests.helpers.diagrams import _args, _no_graphviz, needs_graphviz
+from tests.helpers.diagrams import args, no_graphviz, needs_graphviz
 
 
 @pytest.fixture(scope="module")
@@ -166,6 +166,6 @@ def test_write_diagrams_renders_svg_and_png(tmp_path):
 
 
 def test_dot_is_written_whatever_formats_are_asked(monkeypatch, tmp_path):
-    _no_graphviz(monkeypatch)
-    assert run_diagram(_args(tmp_path, ["mermaid"])) == 0
+    no_graphviz(monkeypatch)
+    assert run_diagram(args(tmp_path, ["mermaid"])) == 0
     assert (tmp_path / "session-lifecycle.dot").exists()

@@ -6,13 +6,13 @@ from mcp_resume.model.explore import estimate, fast, search, state_space
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import NAMED_BOUNDS
 
-from tests.helpers.explore_budget import _table
+from tests.helpers.explore_budget import expanded_table
 
 
 @pytest.mark.parametrize("name", ["graph", "tiny", "small", "kill"])
 def test_the_estimate_is_close_to_what_the_search_finds(name):
     bounds = NAMED_BOUNDS[name]
-    distances, _ = _table(bounds, 1)
+    distances, _ = expanded_table(bounds, 1)
     found = state_space.expected(name, fast.DEFAULT_PROFILE)["states"]
     assert abs(estimate.estimate_states(distances, bounds.sessions, bounds.depth) - found) <= found // 100
 

@@ -14,7 +14,7 @@ from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 
-from tests.helpers.explore_design_stop import _same_walk, _steps
+from tests.helpers.explore_design_stop import same_walk, steps_by_rule
 
 
 KILL = NAMED_BOUNDS["kill"]
@@ -24,10 +24,10 @@ ONE_SESSION = Bounds(sessions=1, streams=2, events=1, requests=1, depth=6)
 def test_the_level_stop_keeps_the_rules_broken_at_the_shortest_depth_and_drops_the_deeper_ones():
     level = explore_server(DESIGNS[1], ONE_SESSION, Profile.BOUNDARY, stop=Stop.LEVEL)
     whole = explore_server(DESIGNS[1], ONE_SESSION, Profile.BOUNDARY, stop=Stop.NEVER)
-    shortest = min(_steps(whole).values())
+    shortest = min(steps_by_rule(whole).values())
     assert whole.exhausted and not level.exhausted
     assert level.depth == shortest and level.states < whole.states
-    assert _steps(level) == {rule: steps for rule, steps in _steps(whole).items() if steps == shortest}
+    assert steps_by_rule(level) == {rule: steps for rule, steps in steps_by_rule(whole).items() if steps == shortest}
     assert set(whole.violations) > set(level.violations)  # design 1 breaks more rules, with longer traces
     for rule, violation in level.violations.items():
         assert violation.trace.actions == whole.violations[rule].trace.actions
@@ -39,7 +39,7 @@ def test_the_level_stop_ends_once_every_expected_rule_has_its_shortest_trace():
     level = explore_server(DESIGNS[14], KILL, Profile.BOUNDARY, stop=Stop.LEVEL)
     early = explore_server(DESIGNS[14], KILL, Profile.BOUNDARY, stop=Stop.LEVEL, expect=design.breaks(Profile.BOUNDARY))
     assert set(early.violations) >= design.rules and early.depth == level.depth
-    assert {rule: _steps(early)[rule] for rule in design.rules} == {rule: _steps(level)[rule] for rule in design.rules}
+    assert {rule: steps_by_rule(early)[rule] for rule in design.rules} == {rule: steps_by_rule(level)[rule] for rule in design.rules}
     assert early.notes["expanded"] < level.notes["expanded"] == sum(level.levels[:level.depth])
     for violation in early.violations.values():
         assert confirm(violation.trace, DESIGNS[14]) == (True, True)
@@ -55,7 +55,7 @@ def test_a_walk_on_forked_workers_finds_exactly_what_one_process_finds(number, s
     expect = spec_design(number).breaks(Profile.BOUNDARY)
     alone = explore_server(DESIGNS[number], bounds, Profile.BOUNDARY, stop=stop, expect=expect, workers=1)
     forked = explore_server(DESIGNS[number], bounds, Profile.BOUNDARY, stop=stop, expect=expect, workers=2)
-    assert _same_walk(forked) == _same_walk(alone)
+    assert same_walk(forked) == same_walk(alone)
 
 
 @pytest.mark.parametrize("number", [3, 8, 14])
@@ -66,4 +66,4 @@ def test_comparing_attributes_walks_exactly_as_comparing_pickles(number, monkeyp
     by_attributes = explore_server(server, KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
     monkeypatch.setattr(ReferenceServer, "attributes_are_state", False)
     by_pickles = explore_server(server, KILL, Profile.BOUNDARY, stop=Stop.LEVEL, workers=1)
-    assert _same_walk(by_attributes) == _same_walk(by_pickles)
+    assert same_walk(by_attributes) == same_walk(by_pickles)

@@ -10,7 +10,7 @@ from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec
 
-from tests.helpers.explorer import _counts, _expanded
+from tests.helpers.explorer import counts, expanded_forms
 
 
 AGREEMENT_BOUNDS = [
@@ -27,7 +27,7 @@ AGREEMENT_BOUNDS = [
 def test_the_fast_explorer_finds_what_the_reference_explorer_finds(bounds):
     reference = explore_spec(bounds)
     quick = explore_fast(bounds)
-    assert _counts(quick) == _counts(reference)
+    assert counts(quick) == counts(reference)
     assert reference.holds and quick.holds
 
 
@@ -35,9 +35,9 @@ def test_forms_with_one_server_side_are_stepped_once_and_expand_as_if_each_were_
     """A form whose server's side an earlier form had (``canonical.server_key``) reuses
     that form's steps: the same forms, moves, counts and findings as stepping each form."""
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=7)
-    reusing, expanded = _expanded(bounds)
+    reusing, expanded = expanded_forms(bounds)
     monkeypatch.setattr(fast, "server_key", lambda form: form)  # every form its own server's side
-    stepping, expected = _expanded(bounds)
+    stepping, expected = expanded_forms(bounds)
     assert reusing.forms == stepping.forms and expanded == expected
     assert stepping.stepped == stepping.steps and reusing.steps == stepping.steps
     assert reusing.stepped < 0.8 * reusing.steps and reusing.reused > 0

@@ -11,14 +11,14 @@ from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import End, ErrorKind
 from mcp_resume.model.targets.process import running_python_sdk
 
-from tests.helpers.http_client import FAST, _initialize, run
+from tests.helpers.http_client import FAST, initialize, run
 
 
 @pytest.mark.timeout(20)
 def test_silent_server_ends_at_the_first_byte_bound():
     with hostile.silent_server() as url:
         started = time.monotonic()
-        exchange = run(_initialize(url))
+        exchange = run(initialize(url))
         elapsed = time.monotonic() - started
     assert exchange.error_kind is ErrorKind.FIRST_BYTE
     assert elapsed < FAST.connect + FAST.first_byte + 1.0
@@ -28,7 +28,7 @@ def test_silent_server_ends_at_the_first_byte_bound():
 def test_stream_without_events_ends_at_the_idle_bound():
     with hostile.http_server(hostile.dripping_sse) as url:
         started = time.monotonic()
-        exchange = run(_initialize(url))
+        exchange = run(initialize(url))
         elapsed = time.monotonic() - started
     assert exchange.ok and exchange.end is End.IDLE and exchange.events == []
     assert elapsed < FAST.idle + 1.5
@@ -39,7 +39,7 @@ def test_whole_exchange_bound_holds_even_while_bytes_keep_coming():
     bounds = Timeouts(connect=1.0, first_byte=1.0, idle=5.0, exchange=1.5, settle=0.5)
     with hostile.http_server(hostile.dripping_sse) as url:
         started = time.monotonic()
-        exchange = run(_initialize(url, bounds))
+        exchange = run(initialize(url, bounds))
         elapsed = time.monotonic() - started
     assert exchange.end is End.DEADLINE
     assert elapsed < bounds.exchange + 1.0

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.helpers.interrupts import _files, interrupted
+from tests.helpers.interrupts import files, interrupted
 
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
@@ -29,7 +29,7 @@ def test_an_interrupted_prove_exits_130_and_writes_nothing(tmp_path, after):
     (out / "kept.txt").write_text("an earlier file")
     code, stderr, _ = interrupted(["prove", "--out", str(out), "--json", str(tmp_path / "summary.json")], tmp_path, after)
     assert code == EXIT_INTERRUPTED, stderr
-    assert _files(out) == {Path("kept.txt")}
+    assert files(out) == {Path("kept.txt")}
     assert not (tmp_path / "summary.json").exists()
     assert "Traceback" not in stderr and "interrupted" in stderr
 
@@ -37,7 +37,7 @@ def test_an_interrupted_prove_exits_130_and_writes_nothing(tmp_path, after):
 def test_sigterm_stops_prove_like_ctrl_c(tmp_path):
     code, stderr, _ = interrupted(["prove", "--out", str(tmp_path / "out")], tmp_path, 2.0, signal.SIGTERM)
     assert code == EXIT_INTERRUPTED, stderr
-    assert _files(tmp_path / "out") == set()
+    assert files(tmp_path / "out") == set()
 
 
 def test_an_interrupted_check_ends_its_workers_and_writes_nothing(tmp_path):
@@ -47,7 +47,7 @@ def test_an_interrupted_check_ends_its_workers_and_writes_nothing(tmp_path):
                                          watch_children=True, ready="stages on")
     assert code == EXIT_INTERRUPTED, stderr
     assert "leaked semaphore" not in stderr, stderr
-    assert _files(out) == set()
+    assert files(out) == set()
     assert children, "check had started no worker process"
     assert not _running(children)
 
@@ -77,7 +77,7 @@ def test_an_interrupted_docs_leaves_its_folder_as_it_was(tmp_path):
     tests = Path(__file__).resolve().parents[1]
     code, stderr, _ = interrupted(["docs", "--out", str(out), "--tests", str(tests)], tmp_path, 3.0)
     assert code == EXIT_INTERRUPTED, stderr
-    assert _files(out) == set()
+    assert files(out) == set()
 
 
 def _running(pids: list[int], seconds: float = 5.0) -> list[str]:

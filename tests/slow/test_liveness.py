@@ -14,7 +14,7 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 from mcp_resume.spec.trace import loads
 
-from tests.helpers.liveness import _liveness
+from tests.helpers.liveness import run_liveness
 from tests.helpers.liveness import lassos  # noqa: F401 (fixtures)
 
 
@@ -61,7 +61,7 @@ def test_the_same_steps_on_the_reference_deliver_the_request(lassos, design):
 
 
 def test_liveness_on_design_1_exits_1_and_writes_a_lasso_replay_understands(tmp_path, capsys):
-    code = _liveness("1", "--quiet", "--traces", str(tmp_path), "--graph", str(tmp_path / "g"))
+    code = run_liveness("1", "--quiet", "--traces", str(tmp_path), "--graph", str(tmp_path / "g"))
     assert code == 1
     path = tmp_path / "no-stranded-request.lasso.trace.json"
     data = json.loads(path.read_text())
@@ -85,7 +85,7 @@ def test_a_lasso_found_before_the_cap_is_reported_and_none_found_is_incomplete()
 
 @pytest.mark.parametrize("narrowing", [["--requests", "0"], ["--depth", "2"]])
 def test_liveness_where_no_request_can_be_stranded_is_vacuous(tmp_path, capsys, narrowing):
-    code = _liveness(*narrowing, "--quiet", "--json", str(tmp_path / "r.json"))
+    code = run_liveness(*narrowing, "--quiet", "--json", str(tmp_path / "r.json"))
     assert code == 1
     data = json.loads((tmp_path / "r.json").read_text())
     assert (data["verdict"], data["vacuous"], data["holds"], data["stranded_states"]) == ("vacuous", True, False, 0)
@@ -93,15 +93,15 @@ def test_liveness_where_no_request_can_be_stranded_is_vacuous(tmp_path, capsys, 
 
 
 def test_liveness_builds_on_its_own_bound_when_one_number_is_given(tmp_path):
-    assert _liveness("1", "--depth", "8", "--quiet", "--json", str(tmp_path / "d.json")) == 1
+    assert run_liveness("1", "--depth", "8", "--quiet", "--json", str(tmp_path / "d.json")) == 1
     data = json.loads((tmp_path / "d.json").read_text())
     assert data["bound_name"] == "liveness" and data["bounds"]["sessions"] == DESIGN_BOUNDS.sessions
-    assert _liveness("--depth", "6", "--quiet", "--json", str(tmp_path / "s.json")) == 0
+    assert run_liveness("--depth", "6", "--quiet", "--json", str(tmp_path / "s.json")) == 0
     assert json.loads((tmp_path / "s.json").read_text())["bounds"] == {**NAMED_BOUNDS["tiny"].to_json(), "depth": 6}
 
 
 def test_the_liveness_bound_is_named_with_liveness_only(capsys):
-    assert _liveness("3", "--bound", "liveness", "--quiet") == 1
+    assert run_liveness("3", "--bound", "liveness", "--quiet") == 1
     capsys.readouterr()
     args = build_parser().parse_args(["explore", "--bound", "liveness", "--quiet"])
     assert args.handler(args) == 2

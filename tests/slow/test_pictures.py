@@ -14,7 +14,7 @@ from mcp_resume.model.explore.state_graph import GRAPH_BOUNDS, add_lasso, explor
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec.profiles import DEFAULT_PROFILE
 
-from tests.helpers.pictures import _assert_reads_on_one_screen, needs_dot
+from tests.helpers.pictures import assert_reads_on_one_screen, needs_dot
 
 
 @pytest.fixture(scope="module")
@@ -26,9 +26,9 @@ def docs_graph():
 @needs_dot
 def test_the_explored_overview_and_every_part_read_on_one_screen(docs_graph):
     assert len(docs_graph.parts) > 1
-    _assert_reads_on_one_screen(docs_graph.dot_text, "explored")
+    assert_reads_on_one_screen(docs_graph.dot_text, "explored")
     for part in docs_graph.parts:
-        _assert_reads_on_one_screen(part.dot_text, part.caption)
+        assert_reads_on_one_screen(part.dot_text, part.caption)
 
 
 def test_the_parts_draw_every_arrow_once_with_its_labels(docs_graph):
@@ -62,6 +62,6 @@ def test_the_graph_with_a_lasso_reads_on_one_screen_and_draws_its_cycle_in_red()
     drawn = drawing(data, "design 3's lasso")
     assert len(data.cycle) == len(lasso.cycle) and data.closing is not None
     assert "dashed" in to_dot(data, "lasso")
-    _assert_reads_on_one_screen(drawn.dot_text, "lasso overview")
+    assert_reads_on_one_screen(drawn.dot_text, "lasso overview")
     for part in drawn.parts:
-        _assert_reads_on_one_screen(part.dot_text, part.caption)
+        assert_reads_on_one_screen(part.dot_text, part.caption)

@@ -18,7 +18,7 @@ from mcp_resume.spec.trace import loads
 from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.designs import DESIGNS as SPEC_DESIGNS
 
-from tests.helpers.proof_artifacts import _replay_smt2
+from tests.helpers.proof_artifacts import replay_smt2
 
 
 Z3_DESIGNS = tuple(d.number for d in SPEC_DESIGNS if needs_encoding(d) is None)
@@ -138,7 +138,7 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     folder = tmp_path / "boundary"
     queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"] if q["result"] is not None]
     assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)
-    assert _replay_smt2((folder / "smt2" / "bmc.design-10.smt2").read_text()).split() == ["unsat"]
+    assert replay_smt2((folder / "smt2" / "bmc.design-10.smt2").read_text()).split() == ["unsat"]
     # only designs 17 and 19 are caught within one step: an orphan Last-Event-ID answered 200, a session id
     # never issued answered 400
     assert sorted(p.name for p in (folder / "traces").iterdir()) == ["design-17.json", "design-19.json"]

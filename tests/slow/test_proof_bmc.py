@@ -3,7 +3,6 @@ decoded into a trace, replays: it fails on the design's in-process server and pa
 on the spec and the reference server. The proofs and the model check each other."""
 
 import pytest
-import z3
 
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
@@ -16,6 +15,8 @@ from mcp_resume.proofs.system.faulty_systems import DESIGNS, design_for, needs_e
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import loads
+
+from tests.helpers.proof_artifacts import replay_smt2
 
 
 ENCODED = tuple(d.number for d in designs.DESIGNS if needs_encoding(d) is None)
@@ -32,16 +33,6 @@ THIRD_ROUND = {19: "unknown-session-404", 20: "reemit-pending", 22: "replay-suff
                24: "event-id-unique", 25: "standalone-stream-scope", 26: "reemit-pending", 27: "reemit-pending",
                28: "replay-suffix", 29: "session-identity-stable"}
 """Designs 19-29 with a Z3 variation (21 has none: ``NEEDS_ENCODING``), with the rule that catches each."""
-
-
-def _replay_smt2(text: str) -> str:
-    """Run an SMT-LIB2 script in a fresh context; its set-option commands change Z3's
-    global defaults, so they are reset afterwards."""
-    ctx = z3.Context()
-    try:
-        return z3.Z3_eval_smtlib2_string(ctx.ref(), text)
-    finally:
-        z3.reset_params()
 
 
 @pytest.fixture(scope="module")
@@ -111,7 +102,7 @@ def test_the_script_of_a_search_replays_in_z3(boundary):
     assert boundary[10].smt2 is None  # printed only on request
     result = bmc_design(10, Profile.BOUNDARY, smt2=True)
     assert (result.depth, result.rule) == (boundary[10].depth, boundary[10].rule)
-    output = _replay_smt2(result.smt2)
+    output = replay_smt2(result.smt2)
     assert output.split() == [q.result.value for q in result.depths]
 
 

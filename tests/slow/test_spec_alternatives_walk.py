@@ -16,12 +16,12 @@ from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import alternatives, enabled
 from mcp_resume.spec.walk import path_to
 
-from tests.helpers.spec_alternatives_walk import _walk
+from tests.helpers.spec_alternatives_walk import walk_with_alternatives
 
 
 @pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])
 def test_every_alternative_keeps_the_invariants(profile):
-    walk, findings, choices = _walk(profile)
+    walk, findings, choices = walk_with_alternatives(profile)
     assert findings == []
     # the walk did reach the choices it is about: two requests pending at one session
     # resumption give 3 alternatives beside the reference under boundary (re-emit or
@@ -51,7 +51,7 @@ def test_a_cancelled_request_is_announced_on_the_new_stream_and_ends():
 
 
 def _resumption_states(profile: Profile):
-    walk, _, _ = _walk(profile)
+    walk, _, _ = walk_with_alternatives(profile)
     for key in list(walk.parents):
         state = INITIAL_STATE
         for action, number in path_to(walk.parents, key):

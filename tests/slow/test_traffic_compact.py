@@ -17,7 +17,7 @@ from mcp_resume.jobs.traffic_report import report_json
 
 from tests.helpers.traffic_runs import recorded
 
-from tests.helpers.traffic_compact import _same_judgements
+from tests.helpers.traffic_compact import same_judgements
 
 
 @pytest.mark.parametrize("name", ["reference", "design-1", "design-2", "design-10", "variation-cancel", "variation-reserialised",
@@ -27,7 +27,7 @@ def test_compact_records_of_recorded_traffic_judge_alike(tmp_path, name):
     another stream's message told by its value (variation-reserialised) and evictions alike."""
     path = tmp_path / f"{name}.jsonl"
     path.write_text("".join(write_line(r) for r in recorded(name)))
-    _same_judgements(read(path), read(path, compact=True))
+    same_judgements(read(path), read(path, compact=True))
 
 
 def test_the_validate_command_writes_the_report_of_the_whole_records(tmp_path):

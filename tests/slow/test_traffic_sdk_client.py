@@ -20,7 +20,7 @@ from mcp_resume.spec.verdicts import Verdict
 
 from tests.helpers.traffic_runs import recorded_live, scenario, sdk_clients, session_of
 
-from tests.helpers.traffic_sdk_client import _failed
+from tests.helpers.traffic_sdk_client import failed
 
 
 pytestmark = pytest.mark.timeout(300)
@@ -31,7 +31,7 @@ def test_the_sdk_clients_traffic_shows_the_python_sdks_cross_session_replay_live
     result = validate(records, Profile.BOUNDARY)
     crossing = result.result("no-cross-session")
     assert crossing.verdict is Verdict.FAIL and "on a connection of session" in crossing.reason
-    assert live == _failed(result)
+    assert live == failed(result)
     # what the run exercised: two sessions at once (and a third that leaves during a call), the
     # SDK's own stream resumption after the server closed a stream, a connection the client
     # dropped, and DELETE
@@ -64,5 +64,5 @@ def test_each_live_finding_of_the_proxy_is_found_by_validate_and_by_verify(desig
     name = f"design-{design}"
     records, live = recorded_live(name, run)
     assert live, f"{name}: the proxy found nothing live"
-    assert _failed(validate(records, Profile.BOUNDARY)) == live
+    assert failed(validate(records, Profile.BOUNDARY)) == live
     assert live <= _verify_failed(name), f"{name}: verify FAILs {sorted(_verify_failed(name))}"

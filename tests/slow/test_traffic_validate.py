@@ -18,7 +18,7 @@ from mcp_resume.spec.verdicts import Verdict
 
 from tests.helpers.traffic_runs import recorded, session_of
 
-from tests.helpers.traffic_validate import _answered, _recording, _session_lines
+from tests.helpers.traffic_validate import answered, recording, session_lines
 
 
 def _verdicts(records, profile=Profile.BOUNDARY):
@@ -117,7 +117,7 @@ def _shifted(records, first: int, seconds: float):
 
 
 def _answered_404(records, number: int):
-    return _answered(records, number, 404)
+    return answered(records, number, 404)
 
 
 def _session_resumption(records) -> int:
@@ -172,7 +172,7 @@ def test_a_200_mb_recording_is_read_in_bounded_memory(tmp_path):
     import sys
 
     path = tmp_path / "long.jsonl"
-    size = _recording(path, 100_000, 2_000)
+    size = recording(path, 100_000, 2_000)
     assert size > 200_000_000
     # VmHWM is this process's own peak: ru_maxrss after exec keeps the forking parent's (a big pytest worker)
     reader = ("import re, sys; from pathlib import Path; from mcp_resume.model.traffic.records import iter_jsonl; "
@@ -197,7 +197,7 @@ def test_validate_judges_a_60_mb_recording_of_sessions_in_bounded_memory(tmp_pat
 
     path, report = tmp_path / "long.jsonl", tmp_path / "report.json"
     with path.open("w", encoding="utf-8") as file:
-        file.writelines(_session_lines(60_000_000))
+        file.writelines(session_lines(60_000_000))
     size = path.stat().st_size
     assert size > 55_000_000
     measure = ("import resource, subprocess, sys, time; began = time.monotonic(); "
