@@ -79,6 +79,9 @@ from mcp_resume.model.explore import estimate, forms, search
 from mcp_resume.model.explore.collector import collector_paused
 from mcp_resume.model.explore.search import _insert
 from mcp_resume.model.explore.plain import PROGRESS_EVERY, Progress, _judge
+from mcp_resume.model.harness import memos
+
+memos.install()  # the spec's pure functions memoized in this process: same results, less time
 
 _STREAM_OF = attrgetter("stream")
 """An event's stream (counted in C by ``Counter``: ``fits`` runs on every step that changes a state)."""

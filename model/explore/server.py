@@ -78,6 +78,9 @@ from mcp_resume.model.explore.fingerprint import canonical_names, server_fingerp
 from mcp_resume.model.explore.collector import collector_paused
 from mcp_resume.model.explore import forked
 from mcp_resume.model.servers.idmap import IdMap
+from mcp_resume.model.harness import memos
+
+memos.install()  # the spec's pure functions memoized in this process: same results, less time
 
 Snapshot = bytes
 
