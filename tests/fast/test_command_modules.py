@@ -10,7 +10,9 @@ from pathlib import Path
 
 from mcp_resume.cli import build_parser
 
-PACKAGE = Path(__file__).resolve().parents[2] / "src" / "mcp_resume"
+from tests.helpers import ROOT
+
+PACKAGE = ROOT / "src" / "mcp_resume"
 
 
 def command_modules() -> dict[str, str]:

@@ -7,7 +7,6 @@ import json
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -19,8 +18,8 @@ from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_each_framework_is_pinned_and_has_its_fixture_server():

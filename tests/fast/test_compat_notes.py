@@ -17,7 +17,9 @@ from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-PAGE = Path(__file__).resolve().parents[2] / "docs" / "compatibility.md"
+from tests.helpers import ROOT
+
+PAGE = ROOT / "docs" / "compatibility.md"
 SECTION = re.compile(r"^### `([^`]+)`: ", re.M)
 LISTED = re.compile(r"`([a-z0-9-]+)` (?:\*\*)?[A-Z]+(?:\*\*)? / (?:\*\*)?[A-Z]+(?:\*\*)?")
 

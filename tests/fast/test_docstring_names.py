@@ -13,7 +13,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 SOURCES = ("src/mcp_resume", "spec", "model", "proofs", "benchmarks", "tools")
 PACKAGES = {"spec": "mcp_resume.spec", "model": "mcp_resume.model", "proofs": "mcp_resume.proofs",
             "mcp_resume": "mcp_resume"}

@@ -9,9 +9,10 @@ import ast
 from pathlib import Path
 
 from tests.helpers.model_layers import ALLOWED
+from tests.helpers import ROOT
 
 
-MODEL = Path(__file__).resolve().parents[2] / "model"
+MODEL = ROOT / "model"
 
 
 def test_every_model_package_is_placed_in_the_layers():
@@ -26,7 +27,6 @@ def test_the_allowed_imports_have_no_cycle():
     assert not [name for name in ALLOWED if reaches(name, name)]
 
 
-ROOT = MODEL.parent
 PACKAGES = {"spec": ROOT / "spec", "model": MODEL, "proofs": ROOT / "proofs"}
 ALLOWED_PACKAGES = {"spec": {"spec"}, "model": {"spec", "model"}, "proofs": {"spec", "proofs"}}
 """What each package may import of ``mcp_resume``: the spec imports nothing of ours, model and

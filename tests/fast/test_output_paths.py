@@ -5,6 +5,8 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.outputs import output_file_problem, prepare_output_folder
 
+from tests.helpers import ROOT
+
 
 @pytest.fixture
 def a_file(tmp_path):
@@ -27,7 +29,7 @@ def a_file(tmp_path):
     ["check", "--out", "{file}"],
 ])
 def test_an_unusable_output_path_is_exit_2_before_any_work(argv, a_file, tmp_path, capsys, monkeypatch):
-    monkeypatch.chdir(tmp_path.parent if argv[0] != "docs" else __import__("pathlib").Path(__file__).resolve().parents[2])
+    monkeypatch.chdir(tmp_path.parent if argv[0] != "docs" else ROOT)
     args = [a.format(file=a_file, tmp=tmp_path) for a in argv]
     assert main(args) == 2
     err = capsys.readouterr().err

@@ -2,9 +2,8 @@
 pyproject's list once broke ``validate`` and ``proxy`` outside an editable install."""
 
 import tomllib
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
 
 
 def test_every_package_folder_is_listed_in_pyproject():

@@ -7,9 +7,9 @@ ways to start a program), is a second way to use the cores or to run a program."
 from __future__ import annotations
 
 import ast
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 PACKAGE_FOLDERS = ("src/mcp_resume", "spec", "model", "proofs")
 STARTERS = {"model/harness/workers.py", "model/targets/process.py"}
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import shlex
-from pathlib import Path
 
 import pytest
 
@@ -19,7 +18,8 @@ from mcp_resume.docgen.pages_spec import GENERATED
 from mcp_resume.model.verify.roles import parse_tool_option
 from mcp_resume.spec.profiles import Profile
 
-ROOT = Path(__file__).resolve().parents[2]
+from tests.helpers import ROOT
+
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 CI_RUN = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
 MOST_LINES, WIDEST_LINE = 150, 200

@@ -3,7 +3,6 @@ concrete states: each limit is per owner (streams per session, events per stream
 server requests per session), and every server action is tried on every target."""
 
 import json
-from pathlib import Path
 
 import pytest
 
@@ -20,6 +19,8 @@ from mcp_resume.spec.space import (
 )
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
+
+from tests.helpers import ROOT
 
 
 def run(*actions):
@@ -93,7 +94,7 @@ def test_the_acting_session_of_each_kind_of_action():
 
 def test_the_named_bounds_are_those_the_committed_state_space_manifest_counts():
     # docs/design.md §6: a manifest of expected state counts that CI rechecks, per named bound
-    manifest = Path(__file__).resolve().parents[2] / "model" / "explore" / "state_space.json"
+    manifest = ROOT / "model" / "explore" / "state_space.json"
     entries = json.loads(manifest.read_text())["entries"]
     assert {e["bound"] for e in entries} <= set(NAMED_BOUNDS)
     for entry in entries:

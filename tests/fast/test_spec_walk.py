@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import sys
-from pathlib import Path
 
 import pytest
 
@@ -18,7 +17,9 @@ from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, breadth_first, path_to
 
-SPEC = Path(__file__).resolve().parents[2] / "spec"
+from tests.helpers import ROOT
+
+SPEC = ROOT / "spec"
 
 
 def _line(limit: int):

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
+from tests.helpers import ROOT
 
-
-ROOT = Path(__file__).resolve().parents[2]
 
 TESTS = ROOT / "tests"

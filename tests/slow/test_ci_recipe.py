@@ -22,9 +22,9 @@ import pytest
 from mcp_resume.docgen.pages_kit import INSTALL_STEP, MCP_RESUME_CHECKOUT, SERVER_URL, VERIFY_STEP, ci_page
 
 from tests.helpers.ci_recipe import run_of
+from tests.helpers import ROOT
 
 
-ROOT = Path(__file__).resolve().parents[2]
 INSTALL_SECONDS = 900
 """Bound on the install step: every dependency comes from the package registry."""
 

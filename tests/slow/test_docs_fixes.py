@@ -4,7 +4,6 @@ link to their row of docs/sources.md, which has an anchor for every id; the kit 
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -15,8 +14,9 @@ from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, generic_fix, remedies_
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.sources import SOURCES, anchor
 
+from tests.helpers import ROOT
 
-ROOT = Path(__file__).resolve().parents[2]
+
 LINK = re.compile(r"\]\(\.\./sources\.md#([a-z0-9-]+)\)")
 
 

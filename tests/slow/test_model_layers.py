@@ -10,9 +10,10 @@ import ast
 from pathlib import Path
 
 from tests.helpers.model_layers import ALLOWED
+from tests.helpers import ROOT
 
 
-MODEL = Path(__file__).resolve().parents[2] / "model"
+MODEL = ROOT / "model"
 
 
 def _imported_packages(package: Path) -> dict[str, set[str]]:

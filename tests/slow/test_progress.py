@@ -4,16 +4,14 @@ one plain line per stage, through the one helper ``outputs.StageProgress``."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
 from mcp_resume.model.verify.suite import RULES
 
 from tests.helpers.progress import run
+from tests.helpers import ROOT
 
-
-ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_explore_design_logs_how_far_it_got(tmp_path):

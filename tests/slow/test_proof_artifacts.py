@@ -19,12 +19,13 @@ from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.designs import DESIGNS as SPEC_DESIGNS
 
 from tests.helpers.proof_artifacts import replay_smt2
+from tests.helpers import ROOT
 
 
 Z3_DESIGNS = tuple(d.number for d in SPEC_DESIGNS if needs_encoding(d) is None)
 """The designs the transition formulas can express (the others wait for encodings, with the reason)."""
 
-COMMITTED = Path(__file__).resolve().parents[2] / "proofs" / "results" / "boundary"
+COMMITTED = ROOT / "proofs" / "results" / "boundary"
 ADVICE = (f"the spec, the encoding or Z3 changed the proofs: regenerate with `{REGENERATE}` "
           "(from the repository root) and commit proofs/results/boundary/")
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.helpers.write_failures import assert_one_line_naming, run
+from tests.helpers import ROOT
 
 
 pytestmark = pytest.mark.skipif(not Path("/dev/full").exists() or not Path("/proc/version").exists(),
@@ -23,7 +24,7 @@ pytestmark = pytest.mark.skipif(not Path("/dev/full").exists() or not Path("/pro
     ["verify", "design-1", "--out", "/proc/mcp-resume-out"],
 ], ids=lambda argv: argv[0])
 def test_an_unwritable_folder_is_refused_before_the_run(tmp_path, argv):
-    done = run(*argv, cwd=Path(__file__).resolve().parents[2])
+    done = run(*argv, cwd=ROOT)
     assert_one_line_naming(done, "/proc/mcp-resume-out")
 
 
