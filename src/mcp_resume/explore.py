@@ -38,7 +38,7 @@ def add_parser(subparsers, summary: str) -> None:
     """Register ``mcp-resume explore`` and its options on ``subparsers``; ``summary`` is its
     line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     explore = subparsers.add_parser(
-        "explore",
+        COMMAND,
         help=summary,
         description=(
             "Explore the spec's state space breadth-first within bounds, as TLC does, checking every "

@@ -34,7 +34,7 @@ def add_parser(subparsers, summary: str) -> None:
     """Register ``mcp-resume explore-design`` and its options on ``subparsers``; ``summary`` is its
     line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     design = subparsers.add_parser(
-        "explore-design",
+        COMMAND,
         help=summary,
         description=(
             "Explore faulty design N beside the spec, breadth-first (each level likeliest first), checking "

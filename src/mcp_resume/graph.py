@@ -33,7 +33,7 @@ def add_parser(subparsers, summary: str) -> None:
     """Register ``mcp-resume graph`` and its options on ``subparsers``; ``summary`` is its
     line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     graph = subparsers.add_parser(
-        "graph",
+        COMMAND,
         help=summary,
         description=(
             "Draw every state of the spec within a bound (DOT, and SVG with Graphviz): explored.* an overview, "

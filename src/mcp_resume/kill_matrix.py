@@ -29,7 +29,7 @@ def add_parser(subparsers, summary: str) -> None:
     """Register ``mcp-resume kill-matrix`` and its options on ``subparsers``; ``summary`` is its
     line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     matrix = subparsers.add_parser(
-        "kill-matrix",
+        COMMAND,
         help=summary,
         description=(
             "Run every faulty design, and every correct variation, against every checker (Hypothesis, the "

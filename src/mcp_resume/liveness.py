@@ -32,7 +32,7 @@ def add_parser(subparsers, summary: str) -> None:
     """Register ``mcp-resume liveness`` and its options on ``subparsers``; ``summary`` is its
     line in ``mcp-resume --help`` (``cli.COMMANDS``)."""
     liveness = subparsers.add_parser(
-        "liveness",
+        COMMAND,
         help=summary,
         description=(
             "Check the liveness rule no-stranded-request on the explored graph of the spec, or of faulty design "
