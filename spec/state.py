@@ -234,15 +234,19 @@ INITIAL_STATE = State()
 
 
 def _find(items, handle):
-    """The item named ``handle``, None when none is. A long table (a recorded log's events)
-    is looked up first where the spec puts the n-th handle (it mints them in the order it
-    appends, ``next_event_id``: ``E7`` at position 6), so that its lookups need not scan."""
+    """The item named ``handle``, None when none is.
+
+    Handles are minted in creation order and nothing is removed (the module's note), so
+    the n-th handle of a table sits at position n-1: a long table is looked up there
+    alone, for a hit or a miss, so that a recorded log's thousands of events need no
+    scan. A short table (up to ``SHORT_TABLE`` items, as in a state written by hand) and
+    a handle with no number are scanned."""
     if handle is not None and len(items) > SHORT_TABLE:
         digits = handle[1:]
-        if len(digits) < 9 and digits.isdigit():
+        if 0 < len(digits) < 9 and digits.isascii() and digits.isdigit() and digits[0] != "0":
             position = int(digits) - 1
-            if position < len(items) and items[position].id == handle:
-                return items[position]
+            item = items[position] if position < len(items) else None
+            return item if item is not None and item.id == handle else None
     for item in items:
         if item.id == handle:
             return item

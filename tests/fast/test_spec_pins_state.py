@@ -6,6 +6,7 @@ import pytest
 
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.state import (
+    SHORT_TABLE,
     INITIAL_STATE,
     ClientSession,
     RequestStatus,
@@ -32,6 +33,18 @@ def test_lookups_name_nothing_for_none_and_unknown_handles():
     assert state.stream("T9") is None and state.event("E9") is None and state.request("R1") is None
     assert state.client_session("S9") is None
     assert state.session_of_event("E1") == "S1" and state.session_of_event("E9") is None
+
+
+def test_a_long_table_is_looked_up_by_position_and_agrees_with_a_scan():
+    actions = [a.Initialize(), a.Initialize(), a.CallTool("S1"), a.CallTool("S2")]
+    actions += [a.EmitEvent("T1" if n % 3 else "T2") for n in range(3 * SHORT_TABLE)]
+    state = run(*actions)
+    assert len(state.events) > SHORT_TABLE
+    for table, prefix in ((state.sessions, "S"), (state.streams, "T"), (state.events, "E")):
+        assert [item.id for item in table] == [f"{prefix}{n}" for n in range(1, len(table) + 1)]
+    handles = [f"E{n}" for n in range(len(state.events) + 3)] + ["E", "E007", "T1", "Ex", "E\u0661", "E99999999999", None]
+    for handle in handles:
+        assert state.event(handle) == next((e for e in state.events if e.id == handle), None), handle
 
 
 def test_events_and_streams_of_keep_stream_order():
