@@ -29,6 +29,8 @@ import pytest
 
 from mcp_resume.spec.profiles import Profile
 
+from tests.helpers import SUITE_EXAMPLES
+
 pytest_plugins = ["pytester"]
 
 TESTS = Path(__file__).resolve().parent
@@ -185,12 +187,12 @@ def prove_outcome(tmp_path_factory, shared_runs):
 
 @pytest.fixture(scope="session")
 def machine_run(shared_runs):
-    """``machine_run(server, profile) -> ServerRun`` with the default examples (``server``:
-    ``spec``, ``reference`` or ``design-N``)."""
+    """``machine_run(server, profile) -> ServerRun`` with ``SUITE_EXAMPLES`` examples
+    (``server``: ``spec``, ``reference`` or ``design-N``)."""
     from mcp_resume.model.harness.runs import run_server
 
     def run(name: str, profile: Profile):
-        return shared_runs.get(f"machine-{name}-{profile.value}", lambda: run_server(name, profile))
+        return shared_runs.get(f"machine-{name}-{profile.value}", lambda: run_server(name, profile, SUITE_EXAMPLES))
 
     return lambda name, profile: run(name, Profile.parse(profile))
 

@@ -9,6 +9,8 @@ from mcp_resume.cli import main
 from mcp_resume.spec.designs import NUMBERS
 from mcp_resume.spec.profiles import Profile
 
+from tests.helpers import SUITE_EXAMPLES
+
 
 @pytest.mark.timeout(900)
 def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys):
@@ -16,7 +18,7 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     (out / "traces").mkdir(parents=True)
     (out / "traces" / "design-3.json").write_text("{}")  # left by an older run: replaced
     (out / "traces" / "mine.json").write_text("{}")  # the user's: kept
-    code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json")])
+    code = main(["check", "--out", str(out), "--json", str(tmp_path / "check.json"), "--examples", str(SUITE_EXAMPLES)])
     captured = capsys.readouterr()
     summary = json.loads((tmp_path / "check.json").read_text())
     assert code == 0, captured.out

@@ -44,7 +44,7 @@ def test_the_machine_generates_the_same_examples_whatever_else_is_imported():
 
 @pytest.mark.parametrize(("number", "profile"), CAUGHT_CELLS, ids=[f"{n}-{p.value}" for n, p in CAUGHT_CELLS])
 def test_each_design_is_found_by_a_margin_with_a_short_trace(machine_run, number, profile):
-    result = machine_run(f"design-{number}", profile).result  # the default examples, as run_machine's own
+    result = machine_run(f"design-{number}", profile).result  # found within the suite's examples, hence the default's
     assert not result.passed, f"design {number} not found under {profile.value}"
     assert result.trace.failure.rule in designs.design(number).rules
     assert result.actions_to_first <= MARGIN, f"found only after {result.actions_to_first} actions"
@@ -60,5 +60,5 @@ def test_each_design_is_found_under_other_seeds_too(number, seed):
 
 
 # Correct servers (the reference and every variation) giving no counterexample with full coverage under the
-# default examples: tests/slow/test_faulty_designs.py (test_the_reference_server_agrees_with_the_spec,
+# suite's examples: tests/slow/test_faulty_designs.py (test_the_reference_server_agrees_with_the_spec,
 # test_the_machine_blames_no_correct_variation), from the session's one ``machine_run`` of each.
