@@ -27,9 +27,15 @@ from mcp_resume.model.explore.canonical import canonical_key
 KILL = NAMED_BOUNDS["kill"]
 
 
-@pytest.fixture(scope="module")
-def boundary_results():
-    return {n: explore_server(DESIGNS[n], spec_design(n).widened(KILL), Profile.BOUNDARY) for n in NUMBERS}
+@pytest.fixture(scope="session")
+def boundary_result(shared_runs):
+    """``boundary_result(number)``: design ``number`` explored under boundary within its
+    widening of the kill bound, once for the session (every worker shares it)."""
+    def explored(number: int):
+        return shared_runs.get(f"explore-design-{number}-boundary",
+                               lambda: explore_server(DESIGNS[number], spec_design(number).widened(KILL), Profile.BOUNDARY))
+
+    return explored
 
 
 def test_the_reference_server_agrees_with_the_spec_in_every_state_of_the_bound():
@@ -78,24 +84,24 @@ def test_nothing_a_server_is_judged_on_reads_what_product_keys_leave_out():
 
 
 @pytest.mark.parametrize("number", NUMBERS)
-def test_each_design_is_caught_under_boundary_by_a_rule_it_breaks(boundary_results, number):
-    result = boundary_results[number]
+def test_each_design_is_caught_under_boundary_by_a_rule_it_breaks(boundary_result, number):
+    result = boundary_result(number)
     assert result.caught and not result.exhausted
     assert result.first.rule in spec_design(number).rules, result.first.trace.describe()
     assert result.first.trace.source == "explorer"
 
 
 @pytest.mark.parametrize("number", NUMBERS)
-def test_no_shorter_trace_catches_the_design(boundary_results, number):
-    steps = boundary_results[number].first.steps
+def test_no_shorter_trace_catches_the_design(boundary_result, number):
+    steps = boundary_result(number).first.steps
     bound = spec_design(number).widened(KILL)
     shallower = Bounds(bound.sessions, bound.streams, bound.events, bound.requests, depth=steps - 1)
     assert not explore_server(DESIGNS[number], shallower, Profile.BOUNDARY).caught
 
 
 @pytest.mark.parametrize("number", NUMBERS)
-def test_the_trace_replays_fails_on_the_design_and_holds_on_the_reference(boundary_results, number):
-    assert confirm(boundary_results[number].first.trace, DESIGNS[number]) == (True, True)
+def test_the_trace_replays_fails_on_the_design_and_holds_on_the_reference(boundary_result, number):
+    assert confirm(boundary_result(number).first.trace, DESIGNS[number]) == (True, True)
 
 
 def test_design_11_is_caught_under_boundary_and_passes_mcp_2025_11_25_within_the_kill_bound():
