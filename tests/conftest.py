@@ -222,3 +222,36 @@ def design_over_http(verify_report):
         return bool(rules), rules
 
     return verify
+
+
+@pytest.fixture(scope="session")
+def prove_to_dev_full(shared_runs, tmp_path_factory):
+    """``mcp-resume prove --out <tmp> --json /dev/full`` run once for the session, as a user
+    runs it (a child process, progress on stderr): the one whole ``prove`` that
+    tests/slow/test_progress.py reads for its stage lines and tests/slow/test_write_failures.py
+    for its one error line (a ``subprocess.CompletedProcess``)."""
+    from tests.helpers.progress import run
+
+    def prove():
+        folder = tmp_path_factory.mktemp("prove-dev-full")
+        return run("prove", "--out", str(folder / "proofs"), "--json", "/dev/full", cwd=folder)
+
+    return shared_runs.get("prove-cli-dev-full", prove)
+
+
+@pytest.fixture(scope="session")
+def docs_cli_run(shared_runs, tmp_path_factory):
+    """``(done, folder)``: ``mcp-resume docs --out <folder> --tests tests`` run once for the
+    session from the repository root, as a user runs it (a child process): the whole
+    generation that tests/slow/test_progress.py reads for its stage lines and
+    tests/slow/test_docs.py compares, byte for byte, with its own in-process one."""
+    from tests.helpers import ROOT
+    from tests.helpers.progress import run
+
+    folder = tmp_path_factory.mktemp("docs-cli") / "docs"
+
+    def generate():
+        return run("docs", "--out", str(folder), "--tests", str(ROOT / "tests"), cwd=ROOT), folder
+
+    return shared_runs.get("docs-cli", generate)
+

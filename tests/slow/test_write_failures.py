@@ -29,10 +29,9 @@ def test_an_unwritable_folder_is_refused_before_the_run(tmp_path, argv):
 
 
 @pytest.mark.timeout(900)
-@pytest.mark.parametrize("target", ["/dev/full"])  # the other reasons: tests/fast/test_write_failures.py
-def test_prove_json_that_cannot_be_written(tmp_path, target):
-    done = run("prove", "--out", str(tmp_path / "proofs"), "--json", target, "--quiet", cwd=tmp_path)
-    assert_one_line_naming(done, target)
+def test_prove_json_that_cannot_be_written(prove_to_dev_full):
+    # the other reasons: tests/fast/test_write_failures.py
+    assert_one_line_naming(prove_to_dev_full, "/dev/full")
 
 
 @pytest.mark.parametrize("option", ["--json", "--junit", "--markdown"])
