@@ -70,12 +70,16 @@ def output_file_problem(path: Path) -> str | None:
 
 
 def _creation_problem(path: Path) -> str | None:
-    """Create and remove ``path`` to learn what permissions do not show (``/proc``, a read-only disk)."""
+    """Create and remove ``path`` (which does not exist) to learn what permissions do not show
+    (``/proc``, a read-only disk). An interrupt between the two removes it all the same."""
     try:
         path.open("x").close()
+        path.unlink()
     except OSError as error:
         return f"cannot create {path}: {error.strerror or error}"
-    path.unlink()
+    except BaseException:  # Ctrl-C or SIGTERM (KeyboardInterrupt): leave nothing behind
+        path.unlink(missing_ok=True)
+        raise
     return None
 
 
@@ -101,15 +105,22 @@ def output_folder_probe(folder: Path) -> str | None:
     if is_standard_output(folder):
         return "'-' means standard output, which cannot hold a folder: give a folder name"
     missing = [path for path in (folder, *folder.parents) if not path.exists()]
-    problem = prepare_output_folder(folder)
-    if problem:
-        return problem
-    for created in missing:
+    try:
+        problem = prepare_output_folder(folder)
+    finally:  # also when an interrupt cuts in between creating and removing
+        _remove_created(missing)
+    return problem
+
+
+def _remove_created(folders: list[Path]) -> None:
+    """Remove the empty ``folders`` (innermost first) that a probe created."""
+    for created in folders:
         try:
             created.rmdir()
+        except FileNotFoundError:
+            continue
         except OSError:
             break
-    return None
 
 
 def output_paths_problem(folders=(), files=()) -> str | None:

@@ -54,3 +54,31 @@ def test_preparing_creates_folders_and_probing_a_file_leaves_nothing_behind(tmp_
     assert prepare_output_folder(tmp_path / "new" / "deeper") is None and (tmp_path / "new" / "deeper").is_dir()
     assert "is a file" in prepare_output_folder(a_file / "x")
     assert output_file_problem(tmp_path / "fresh.json") is None and not (tmp_path / "fresh.json").exists()
+
+
+def test_an_interrupt_while_probing_leaves_nothing_behind(tmp_path, monkeypatch):
+    """Ctrl-C between creating a probe and removing it (a prove interrupted in its first
+    second once left an empty --json file): the probe is removed, the interrupt goes on."""
+    from pathlib import Path
+
+    from mcp_resume.outputs import output_folder_probe
+
+    unlink, mkdir = Path.unlink, Path.mkdir
+
+    def unlink_interrupted(self, *args, **kwargs):  # the first removal: Ctrl-C lands before it
+        monkeypatch.setattr(Path, "unlink", unlink)
+        raise KeyboardInterrupt
+
+    def mkdir_interrupted(self, *args, **kwargs):  # Ctrl-C lands once the folders are made
+        mkdir(self, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Path, "unlink", unlink_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        output_file_problem(tmp_path / "summary.json")
+    assert not (tmp_path / "summary.json").exists()
+
+    monkeypatch.setattr(Path, "mkdir", mkdir_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        output_folder_probe(tmp_path / "out" / "deeper")
+    assert list(tmp_path.iterdir()) == [], list(tmp_path.iterdir())
