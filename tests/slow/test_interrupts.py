@@ -54,8 +54,10 @@ def test_an_interrupted_check_ends_its_workers_and_writes_nothing(tmp_path):
 
 def test_an_interrupted_kill_matrix_ends_its_workers(tmp_path):
     markdown = tmp_path / "kill.md"
+    # half a second after the first cell's line: both workers started and busy with the others
     code, stderr, children = interrupted(["kill-matrix", "--workers", "2", "--markdown", str(markdown),
-                                          "--json", str(tmp_path / "kill.json")], tmp_path, 15.0, watch_children=True)
+                                          "--json", str(tmp_path / "kill.json")], tmp_path, 0.5, watch_children=True,
+                                         ready=" vs ")
     assert code == EXIT_INTERRUPTED, stderr
     assert "leaked semaphore" not in stderr, stderr  # the ended pool's queues are released before the exit
     assert not markdown.exists() and not (tmp_path / "kill.json").exists()
