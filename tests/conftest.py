@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import pickle
+import resource
 from pathlib import Path
 
 import pytest
@@ -45,7 +46,8 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
     and each worker pays the collection again), four per core when the slow tier runs
     (most of it waits on a server's answers: bounded timeouts, idle periods; with three a
-    core the machine's load stayed under two on two cores for much of the run)."""
+    core the machine's load stayed under two on two cores for much of the run; with five,
+    each worker's own imports and warm-ups cost more than the waits they fill)."""
     return (1 if _fast_tier_only(config) else 4) * (os.cpu_count() or 1)
 
 
@@ -57,16 +59,23 @@ def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
 
 
 DURATIONS = json.loads((TESTS / "durations.json").read_text(encoding="utf-8")) if (TESTS / "durations.json").exists() else {}
-"""Seconds each test of a second or more took in a whole run, keyed ``<file>::<test>``
-(``tools/test_durations.py`` writes them): the order the slow tier starts in."""
+"""``[wall seconds, CPU seconds]`` each test of a second or more took in a whole run, keyed
+``<file>::<test>`` (``tools/test_durations.py`` writes them from a JUnit report): the order
+the slow tier starts in."""
+
+BUSY = 0.25
+"""A test whose CPU seconds are at least this share of its wall seconds keeps a core busy;
+the others mostly wait on a server (bounded timeouts, idle periods: a tenth or less). A busy
+test's share falls to a half or less in a run where others compete for the cores."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark ``slow`` every test of ``tests/slow/`` (a ``slow`` mark elsewhere is a
-    ``pytest.UsageError``), then order the tests so that the workers finish together: the
-    slow ones first, the longest (by ``DURATIONS``) first, each dealt to the worker whose
-    share is shortest so far, and the short ones after them to fill the gaps.
+    ``pytest.UsageError``), then order the tests so that the workers finish together and the
+    cores stay busy: the slow ones first, the longest (by ``DURATIONS``) first, each dealt to
+    the worker whose share is shortest so far; in each worker's share the busy tests spread
+    among the waiting ones; the short ones after them to fill the gaps.
 
     ``--dist worksteal`` gives worker ``i`` of ``n`` the next ``len(left) // (n - i)`` tests
     of this order, then moves tests from the end of a busy worker's queue to an idle one."""
@@ -82,15 +91,26 @@ def pytest_collection_modifyitems(config, items) -> None:
         items[:] = _dealt(items, workers)
 
 
+def _recorded(item) -> tuple[float, float]:
+    """``(wall, cpu)`` seconds of ``item`` in the run ``DURATIONS`` recorded (0 for a short or
+    new test; an older file's plain number is wall seconds of unknown CPU)."""
+    value = DURATIONS.get(f"{Path(item.path).name}::{item.name}", 0.0)
+    return (float(value), 0.0) if isinstance(value, (int, float)) else (float(value[0]), float(value[1]))
+
+
 def _seconds(item) -> float:
-    """What ``item`` took in the run ``DURATIONS`` recorded (0 for a short or new test)."""
-    return DURATIONS.get(f"{Path(item.path).name}::{item.name}", 0.0)
+    return _recorded(item)[0]
+
+
+def _busy(item) -> bool:
+    wall, cpu = _recorded(item)
+    return wall > 0 and cpu >= BUSY * wall
 
 
 def _dealt(items: list, workers: int) -> list:
     """``items`` (slow first, longest first) as ``workers`` consecutive slices of worksteal's
-    sizes: each slow test goes to the slice with the least time so far, then the fast tests
-    fill every slice up to its size."""
+    sizes: each slow test goes to the slice with the least time so far, each slice's busy
+    tests are spread among its waiting ones, then the fast tests fill every slice up to its size."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = items[len(slow):]
     slices: list[list] = [[] for _ in range(workers)]
@@ -103,10 +123,53 @@ def _dealt(items: list, workers: int) -> list:
     for index, part in enumerate(slices):
         size = left // (workers - index)
         fill = max(0, size - len(part))
-        part, fast = part + fast[:fill], fast[fill:]
+        part, fast = _spread(part) + fast[:fill], fast[fill:]
         ordered += part
         left -= len(part)
     return ordered + fast
+
+
+def _spread(part: list) -> list:
+    """``part`` (longest first) with its busy and its waiting tests merged so that each kind's
+    share of the time run so far stays near its share of the whole: the cores are then busy
+    all along rather than all at once (every worker starting on its waits, then all on their
+    computations)."""
+    busy = [item for item in part if _busy(item)]
+    waiting = [item for item in part if not _busy(item)]
+    totals = (sum(max(_seconds(i), 0.1) for i in busy) or 1.0, sum(max(_seconds(i), 0.1) for i in waiting) or 1.0)
+    done, merged = [0.0, 0.0], []
+    while busy or waiting:
+        kind = 0 if busy and (not waiting or done[0] / totals[0] <= done[1] / totals[1]) else 1
+        item = (busy if kind == 0 else waiting).pop(0)
+        done[kind] += max(_seconds(item), 0.1)
+        merged.append(item)
+    return merged
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_setup(item):
+    """Note the CPU seconds before the test's set-up (see ``pytest_runtest_call``)."""
+    item.stash[_CPU_STARTED] = _cpu_seconds()
+    yield
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_call(item):
+    """Record the CPU seconds of the test's set-up and call (this process and the children it
+    waited for) as its ``cpu`` property: the JUnit report carries it to
+    ``tools/test_durations.py``."""
+    yield
+    started = item.stash.get(_CPU_STARTED, None)
+    if started is not None:
+        item.user_properties.append(("cpu", round(_cpu_seconds() - started, 2)))
+
+
+_CPU_STARTED = pytest.StashKey[float]()
+
+
+def _cpu_seconds() -> float:
+    own, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
 class SharedRuns:
