@@ -14,7 +14,11 @@
   ``mcp-resume prove`` of one profile), ``machine_run(server, profile)`` (the
   Hypothesis machine against one in-process server, its counterexample confirmed),
   ``verify_report(server, profile)`` and ``design_over_http(number, profile)``
-  (``verify`` against an in-process server served over HTTP).
+  (``verify`` against an in-process server served over HTTP), ``prove_to_dev_full`` and
+  ``docs_cli_run`` (a whole ``prove`` and ``docs`` command, as a user runs them); test
+  modules share theirs the same way (the liveness lassos, each design's exploration).
+- Each test's CPU seconds go into the JUnit report (a ``cpu`` property), from which
+  ``tools/test_durations.py`` writes ``tests/durations.json``, the order of the slow tier.
 """
 
 from __future__ import annotations
@@ -46,8 +50,8 @@ def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
     and each worker pays the collection again), four per core when the slow tier runs
     (most of it waits on a server's answers: bounded timeouts, idle periods; with three a
-    core the machine's load stayed under two on two cores for much of the run; with five,
-    each worker's own imports and warm-ups cost more than the waits they fill)."""
+    core the machine's load stayed under two on two cores for much of the run; with five
+    a whole run was no shorter, 586 s against 592-594 s, and took 27 CPU seconds more)."""
     return (1 if _fast_tier_only(config) else 4) * (os.cpu_count() or 1)
 
 
@@ -146,6 +150,9 @@ def _spread(part: list) -> list:
     return merged
 
 
+_CPU_STARTED = pytest.StashKey[float]()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_setup(item):
     """Note the CPU seconds before the test's set-up (see ``pytest_runtest_call``)."""
@@ -162,9 +169,6 @@ def pytest_runtest_call(item):
     started = item.stash.get(_CPU_STARTED, None)
     if started is not None:
         item.user_properties.append(("cpu", round(_cpu_seconds() - started, 2)))
-
-
-_CPU_STARTED = pytest.StashKey[float]()
 
 
 def _cpu_seconds() -> float:
