@@ -6,15 +6,9 @@ from mcp_resume.spec.space import Bounds
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.invariants import check_state
-from mcp_resume.spec.state import INITIAL_STATE
-from mcp_resume.spec.transitions import step
 
+from tests.helpers.spec_steps import run
 
-def run(*actions):
-    state = INITIAL_STATE
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 def test_which_session_was_created_first_does_not_matter():

@@ -13,32 +13,26 @@ from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import Bounds
-from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
 
 from tests.helpers.liveness import run_liveness
 from tests.helpers.liveness import lassos  # noqa: F401 (fixtures)
+from tests.helpers.spec_steps import run
 
-
-def _run(*steps):
-    state = INITIAL_STATE
-    for action in steps:
-        state = step(state, action).after
-    return state
 
 
 def test_a_request_sent_on_a_dropped_stream_is_stranded_until_a_session_resumption_re_emits_it():
-    state = _run(a.Initialize(), a.CallTool("S1"), a.DropConnection("T1"), a.IssueServerRequest("T1"))
+    state = run(a.Initialize(), a.CallTool("S1"), a.DropConnection("T1"), a.IssueServerRequest("T1"))
     assert stranded(state) == {"R1"}
     assert fair_actions(state) == {a.Reconnect("S1", None)}
     assert stranded(step(state, a.Reconnect("S1", None)).after) == frozenset()
 
 
 def test_a_request_on_an_open_connection_or_held_by_the_client_is_not_stranded():
-    sent = _run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
+    sent = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
     assert stranded(sent) == frozenset()  # delivered on T1's open connection
     assert stranded(step(sent, a.DropConnection("T1")).after) == frozenset()  # the client holds it
-    forgotten = _run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"), a.RestartClient())
+    forgotten = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"), a.DropConnection("T1"), a.RestartClient())
     assert stranded(forgotten) == {"R1"}
 
 

@@ -9,8 +9,9 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.decision import RESUMPTION_ERRORS, Branch, HttpRequest, Method, decide, decide_class
 from mcp_resume.spec.headers import EventClass, SessionClass
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
+
+from tests.helpers.spec_steps import run
 
 S, E = SessionClass, EventClass
 EVENT_PRESENT = [E.MALFORMED, E.UNKNOWN, E.RETAINED, E.EXPIRED, E.FOREIGN]
@@ -94,12 +95,6 @@ def test_the_sessionless_revision_refuses_get_and_delete_and_ignores_headers(met
             assert decision.branch is Branch.SESSIONLESS_REQUEST
             assert decision == decide_class(method, S.ABSENT, E.ABSENT, Profile.MCP_2026_07_28)
 
-
-def run(*actions):
-    state = INITIAL_STATE
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 @pytest.mark.covers("replay-suffix", "no-reemit-on-stream-resume")

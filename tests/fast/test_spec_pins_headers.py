@@ -17,15 +17,10 @@ from mcp_resume.spec.headers import (
     classify_session,
     is_well_formed,
 )
-from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
 
+from tests.helpers.spec_steps import run
 
-def run(*actions):
-    state = INITIAL_STATE
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 @pytest.mark.covers("malformed-session-400")

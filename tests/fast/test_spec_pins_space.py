@@ -18,16 +18,10 @@ from mcp_resume.spec.space import (
     within,
 )
 from mcp_resume.spec.state import INITIAL_STATE
-from mcp_resume.spec.transitions import step
 
 from tests.helpers import ROOT
+from tests.helpers.spec_steps import run
 
-
-def run(*actions):
-    state = INITIAL_STATE
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 STATE = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.CallTool("S2"), a.CallTool("S1"),

@@ -18,19 +18,14 @@ from mcp_resume.spec.catalog import RULES_BY_ID
 from mcp_resume.spec.headers import EventClass as E
 from mcp_resume.spec.headers import SessionClass as S
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import step
+
+from tests.helpers.spec_steps import run
 
 MCP = [Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25]
 B = Profile.BOUNDARY
 FOUR_XX = set(range(400, 500))
 
-
-def run(*actions):
-    state = INITIAL_STATE
-    for action in actions:
-        state = step(state, action).after
-    return state
 
 
 def answer(method, session, event, profile):

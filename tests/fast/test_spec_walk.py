@@ -13,11 +13,10 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds, named_bound, within
 from mcp_resume.spec.space import ANY_HEADERS, ISSUED_HEADERS, acting_session, candidate_actions
 from mcp_resume.spec.headers import EVENT_LITERALS, SESSION_LITERALS, UNKNOWN_REQUEST
-from mcp_resume.spec.state import INITIAL_STATE
-from mcp_resume.spec.transitions import step
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, breadth_first, path_to
 
 from tests.helpers import ROOT
+from tests.helpers.spec_steps import run
 
 SPEC = ROOT / "spec"
 
@@ -78,17 +77,13 @@ def test_bounds_are_checked_and_named():
     with pytest.raises(ValueError, match="known bounds"):
         named_bound("huge")
     assert named_bound("default") is NAMED_BOUNDS["default"]
-    state = INITIAL_STATE
-    for action in (a.Initialize(), a.CallTool("S1"), a.CallTool("S1")):
-        state = step(state, action).after
+    state = run(a.Initialize(), a.CallTool("S1"), a.CallTool("S1"))
     assert within(state, Bounds(sessions=1, streams=2, events=0, requests=0))
     assert not within(state, Bounds(sessions=1, streams=1, events=0, requests=0))  # two streams of S1
 
 
 def test_candidate_actions_try_the_literals_or_only_what_was_issued():
-    state = INITIAL_STATE
-    for action in (a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1")):
-        state = step(state, action).after
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
     every = candidate_actions(state)
     assert candidate_actions(state, ANY_HEADERS) == every
     assert {x.session for x in every if isinstance(x, a.CallTool)} == {"S1", *SESSION_LITERALS}
