@@ -17,28 +17,46 @@ from mcp_types import jsonrpc_message_adapter
 
 
 class MemoryEventStore(EventStore):
-    """Correct: events per stream key, ids ``<uuid>``, all state in the instance."""
+    """Correct: events per stream key, ids ``<uuid>``, all state in the instance.
+
+    The faulty stores below change one part of it: ``new_event_id`` (the ids it mints),
+    ``after`` (a cursor's stream and the events replayed) or ``send`` (how they are sent)."""
 
     def __init__(self) -> None:
         self.streams: dict[str, list[tuple[str, object]]] = {}
         self.where: dict[str, str] = {}  # event id -> stream key
 
     async def store_event(self, stream_id, message):
-        event_id = uuid.uuid4().hex
+        event_id = self.new_event_id(stream_id)
         self.streams.setdefault(stream_id, []).append((event_id, message))
         self.where[event_id] = stream_id
         return event_id
 
-    async def replay_events_after(self, last_event_id, send_callback):
+    def new_event_id(self, stream_id) -> str:
+        return uuid.uuid4().hex
+
+    def after(self, last_event_id, skip: int = 1) -> tuple[str, list[tuple[str, object]]] | None:
+        """``(stream key, its events from the cursor's position + skip)``; None for an unknown cursor."""
         stream_id = self.where.get(last_event_id)
         if stream_id is None:
             return None
         events = self.streams[stream_id]
         position = [event_id for event_id, _ in events].index(last_event_id)
-        for event_id, message in events[position + 1 :]:
+        return stream_id, events[position + skip :]
+
+    async def replay_events_after(self, last_event_id, send_callback):
+        found = self.after(last_event_id)
+        if found is None:
+            return None
+        stream_id, later = found
+        await self.send(later, send_callback)
+        return stream_id
+
+    async def send(self, events, send_callback) -> None:
+        """Send each of ``events`` that has a message (a priming event has none)."""
+        for event_id, message in events:
             if message is not None:
                 await send_callback(EventMessage(message, event_id))
-        return stream_id
 
 
 _SCHEMA = """
@@ -119,9 +137,7 @@ class PerSessionCursorStore(MemoryEventStore):
         if stream_id is None:
             return None
         position = [event_id for event_id, _ in self.log].index(last_event_id)
-        for event_id, message in self.log[position + 1 :]:
-            if message is not None:
-                await send_callback(EventMessage(message, event_id))
+        await self.send(self.log[position + 1 :], send_callback)
         return stream_id
 
 
@@ -143,16 +159,8 @@ def global_log_stores():
 class OffByOneStore(MemoryEventStore):
     """Design 7: the replay starts with the cursor's own event."""
 
-    async def replay_events_after(self, last_event_id, send_callback):
-        stream_id = self.where.get(last_event_id)
-        if stream_id is None:
-            return None
-        events = self.streams[stream_id]
-        position = [event_id for event_id, _ in events].index(last_event_id)
-        for event_id, message in events[position:]:
-            if message is not None:
-                await send_callback(EventMessage(message, event_id))
-        return stream_id
+    def after(self, last_event_id, skip: int = 1):
+        return super().after(last_event_id, skip=0)
 
 
 # -- smaller faults, one each ------------------------------------------------------
@@ -165,35 +173,23 @@ class CountingIdStore(MemoryEventStore):
         super().__init__()
         self.counter = itertools.count(1)
 
-    async def store_event(self, stream_id, message):
-        event_id = str(next(self.counter))
-        self.streams.setdefault(stream_id, []).append((event_id, message))
-        self.where[event_id] = stream_id
-        return event_id
+    def new_event_id(self, stream_id) -> str:
+        return str(next(self.counter))
 
 
 class RepeatingIdStore(MemoryEventStore):
     """Each stream counts its own ids ``1, 2 ...``: the same id in two streams."""
 
-    async def store_event(self, stream_id, message):
-        event_id = str(len(self.streams.get(stream_id, [])) + 1)
-        self.streams.setdefault(stream_id, []).append((event_id, message))
-        self.where[event_id] = stream_id
-        return event_id
+    def new_event_id(self, stream_id) -> str:
+        return str(len(self.streams.get(stream_id, [])) + 1)
 
 
 class PrimingReplayStore(MemoryEventStore):
     """Replays priming events too (messages of ``None``)."""
 
-    async def replay_events_after(self, last_event_id, send_callback):
-        stream_id = self.where.get(last_event_id)
-        if stream_id is None:
-            return None
-        events = self.streams[stream_id]
-        position = [event_id for event_id, _ in events].index(last_event_id)
-        for event_id, message in events[position + 1 :]:
+    async def send(self, events, send_callback) -> None:
+        for event_id, message in events:
             await send_callback(EventMessage(message, event_id) if message is not None else _Bare(event_id))
-        return stream_id
 
 
 class _Bare:
