@@ -14,6 +14,7 @@ import subprocess
 import sys
 import threading
 import time
+from contextlib import contextmanager
 
 import pytest
 
@@ -27,11 +28,29 @@ from tests.helpers.traffic_runs import scenario
 pytestmark = pytest.mark.timeout(120)
 
 
-def _lines(process) -> queue.Queue:
-    """The process's stdout lines, read by a thread (select on a buffered pipe misses lines)."""
+def _lines_of(stream) -> queue.Queue:
+    """A pipe's lines, read by a thread (select on a buffered pipe misses lines)."""
     lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in process.stdout], daemon=True).start()
+    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
     return lines
+
+
+@contextmanager
+def _proxy(tmp_path, *argv: str):
+    """``mcp-resume proxy ARGV`` started in ``tmp_path`` (text pipes), killed on the way out
+    if it is still running."""
+    process = subprocess.Popen([sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())",
+                                "proxy", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+
+
+def _plain(upstream: str, tmp_path) -> list[str]:
+    """The arguments of a proxy in front of ``upstream``, on any free port, findings in ``tmp_path``."""
+    return ["--upstream", upstream, "--listen", "127.0.0.1:0", "--timeout", "2", "--out", str(tmp_path / "findings")]
 
 
 def _read_until(lines: queue.Queue, pattern: str, seconds: float) -> str:
@@ -50,13 +69,9 @@ def _read_until(lines: queue.Queue, pattern: str, seconds: float) -> str:
 def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     record, report = tmp_path / "run.jsonl", tmp_path / "proxy.json"
     with serving_design("design-2") as upstream:
-        process = subprocess.Popen(
-            [sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())", "proxy", "--upstream", upstream, "--listen", "127.0.0.1:0",
-             "--record", str(record), "--json", str(report), "--out", str(tmp_path / "findings")],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
-        )
-        try:
-            lines = _lines(process)
+        with _proxy(tmp_path, "--upstream", upstream, "--listen", "127.0.0.1:0", "--record", str(record),
+                    "--json", str(report), "--out", str(tmp_path / "findings")) as process:
+            lines = _lines_of(process.stdout)
             banner = _read_until(lines, r"proxy listening on", 20)
             assert f"forwarding to {upstream};" in banner  # its path too, not just host:port
             front = re.search(r"point your client at (\S+)\.", banner)[1]
@@ -68,9 +83,6 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
             process.send_signal(signal.SIGINT)
             final = _read_until(lines, r"no-cross-session reproducer: ", 30)
             code = process.wait(20)
-        finally:
-            if process.poll() is None:
-                process.kill()
     err = process.stderr.read()
     assert code == 1, err
     assert report.exists(), err
@@ -85,39 +97,24 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
     assert {v["rule"]: v["verdict"] for v in json.loads(validated.read_text())["verdicts"]} == proxied
 
 
-def _proxy(upstream: str, tmp_path) -> subprocess.Popen:
-    return subprocess.Popen(
-        [sys.executable, "-c", "import sys; from mcp_resume.cli import main; sys.exit(main())", "proxy", "--upstream",
-         upstream, "--listen", "127.0.0.1:0", "--timeout", "2", "--out", str(tmp_path / "findings")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
-
-
 def test_an_unreachable_upstream_is_a_warning_at_start_and_the_proxy_runs(tmp_path):
-    process = _proxy(hostile.down_url(), tmp_path)
-    try:
+    with _proxy(tmp_path, *_plain(hostile.down_url(), tmp_path)) as process:
         errors = _lines_of(process.stderr)
         warning = _read_until(errors, r"warning: the upstream is unreachable", 20)
         assert "proxy answers 502" in warning
-        _read_until(_lines(process), r"proxy listening on", 20)
+        _read_until(_lines_of(process.stdout), r"proxy listening on", 20)
         process.send_signal(signal.SIGINT)
         said = _read_until(errors, r"nothing was judged", 20)
         assert process.wait(20) == 3  # nothing recorded: nothing judged
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert "0 exchanges recorded (no client came to /mcp, and at start the upstream was unreachable" in said, said
 
 
 def test_a_run_no_client_came_to_exits_3_and_says_so(tmp_path):
     with serving_design("reference") as upstream:
-        process = _proxy(upstream, tmp_path)
-        try:
-            _read_until(_lines(process), r"proxy listening on", 20)
+        with _proxy(tmp_path, *_plain(upstream, tmp_path)) as process:
+            _read_until(_lines_of(process.stdout), r"proxy listening on", 20)
             process.send_signal(signal.SIGINT)
             code = process.wait(20)
-        finally:
-            if process.poll() is None:
-                process.kill()
     said = process.stderr.read()
     assert code == 3, said
     assert "0 exchanges recorded (no client came to /mcp): nothing was judged" in said
@@ -127,9 +124,8 @@ def test_ctrl_c_with_a_stream_held_open_prints_no_cancel_lines(tmp_path):
     import httpx
 
     with serving_design("reference") as upstream:
-        process = _proxy(upstream, tmp_path)
-        try:
-            banner = _read_until(_lines(process), r"proxy listening on", 20)
+        with _proxy(tmp_path, *_plain(upstream, tmp_path)) as process:
+            banner = _read_until(_lines_of(process.stdout), r"proxy listening on", 20)
             front = re.search(r"point your client at (\S+)\.", banner)[1]
             with httpx.Client(timeout=10) as client:
                 session = asyncio.run(_initialized(front))
@@ -138,9 +134,6 @@ def test_ctrl_c_with_a_stream_held_open_prints_no_cancel_lines(tmp_path):
                     assert held.status_code == 200
                     process.send_signal(signal.SIGINT)
                     code = process.wait(20)
-        finally:
-            if process.poll() is None:
-                process.kill()
     err = process.stderr.read()
     assert code == 0, err
     assert "Cancel" not in err and "running task" not in err and "ASGI callable" not in err, err
@@ -155,19 +148,9 @@ async def _initialized(url: str) -> str:
         return session
 
 
-def _lines_of(stream) -> queue.Queue:
-    lines: queue.Queue = queue.Queue()
-    threading.Thread(target=lambda: [lines.put(line) for line in stream], daemon=True).start()
-    return lines
-
-
 def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
-    process = _proxy(hostile.down_url(), tmp_path)
-    try:
-        _read_until(_lines(process), r"proxy listening on", 20)
+    with _proxy(tmp_path, *_plain(hostile.down_url(), tmp_path)) as process:
+        _read_until(_lines_of(process.stdout), r"proxy listening on", 20)
         process.send_signal(signal.SIGINT)
         process.wait(20)
-    finally:
-        if process.poll() is None:
-            process.kill()
     assert not (tmp_path / "findings").exists()
