@@ -196,31 +196,31 @@ OPEN = run(a.Initialize(), a.CallTool("S1"), a.Reconnect("S1", None), a.CallTool
            a.Reconnect("S2", None))
 
 
-@pytest.mark.covers("no-broadcast")
-def test_a_new_server_request_sent_under_two_new_event_ids_on_two_streams_breaks_no_broadcast():
+def _issued_and_copied_to(stream: str):
+    """(the request, the step) of a server request issued on T1 whose observation also
+    delivers it under a new event id ``E-copy`` on ``stream``."""
     t = step(OPEN, a.IssueServerRequest("T1"))
     event, request = t.observation.event, t.observation.request
-    twice = replace(t, observation=replace(t.observation, events=(
-        Delivered(event, request, "T1"), Delivered("E-copy", request, "T3"))))
+    return request, replace(t, observation=replace(t.observation, events=(
+        Delivered(event, request, "T1"), Delivered("E-copy", request, stream))))
+
+
+@pytest.mark.covers("no-broadcast")
+def test_a_new_server_request_sent_under_two_new_event_ids_on_two_streams_breaks_no_broadcast():
+    request, twice = _issued_and_copied_to("T3")
     broadcast = [f.message for f in check_transition(twice) if f.rule == "no-broadcast"]
     assert broadcast == [f"sent server request {request} on [T1, T3] at once"]
 
 
 @pytest.mark.covers("server-request-ownership")
 def test_a_new_server_request_copied_to_another_stream_of_its_session_is_still_its_sessions_own():
-    t = step(OPEN, a.IssueServerRequest("T1"))
-    event, request = t.observation.event, t.observation.request
-    twice = replace(t, observation=replace(t.observation, events=(
-        Delivered(event, request, "T1"), Delivered("E-copy", request, "T3"))))
+    _, twice = _issued_and_copied_to("T3")
     assert rules(twice) == ["no-broadcast"]
 
 
 @pytest.mark.covers("no-broadcast")
 def test_a_server_request_sent_twice_on_its_own_stream_is_no_broadcast():
-    t = step(OPEN, a.IssueServerRequest("T1"))
-    event, request = t.observation.event, t.observation.request
-    again = replace(t, observation=replace(t.observation, events=(
-        Delivered(event, request, "T1"), Delivered("E-copy", request, "T1"))))
+    _, again = _issued_and_copied_to("T1")
     # one stream: whatever else is wrong with the copy, it went nowhere else
     assert "no-broadcast" not in rules(again)
 
