@@ -96,14 +96,19 @@ def pytest_collection_modifyitems(config, items) -> None:
 
 
 def _recorded(item) -> tuple[float, float]:
-    """``(wall, cpu)`` seconds of ``item`` in the run ``DURATIONS`` recorded (0 for a short or
-    new test; an older file's plain number is wall seconds of unknown CPU)."""
-    value = DURATIONS.get(f"{Path(item.path).name}::{item.name}", 0.0)
-    return (float(value), 0.0) if isinstance(value, (int, float)) else (float(value[0]), float(value[1]))
+    """``(wall, cpu)`` seconds of ``item`` in the run ``DURATIONS`` recorded ((0, 0) for a
+    short or new test)."""
+    wall, cpu = DURATIONS.get(f"{Path(item.path).name}::{item.name}", (0.0, 0.0))
+    return wall, cpu
 
 
 def _seconds(item) -> float:
     return _recorded(item)[0]
+
+
+def _weight(item) -> float:
+    """What ``item`` adds to a worker's share: its wall seconds, at least 0.1."""
+    return max(_seconds(item), 0.1)
 
 
 def _busy(item) -> bool:
@@ -122,7 +127,7 @@ def _dealt(items: list, workers: int) -> list:
     for item in slow:
         shortest = load.index(min(load))
         slices[shortest].append(item)
-        load[shortest] += max(_seconds(item), 0.1)
+        load[shortest] += _weight(item)
     left, ordered = len(items), []
     for index, part in enumerate(slices):
         size = left // (workers - index)
@@ -140,12 +145,12 @@ def _spread(part: list) -> list:
     computations)."""
     busy = [item for item in part if _busy(item)]
     waiting = [item for item in part if not _busy(item)]
-    totals = (sum(max(_seconds(i), 0.1) for i in busy) or 1.0, sum(max(_seconds(i), 0.1) for i in waiting) or 1.0)
+    totals = (sum(map(_weight, busy)) or 1.0, sum(map(_weight, waiting)) or 1.0)
     done, merged = [0.0, 0.0], []
     while busy or waiting:
         kind = 0 if busy and (not waiting or done[0] / totals[0] <= done[1] / totals[1]) else 1
         item = (busy if kind == 0 else waiting).pop(0)
-        done[kind] += max(_seconds(item), 0.1)
+        done[kind] += _weight(item)
         merged.append(item)
     return merged
 
