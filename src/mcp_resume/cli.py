@@ -208,22 +208,10 @@ def entry() -> int:
         print("mcp-resume: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
     if code == EXIT_INTERRUPTED and interrupts.seen():
-        _release_semaphores()
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(EXIT_INTERRUPTED)
     return code
-
-
-def _release_semaphores() -> None:
-    """Before ``os._exit``: run ``multiprocessing``'s finalizers that have an exit priority, as
-    its own exit handler would. They release the semaphores of the queues of a worker pool the
-    interrupt ended (else its resource tracker warns of leaked semaphores once we are gone); the
-    ones that join threads have no such priority and stay skipped."""
-    util = sys.modules.get("multiprocessing.util")
-    run = getattr(util, "_run_finalizers", None)
-    if run is not None:
-        run(0)
 
 
 if __name__ == "__main__":
