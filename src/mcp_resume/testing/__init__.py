@@ -28,15 +28,28 @@ Modules, one concern each: ``sdk`` (what is taken from the SDK), ``transport``,
 ``probes``, ``reference_store``, ``shared_store``, ``report``, ``kit``, ``pytest_plugin``.
 """
 
-from .kit import DEFAULT_STORE_EXAMPLES, check_event_store
-from .probes import ISOLATION_STATEMENT, ProbeResult
-from .reference_store import ReferenceEventStore
-from .kit_report import EventStoreReport
-from .shared_store import ScopedSessionManager, SessionEventStore, SharedEventStore, scope_sessions
-from .transport import DEPLOYMENTS, PER_SESSION, SHARED, EventStoreTransport
+from __future__ import annotations
 
-__all__ = [
-    "DEFAULT_STORE_EXAMPLES", "DEPLOYMENTS", "EventStoreReport", "EventStoreTransport", "ISOLATION_STATEMENT",
-    "PER_SESSION", "ProbeResult", "ReferenceEventStore", "SHARED", "ScopedSessionManager", "SessionEventStore",
-    "SharedEventStore", "check_event_store", "scope_sessions",
-]
+import importlib
+
+_HOMES = {
+    "DEFAULT_STORE_EXAMPLES": "kit", "check_event_store": "kit",
+    "ISOLATION_STATEMENT": "probes", "ProbeResult": "probes",
+    "ReferenceEventStore": "reference_store",
+    "EventStoreReport": "kit_report",
+    "ScopedSessionManager": "shared_store", "SessionEventStore": "shared_store", "SharedEventStore": "shared_store",
+    "scope_sessions": "shared_store",
+    "DEPLOYMENTS": "transport", "PER_SESSION": "transport", "SHARED": "transport", "EventStoreTransport": "transport",
+}
+"""The module of each public name. They are imported on first use (PEP 562), so that pytest,
+which loads ``pytest_plugin`` in every run, does not import the SDK for suites that never
+use the kit."""
+
+__all__ = sorted(_HOMES)
+
+
+def __getattr__(name: str):
+    module = _HOMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f".{module}", __name__), name)
