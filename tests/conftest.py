@@ -111,47 +111,86 @@ def _weight(item) -> float:
     return max(_seconds(item), 0.1)
 
 
-def _busy(item) -> bool:
-    wall, cpu = _recorded(item)
+def _block_weight(block: list) -> float:
+    return sum(map(_weight, block))
+
+
+def _busy(block: list) -> bool:
+    """Whether the tests of ``block`` keep a core busy: their CPU seconds at least ``BUSY`` of
+    their wall seconds."""
+    wall, cpu = (sum(values) for values in zip(*map(_recorded, block)))
     return wall > 0 and cpu >= BUSY * wall
 
 
 def _dealt(items: list, workers: int) -> list:
     """``items`` (slow first, longest first) as ``workers`` consecutive slices of worksteal's
-    sizes: each slow test goes to the slice with the least time so far, each slice's busy
-    tests are spread among its waiting ones, then the fast tests fill every slice up to its size."""
+    sizes: each slow block (``_blocks``) goes to the slice with the least time so far, each
+    slice's busy blocks are spread among its waiting ones, then the fast tests fill every
+    slice up to its size."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = items[len(slow):]
-    slices: list[list] = [[] for _ in range(workers)]
+    blocks = sorted(_blocks(slow), key=lambda block: -_block_weight(block))
+    slices: list[list[list]] = [[] for _ in range(workers)]
     load = [0.0] * workers
-    for item in slow:
+    for block in blocks:
         shortest = load.index(min(load))
-        slices[shortest].append(item)
-        load[shortest] += _weight(item)
+        slices[shortest].append(block)
+        load[shortest] += _block_weight(block)
     left, ordered = len(items), []
     for index, part in enumerate(slices):
         size = left // (workers - index)
-        fill = max(0, size - len(part))
-        part, fast = _spread(part) + fast[:fill], fast[fill:]
-        ordered += part
-        left -= len(part)
+        tests = [item for block in _spread(part) for item in block]
+        fill = max(0, size - len(tests))
+        tests, fast = tests + fast[:fill], fast[fill:]
+        ordered += tests
+        left -= len(tests)
     return ordered + fast
 
 
-def _spread(part: list) -> list:
-    """``part`` (longest first) with its busy and its waiting tests merged so that each kind's
-    share of the time run so far stays near its share of the whole: the cores are then busy
-    all along rather than all at once (every worker starting on its waits, then all on their
-    computations)."""
-    busy = [item for item in part if _busy(item)]
-    waiting = [item for item in part if not _busy(item)]
-    totals = (sum(map(_weight, busy)) or 1.0, sum(map(_weight, waiting)) or 1.0)
+def _blocks(items: list) -> list[list]:
+    """``items`` in blocks that must run one after the other on one worker: the tests of a
+    module that share a module- or class-scoped fixture of that module (a worker makes such a
+    fixture again for every run of the module's tests its order breaks up), each other test a
+    block of its own. A block keeps its first test's place."""
+    blocks: list[list] = []
+    block_of: dict[tuple[str, str], list] = {}
+    for item in items:
+        keys = _local_fixtures(item)
+        block = next((block_of[key] for key in keys if key in block_of), None)
+        if block is None:
+            block = []
+            blocks.append(block)
+        block.append(item)
+        for key in keys:
+            block_of.setdefault(key, block)
+    return blocks
+
+
+def _local_fixtures(item) -> list[tuple[str, str]]:
+    """``(module node id, fixture name)`` of each module- or class-scoped fixture ``item``
+    uses that its own module defines (pytest's fixture definitions, ``item._fixtureinfo``;
+    none when this pytest has no such attribute)."""
+    module = item.nodeid.split("::")[0]
+    info = getattr(item, "_fixtureinfo", None)
+    definitions = info.name2fixturedefs.items() if info is not None else ()
+    return [(module, name) for name, defs in definitions for d in defs
+            if d.scope in ("module", "class") and (d.baseid or "").split("::")[0] == module]
+
+
+def _spread(part: list[list]) -> list[list]:
+    """``part`` (blocks, longest first) with its busy and its waiting blocks merged so that each
+    kind's share of the time run so far stays near its share of the whole: the cores are then
+    busy all along rather than all at once (every worker starting on its waits, then all on
+    their computations)."""
+    busy = [block for block in part if _busy(block)]
+    waiting = [block for block in part if not _busy(block)]
+    totals = (sum(map(_block_weight, busy)) or 1.0, sum(map(_block_weight, waiting)) or 1.0)
     done, merged = [0.0, 0.0], []
     while busy or waiting:
         kind = 0 if busy and (not waiting or done[0] / totals[0] <= done[1] / totals[1]) else 1
-        item = (busy if kind == 0 else waiting).pop(0)
-        done[kind] += _weight(item)
-        merged.append(item)
+        block = (busy if kind == 0 else waiting).pop(0)
+        done[kind] += _block_weight(block)
+        merged.append(block)
     return merged
 
 
