@@ -19,9 +19,11 @@ another session's (MCP B24/B30/B31, D29-D31, D37-D41).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import math
 import secrets
+import ssl
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -105,6 +107,14 @@ class Timeouts:
         return cls(seconds, seconds, seconds, max(10.0, 3 * seconds), min(1.0, seconds))
 
 
+@functools.cache
+def tls_context() -> ssl.SSLContext:
+    """The TLS settings every client of this process shares: httpx's default without the
+    environment's (certificates verified against its CA bundle), made once. Loading the bundle costs about 20 ms of CPU,
+    which each client paid again, and ``verify`` makes a client per scenario."""
+    return httpx.create_ssl_context(trust_env=False)
+
+
 class StreamableHttpClient:
     """A client of one MCP endpoint (``url``), recording every exchange in ``exchanges``.
 
@@ -125,7 +135,7 @@ class StreamableHttpClient:
         timeout = httpx.Timeout(
             connect=self.bounds.connect, read=None, write=self.bounds.connect, pool=self.bounds.connect
         )
-        self._http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False)
+        self._http = httpx.AsyncClient(timeout=timeout, follow_redirects=False, trust_env=False, verify=tls_context())
 
     async def __aenter__(self) -> "StreamableHttpClient":
         return self
