@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import fcntl
+import heapq
 import json
 import os
 import pickle
@@ -48,11 +49,11 @@ def _fast_tier_only(config) -> bool:
 
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
-    and each worker pays the collection again), four per core when the slow tier runs
-    (most of it waits on a server's answers: bounded timeouts, idle periods; with three a
-    core the machine's load stayed under two on two cores for much of the run; with five
-    a whole run was no shorter, 586 s against 592-594 s, and took 27 CPU seconds more)."""
-    return (1 if _fast_tier_only(config) else 4) * (os.cpu_count() or 1)
+    and each worker pays the collection again), five per core when the slow tier runs
+    (most of it waits on a server's answers: bounded timeouts, idle periods). With the
+    order of ``_dealt`` on two cores, four a core left the cores idle for the last minutes,
+    when only tests that wait were left (530 s); five kept them busy to the end (476 s)."""
+    return (1 if _fast_tier_only(config) else 5) * (os.cpu_count() or 1)
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
@@ -68,18 +69,17 @@ DURATIONS = json.loads((TESTS / "durations.json").read_text(encoding="utf-8")) i
 the slow tier starts in."""
 
 BUSY = 0.25
-"""A test whose CPU seconds are at least this share of its wall seconds keeps a core busy;
-the others mostly wait on a server (bounded timeouts, idle periods: a tenth or less). A busy
-test's share falls to a half or less in a run where others compete for the cores."""
+"""A test whose CPU seconds are at least this share of its wall seconds computes; the others
+mostly wait on a server (bounded timeouts, idle periods: a tenth or less). A computing test's
+share falls to a half or less in a run where others compete for the cores."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark ``slow`` every test of ``tests/slow/`` (a ``slow`` mark elsewhere is a
     ``pytest.UsageError``), then order the tests so that the workers finish together and the
-    cores stay busy: the slow ones first, the longest (by ``DURATIONS``) first, each dealt to
-    the worker whose share is shortest so far; in each worker's share the busy tests spread
-    among the waiting ones; the short ones after them to fill the gaps.
+    cores stay busy all along: the slow ones first, in the order ``_dealt`` gives, the short
+    ones after them to fill the gaps.
 
     ``--dist worksteal`` gives worker ``i`` of ``n`` the next ``len(left) // (n - i)`` tests
     of this order, then moves tests from the end of a busy worker's queue to an idle one."""
@@ -92,7 +92,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -_seconds(item)))
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     if workers > 1:
-        items[:] = _dealt(items, workers)
+        items[:] = _dealt(items, workers, os.cpu_count() or 1)
 
 
 def _recorded(item) -> tuple[float, float]:
@@ -106,44 +106,49 @@ def _seconds(item) -> float:
     return _recorded(item)[0]
 
 
-def _weight(item) -> float:
-    """What ``item`` adds to a worker's share: its wall seconds, at least 0.1."""
-    return max(_seconds(item), 0.1)
+def _weight(block: list) -> float:
+    """The wall seconds ``block`` takes: its tests', at least 0.1 each."""
+    return sum(max(_seconds(item), 0.1) for item in block)
 
 
-def _block_weight(block: list) -> float:
-    return sum(map(_weight, block))
-
-
-def _busy(block: list) -> bool:
-    """Whether the tests of ``block`` keep a core busy: their CPU seconds at least ``BUSY`` of
-    their wall seconds."""
+def _cores_used(block: list) -> float:
+    """How many cores ``block`` kept busy while it ran: its CPU seconds over its wall seconds."""
     wall, cpu = (sum(values) for values in zip(*map(_recorded, block)))
-    return wall > 0 and cpu >= BUSY * wall
+    return cpu / wall if wall > 0 else 0.0
 
 
-def _dealt(items: list, workers: int) -> list:
-    """``items`` (slow first, longest first) as ``workers`` consecutive slices of worksteal's
-    sizes: each slow block (``_blocks``) goes to the slice with the least time so far, each
-    slice's busy blocks are spread among its waiting ones, then the fast tests fill every
-    slice up to its size."""
+def _dealt(items: list, workers: int, cores: int) -> list:
+    """``items`` (slow first) as ``workers`` consecutive slices of worksteal's sizes.
+
+    The slow blocks (``_blocks``) are dealt by playing the run through with their recorded
+    seconds: whenever a worker is free it takes the longest block left that computes if the
+    blocks running then keep fewer than ``cores`` cores busy, else the longest that mostly
+    waits on a server. The cores are then busy all along, rather than idle while every
+    worker waits and crowded when all compute. The fast tests then fill every slice up to
+    its size."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = items[len(slow):]
-    blocks = sorted(_blocks(slow), key=lambda block: -_block_weight(block))
-    slices: list[list[list]] = [[] for _ in range(workers)]
-    load = [0.0] * workers
-    for block in blocks:
-        shortest = load.index(min(load))
-        slices[shortest].append(block)
-        load[shortest] += _block_weight(block)
+    blocks = sorted(_blocks(slow), key=lambda block: -_weight(block))
+    computing = [block for block in blocks if _cores_used(block) >= BUSY]
+    waiting = [block for block in blocks if _cores_used(block) < BUSY]
+    queues: list[list] = [[] for _ in range(workers)]
+    free_at = [(0.0, worker) for worker in range(workers)]
+    running: list[tuple[float, float]] = []  # (end, cores used) of each block dealt
+    while computing or waiting:
+        now, worker = heapq.heappop(free_at)
+        busy_cores = sum(used for end, used in running if end > now)
+        kind = computing if computing and (busy_cores < cores or not waiting) else waiting
+        block = kind.pop(0)
+        queues[worker] += block
+        running.append((now + _weight(block), _cores_used(block)))
+        heapq.heappush(free_at, (now + _weight(block), worker))
     left, ordered = len(items), []
-    for index, part in enumerate(slices):
+    for index, queue in enumerate(queues):
         size = left // (workers - index)
-        tests = [item for block in _spread(part) for item in block]
-        fill = max(0, size - len(tests))
-        tests, fast = tests + fast[:fill], fast[fill:]
-        ordered += tests
-        left -= len(tests)
+        fill = max(0, size - len(queue))
+        queue, fast = queue + fast[:fill], fast[fill:]
+        ordered += queue
+        left -= len(queue)
     return ordered + fast
 
 
@@ -175,23 +180,6 @@ def _local_fixtures(item) -> list[tuple[str, str]]:
     definitions = info.name2fixturedefs.items() if info is not None else ()
     return [(module, name) for name, defs in definitions for d in defs
             if d.scope in ("module", "class") and (d.baseid or "").split("::")[0] == module]
-
-
-def _spread(part: list[list]) -> list[list]:
-    """``part`` (blocks, longest first) with its busy and its waiting blocks merged so that each
-    kind's share of the time run so far stays near its share of the whole: the cores are then
-    busy all along rather than all at once (every worker starting on its waits, then all on
-    their computations)."""
-    busy = [block for block in part if _busy(block)]
-    waiting = [block for block in part if not _busy(block)]
-    totals = (sum(map(_block_weight, busy)) or 1.0, sum(map(_block_weight, waiting)) or 1.0)
-    done, merged = [0.0, 0.0], []
-    while busy or waiting:
-        kind = 0 if busy and (not waiting or done[0] / totals[0] <= done[1] / totals[1]) else 1
-        block = (busy if kind == 0 else waiting).pop(0)
-        done[kind] += _block_weight(block)
-        merged.append(block)
-    return merged
 
 
 _CPU_STARTED = pytest.StashKey[float]()
