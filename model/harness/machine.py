@@ -164,14 +164,15 @@ def run_until_counterexample(base: type[RuleBasedStateMachine], attributes: dict
                              shrink: bool = True):
     """Run a fresh subclass of ``base`` called ``name``, with ``attributes`` as class
     attributes, under ``machine_settings``; return the ``stops`` exception of the
-    failing run (shrunk by Hypothesis unless ``shrink`` is false), or ``None``
-    when no example failed (any other exception propagates)."""
+    failing run (shrunk by Hypothesis unless ``shrink`` is false) without its traceback,
+    whose frames would keep Hypothesis's whole search alive (thousands of its objects per
+    run), or ``None`` when no example failed (any other exception propagates)."""
     machine = type(name, (base,), attributes)
     try:
         with generation_independent_of_loaded_modules():
             run_state_machine_as_test(machine, settings=machine_settings(max_examples, steps, shrink))
     except stops as found:
-        return found
+        return found.with_traceback(None)
     return None
 
 

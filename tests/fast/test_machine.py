@@ -68,3 +68,18 @@ def test_the_result_says_how_many_actions_found_the_counterexample():
     assert not result.passed
     assert result.actions_to_first is not None and result.actions_to_first <= result.actions_run
     assert result.seconds_to_first is not None and result.seconds_to_first > 0
+
+
+def test_a_result_keeps_nothing_of_hypothesis_s_search():
+    """The counterexample Hypothesis raised is returned without its traceback, whose frames
+    held the whole search (about 2,000 of its choice nodes per run, 28 runs in ``check``)."""
+    import gc
+
+    def conjecture_objects() -> int:
+        gc.collect()
+        return sum(type(o).__module__.startswith("hypothesis.internal.conjecture") for o in gc.get_objects())
+
+    before = conjecture_objects()
+    result = run_machine(DESIGNS[3], Profile.BOUNDARY)
+    assert result.counterexample is not None
+    assert conjecture_objects() - before < 50
