@@ -251,13 +251,17 @@ class SharedRuns:
 
 
 @pytest.fixture(scope="session")
-def shared_runs(tmp_path_factory, worker_id) -> SharedRuns:
+def shared_runs(tmp_path_factory, worker_id):
     """The session's ``SharedRuns``: in the folder all xdist workers share (the parent of
-    each worker's base temporary folder), or this process's own without ``-n``."""
+    each worker's base temporary folder), or this process's own without ``-n``; what it made
+    is let go at the session's end, so that pytest's garbage collection at exit (and the
+    interpreter's) has less to walk."""
     base = tmp_path_factory.getbasetemp()
     folder = (base.parent if worker_id != "master" else base) / "shared-runs"
     folder.mkdir(exist_ok=True)
-    return SharedRuns(folder)
+    runs = SharedRuns(folder)
+    yield runs
+    runs.made.clear()  # about a million objects of explorations and traces, freed before pytest's last collection
 
 
 @pytest.fixture(scope="session")
@@ -325,15 +329,17 @@ def design_over_http(verify_report):
 
 @pytest.fixture(scope="session")
 def prove_to_dev_full(shared_runs, tmp_path_factory):
-    """``mcp-resume prove --out <tmp> --json /dev/full`` run once for the session, as a user
-    runs it (a child process, progress on stderr): the one whole ``prove`` that
+    """``mcp-resume prove --rlimit 1 --out <tmp> --json /dev/full`` run once for the session, as
+    a user runs it (a child process, progress on stderr): the one whole ``prove`` command that
     tests/slow/test_progress.py reads for its stage lines and tests/slow/test_write_failures.py
-    for its one error line (a ``subprocess.CompletedProcess``)."""
+    for its one error line (a ``subprocess.CompletedProcess``). With ``--rlimit 1`` Z3 gives up
+    on each query at once: the same stages and counts at half the CPU (what the proofs find
+    is ``prove_outcome``'s to test)."""
     from tests.helpers.progress import run
 
     def prove():
         folder = tmp_path_factory.mktemp("prove-dev-full")
-        return run("prove", "--out", str(folder / "proofs"), "--json", "/dev/full", cwd=folder)
+        return run("prove", "--rlimit", "1", "--out", str(folder / "proofs"), "--json", "/dev/full", cwd=folder)
 
     return shared_runs.get("prove-cli-dev-full", prove)
 

@@ -17,6 +17,7 @@ from mcp_resume.docgen.compare import svg_text
 from mcp_resume.model.explore.state_graph import COUNTEREXAMPLE
 from mcp_resume.proofs.diagrams import graphviz
 from mcp_resume.spec.catalog import RULES
+from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.sources import SOURCES
 
 from tests.helpers.docs import ROOT, TESTS
@@ -29,11 +30,30 @@ needs_dot = pytest.mark.skipif(DOT is None, reason="Graphviz's dot is not instal
 
 
 @pytest.fixture(scope="session")
-def fresh(shared_runs):
+def fresh(shared_runs, prove_outcome):
     """(folder, result) of one ``build_docs`` of this repository, made once per session
-    (in the folder every xdist worker shares: ``conftest.SharedRuns``)."""
+    (in the folder every xdist worker shares: ``conftest.SharedRuns``). Its proofs page is
+    written from the ``boundary`` proofs and bounded searches the session's ``prove_outcome``
+    solved (the functions ``jobs.proving.write_docs`` calls, with the same arguments), not
+    solved a second time; the command's generation (``docs_cli_run``) solves its own, and
+    ``test_generation_is_byte_identical_across_runs_svg_included`` compares the two."""
+    import mcp_resume.jobs.proving as proving
+
     out = shared_runs.folder / "docs"
-    return out, shared_runs.get("docs", lambda: build_docs(out, TESTS, DOT))
+
+    def build():
+        solved = prove_outcome(Profile.BOUNDARY)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(proving, "run_proofs", lambda profile: _solved(profile, solved.proofs))
+            patch.setattr(proving, "bmc_designs", lambda profile: _solved(profile, solved.bmc))
+            return build_docs(out, TESTS, DOT)
+
+    return out, shared_runs.get("docs", build)
+
+
+def _solved(profile: Profile, results: list) -> list:
+    assert profile is Profile.BOUNDARY, profile  # write_docs solves boundary, with the defaults prove_outcome uses
+    return results
 
 
 @pytest.fixture
