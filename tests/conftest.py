@@ -182,6 +182,17 @@ def _local_fixtures(item) -> list[tuple[str, str]]:
             if d.scope in ("module", "class") and (d.baseid or "").split("::")[0] == module]
 
 
+def pytest_sessionfinish(session) -> None:
+    """Let go of the design explorer's memo of the spec's steps (``model.explore.server``,
+    up to its ``LIMIT`` entries: a million objects in a worker that explored designs), so that
+    pytest's garbage collection at exit, and the interpreter's, have less to walk."""
+    import sys
+
+    explorer = sys.modules.get("mcp_resume.model.explore.server")
+    if explorer is not None:
+        explorer.clear_spec_memo()
+
+
 _CPU_STARTED = pytest.StashKey[float]()
 
 
