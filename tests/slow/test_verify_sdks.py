@@ -14,11 +14,11 @@ from mcp_resume.spec.catalog import RULES
 pytestmark = pytest.mark.timeout(600)  # the official SDKs started for real and verified, twice each
 
 
-def _twice(target: str, tmp_path) -> tuple[dict, dict]:
+def _twice(target: str, tmp_path, timeout: str) -> tuple[dict, dict]:
     runs = []
     for number in (1, 2):
         path = tmp_path / f"{number}.json"
-        code = main(["verify", target, "--profile", "boundary", "--timeout", "5", "--json", str(path)])
+        code = main(["verify", target, "--profile", "boundary", "--timeout", timeout, "--json", str(path)])
         assert code == 1, f"run {number} of {target}"
         runs.append({v["rule"]: v for v in json.loads(path.read_text())["verdicts"]})
     return runs[0], runs[1]
@@ -35,14 +35,14 @@ def _assert_judged_with_evidence(verdicts: dict) -> None:
 
 
 def test_python_sdk_verdicts_are_complete_and_repeat(tmp_path):
-    first, second = _twice("python-sdk", tmp_path)
+    first, second = _twice("python-sdk", tmp_path, "2")  # as tests/slow/test_verify_python_sdk.py: it answers at once
     _assert_judged_with_evidence(first)
     assert {r: v["verdict"] for r, v in first.items()} == {r: v["verdict"] for r, v in second.items()}
 
 
 @pytest.mark.skipif(shutil.which("node") is None or shutil.which("npm") is None, reason="node and npm are not installed")
 def test_typescript_sdk_verdicts_are_complete_and_repeat(tmp_path):
-    first, second = _twice("typescript-sdk", tmp_path)
+    first, second = _twice("typescript-sdk", tmp_path, "5")
     _assert_judged_with_evidence(first)
     # The SDK's InMemoryEventStore replays in the order of sorted event ids
     # '<stream>_<milliseconds>_<random>': of two events stored in the same millisecond
