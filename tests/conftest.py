@@ -274,7 +274,7 @@ def shared_runs(tmp_path_factory, worker_id):
     folder.mkdir(exist_ok=True)
     runs = SharedRuns(folder)
     yield runs
-    runs.made.clear()  # about a million objects of explorations and traces, freed before pytest's last collection
+    runs.made.clear()  # explorations, traces and reports, freed before pytest's last garbage collection
 
 
 @pytest.fixture(scope="session")
