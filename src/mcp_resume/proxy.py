@@ -114,12 +114,12 @@ def run(args) -> int:
     fanout.recorders = (checker,) + ((lines,) if lines else ())
     path = urlsplit(args.upstream).path or "/"
     where = "" if host in ("127.0.0.1", "localhost", "::1") else " (reachable from other machines)"
-    try:  # a Ctrl-C right after the banner, before uvicorn took the signals, also ends in the report
+    try:  # a Ctrl-C right after the banner, before serve takes the signals, also ends in the report
         print(f"proxy listening on http://{host}:{listener.getsockname()[1]}{where}, forwarding to {proxy.origin}{path}; "
               f"point your client at http://{host}:{listener.getsockname()[1]}{path}. Ctrl-C stops it.", flush=True)
         say_upstream(upstream)
         serve(proxy, listener)
-    except KeyboardInterrupt:  # uvicorn shuts down gracefully, then raises the signal again
+    except KeyboardInterrupt:
         pass
     interrupts.reset()  # Ctrl-C is how the proxy is meant to stop: the report follows, with its own exit code
     final = checker.stop()

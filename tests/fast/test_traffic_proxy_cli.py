@@ -124,3 +124,28 @@ def test_printed_lines_shorten_long_ids_and_keep_paths():
     line = short_ids(f"404 for session {session} at /tmp/" + "p" * 80 + " via http://h/" + "q" * 80)
     assert session not in line and "(3003 chars)" in line and line.count("…") == 1
     assert "/tmp/" + "p" * 80 in line and "http://h/" + "q" * 80 in line
+
+
+def test_an_interrupt_whose_exception_was_lost_still_stops_the_proxy():
+    """A SIGINT that lands just before uvicorn takes the signals raises ``KeyboardInterrupt`` where it
+    can be lost (a destructor); ``serve`` still stops, at once, because the interrupt was marked."""
+    import signal
+    import threading
+
+    from mcp_resume import interrupts
+    from mcp_resume.jobs.proxying import bind_listener, serve
+    from mcp_resume.model.traffic.proxy import RecordingProxy
+    from mcp_resume.model.traffic.recording import Fanout
+
+    listener = bind_listener("127.0.0.1", 0)
+    before = signal.getsignal(signal.SIGINT)
+    interrupts.mark()
+    try:
+        started = time.monotonic()
+        serve(RecordingProxy("http://127.0.0.1:9/mcp", Fanout()), listener)
+        assert time.monotonic() - started < 10
+    finally:
+        interrupts.reset()
+        listener.close()
+    assert signal.getsignal(signal.SIGINT) is before  # the command line's handler is back
+    assert threading.current_thread() is threading.main_thread()  # the case where signals land

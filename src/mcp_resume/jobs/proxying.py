@@ -8,10 +8,14 @@ and what the start probe of the upstream found (``say_upstream``).
 from __future__ import annotations
 
 import logging
+import signal
 import socket
 import sys
+import threading
+from contextlib import contextmanager
 from pathlib import Path
 
+from mcp_resume import interrupts
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.traffic.fixes import generic_fix
@@ -70,7 +74,8 @@ def bind_listener(host: str, port: int) -> socket.socket:
 
 
 def serve(proxy: RecordingProxy, listener: socket.socket) -> None:
-    """Serve ``proxy`` on ``listener`` with uvicorn until Ctrl-C or SIGTERM."""
+    """Serve ``proxy`` on ``listener`` with uvicorn until Ctrl-C or SIGTERM, then return (no
+    ``KeyboardInterrupt``): the caller writes the final report."""
     import uvicorn
 
     config = uvicorn.Config(proxy, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
@@ -80,9 +85,35 @@ def serve(proxy: RecordingProxy, listener: socket.socket) -> None:
     logger = logging.getLogger("uvicorn.error")  # configured by Config: the filter goes on after it
     logger.addFilter(quiet)
     try:
-        server.run(sockets=[listener])
+        with _signals_stop(server):
+            server.run(sockets=[listener])
     finally:
         logger.removeFilter(quiet)
+
+
+@contextmanager
+def _signals_stop(server):
+    """While uvicorn starts and after it stops, SIGINT and SIGTERM ask ``server`` to stop, as uvicorn's
+    own handlers do while it serves. The command line's handler raises ``KeyboardInterrupt`` instead,
+    and in the moment before uvicorn takes the signals that exception can be lost (in a destructor,
+    in the event loop's start), leaving the proxy serving with no one to stop it. An interrupt
+    already seen (``interrupts``) stops the server before it serves. Outside the main thread, where
+    signals do not land, it changes nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame) -> None:
+        interrupts.mark()
+        server.should_exit = True
+
+    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
+    server.should_exit = interrupts.seen()
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
 
 
 class _QuietStop(logging.Filter):
