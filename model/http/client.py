@@ -222,12 +222,15 @@ class StreamableHttpClient:
         last_event_id: str | None = None,
         stop: EventFilter | None = None,
         idle: float | None = None,
+        until: asyncio.Event | None = None,
     ) -> Exchange:
         """GET the endpoint with the two reconnect headers as given (``None`` = absent).
 
         Reads the SSE stream until it ends, ``stop`` matches an event (the client
         then drops the connection), or no event came for ``idle`` seconds
-        (default: ``bounds.settle``).
+        (default: ``bounds.settle``). With ``until``, the idle wait starts only once
+        that event is set: a stream watched while other traffic goes on is read for
+        as long as that traffic lasts, within the exchange bound.
         """
         return await self.send(
             "GET",
@@ -236,6 +239,7 @@ class StreamableHttpClient:
             last_event_id=last_event_id,
             stop=stop,
             idle=self.bounds.settle if idle is None else idle,
+            until=until,
         )
 
     async def delete(self, session: str | None, *, label: str = "delete session") -> Exchange:
@@ -255,6 +259,7 @@ class StreamableHttpClient:
         await_id: Any = None,
         stop: EventFilter | None = None,
         idle: float | None = None,
+        until: asyncio.Event | None = None,
     ) -> Exchange:
         """Send one request and read its answer within the bounds; never raises for
         what the server does. The exchange is appended to ``exchanges``."""
@@ -268,7 +273,7 @@ class StreamableHttpClient:
         started = exchange.started = time.monotonic()
         deadline = started + self.bounds.exchange
         try:
-            await self._run(exchange, method, headers, body, deadline, await_id, stop, idle or self.bounds.idle)
+            await self._run(exchange, method, headers, body, deadline, _Reading(await_id, stop, idle or self.bounds.idle, until))
         except Exception as error:  # last resort: a server must never produce a traceback
             exchange.fail(ErrorKind.PROTOCOL, f"unexpected {type(error).__name__}: {error}")
         exchange.ended = time.monotonic()
@@ -299,7 +304,7 @@ class StreamableHttpClient:
         params["_meta"] = {**(params.get("_meta") or {}), META_VERSION_KEY: self.protocol_version}
         return {**body, "params": params}
 
-    async def _run(self, exchange, method, headers, body, deadline, await_id, stop, idle) -> None:
+    async def _run(self, exchange, method, headers, body, deadline, reading: "_Reading") -> None:
         try:
             request = self._http.build_request(method, self.url, headers=headers, json=body)
         except (httpx.HTTPError, UnicodeError, ValueError) as error:
@@ -309,7 +314,7 @@ class StreamableHttpClient:
         if response is None:
             return
         try:
-            await self._read(exchange, response, deadline, await_id, stop, idle)
+            await self._read(exchange, response, deadline, reading)
         finally:
             await _close_quietly(response)
 
@@ -335,7 +340,7 @@ class StreamableHttpClient:
         exchange.response_headers = _kept(response.headers, RESPONSE_HEADERS_KEPT)
         return response
 
-    async def _read(self, exchange, response, deadline, await_id, stop, idle) -> None:
+    async def _read(self, exchange, response, deadline, reading: "_Reading") -> None:
         session = exchange.session_header
         echoed = session is not None and session == exchange.request_headers.get("mcp-session-id")
         if session is not None and not is_well_formed(session) and not echoed:
@@ -343,7 +348,7 @@ class StreamableHttpClient:
             return
         content_type = exchange.content_type
         if content_type == SSE_TYPE:
-            await self._read_sse(exchange, response, deadline, await_id, stop, idle)
+            await self._read_sse(exchange, response, deadline, reading)
             return
         raw = await self._read_body(exchange, response, deadline)
         if raw is None:
@@ -385,48 +390,118 @@ class StreamableHttpClient:
                 return None
             chunks.append(chunk)
 
-    async def _read_sse(self, exchange, response, deadline, await_id, stop, idle) -> None:
+    async def _read_sse(self, exchange, response, deadline, reading: "_Reading") -> None:
         reader = _SseReader()
-        iterator = response.aiter_text()
+        chunks = _Chunks(response.aiter_text())
         last_event = time.monotonic()
-        while True:
-            now = time.monotonic()
-            wait = min(deadline - now, last_event + idle - now)
-            try:
-                if wait <= 0:
-                    raise asyncio.TimeoutError
-                text = await asyncio.wait_for(anext(iterator), wait)
-            except StopAsyncIteration:
-                exchange.end = End.CLOSED
-                _check_stream_end(exchange, reader, await_id)
-                return
-            except asyncio.TimeoutError:
-                exchange.end = End.DEADLINE if time.monotonic() >= deadline else End.IDLE
-                _check_stream_end(exchange, reader, await_id)
-                return
-            except httpx.HTTPError as error:
-                exchange.fail(ErrorKind.NETWORK, f"the connection broke while reading events: {_reason(error)}")
-                return
-            events = reader.feed(text)
-            if reader.pending_chars > MAX_EVENT_CHARS:
-                exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
-                return
-            for event in events:
-                if len(exchange.events) >= MAX_EVENTS:
-                    exchange.fail(ErrorKind.PROTOCOL, f"more than {MAX_EVENTS} SSE events in one response")
+        try:
+            while True:
+                released = reading.released()
+                now = time.monotonic()
+                quiet_ends = math.inf if released is None else max(last_event, released) + reading.idle
+                wait = min(deadline, quiet_ends) - now
+                try:
+                    if wait <= 0:
+                        raise asyncio.TimeoutError
+                    text = await chunks.next(wait, wake=reading.until if released is None else None)
+                except StopAsyncIteration:
+                    exchange.end = End.CLOSED
+                    _check_stream_end(exchange, reader, reading.await_id)
                     return
-                exchange.events.append(event)
-                last_event = time.monotonic()
-                exchange.arrivals.append(last_event)
-                if event.data and event.message is None:
-                    exchange.fail(ErrorKind.NOT_JSON, f"SSE event data is not a JSON object: {_snippet(event.data)!r}")
+                except asyncio.TimeoutError:
+                    exchange.end = End.DEADLINE if time.monotonic() >= deadline else End.IDLE
+                    _check_stream_end(exchange, reader, reading.await_id)
                     return
-                if await_id is not None and event.is_response_to(await_id):
-                    exchange.end = End.RESPONSE
+                except httpx.HTTPError as error:
+                    exchange.fail(ErrorKind.NETWORK, f"the connection broke while reading events: {_reason(error)}")
                     return
-                if stop is not None and stop(event):
-                    exchange.end = End.DROPPED
+                if text is not None and self._take(exchange, reader, text, reading):
                     return
+                if exchange.arrivals:
+                    last_event = exchange.arrivals[-1]
+        finally:
+            await chunks.close()
+
+    def _take(self, exchange, reader: "_SseReader", text: str, reading: "_Reading") -> bool:
+        """Add the events ``text`` completes to ``exchange``; True when the reading ends there."""
+        events = reader.feed(text)
+        if reader.pending_chars > MAX_EVENT_CHARS:
+            exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
+            return True
+        for event in events:
+            if len(exchange.events) >= MAX_EVENTS:
+                exchange.fail(ErrorKind.PROTOCOL, f"more than {MAX_EVENTS} SSE events in one response")
+                return True
+            exchange.events.append(event)
+            exchange.arrivals.append(time.monotonic())
+            if event.data and event.message is None:
+                exchange.fail(ErrorKind.NOT_JSON, f"SSE event data is not a JSON object: {_snippet(event.data)!r}")
+                return True
+            if reading.await_id is not None and event.is_response_to(reading.await_id):
+                exchange.end = End.RESPONSE
+                return True
+            if reading.stop is not None and reading.stop(event):
+                exchange.end = End.DROPPED
+                return True
+        return False
+
+
+@dataclass
+class _Reading:
+    """How one response is read: up to the response to ``await_id``, up to the event ``stop``
+    matches, or until quiet for ``idle`` seconds, counted once ``until`` is set (at once without it)."""
+
+    await_id: Any
+    stop: EventFilter | None
+    idle: float
+    until: asyncio.Event | None = None
+    _released: float | None = None
+
+    def released(self) -> float | None:
+        """Since when the idle wait counts (``time.monotonic()``), or ``None`` while ``until`` is not set."""
+        if self._released is None and (self.until is None or self.until.is_set()):
+            self._released = time.monotonic()
+        return self._released
+
+
+class _Chunks:
+    """A streamed response's text, chunk by chunk, each waited for at most a given time, or until
+    an event is set. The read in flight is kept when the event comes first: cancelling it would
+    close the stream."""
+
+    def __init__(self, iterator) -> None:
+        self._iterator = iterator
+        self._next: asyncio.Future | None = None
+
+    async def next(self, seconds: float, wake: asyncio.Event | None = None) -> str | None:
+        """The next chunk, or ``None`` when ``wake`` was set first. Raises ``asyncio.TimeoutError``
+        when neither came within ``seconds``, ``StopAsyncIteration`` at the end of the body and the
+        transport's ``httpx.HTTPError`` as it comes."""
+        if self._next is None:
+            self._next = asyncio.ensure_future(anext(self._iterator))
+        woken = asyncio.ensure_future(wake.wait()) if wake is not None else None
+        try:
+            done, _ = await asyncio.wait([f for f in (self._next, woken) if f is not None], timeout=seconds,
+                                         return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if woken is not None:
+                woken.cancel()
+        if self._next in done:
+            chunk, self._next = self._next, None
+            return chunk.result()
+        if woken is not None and woken in done:
+            return None
+        raise asyncio.TimeoutError
+
+    async def close(self) -> None:
+        """Cancel the read in flight, if any, and wait until it has ended."""
+        pending, self._next = self._next, None
+        if pending is None:
+            return
+        pending.cancel()
+        await asyncio.wait([pending])
+        if not pending.cancelled():
+            pending.exception()  # retrieved: a read that failed as it was dropped is not logged
 
 
 class _SseReader:
