@@ -41,7 +41,7 @@ from mcp_resume.model.verify.driver import (
 )
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.roles import ToolUse
-from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, watch
+from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, watching
 
 
 async def reemit_keeps_pending(d: Driver, ctx: Context) -> None:
@@ -100,24 +100,23 @@ async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
     """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
     is opened before A's second session resumption and resumed after it (design 12)."""
     tool = d.tools_of(Role.SERVER_REQUEST)[0]
-    watcher = await watch(d, ctx, "session W")
-    a = await d.open_session("session A")
-    _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
-    b = await d.open_session("session B")
-    _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
-    await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
-    first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
-    cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
-    if cursor is not None:
-        await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")
-        require(
-            await d.client.get(label=f"session B resumes its GET stream from {cursor.id}", session=b,
-                               last_event_id=cursor.id, idle=reemit_wait(ctx.bounds)),
-            "stream resumption",
-        )
-    await d.answer(a, request_a, "answer session A's request (cleanup)")
-    await d.answer(b, request_b, "answer session B's request (cleanup)")
-    await watcher
+    async with watching(d, ctx, "session W"):
+        a = await d.open_session("session A")
+        _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
+        b = await d.open_session("session B")
+        _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
+        await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
+        first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
+        cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
+        if cursor is not None:
+            await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")
+            require(
+                await d.client.get(label=f"session B resumes its GET stream from {cursor.id}", session=b,
+                                   last_event_id=cursor.id, idle=reemit_wait(ctx.bounds)),
+                "stream resumption",
+            )
+        await d.answer(a, request_a, "answer session A's request (cleanup)")
+        await d.answer(b, request_b, "answer session B's request (cleanup)")
 
 
 async def no_duplicate_tool_call(d: Driver, ctx: Context) -> None:

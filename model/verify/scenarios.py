@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,6 +36,7 @@ from mcp_resume.model.verify.driver import (
     NotObservable,
     cursor_in_middle,
     invented_event_id,
+    reemit_wait,
     require,
 )
 from mcp_resume.model.verify.fixture_tools import KIT, PAGE, Role
@@ -254,31 +256,36 @@ async def no_cross_session(d: Driver, ctx: Context) -> None:
     session D used the same JSON-RPC request id; a stream resumed after another stream
     of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50). All of it
     while session W's GET stream, opened before, is read: nothing of theirs may reach it."""
-    watcher = await watch(d, ctx, "session W")
-    if ctx.caps.post_event_ids:
-        await _foreign_session_cursor(d)
-        await _shared_request_id(d)
-        await _other_stream_of_session(d)
-    if ctx.caps.get_event_ids:
-        session = await d.open_session("session G")
-        await get_stream_replay(d, ctx, session)
-    await watcher
+    async with watching(d, ctx, "session W"):
+        if ctx.caps.post_event_ids:
+            await _foreign_session_cursor(d)
+            await _shared_request_id(d)
+            await _other_stream_of_session(d)
+        if ctx.caps.get_event_ids:
+            session = await d.open_session("session G")
+            await get_stream_replay(d, ctx, session)
 
 
-async def watch(d: Driver, ctx: Context, name: str) -> asyncio.Future:
-    """Open session ``name`` and read its GET stream in the background, until it has been
-    quiet for the idle bound, while other sessions' traffic goes on: a server that sends
-    messages to every open stream shows them here. A finished future without a GET stream."""
+@asynccontextmanager
+async def watching(d: Driver, ctx: Context, name: str) -> AsyncIterator[None]:
+    """Open session ``name`` and read its GET stream in the background while the block's
+    traffic goes on, then until it has been quiet for the grace period (``reemit_wait``),
+    within the exchange bound: a server that sends messages to every open stream shows
+    them here, however long the block takes. Nothing is opened without a GET stream."""
     if not ctx.caps.get_stream:
-        done = asyncio.get_running_loop().create_future()
-        done.set_result(None)
-        return done
+        yield
+        return
     session = await d.open_session(name)
-    watcher = asyncio.ensure_future(
+    traffic_done = asyncio.Event()
+    reading = asyncio.ensure_future(
         d.client.get(label=f"{name}: its GET stream, read while other sessions work", session=session,
-                     idle=ctx.bounds.idle))
+                     idle=reemit_wait(ctx.bounds), until=traffic_done))
     await asyncio.sleep(GET_OPEN_SECONDS)
-    return watcher
+    try:
+        yield
+    finally:
+        traffic_done.set()
+        await reading
 
 
 async def _foreign_session_cursor(d: Driver) -> None:

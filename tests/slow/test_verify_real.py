@@ -278,3 +278,15 @@ def test_a_server_that_sends_every_message_to_every_open_stream_fails(profile):
     # a stream opened before another session's traffic is watched too (real frameworks broadcast)
     found = judged(Variant(broadcast_all=True), "no-cross-session", "server-request-ownership", profile=profile)
     assert verdicts_of(found) == {"no-cross-session": FAIL, "server-request-ownership": FAIL}, found
+
+
+def test_a_slow_server_broadcasting_after_the_idle_bound_is_still_watched():
+    """Session W's GET stream is read for as long as the other sessions' traffic goes on: here
+    the first message that reaches it comes more than the idle bound after it opened: three POSTs
+    (session A's initialize, initialized and first call) answered 0.9 s late each."""
+    slow = 0.9
+    assert 3 * slow > BOUNDS.idle
+    found = judged(Variant(broadcast_all=True, slow_posts=slow), "no-cross-session")
+    assert verdicts_of(found) == {"no-cross-session": FAIL}, found
+    watched = [x for x in found["no-cross-session"].exchanges if x.label.startswith("session W: its GET stream")]
+    assert watched and any(e.message for e in watched[0].events), watched  # the broadcasts reached W and were read

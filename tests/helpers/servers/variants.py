@@ -32,7 +32,7 @@ ASKING_TOOLS = ("test_elicitation", "test_sampling", "test_reconnection")
 class Variant:
     """Behaviour switches; the default is the reference server as served by the façade.
 
-    Correct: ``version``, ``cap_session``, ``reserialise``, ``json_answers``,
+    Correct: ``version``, ``cap_session``, ``reserialise``, ``json_answers``, ``slow_posts``,
     ``ids_on_get_only``, ``cancel_on_resume``, ``delay_reemit``, ``ping_first``, ``ring`` (with
     ``ring_gap`` false), ``stream_ttl``, ``session_ttl``, ``sessionless``, ``era_2026``,
     ``dual_era``. Faulty: the rest, and ``ring_gap``.
@@ -42,6 +42,7 @@ class Variant:
     cap_session: int | None = None  # status for session ids longer than SESSION_ID_CAP (400, 431)
     reserialise: bool = False  # replayed JSON re-serialised (sorted keys, no spaces)
     json_answers: bool = False  # POSTed requests answered with application/json
+    slow_posts: float = 0.0  # every POST answered this many seconds late (a slow server)
     unknown_session_status: int | None = None  # faulty: status for a session id naming no live session
     ids_on_get_only: bool = False  # SSE ids only on GET streams
     leak_replay: bool = False  # faulty: a stream resumption also replays the session's other streams
@@ -106,6 +107,7 @@ class VariantApp:
         body = b""
         if method == "POST":
             body = await _read(receive)
+            await asyncio.sleep(self.v.slow_posts)
         rpc = _parse(body)
         era = self.v.era_2026 or self.v.dual_era and headers.get("mcp-protocol-version") == ERA_2026
         refusal = await self.refuse(method, headers, rpc, send, receive, era)
