@@ -295,7 +295,8 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     """Run ``scenario`` against ``url`` within its bound and judge its traffic with the spec."""
     profile = ctx.profile
     waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0
-    bound = min(ctx.bounds.exchange * SCENARIO_EXCHANGES + waits, seconds_left)
+    own_bound = ctx.bounds.exchange * SCENARIO_EXCHANGES + waits
+    bound = min(own_bound, seconds_left)
     version = SESSIONLESS_VERSION if profile is Profile.MCP_2026_07_28 else ctx.caps.protocol_version or PROTOCOL_VERSION
     stopped: RuleVerdict | None = None
     async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
@@ -309,7 +310,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
         except Inconclusive as reason:
             stopped = inconclusive(scenario.rule, profile, str(reason), [], client.exchanges)
         except asyncio.TimeoutError:
-            stopped = inconclusive(scenario.rule, profile, f"the scenario took longer than {bound:g} s", [], client.exchanges)
+            stopped = inconclusive(scenario.rule, profile, _timed_out(bound, own_bound), [], client.exchanges)
         finally:
             try:
                 await asyncio.wait_for(driver.cleanup(), CLEANUP_SECONDS)
@@ -321,6 +322,14 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     beside = judge(records, other, complete=True, session_ttl=ttl) if other is not None else None
     return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True, session_ttl=ttl), stopped,
                   beside)
+
+
+def _timed_out(bound: float, own_bound: float) -> str:
+    """Why a scenario stopped at ``bound`` seconds: its own bound, or the whole run's
+    (``--max-seconds``), whichever was shorter."""
+    if bound < own_bound:
+        return f"the whole run's time bound (--max-seconds) was reached during the scenario, {bound:.1f} s after it began"
+    return f"the scenario took longer than {bound:g} s"
 
 
 def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:

@@ -4,6 +4,7 @@ error within its bound, never a hang or a traceback."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -46,3 +47,21 @@ def test_the_whole_run_bound_leaves_the_rest_inconclusive(tmp_path):
     assert time.monotonic() - started < 15
     reasons = [v["evidence"]["reason"] for v in json.loads(path.read_text())["verdicts"]]
     assert any("whole run's time bound" in reason for reason in reasons)
+
+
+@pytest.mark.timeout(30)
+def test_a_scenario_the_whole_run_bound_cuts_says_so_with_a_readable_time():
+    import asyncio
+
+    from mcp_resume.model.http.client import Timeouts
+    from mcp_resume.model.verify.probe import Capabilities
+    from mcp_resume.model.verify.scenarios import Context
+    from mcp_resume.model.verify.suite import SCENARIOS, drive
+    from mcp_resume.spec.profiles import Profile
+
+    ctx = Context(Profile.BOUNDARY, Timeouts.from_timeout(2.0), Capabilities(tools=["test_elicitation"]))
+    with hostile.http_server(hostile.mcp_then_silent) as url:  # the scenario's first call is never answered
+        driven = asyncio.run(drive(SCENARIOS["reemit-pending"], url, ctx, 0.7272))
+    reason = driven.stopped.reason
+    assert re.fullmatch(r"the whole run's time bound \(--max-seconds\) was reached during the scenario, "
+                        r"0\.7 s after it began", reason), reason
