@@ -102,6 +102,18 @@ def test_table_prints_rule_level_verdict_and_evidence():
     assert "summary: 1 FAIL, 1 SKIP" in text
 
 
+def test_the_table_shortens_a_long_session_id_and_the_json_keeps_it():
+    session = "s" * 3000 + "END"
+    reason = f"GET with session {session} answered 200, expected 404"
+    report = Report("demo", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {},
+                    [RuleVerdict("unknown-session-404", Verdict.FAIL, reason, Level.MUST, [])])
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert session not in text and "(3003 chars)" in text and "answered 200, expected 404" in text
+    assert report.to_json()["verdicts"][0]["evidence"]["reason"] == reason
+
+
 def test_verify_help_lists_every_embedded_target(capsys):
     from mcp_resume.model.targets.frameworks import BY_TARGET
     from mcp_resume.spec import designs

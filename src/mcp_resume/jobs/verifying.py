@@ -26,7 +26,7 @@ from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_
 from mcp_resume.model.verify.formats import junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
-from mcp_resume.outputs import StageProgress, write_output
+from mcp_resume.outputs import StageProgress, short_ids, write_output
 from mcp_resume.spec.verdicts import Verdict
 
 FINDINGS_FOLDER = "mcp-resume-findings"
@@ -53,7 +53,8 @@ def partial_report(stopped: str) -> Report | None:
 
 
 def print_report(report: Report, console: Console) -> None:
-    """The verdict table and a summary line."""
+    """The verdict table and a summary line. The evidence shortens ids longer than 64 characters
+    (``outputs.short_ids``); the JSON, JUnit and Markdown reports keep them whole."""
     where = report.target if report.target == report.url else f"{report.target} ({report.url})"
     console.print(f"target {where}, profile {report.profile.value}", highlight=False)
     caps = report.capabilities
@@ -75,7 +76,7 @@ def print_report(report: Report, console: Console) -> None:
         row = [verdict.rule, verdict.level.value, f"[{style}]{verdict.verdict.value}[/]"]
         if beside:
             row.append(verdict.beside[1].value if verdict.beside else "")
-        table.add_row(*row, _escape(verdict.reason))
+        table.add_row(*row, _escape(short_ids(verdict.reason)))
     console.print(table)
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     console.print(f"summary: {counts}", highlight=False)
