@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import fcntl
+import gc
 import heapq
 import json
 import os
@@ -49,13 +50,13 @@ def _fast_tier_only(config) -> bool:
 
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
-    and each worker pays the collection again), four per core when the slow tier runs
-    (most of it waits on a server's answers: bounded timeouts, idle periods). Five and six a
-    core ran faster here (470-487 s and 452 s against 530 s), but loaded the machine so
-    that, in two fresh-clone runs out of two, a verify against an in-process server once
-    gave a different verdict: a server took over 4 s to answer at ``--timeout 2``, a
-    broadcast was missed within the 0.3 s settle bound."""
-    return (1 if _fast_tier_only(config) else 4) * (os.cpu_count() or 1)
+    and each worker pays the collection again), five per core when the slow tier runs
+    (most of it waits on a server's answers: bounded timeouts, idle periods). The tests'
+    wall seconds add up to about 4,500, so four a core cannot finish in under 560 s; five
+    took 465 s here. More load means slower answers from the in-process servers, so the
+    bounds that a passing run never waits out (connecting, the first byte) are generous in
+    the tests that serve them."""
+    return (1 if _fast_tier_only(config) else 5) * (os.cpu_count() or 1)
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:
@@ -182,6 +183,23 @@ def _local_fixtures(item) -> list[tuple[str, str]]:
     definitions = info.name2fixturedefs.items() if info is not None else ()
     return [(module, name) for name, defs in definitions for d in defs
             if d.scope in ("module", "class") and (d.baseid or "").split("::")[0] == module]
+
+
+def pytest_configure(config) -> None:
+    """No garbage collection while this process collects the tests (``pytest_collection_finish``)."""
+    if hasattr(config, "workerinput") or not config.getoption("numprocesses", default=None):
+        gc.disable()
+
+
+def pytest_collection_finish(session) -> None:
+    """Collection makes objects that live for the whole session (modules, fixtures, 3,200
+    test items). While it ran, the cyclic collector walked them again and again: on each of
+    ten workers starting together, a dozen full collections of 0.2-2 s, about 50 CPU seconds
+    before the first test. So none runs during collection, and what collection made is then
+    frozen (``gc.freeze``): later full collections, which stall a test's in-process server
+    for as long as they last, no longer walk it."""
+    gc.freeze()
+    gc.enable()
 
 
 def pytest_sessionfinish(session) -> None:
