@@ -69,3 +69,4 @@ def test_an_error_status_is_an_observation_not_an_error():
     with hostile.http_server(hostile.not_found) as url:
         exchange = run(initialize(url))
     assert exchange.ok and exchange.status == 404 and exchange.body == "no such endpoint"
+

@@ -159,6 +159,22 @@ def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
         pass
 
 
+def late_event_sse(handler: BaseHTTPRequestHandler) -> None:
+    """A priming event, one notification 0.8 s later, then the stream held open for 10 s."""
+    handler.send_response(200)
+    handler.send_header("content-type", "text/event-stream")
+    handler.end_headers()
+    try:
+        handler.wfile.write(b"id: 1\ndata: \n\n")
+        handler.wfile.flush()
+        time.sleep(0.8)
+        handler.wfile.write(b'id: 2\ndata: {"jsonrpc": "2.0", "method": "notifications/message"}\n\n')
+        handler.wfile.flush()
+        time.sleep(10)
+    except OSError:
+        pass
+
+
 def not_found(handler: BaseHTTPRequestHandler) -> None:
     send(handler, 404, "text/plain", b"no such endpoint")
 

@@ -89,3 +89,27 @@ def test_client_drives_the_sdk_through_a_session(sdk_url):
         "id": call.events[1].id,
         "data": "notification notifications/message 'logging step 1'",
     }
+
+
+@pytest.mark.timeout(30)
+def test_a_get_read_until_an_event_takes_what_comes_after_its_idle_bound():
+    """``get(until=...)``: the idle wait starts once the event is set (how verify watches a
+    session's GET stream while other sessions work); without it the stream ends at the first
+    quiet period."""
+    import asyncio
+
+    async def read(url: str, release_after: float | None):
+        bounds = Timeouts(connect=5.0, first_byte=5.0, idle=0.3, exchange=10.0, settle=0.3)
+        async with StreamableHttpClient(url, bounds) as client:
+            until = None
+            if release_after is not None:
+                until = asyncio.Event()
+                asyncio.get_running_loop().call_later(release_after, until.set)
+            return await client.get(label="watched", session="s", idle=0.3, until=until)
+
+    with hostile.http_server(hostile.late_event_sse) as url:
+        plain = asyncio.run(read(url, None))
+        watched = asyncio.run(read(url, 2.0))
+    assert [e.method for e in plain.events if e.message] == [] and plain.end is End.IDLE
+    assert [e.method for e in watched.events if e.message] == ["notifications/message"]
+    assert watched.end is End.IDLE and watched.seconds >= 2.3  # quiet for 0.3 s after the release
