@@ -144,11 +144,16 @@ def malformed_session_header(handler: BaseHTTPRequestHandler) -> None:
     send(handler, 200, "application/json", body, {"Mcp-Session-Id": "bad session id"})
 
 
-def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
-    """Headers, then one comment byte every 0.2 s for up to a minute: never an event."""
+def _sse_head(handler: BaseHTTPRequestHandler) -> None:
+    """A 200 response head for an SSE stream of unknown length."""
     handler.send_response(200)
     handler.send_header("content-type", "text/event-stream")
     handler.end_headers()
+
+
+def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
+    """Headers, then one comment byte every 0.2 s for up to a minute: never an event."""
+    _sse_head(handler)
     end = time.monotonic() + 60
     try:
         while time.monotonic() < end:
@@ -161,9 +166,7 @@ def dripping_sse(handler: BaseHTTPRequestHandler) -> None:
 
 def late_event_sse(handler: BaseHTTPRequestHandler) -> None:
     """A priming event, one notification 0.8 s later, then the stream held open for 10 s."""
-    handler.send_response(200)
-    handler.send_header("content-type", "text/event-stream")
-    handler.end_headers()
+    _sse_head(handler)
     try:
         handler.wfile.write(b"id: 1\ndata: \n\n")
         handler.wfile.flush()
@@ -181,9 +184,7 @@ def not_found(handler: BaseHTTPRequestHandler) -> None:
 
 def huge_event(handler: BaseHTTPRequestHandler) -> None:
     """An SSE stream whose first event never ends: 4 MiB of data on one line."""
-    handler.send_response(200)
-    handler.send_header("content-type", "text/event-stream")
-    handler.end_headers()
+    _sse_head(handler)
     try:
         handler.wfile.write(b"id: 1\ndata: ")
         for _ in range(64):
@@ -194,9 +195,7 @@ def huge_event(handler: BaseHTTPRequestHandler) -> None:
 
 def event_flood(handler: BaseHTTPRequestHandler) -> None:
     """An SSE stream of 50 000 tiny events, none of them the response."""
-    handler.send_response(200)
-    handler.send_header("content-type", "text/event-stream")
-    handler.end_headers()
+    _sse_head(handler)
     try:
         handler.wfile.write(b'data: {"jsonrpc": "2.0", "method": "ping"}\n\n' * 50_000)
     except OSError:
