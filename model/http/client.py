@@ -415,35 +415,35 @@ class StreamableHttpClient:
                 except httpx.HTTPError as error:
                     exchange.fail(ErrorKind.NETWORK, f"the connection broke while reading events: {_reason(error)}")
                     return
-                if text is not None and self._take(exchange, reader, text, reading):
+                if text is not None and _take_events(exchange, reader, text, reading):
                     return
                 if exchange.arrivals:
                     last_event = exchange.arrivals[-1]
         finally:
             await chunks.close()
 
-    def _take(self, exchange, reader: "_SseReader", text: str, reading: "_Reading") -> bool:
-        """Add the events ``text`` completes to ``exchange``; True when the reading ends there."""
-        events = reader.feed(text)
-        if reader.pending_chars > MAX_EVENT_CHARS:
-            exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
+def _take_events(exchange: Exchange, reader: "_SseReader", text: str, reading: "_Reading") -> bool:
+    """Add the events ``text`` completes to ``exchange``; True when the reading ends there."""
+    events = reader.feed(text)
+    if reader.pending_chars > MAX_EVENT_CHARS:
+        exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
+        return True
+    for event in events:
+        if len(exchange.events) >= MAX_EVENTS:
+            exchange.fail(ErrorKind.PROTOCOL, f"more than {MAX_EVENTS} SSE events in one response")
             return True
-        for event in events:
-            if len(exchange.events) >= MAX_EVENTS:
-                exchange.fail(ErrorKind.PROTOCOL, f"more than {MAX_EVENTS} SSE events in one response")
-                return True
-            exchange.events.append(event)
-            exchange.arrivals.append(time.monotonic())
-            if event.data and event.message is None:
-                exchange.fail(ErrorKind.NOT_JSON, f"SSE event data is not a JSON object: {_snippet(event.data)!r}")
-                return True
-            if reading.await_id is not None and event.is_response_to(reading.await_id):
-                exchange.end = End.RESPONSE
-                return True
-            if reading.stop is not None and reading.stop(event):
-                exchange.end = End.DROPPED
-                return True
-        return False
+        exchange.events.append(event)
+        exchange.arrivals.append(time.monotonic())
+        if event.data and event.message is None:
+            exchange.fail(ErrorKind.NOT_JSON, f"SSE event data is not a JSON object: {_snippet(event.data)!r}")
+            return True
+        if reading.await_id is not None and event.is_response_to(reading.await_id):
+            exchange.end = End.RESPONSE
+            return True
+        if reading.stop is not None and reading.stop(event):
+            exchange.end = End.DROPPED
+            return True
+    return False
 
 
 @dataclass
