@@ -50,13 +50,14 @@ def _fast_tier_only(config) -> bool:
 
 def pytest_xdist_auto_num_workers(config) -> int:
     """``-n auto``: one worker per core for the fast tier (``-m "not slow"``: computation,
-    and each worker pays the collection again), five per core when the slow tier runs
+    and each worker pays the collection again), six per core when the slow tier runs
     (most of it waits on a server's answers: bounded timeouts, idle periods). The tests'
-    wall seconds add up to about 4,500, so four a core cannot finish in under 560 s; five
-    took 465 s here. More load means slower answers from the in-process servers, so the
+    wall seconds add up to about 4,700, so five a core cannot finish in under 490 s, and
+    took 494 s with the cores idle for the last 90 s; six took 443 s, the cores busy until
+    the last minute. More load means slower answers from the in-process servers, so the
     bounds that a passing run never waits out (connecting, the first byte) are generous in
     the tests that serve them."""
-    return (1 if _fast_tier_only(config) else 5) * (os.cpu_count() or 1)
+    return (1 if _fast_tier_only(config) else 6) * (os.cpu_count() or 1)
 
 
 def pytest_ignore_collect(collection_path: Path, config) -> bool | None:

@@ -68,7 +68,7 @@ def contributing_page() -> str:
         "than a fraction of a second belongs in `tests/slow/`. Expensive runs (each design's machine run, each "
         "`prove`, each HTTP verify of a server) are session-scoped fixtures in `tests/conftest.py`, made once "
         "per test session and shared by every xdist worker; so is anything a test module makes for several "
-        "tests. The slow tier runs on five workers a core, its tests dealt by the wall and CPU seconds in "
+        "tests. The slow tier runs on six workers a core, its tests dealt by the wall and CPU seconds in "
         "`tests/durations.json`: a run played through in advance gives each free worker the longest test left "
         "that computes while fewer tests compute than there are cores, else the longest that waits on a server; "
         "tests sharing a module-scoped fixture go to one worker in a row (refresh the figures with "
