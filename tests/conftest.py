@@ -82,8 +82,8 @@ share falls to a half or less in a run where others compete for the cores."""
 def pytest_collection_modifyitems(config, items) -> None:
     """Mark ``slow`` every test of ``tests/slow/`` (a ``slow`` mark elsewhere is a
     ``pytest.UsageError``), then order the tests so that the workers finish together and the
-    cores stay busy all along: the slow ones first, in the order ``_dealt`` gives, the short
-    ones after them to fill the gaps.
+    cores stay as busy at the end as at the start: the slow ones first, in the order
+    ``_dealt`` gives, the short ones after them to fill the gaps.
 
     ``--dist worksteal`` gives worker ``i`` of ``n`` the next ``len(left) // (n - i)`` tests
     of this order, then moves tests from the end of a busy worker's queue to an idle one."""
@@ -96,7 +96,7 @@ def pytest_collection_modifyitems(config, items) -> None:
     items.sort(key=lambda item: (item.get_closest_marker("slow") is None, -_seconds(item)))
     workers = getattr(config, "workerinput", {}).get("workercount", 1)
     if workers > 1:
-        items[:] = _dealt(items, workers, os.cpu_count() or 1)
+        items[:] = _dealt(items, workers)
 
 
 def _recorded(item) -> tuple[float, float]:
@@ -121,30 +121,31 @@ def _cores_used(block: list) -> float:
     return cpu / wall if wall > 0 else 0.0
 
 
-def _dealt(items: list, workers: int, cores: int) -> list:
+def _dealt(items: list, workers: int) -> list:
     """``items`` (slow first) as ``workers`` consecutive slices of worksteal's sizes.
 
-    The slow blocks (``_blocks``) are dealt by playing the run through with their recorded
-    seconds: whenever a worker is free it takes the longest block left that computes if the
-    blocks running then keep fewer than ``cores`` cores busy, else the longest that mostly
-    waits on a server. The cores are then busy all along, rather than idle while every
-    worker waits and crowded when all compute. The fast tests then fill every slice up to
-    its size."""
+    The slow blocks (``_blocks``) are of two kinds: those that compute and those that mostly
+    wait on a server. They are dealt by playing the run through with their recorded seconds:
+    whenever a worker is free it takes the longest block left of the kind of which the
+    smaller share of wall seconds has been dealt. Both kinds then run from the first minute
+    to the last at the same pace, so the cores are as busy at the end of the run as at its
+    start. (Dealing the computing blocks first, as many at once as there are cores, left
+    every worker waiting on a server with the cores idle for the last minute and a half.)
+    The fast tests then fill every slice up to its size."""
     slow = [item for item in items if item.get_closest_marker("slow") is not None]
     fast = items[len(slow):]
     blocks = sorted(_blocks(slow), key=lambda block: -_weight(block))
-    computing = [block for block in blocks if _cores_used(block) >= BUSY]
-    waiting = [block for block in blocks if _cores_used(block) < BUSY]
+    kinds = ([block for block in blocks if _cores_used(block) >= BUSY], [block for block in blocks if _cores_used(block) < BUSY])
+    totals = [sum(map(_weight, kind)) for kind in kinds]
+    dealt = [0.0 for _ in kinds]
     queues: list[list] = [[] for _ in range(workers)]
     free_at = [(0.0, worker) for worker in range(workers)]
-    running: list[tuple[float, float]] = []  # (end, cores used) of each block dealt
-    while computing or waiting:
+    while any(kinds):
         now, worker = heapq.heappop(free_at)
-        busy_cores = sum(used for end, used in running if end > now)
-        kind = computing if computing and (busy_cores < cores or not waiting) else waiting
-        block = kind.pop(0)
+        behind = min((k for k, kind in enumerate(kinds) if kind), key=lambda k: dealt[k] / totals[k])
+        block = kinds[behind].pop(0)
+        dealt[behind] += _weight(block)
         queues[worker] += block
-        running.append((now + _weight(block), _cores_used(block)))
         heapq.heappush(free_at, (now + _weight(block), worker))
     left, ordered = len(items), []
     for index, queue in enumerate(queues):
