@@ -24,7 +24,8 @@
   interpreters it starts. Without bytecode each of the twelve workers rewrote the asserts
   of every test module again (3.1 CPU seconds to collect instead of 1.3), and every child
   interpreter (a command run as a user runs it, a process pool's worker) compiled the
-  package again.
+  package again. Where a test module has none yet, as in a fresh clone, one collection
+  writes it before the workers start (``_write_bytecode``).
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ import json
 import os
 import pickle
 import resource
+import subprocess
 import sys
 from pathlib import Path
 
@@ -198,9 +200,35 @@ def _local_fixtures(item) -> list[tuple[str, str]]:
 
 
 def pytest_configure(config) -> None:
-    """No garbage collection while this process collects the tests (``pytest_collection_finish``)."""
+    """No garbage collection while this process collects the tests (``pytest_collection_finish``).
+    In the process that starts the workers of a whole run, the bytecode is written first
+    where it is missing (``_write_bytecode``)."""
     if hasattr(config, "workerinput") or not config.getoption("numprocesses", default=None):
         gc.disable()
+    elif not _fast_tier_only(config) and _bytecode_missing():
+        _write_bytecode(config)
+
+
+def _bytecode_missing(folder: Path = TESTS) -> bool:
+    """Whether some test module under ``folder`` has no asserts rewritten by this pytest in
+    its ``__pycache__``."""
+    cached = f"{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc"
+    return any(not (module.parent / "__pycache__" / f"{module.stem}.{cached}").exists() for module in folder.rglob("test_*.py"))
+
+
+def _write_bytecode(config) -> None:
+    """Collect the tests once in a child interpreter, before the workers start, so that they
+    find every test module's rewritten asserts and the package's bytecode written. Twelve
+    workers collecting a fresh clone together each rewrite and compile all of it: 21 s
+    before the first test, against 3.5 s for one collection and then 10 s for the twelve.
+    Whatever goes wrong here, the workers collect as they would have (their errors are the
+    ones reported)."""
+    command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", str(TESTS)]
+    try:
+        subprocess.run(command, cwd=config.rootpath, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=120,
+                       check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        pass
 
 
 def pytest_collection_finish(session) -> None:

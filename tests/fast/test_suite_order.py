@@ -1,6 +1,7 @@
 """The order tests/conftest.py deals the slow tier to xdist workers in: tests that share a
 module-scoped fixture of their module stay together, so the fixture is made once, and the
-tests that compute run beside those that wait on a server, from the start of the run to its end."""
+tests that compute run beside those that wait on a server, from the start of the run to its end;
+and when the bytecode the workers need is missing, so that it is written once before they start."""
 
 from __future__ import annotations
 
@@ -85,3 +86,20 @@ def test_computing_and_waiting_tests_are_dealt_at_the_same_pace(monkeypatch):
     queues = [ordered[i * 3:(i + 1) * 3] for i in range(4)]  # 12 tests, 3 a worker
     rounds = [[queue[step].nodeid for queue in queues] for step in range(3)]  # what the workers run at once
     assert all(1 <= sum("test_cpu.py" in nodeid for nodeid in running) <= 2 for running in rounds), rounds
+
+
+def test_bytecode_is_missing_until_each_test_module_has_its_rewritten_asserts(tmp_path):
+    import sys
+
+    import pytest
+
+    (tmp_path / "slow").mkdir()
+    (tmp_path / "slow" / "test_a.py").write_text("def test_a(): pass\n")
+    (tmp_path / "helpers.py").write_text("")  # not a test module: never rewritten
+    assert conftest._bytecode_missing(tmp_path)
+    cache = tmp_path / "slow" / "__pycache__"
+    cache.mkdir()
+    (cache / f"test_a.{sys.implementation.cache_tag}.pyc").write_bytes(b"")  # plain bytecode is not enough
+    assert conftest._bytecode_missing(tmp_path)
+    (cache / f"test_a.{sys.implementation.cache_tag}-pytest-{pytest.__version__}.pyc").write_bytes(b"")
+    assert not conftest._bytecode_missing(tmp_path)
