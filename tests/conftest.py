@@ -87,7 +87,8 @@ the slow tier starts in."""
 BUSY = 0.25
 """A test whose CPU seconds are at least this share of its wall seconds computes; the others
 mostly wait on a server (bounded timeouts, idle periods: a tenth or less). A computing test's
-share falls to a half or less in a run where others compete for the cores."""
+share falls to a half or less in a run where others compete for the cores (0.3-0.4 at six
+workers a core)."""
 
 
 @pytest.hookimpl(tryfirst=True)  # before ``-m`` deselects by marker
@@ -219,8 +220,9 @@ def _bytecode_missing(folder: Path = TESTS) -> bool:
 def _write_bytecode(config) -> None:
     """Collect the tests once in a child interpreter, before the workers start, so that they
     find every test module's rewritten asserts and the package's bytecode written. Twelve
-    workers collecting a fresh clone together each rewrite and compile all of it: 21 s
-    before the first test, against 3.5 s for one collection and then 10 s for the twelve.
+    workers collecting a fresh clone together each rewrite and compile all of it: 22 s (40
+    CPU seconds) before the first test, against 15 s (22 CPU seconds) for one collection
+    and then the twelve.
     Whatever goes wrong here, the workers collect as they would have (their errors are the
     ones reported)."""
     command = [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", str(TESTS)]

@@ -298,7 +298,7 @@ class PyLogic(Logic):
         return member
 
     # Loops rather than all()/any() over generators: the same answers, short-circuited the
-    # same way, at two thirds of the cost (the agreement stage evaluates millions of these).
+    # same way, and cheaper; the agreement stage of prove evaluates millions of these.
 
     def forall(self, sorts, body):
         for combo in itertools.product(*(self.domain[s] for s in sorts)):

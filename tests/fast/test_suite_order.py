@@ -1,13 +1,16 @@
 """The order tests/conftest.py deals the slow tier to xdist workers in: tests that share a
 module-scoped fixture of their module stay together, so the fixture is made once, and the
-tests that compute run beside those that wait on a server, from the start of the run to its end;
-and when the bytecode the workers need is missing, so that it is written once before they start."""
+tests that compute run beside those that wait on a server, from the start of the run to its end.
+Also when the bytecode the workers need counts as missing (one collection then writes it first)."""
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+
+import pytest
 
 from tests import conftest
 
@@ -89,10 +92,6 @@ def test_computing_and_waiting_tests_are_dealt_at_the_same_pace(monkeypatch):
 
 
 def test_bytecode_is_missing_until_each_test_module_has_its_rewritten_asserts(tmp_path):
-    import sys
-
-    import pytest
-
     (tmp_path / "slow").mkdir()
     (tmp_path / "slow" / "test_a.py").write_text("def test_a(): pass\n")
     (tmp_path / "helpers.py").write_text("")  # not a test module: never rewritten
