@@ -393,11 +393,12 @@ class StreamableHttpClient:
     async def _read_sse(self, exchange, response, deadline, reading: "_Reading") -> None:
         reader = _SseReader()
         chunks = _Chunks(response.aiter_text())
-        last_event = time.monotonic()
+        opened = time.monotonic()
         try:
             while True:
                 released = reading.released()
                 now = time.monotonic()
+                last_event = exchange.arrivals[-1] if exchange.arrivals else opened
                 quiet_ends = math.inf if released is None else max(last_event, released) + reading.idle
                 wait = min(deadline, quiet_ends) - now
                 try:
@@ -417,10 +418,9 @@ class StreamableHttpClient:
                     return
                 if text is not None and _take_events(exchange, reader, text, reading):
                     return
-                if exchange.arrivals:
-                    last_event = exchange.arrivals[-1]
         finally:
             await chunks.close()
+
 
 def _take_events(exchange: Exchange, reader: "_SseReader", text: str, reading: "_Reading") -> bool:
     """Add the events ``text`` completes to ``exchange``; True when the reading ends there."""

@@ -25,7 +25,6 @@ import importlib
 import os
 import signal
 import sys
-import threading
 
 from mcp_resume import __version__, interrupts
 from mcp_resume.jobs.exits import EXIT_INTERRUPTED, EXIT_USAGE
@@ -132,31 +131,29 @@ def _run(args) -> int:
     from mcp_resume.outputs import OutputError
 
     interrupts.reset()
-    previous = _stop_on_signals()
     unraisable = sys.unraisablehook
     sys.unraisablehook = _quiet_lost_interrupt(unraisable)
-    try:
-        code = args.handler(args)
-        interrupts.raise_if_seen()
-        return code
-    except KeyboardInterrupt:
-        return _interrupted(args.command)
-    except Exception as error:
-        if interrupts.seen():  # the interrupt surfaced as another error (e.g. ctypes wraps it inside a Z3 call)
+    with interrupts.handled(_interrupt):
+        try:
+            code = args.handler(args)
+            interrupts.raise_if_seen()
+            return code
+        except KeyboardInterrupt:
             return _interrupted(args.command)
-        if isinstance(error, OutputError):
-            print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
-            return EXIT_USAGE
-        if isinstance(error, OSError) and error.filename is not None:
-            print(f"mcp-resume {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
-            return EXIT_USAGE
-        raise
-    finally:
-        interrupts.end()
-        if not interrupts.seen():  # an interrupted run keeps the quiet hook: its half-built objects die on the way out
-            sys.unraisablehook = unraisable
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        except Exception as error:
+            if interrupts.seen():  # the interrupt surfaced as another error (e.g. ctypes wraps it inside a Z3 call)
+                return _interrupted(args.command)
+            if isinstance(error, OutputError):
+                print(f"mcp-resume {args.command}: error: {error}", file=sys.stderr)
+                return EXIT_USAGE
+            if isinstance(error, OSError) and error.filename is not None:
+                print(f"mcp-resume {args.command}: error: {error.filename}: {error.strerror or error}", file=sys.stderr)
+                return EXIT_USAGE
+            raise
+        finally:
+            interrupts.end()
+            if not interrupts.seen():  # an interrupted run keeps the quiet hook: its half-built objects die on the way out
+                sys.unraisablehook = unraisable
 
 
 def _interrupted(command: str) -> int:
@@ -177,25 +174,15 @@ def _quiet_lost_interrupt(previous):
     return hook
 
 
-def _stop_on_signals() -> dict:
-    """Treat SIGTERM like Ctrl-C, so that started servers are stopped and partial
-    reports written on the way out (only in the main thread, where signals land).
-    Only the first signal interrupts: later ones are ignored, so that the clean-up
-    (removing a scratch folder, stopping servers and workers) is not cut short.
-    Returns the handlers it replaced, to be put back when the command ends."""
-    if threading.current_thread() is not threading.main_thread():
-        return {}
-    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
-
-    def interrupt(signum, frame):
-        interrupts.mark()
-        signal.signal(signal.SIGINT, signal.SIG_IGN)
-        signal.signal(signal.SIGTERM, signal.SIG_IGN)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, interrupt)
-    signal.signal(signal.SIGTERM, interrupt)
-    return previous
+def _interrupt(signum, frame) -> None:
+    """The command's handler of SIGINT and SIGTERM (``interrupts.handled``): SIGTERM is treated
+    like Ctrl-C, so that started servers are stopped and partial reports written on the way
+    out. Only the first signal interrupts: later ones are ignored, so that the clean-up
+    (removing a scratch folder, stopping servers and workers) is not cut short."""
+    interrupts.mark()
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    raise KeyboardInterrupt
 
 
 def entry() -> int:

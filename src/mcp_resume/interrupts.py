@@ -9,7 +9,10 @@ stage (``outputs.StageProgress``) and the command's exit (``cli.main``) ask agai
 
 from __future__ import annotations
 
+import signal
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 _seen = threading.Event()
 _ended = threading.Event()  # the command has returned: nothing is left to stop
@@ -41,3 +44,19 @@ def raise_if_seen() -> None:
     """Raise ``KeyboardInterrupt`` when an interrupt arrived but its exception was lost."""
     if _seen.is_set() and not _ended.is_set():
         raise KeyboardInterrupt
+
+
+@contextmanager
+def handled(handler: Callable) -> Iterator[None]:
+    """While the block runs, SIGINT and SIGTERM call ``handler(signum, frame)``; the handlers
+    they had are put back after it. Outside the main thread, where signals do not land,
+    nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {signum: signal.signal(signum, handler) for signum in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for signum, before in previous.items():
+            signal.signal(signum, before)

@@ -130,3 +130,26 @@ def test_ctrl_c_while_the_command_loads_is_one_line_and_exit_130(monkeypatch, ca
     monkeypatch.setattr(builtins, "__import__", interrupted)
     assert command.entry() == 130
     assert capsys.readouterr().err == "mcp-resume: interrupted\n"
+
+
+def test_handled_signals_call_the_handler_in_the_block_and_their_own_after_it():
+    import signal
+    import threading
+
+    before = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    got = []
+    with interrupts.handled(lambda signum, frame: got.append(signum)):
+        signal.raise_signal(signal.SIGTERM)
+        signal.raise_signal(signal.SIGINT)
+    assert got == [signal.SIGTERM, signal.SIGINT]
+    assert {signum: signal.getsignal(signum) for signum in before} == before
+    off_main = []
+
+    def in_a_thread():
+        with interrupts.handled(lambda signum, frame: None):  # signals do not land here: nothing to set
+            off_main.append(signal.getsignal(signal.SIGINT))
+
+    thread = threading.Thread(target=in_a_thread)
+    thread.start()
+    thread.join(10)
+    assert off_main == [before[signal.SIGINT]]

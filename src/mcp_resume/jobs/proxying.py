@@ -8,10 +8,8 @@ and what the start probe of the upstream found (``say_upstream``).
 from __future__ import annotations
 
 import logging
-import signal
 import socket
 import sys
-import threading
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -97,23 +95,15 @@ def _signals_stop(server):
     own handlers do while it serves. The command line's handler raises ``KeyboardInterrupt`` instead,
     and in the moment before uvicorn takes the signals that exception can be lost (in a destructor,
     in the event loop's start), leaving the proxy serving with no one to stop it. An interrupt
-    already seen (``interrupts``) stops the server before it serves. Outside the main thread, where
-    signals do not land, it changes nothing."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
+    already seen (``interrupts``) stops the server before it serves."""
 
     def stop(signum, frame) -> None:
         interrupts.mark()
         server.should_exit = True
 
-    previous = {signum: signal.signal(signum, stop) for signum in (signal.SIGINT, signal.SIGTERM)}
-    server.should_exit = interrupts.seen()
-    try:
+    with interrupts.handled(stop):
+        server.should_exit = interrupts.seen()
         yield
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
 
 
 class _QuietStop(logging.Filter):
