@@ -103,6 +103,19 @@ _SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless
 _KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
 _SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless/machine.py): sessions and server requests exist before it"
 
+EXTRA_EVENTS = "extra-events"
+"""The case of ``replay-suffix`` for a replay that sends more than what followed the cursor on its
+stream: the cursor's own event, earlier ones, duplicates, another order (B25/D30 allow replaying
+what followed the id only: a SHOULD NOT under the MCP revisions, where leaving out is a MAY)."""
+
+STRANDED = "stranded"
+"""The case of ``replay-suffix`` for a resumed stream whose later events never reach the client
+(its call's response among them: B8/C8/D11, SHOULD)."""
+
+ENDED_SESSION_ID = "ended-session-id"
+"""The case of ``expiry-independent`` for an ended session's event id answered as if it named a
+stream (B23/D27: ids are the session's; a session's end ends them)."""
+
 AFTER_FINAL = "after-final"
 """The case of ``sessionless-request-scope`` for a message after the final response (F8: SHOULD)."""
 
@@ -119,6 +132,23 @@ RULES: tuple[Rule, ...] = (
             _g(MUST, "D30", "decision-1"),
             _g(NA, "F10", why=_NO_RESUMPTION),
         ),
+        cases={
+            EXTRA_EVENTS: (
+                _g(SHOULD, "§3.1", "B25", why=SILENT + " (§3.1): B25 lets a server replay what followed the id; "
+                                                  "its own or earlier events, or one twice, re-deliver requests"),
+                _g(SHOULD, "§3.1", "C22-C27", why=SILENT + " (§3.1): as B25"),
+                _g(SHOULD, "§3.1", "D30", why=SILENT + " (§3.1): as B25"),
+                _g(MUST, "§3.1", "D30", "decision-1"),
+                _g(NA, "F10", why=_NO_RESUMPTION),
+            ),
+            STRANDED: (
+                _g(SHOULD, "B8", "B25", why="the stream should in the end carry its call's response (B8)"),
+                _g(SHOULD, "C8", "C22-C27", why="as B8"),
+                _g(SHOULD, "D11", "D30", why="as B8"),
+                _g(MUST, "D11", "D30", "decision-1"),
+                _g(NA, "F10", why=_NO_RESUMPTION),
+            ),
+        },
     ),
     _rule(
         "no-cross-session",
@@ -160,9 +190,10 @@ RULES: tuple[Rule, ...] = (
         "After a session resumption every server request then pending is re-emitted on the new "
         "stream (same JSON-RPC id) or cancelled; none is stranded.",
         (
-            _g(MAY, "§3.7", "B39", why=SILENT + ": a server may re-emit, cancel (B39) or leave the request pending"),
-            _g(MAY, "§3.7", "C42", why=SILENT + ": a server may re-emit, cancel (C42) or leave the request pending"),
-            _g(MAY, "§3.7", "D51", why=SILENT + ": a server may re-emit, cancel (D51) or leave the request pending"),
+            _g(NA, "§3.7", "B39", why=SILENT + ": a session resumption owes a pending request nothing (re-emit, "
+                                             "cancel with B39, or leave it pending): not a rule of this revision"),
+            _g(NA, "§3.7", "C42", why=SILENT + ": as B39, not a rule of this revision"),
+            _g(NA, "§3.7", "D51", why=SILENT + ": as B39, not a rule of this revision"),
             _g(MUST, "§3.7", "decision-2", "decision-pending"),
             _g(NA, "F7", "F20", why=_NO_SERVER_REQUESTS),
         ),
@@ -171,9 +202,10 @@ RULES: tuple[Rule, ...] = (
         "reemit-keeps-pending",
         "Re-emission leaves a server request pending; only an answer or a cancellation resolves it.",
         (
-            _g(SHOULD, "§3.7", "B12", why=SILENT + "; B12: a dropped connection is no cancellation"),
-            _g(SHOULD, "§3.7", "C12", why=SILENT + "; C12: a dropped connection is no cancellation"),
-            _g(SHOULD, "§3.7", "D15", why=SILENT + "; D15: a dropped connection is no cancellation"),
+            _g(NA, "§3.7", "B12", why=SILENT + ": a session resumption owes a pending request nothing, re-emitted "
+                                             "before or not (B12 is about the client's requests): not a rule of this revision"),
+            _g(NA, "§3.7", "C12", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
+            _g(NA, "§3.7", "D15", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
             _g(MUST, "§3.7", "D15", "decision-pending"),
             _g(NA, "F7", "F11", why=_NO_SERVER_REQUESTS),
         ),
@@ -246,6 +278,16 @@ RULES: tuple[Rule, ...] = (
             _g(MUST, "D13", "D27", "decision-expiry"),
             _g(NA, "F17", why=_NO_SESSIONS),
         ),
+        cases={
+            ENDED_SESSION_ID: (
+                _g(SHOULD, "§3.8", "B23", "B33", why=SILENT + " (§3.8): event ids are the session's (B23); once it "
+                                                         "ended (B33) they name nothing another session may resume"),
+                _g(SHOULD, "§3.8", "C22-C27", "C28-C36", why=SILENT + " (§3.8): as B23, B33"),
+                _g(SHOULD, "§3.8", "D27", "D37-D41", why=SILENT + " (§3.8): as B23, B33"),
+                _g(MUST, "§3.8", "D13", "D27", "decision-expiry"),
+                _g(NA, "F17", why=_NO_SESSIONS),
+            ),
+        },
     ),
     _rule(
         "event-id-unique",

@@ -103,6 +103,9 @@ MISSING_SESSION_ERROR_CODE = -32000
 CONFLICT = 409
 """Refusal of a GET stream (rules §3.3, typescript-sdk: one GET stream per session)."""
 
+METHOD_NOT_ALLOWED = 405
+"""A GET answered by a server that offers no standalone stream (B15)."""
+
 SECOND_CONNECTION_REFUSALS = RESUMPTION_ERRORS
 """Refusals of a second connection to a connected stream, or of a second GET stream: any 4xx
 but 404 (409 from the TypeScript SDK, 400 from another official SDK; rules §3.3)."""
@@ -257,11 +260,14 @@ def _decide_sessionless(method: Method) -> ClassDecision:
 
 
 def _decide_without_session(method: Method, event: EventClass) -> ClassDecision:
+    """No session header: 400 (B32), or, for a GET or DELETE, 405 from a server that offers no
+    GET stream (B15) or lets no client end a session (B35)."""
+    refusals = frozenset({400, 405}) if method in (Method.GET, Method.DELETE) else frozenset({400})
     if method is Method.POST_INITIALIZE:
         return ClassDecision(Branch.NEW_SESSION, frozenset({200}), 200)
     if method is Method.GET and event is not EventClass.ABSENT:
-        return ClassDecision(Branch.REJECT_ORPHAN_EVENT_ID, frozenset({400}), 400)
-    return ClassDecision(Branch.MISSING_SESSION, frozenset({400}), 400)
+        return ClassDecision(Branch.REJECT_ORPHAN_EVENT_ID, refusals, 400)
+    return ClassDecision(Branch.MISSING_SESSION, refusals, 400)
 
 
 def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> ClassDecision:
@@ -299,13 +305,15 @@ def _refine_session_resumption(state: State, session: str, statuses: frozenset[i
     """Branch 2: the accepted statuses, the pending requests to re-emit or cancel, and
     whether a refusal would strand them.
 
-    A GET stream may be refused with 409 (rules §3.3); a session already holding a
-    connected GET stream may refuse another with any non-404 4xx (docs/design.md §2, a
-    second connection). Under ``boundary`` a refusal is accepted only while no pending
-    request of the session has lost its connection: one that has would be stranded."""
+    A GET stream may be refused with 405 (the server offers none, B15) or 409 (rules
+    §3.3); a session already holding a connected GET stream may refuse another with any
+    non-404 4xx (docs/design.md §2, a second connection). Under ``boundary`` a refusal is
+    accepted only while no pending request of the session has lost its connection: one
+    that has would be stranded, which is ``reemit-pending``'s finding, not a change of the
+    session's identity."""
     reemit = tuple(r.id for r in state.pending_requests(session) if not state.stream(r.stream).connected)
     get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
-    refusals = SECOND_CONNECTION_REFUSALS if get_connected else frozenset({CONFLICT})
+    refusals = SECOND_CONNECTION_REFUSALS | {METHOD_NOT_ALLOWED} if get_connected else frozenset({METHOD_NOT_ALLOWED, CONFLICT})
     strands = strict and bool(reemit)
     return (statuses if strands else statuses | refusals), reemit, strands
 

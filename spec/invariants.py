@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import CallTool, ExpireStream, Initialize, Reconnect
-from .catalog import AGREEMENT
+from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, STRANDED
 from .decision import Branch
 from .headers import SessionClass
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
@@ -35,12 +35,14 @@ from .transitions import Delivered, Observation, Transition
 
 @dataclass(frozen=True, slots=True)
 class Finding:
-    """One violation: the rule broken, what was seen, and the rule's case (a
-    situation the catalog may level lower than the rule, e.g. ``never-issued``)."""
+    """One violation: the rule broken, what was seen, the rule's case (a situation the
+    catalog may level otherwise than the rule, e.g. ``never-issued``), and whether the
+    answer was outside everything a profile accepts (a 5xx, or none: ``verdicts``)."""
 
     rule: str
     message: str
     case: str | None = None
+    outside: bool = False
 
 
 # -- state invariants (sanity checks of the spec) ----------------------------------
@@ -158,8 +160,9 @@ def replay_suffix(t: Transition) -> list[str]:
         own = named is not None and t.before.stream(named.stream).session == t.action.session
         same = tuple(d.event for d in _replayed(t) if own and t.before.event(d.event).stream == named.stream)
         if t.outcome.stream is not None and same != t.outcome.replay:
-            return [f"resumed stream {t.outcome.stream} after its evicted cursor {t.action.last_event_id}: replayed "
-                    f"{_ids(same)}, expected {_ids(t.outcome.replay)} (or a refusal){_suffix_defect(same, t.outcome.replay, t)}"]
+            return [(f"resumed stream {t.outcome.stream} after its evicted cursor {t.action.last_event_id}: replayed "
+                     f"{_ids(same)}, expected {_ids(t.outcome.replay)} (or a refusal){_suffix_defect(same, t.outcome.replay, t)}",
+                     _replay_case(same, t.outcome.replay))]
         if same and t.outcome.stream is None:
             return [f"answered a cursor it cannot resume ({t.outcome.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
         return []
@@ -167,12 +170,21 @@ def replay_suffix(t: Transition) -> list[str]:
         return []
     problems = []
     if t.observation.stream not in (None, t.outcome.stream):
-        problems.append(f"resumed {t.observation.stream} for a cursor of stream {t.outcome.stream}: its later events reach no connection")
+        problems.append((f"resumed {t.observation.stream} for a cursor of stream {t.outcome.stream}: its later events "
+                         "reach no connection", STRANDED))
     replayed = tuple(d.event for d in _replayed(t))
     expected = t.outcome.replay
     if replayed != expected:
-        problems.append(f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, expected {_ids(expected)}{_suffix_defect(replayed, expected, t)}")
+        problems.append((f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, "
+                         f"expected {_ids(expected)}{_suffix_defect(replayed, expected, t)}", _replay_case(replayed, expected)))
     return problems
+
+
+def _replay_case(replayed: tuple[str, ...], expected: tuple[str, ...]) -> str | None:
+    """``None`` for a replay that only leaves events out (in order, each once: B25 lets a server
+    replay less), ``EXTRA_EVENTS`` for one that sends anything else."""
+    rest = iter(expected)
+    return None if all(event in rest for event in replayed) else EXTRA_EVENTS
 
 
 def live_delivery(t: Transition) -> list[str]:
@@ -184,7 +196,8 @@ def live_delivery(t: Transition) -> list[str]:
     stream = t.before.stream(getattr(t.action, "stream", None))
     if stream is None or not stream.connected or any(d.event == t.observation.event for d in t.observation.events):
         return []
-    return [f"sent event {t.observation.event} on {stream.id} while its connection was open, which never delivered it"]
+    return [(f"sent event {t.observation.event} on {stream.id} while its connection was open, which never delivered it",
+             STRANDED)]
 
 
 def no_cross_session(t: Transition) -> list[str]:
@@ -210,9 +223,20 @@ def no_cross_session(t: Transition) -> list[str]:
 def no_replay_on_session_resume(t: Transition) -> list[str]:
     if not _succeeded(t, Branch.SESSION_RESUMPTION):
         return []
-    reused = _reused_for_reemission(t)
+    reused = _reused_for_reemission(t) + _reused_priming(t)
     replayed = [d.event for d in _replayed(t) if d not in reused]
     return [f"session resumption of {t.action.session} replayed past events {_ids(replayed)}"] if replayed else []
+
+
+def _reused_priming(t: Transition) -> list[Delivered]:
+    """A session resumption's priming event (the new stream's first, MCP D8) sent under an event
+    id the session already used: an id reused (every priming event ``0``, say), not a replay."""
+    if not _succeeded(t, Branch.SESSION_RESUMPTION) or not t.observation.primed or not t.observation.events:
+        return []
+    first = t.observation.events[0]
+    if t.before.event(first.event) is None or first.request is not None or first.cancels is not None:
+        return []
+    return [first]
 
 
 def _reused_for_reemission(t: Transition) -> list[Delivered]:
@@ -338,6 +362,8 @@ def event_id_fresh(t: Transition) -> list[str]:
     server action, or a session resumption's re-emission."""
     reused = [f"re-emitted {d.request or d.cancels} under event id {d.event}, already used on {t.before.event(d.event).stream}"
               for d in _reused_for_reemission(t)]
+    reused += [f"opened the new stream with a priming event under event id {d.event}, already used on "
+               f"{t.before.event(d.event).stream}" for d in _reused_priming(t)]
     if t.outcome is not None or t.observation.event is None:
         return reused
     if t.before.event(t.observation.event) is not None:
@@ -410,6 +436,30 @@ def expiry_independent(t: Transition) -> list[str]:
     return []
 
 
+def ended_session_ids_dead(t: Transition) -> list[str]:
+    """Session end invalidates every event id of it (D13, D27): a live session that presents an
+    event id of an ended session (deleted, expired) is not answered as if it named a stream."""
+    ended = _ended_session_named(t)
+    status = t.observation.status
+    if ended is None or status is None or not 200 <= status < 300:
+        return []
+    replayed = [d.event for d in t.observation.events if t.before.session_of_event(d.event) == ended]
+    return [(f"session {ended} ended, yet its event id {t.action.last_event_id} was answered {status}"
+             + (f" with its events {_ids(replayed)}" if replayed else ""), ENDED_SESSION_ID)]
+
+
+def _ended_session_named(t: Transition) -> str | None:
+    """The ended session whose event a live session's ``Last-Event-ID`` names, if it names one."""
+    if not isinstance(t.action, Reconnect) or t.action.last_event_id is None:
+        return None
+    owner = t.before.session_of_event(t.action.last_event_id)
+    presenter = t.before.session(t.action.session)
+    ended = t.before.session(owner) if owner is not None else None
+    if ended is None or ended.status is SessionStatus.LIVE or presenter is None or presenter.status is not SessionStatus.LIVE:
+        return None
+    return owner
+
+
 def no_duplicate_tool_call(t: Transition) -> list[str]:
     """A 404 tells an MCP client its session is gone (B34): it re-initializes and
     re-sends every tools/call whose result it has not seen. Answered for a live
@@ -423,7 +473,11 @@ def no_duplicate_tool_call(t: Transition) -> list[str]:
     return [f"404 for live session {session}: its client re-initializes and calls the tools of {_ids(unfinished)} again"]
 
 
-SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+Problem = str | tuple[str, str | None]
+"""What a server check reports per violation: its message, or its message and the rule's case
+(``catalog``) it is about, which the catalog may level otherwise."""
+
+SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[Problem]]], ...] = (
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
     ("replay-suffix", replay_suffix),
@@ -436,6 +490,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("reemit-keeps-pending", reemit_keeps_pending),
     ("session-identity-stable", session_identity_stable),
     ("expiry-independent", expiry_independent),
+    ("expiry-independent", ended_session_ids_dead),
     ("event-id-unique", event_id_fresh),
     ("status", status_check),
     ("status", refusal_names_no_session),
@@ -467,7 +522,7 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged |= _judged_by_branch(t)
         if _unfinished_call(t):
             judged.add("no-duplicate-tool-call")
-        if _expired_stream(t):
+        if _expired_stream(t) or _ended_session_named(t) is not None or _after_a_stream_ended(t):
             judged.add("expiry-independent")
     elif isinstance(t.action, ExpireStream):
         judged.add("expiry-independent")
@@ -496,7 +551,7 @@ def _judged_by_branch(t: Transition) -> set[str]:
         return {"replay-suffix"}
     if branch is not Branch.SESSION_RESUMPTION:
         return set()
-    judged = {"session-identity-stable"}
+    judged = {"session-identity-stable"} | ({"event-id-unique"} if t.observation.events else set())
     if any(s.session == session for s in t.before.streams if t.before.events_of(s.id)):
         judged.add("no-replay-on-session-resume")
     for request_id in t.outcome.reemit:
@@ -526,6 +581,15 @@ def _unfinished_call(t: Transition) -> bool:
     session = getattr(t.action, "session", None)
     return t.outcome.session_class is SessionClass.LIVE and any(
         s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in t.before.streams_of(session))
+
+
+def _after_a_stream_ended(t: Transition) -> bool:
+    """A request of a live session one of whose streams with events has lost its connection or
+    ended: a server that ends a session with a stream would answer it 404 (``_status_rule``)."""
+    session = getattr(t.action, "session", None)
+    return t.outcome.session_class is SessionClass.LIVE and any(
+        (not s.connected or s.status is not StreamStatus.OPEN) and t.before.events_of(s.id)
+        for s in t.before.streams_of(session))
 
 
 def _expired_stream(t: Transition) -> bool:
@@ -629,11 +693,14 @@ def check_transition(t: Transition, expected: Observation | None = None) -> list
     resumed = outcome is not None and outcome.branch in _RESUMPTIONS and t.observation.status == 200
     findings = []
     for rule, check in _in_scope(SERVER_CHECKS, delivered, resumed):
-        for message in check(t):
+        for problem in check(t):
+            message, case = problem if isinstance(problem, tuple) else (problem, None)
             if rule == "status":
-                findings.append(Finding(_status_rule(t), message, outcome.case))
+                status = t.observation.status
+                outside = status is None or not 100 <= status < 500
+                findings.append(Finding(_status_rule(t), message, outcome.case, outside))
             else:
-                findings.append(Finding(rule, message))
+                findings.append(Finding(rule, message, case))
     if findings:
         return findings
     for rule, check in _in_scope(GENERIC_CHECKS, delivered, resumed):

@@ -86,6 +86,7 @@ _DECISION = "docs/design.md §2, The decision on reconnect"
 
 _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B7", _SEND, "a POST that holds a request is answered with an SSE stream or one JSON object (MUST)"),
+    ("B8", _SEND, "the SSE stream of a POST should in the end carry the response to the request it holds (SHOULD)"),
     ("B12", _SEND, "a dropped connection is no cancellation (the client cancels with notifications/cancelled); "
                    "a server may make streams resumable"),
     ("B9", _SEND, "before its response the server may send requests and notifications on the POST stream; they "
@@ -112,6 +113,7 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
                                    "(SHOULD)"),
     ("B41", "Basic: Requests", "a requester never reuses a request id within one session (MUST NOT)"),
     ("C7", "§2.1 " + _SEND, "as B7: a request gets an SSE stream or one JSON object"),
+    ("C8", "§2.1 " + _SEND, "as B8: the POST stream should in the end carry the response"),
     ("C12", "§2.1 " + _SEND, "as B12: a disconnection is no cancellation"),
     ("C13-C19", "§2.2 " + _LISTEN, "as B13-B19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
@@ -122,6 +124,7 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("C42", "Lifecycle; Basic: Requests", "as B38, B39, B41: timeouts end in notifications/cancelled, request ids "
                                           "unique in the session"),
     ("D3-D7", "§2.1 " + _SEND, "as C3-C7: one POST per message; a request gets an SSE stream or one JSON object"),
+    ("D11", "§2.1 " + _SEND, "as C8: the POST stream should in the end carry the response"),
     ("D8", "§2.1 " + _SEND, "new: a POST SSE stream opens with an event that has an id and empty data (priming), "
                             "so the client has a cursor before anything else arrives (SHOULD)"),
     ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10) (MAY)"),
@@ -161,6 +164,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("F20", "Patterns: MRTR", "input the server needs comes back in a retry with a new JSON-RPC id"),
     ("F21", "Changelog", "a broken response stream loses the in-flight request; the client re-issues it with a new "
                          "id"),
+    ("§3.1", "Scope of event ids: unique in the session, a cursor in the stream", "ids are a per-stream cursor "
+             "(B27), yet no revision says a replay may not repeat the cursor's own or an earlier event (MCP is silent)"),
     ("§3.2", "Last-Event-ID that cannot be resumed", "what to answer to a Last-Event-ID that cannot be resumed "
              "(unknown, expired, another session's): no revision says (modelcontextprotocol#1939)"),
     ("§3.6", "Priming events and old clients", "priming is a MUST in SEP-1699 but a SHOULD in the specification, "

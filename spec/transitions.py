@@ -77,9 +77,10 @@ class Observation:
     - ``events``: events delivered to the client by this action, in order;
     - ``closed``: streams whose connection this action ended (the client sees
       its SSE response end);
-    - ``primed``: for a response that opened a POST SSE stream, whether its first
-      event was a priming event (an event id and empty data, MCP D8); ``None`` when
-      not seen (the spec's own observations, a JSON answer);
+    - ``primed``: for a response that opened an SSE stream (a POST's, or a session
+      resumption's GET), whether its first event was a priming event (an event id and
+      empty data, MCP D8); ``None`` when not seen (the spec's own observations, a JSON
+      answer);
     - ``version_refused``: for a request that carried the negotiated
       ``MCP-Protocol-Version``, whether it was refused for that header (400, where
       the same request without it was served); ``False`` when it was served;
@@ -247,17 +248,21 @@ def alternative(state: State, action: Action, profile: Profile, plan: tuple[Pend
     return planned(state, action, profile, plan)
 
 
-def planned(state: State, action: Action, profile: Profile, plan: tuple[Pending, ...]) -> Transition | None:
+def planned(state: State, action: Action, profile: Profile, plan: tuple[Pending, ...],
+            primed: bool = False) -> Transition | None:
     """``alternative`` whether or not ``profile`` accepts the plan: the state a session
     resumption leaves when a server dealt with the requests so (a checker follows the server
-    there after judging it; a request left pending stays carried by its old stream)."""
+    there after judging it; a request left pending stays carried by its old stream).
+    ``primed``: the new stream opened with a priming event (MCP D8), its first event, sent
+    before whatever the resumption re-emits or cancels (so a cursor on a re-emission has
+    nothing after it, and one on the priming event has the re-emissions after it)."""
     canonical = step(state, action, profile)
     outcome = canonical.outcome
     if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or len(plan) != len(outcome.reemit):
         return None
-    if all(choice is Pending.REEMIT for choice in plan):
+    if all(choice is Pending.REEMIT for choice in plan) and not primed:
         return canonical
-    return _resumption_with(state, action, outcome, plan)
+    return _resumption_with(state, action, outcome, plan, primed)
 
 
 def exact_after_eviction(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition | None:
@@ -294,8 +299,8 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     return session
 
 
-def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...]) -> Transition:
-    observation, after = _resume_session(state, action.session, outcome, plan)
+def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...], primed: bool = False) -> Transition:
+    observation, after = _resume_session(state, action.session, outcome, plan, primed)
     return _finish(state, action, outcome, observation, after)
 
 
@@ -388,12 +393,18 @@ def _resume_stream(state: State, session: str, outcome: Outcome, status: int | N
     return Observation(status, stream=stream.id, events=delivered, closed=superseded), after
 
 
-def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pending, ...] | None = None):
+def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pending, ...] | None = None,
+                    primed: bool = False):
     """Branch 2: a fresh GET stream; each request of ``outcome.reemit`` re-emitted
-    on it, cancelled on it, or left, as ``plan`` says (all re-emitted by default)."""
+    on it, cancelled on it, or left, as ``plan`` says (all re-emitted by default);
+    ``primed``: a priming event first (MCP D8)."""
     stream = state.next_stream_id()
     after = state.with_stream(Stream(stream, session, StreamKind.GET))
     delivered = []
+    if primed:
+        priming = Event(after.next_event_id(), stream)
+        after = after.with_event(priming)
+        delivered.append(_delivered(priming))
     for request_id, choice in zip(outcome.reemit, plan or (Pending.REEMIT,) * len(outcome.reemit)):
         if choice is Pending.LEAVE:
             continue

@@ -1,15 +1,17 @@
-"""Verdicts: how a profile judges a rule that was checked (docs/design.md §3).
+"""Verdicts: how a profile judges a rule that was checked (docs/design.md §3, docs/profiles.md).
 
-- PASS: checked and held;
+One grading rule for every catalog entry:
+
+- PASS: checked and held, or what the server did is a behaviour the profile allows (a
+  MAY not taken, a choice where MCP is silent): a note then says what the stricter
+  profile wants;
 - FAIL: a MUST of the profile broken;
-- WARN: a SHOULD of the profile broken;
-- SKIP: the server does not offer what the rule needs (405 on GET, no event ids ...);
+- WARN: a SHOULD of the profile broken, or an answer outside everything the profile
+  accepts (a 5xx, no answer at all) for a rule it applies, whatever its level: such an
+  answer is never a PASS;
+- SKIP: the profile does not apply the rule, or the server does not offer what the rule
+  needs (405 on GET, no event ids ...);
 - INCONCLUSIVE: the scenario could not be driven (timeout, broken SSE ...).
-
-A broken MAY is a WARN: the server may choose not to do what the rule says, but
-what it did met none of the rule's expectations (a 5xx, say), and that is said,
-never passed over. A rule the profile does not apply passes, with the
-finding kept as evidence.
 """
 
 from __future__ import annotations
@@ -35,21 +37,34 @@ SEVERITY_ORDER = (Verdict.FAIL, Verdict.INCONCLUSIVE, Verdict.WARN, Verdict.SKIP
 BROKEN_VERDICT: dict[Level, Verdict] = {
     Level.MUST: Verdict.FAIL,
     Level.SHOULD: Verdict.WARN,
-    Level.MAY: Verdict.WARN,
+    Level.MAY: Verdict.PASS,
     Level.NOT_APPLICABLE: Verdict.PASS,
 }
-"""The verdict of a broken rule, by its level under the chosen profile."""
+"""The verdict of a rule seen broken, by its level under the chosen profile: a MAY (or a rule
+the profile does not apply) lets the server do what it did."""
 
 
-def verdict_for_broken(rule_id: str, profile: Profile, case: str | None = None) -> Verdict:
+def verdict_for_broken(rule_id: str, profile: Profile, case: str | None = None, outside: bool = False) -> Verdict:
     """The verdict when ``rule_id`` was seen broken under ``profile``, in ``case`` when the
-    finding names one (``catalog.level``); ``KeyError`` for an unknown rule."""
-    return BROKEN_VERDICT[level(rule_id, profile, case)]
+    finding names one (``catalog.level``); ``outside``: the answer was outside everything the
+    profile accepts (a 5xx, none at all), at least a WARN under a profile that applies the
+    rule. ``KeyError`` for an unknown rule."""
+    rule_level = level(rule_id, profile, case)
+    verdict = BROKEN_VERDICT[rule_level]
+    if outside and verdict is Verdict.PASS and rule_level is not Level.NOT_APPLICABLE:
+        return Verdict.WARN
+    return verdict
 
 
 def verdict_for_finding(finding, profile: Profile) -> Verdict:
-    """The verdict of one finding (anything with ``rule`` and, optionally, ``case``)."""
-    return verdict_for_broken(finding.rule, profile, getattr(finding, "case", None))
+    """The verdict of one finding (anything with ``rule`` and, optionally, ``case`` and ``outside``)."""
+    return verdict_for_broken(finding.rule, profile, getattr(finding, "case", None), getattr(finding, "outside", False))
+
+
+def allowed(finding, profile: Profile) -> bool:
+    """Whether ``finding`` shows a behaviour ``profile`` allows (its verdict is PASS): reported
+    as a note, never as a broken rule."""
+    return verdict_for_finding(finding, profile) is Verdict.PASS
 
 
 def worst(verdicts) -> Verdict:

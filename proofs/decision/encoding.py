@@ -100,6 +100,11 @@ def _malformed_session_codes(kind, method):
     return (400,) if kind == "boundary" else (400, 404)
 
 
+def _missing_session_codes(kind, method):
+    # B32: 400; a GET or DELETE may get 405 from a server that offers no GET stream (B15) or no DELETE (B35).
+    return (400, 405) if method in (Method.GET, Method.DELETE) else (400,)
+
+
 def _in_session_post_codes(kind, method):
     # B6/B7: a response or notification accepted is 202; a request gets 200 (SSE or JSON).
     return (202,) if method is Method.POST_RESPONSE else (200,)
@@ -162,7 +167,7 @@ RULES: dict[Branch, BranchRule] = {
             x.method == dom.value(Method.GET),
             z3.Not(x.event == dom.value(EventClass.ABSENT)),
         ),
-        _fixed(400), _always(400), 4, ("B23", "B32"),
+        _fixed(400, 405), _always(400), 4, ("B23", "B32", "B15"),
     ),
     Branch.NEW_SESSION: BranchRule(
         lambda dom, x: z3.And(_era(dom, x, SessionClass.ABSENT), x.method == dom.value(Method.POST_INITIALIZE)),
@@ -176,7 +181,7 @@ RULES: dict[Branch, BranchRule] = {
                 z3.And(x.method == dom.value(Method.GET), x.event == dom.value(EventClass.ABSENT)),
             ),
         ),
-        _fixed(400), _always(400), 5, ("B31", "B32"),
+        _missing_session_codes, _always(400), 5, ("B31", "B32", "B15", "B35"),
     ),
     # -- the sessionless revision: both headers ignored (F17) ------------------------------
     Branch.METHOD_NOT_ALLOWED: BranchRule(

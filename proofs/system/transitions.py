@@ -48,7 +48,7 @@ from mcp_resume.proofs.system.vocabulary import (
     State,
 )
 
-OK, CONFLICT, NO_CONTENT = 200, 409, 204
+OK, CONFLICT, NO_CONTENT, METHOD_NOT_ALLOWED = 200, 409, 204, 405
 
 
 @dataclass(frozen=True)
@@ -329,8 +329,8 @@ def _reconnect_alternatives(step: Step) -> Callable:
 
     - branch 1: any 4xx but 404 for a second connection to a connected stream, 204 for an
       ended stream with nothing to replay;
-    - branch 2: 409 for a GET stream, any 4xx but 404 while the session holds a connected
-      GET stream; under ``boundary`` neither while a pending request of the session has
+    - branch 2: 405 (no GET stream offered, B15) or 409 for a GET stream, any 4xx but 404
+      while the session holds a connected GET stream; under ``boundary`` none while a pending request of the session has
       lost its connection (a refusal would strand it: ``Outcome.strands``, MCP B21);
     - branch 3: 200 for a cursor that is the last event its ring buffer evicted
       (``exactable``: the exact replay of what follows it, MCP D28).
@@ -342,7 +342,8 @@ def _reconnect_alternatives(step: Step) -> Callable:
     get_connected = L.exists((STREAM,), lambda t: L.and_(X.t_issued(t), R.t_get(t), L.eq(R.owner(t), A.sh), X.t_connected(t)))
 
     def alternatives(request: Request, code):
-        refused = L.or_(L.eq(code, CONFLICT), L.and_(get_connected, second_connection_refusal(L, code)))
+        refused = L.or_(L.eq(code, CONFLICT), L.eq(code, METHOD_NOT_ALLOWED),
+                        L.and_(get_connected, second_connection_refusal(L, code)))
         return L.or_(
             L.and_(request.lands(Branch.STREAM_RESUMPTION), second_connection_refusal(L, code), X.t_connected(resumed)),
             L.and_(request.lands(Branch.STREAM_RESUMPTION), L.eq(code, NO_CONTENT), ended,

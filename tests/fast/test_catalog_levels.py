@@ -62,15 +62,15 @@ LEVELS = [
     ('no-reemit-on-stream-resume', 'boundary', 'MUST', ('D24-D25', 'D30', 'decision-1')),
     ('no-reemit-on-stream-resume', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7', 'F10')),
     # reemit-pending
-    ('reemit-pending', 'mcp-2025-03-26', 'MAY', ('§3.7', 'B39')),
-    ('reemit-pending', 'mcp-2025-06-18', 'MAY', ('§3.7', 'C42')),
-    ('reemit-pending', 'mcp-2025-11-25', 'MAY', ('§3.7', 'D51')),
+    ('reemit-pending', 'mcp-2025-03-26', 'NOT_APPLICABLE', ('§3.7', 'B39')),
+    ('reemit-pending', 'mcp-2025-06-18', 'NOT_APPLICABLE', ('§3.7', 'C42')),
+    ('reemit-pending', 'mcp-2025-11-25', 'NOT_APPLICABLE', ('§3.7', 'D51')),
     ('reemit-pending', 'boundary', 'MUST', ('§3.7', 'decision-2', 'decision-pending')),
     ('reemit-pending', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7', 'F20')),
     # reemit-keeps-pending
-    ('reemit-keeps-pending', 'mcp-2025-03-26', 'SHOULD', ('§3.7', 'B12')),
-    ('reemit-keeps-pending', 'mcp-2025-06-18', 'SHOULD', ('§3.7', 'C12')),
-    ('reemit-keeps-pending', 'mcp-2025-11-25', 'SHOULD', ('§3.7', 'D15')),
+    ('reemit-keeps-pending', 'mcp-2025-03-26', 'NOT_APPLICABLE', ('§3.7', 'B12')),
+    ('reemit-keeps-pending', 'mcp-2025-06-18', 'NOT_APPLICABLE', ('§3.7', 'C12')),
+    ('reemit-keeps-pending', 'mcp-2025-11-25', 'NOT_APPLICABLE', ('§3.7', 'D15')),
     ('reemit-keeps-pending', 'boundary', 'MUST', ('§3.7', 'D15', 'decision-pending')),
     ('reemit-keeps-pending', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7', 'F11')),
     # reject-orphan-event-id
@@ -209,11 +209,26 @@ LEVELS = [
 
 # (rule, case, profile, level, the ids the level comes from)
 CASE_LEVELS = [
+    ('replay-suffix', 'extra-events', 'mcp-2025-03-26', 'SHOULD', ('§3.1', 'B25')),
+    ('replay-suffix', 'extra-events', 'mcp-2025-06-18', 'SHOULD', ('§3.1', 'C22-C27')),
+    ('replay-suffix', 'extra-events', 'mcp-2025-11-25', 'SHOULD', ('§3.1', 'D30')),
+    ('replay-suffix', 'extra-events', 'boundary', 'MUST', ('§3.1', 'D30', 'decision-1')),
+    ('replay-suffix', 'extra-events', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
+    ('replay-suffix', 'stranded', 'mcp-2025-03-26', 'SHOULD', ('B8', 'B25')),
+    ('replay-suffix', 'stranded', 'mcp-2025-06-18', 'SHOULD', ('C8', 'C22-C27')),
+    ('replay-suffix', 'stranded', 'mcp-2025-11-25', 'SHOULD', ('D11', 'D30')),
+    ('replay-suffix', 'stranded', 'boundary', 'MUST', ('D11', 'D30', 'decision-1')),
+    ('replay-suffix', 'stranded', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
     ('unknown-session-404', 'never-issued', 'mcp-2025-03-26', 'SHOULD', ('§3.8', 'B33')),
     ('unknown-session-404', 'never-issued', 'mcp-2025-06-18', 'SHOULD', ('§3.8', 'C28-C36')),
     ('unknown-session-404', 'never-issued', 'mcp-2025-11-25', 'SHOULD', ('§3.8', 'D37-D41')),
     ('unknown-session-404', 'never-issued', 'boundary', 'MUST', ('§3.8', 'decision-guards')),
     ('unknown-session-404', 'never-issued', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F14', 'F17')),
+    ('expiry-independent', 'ended-session-id', 'mcp-2025-03-26', 'SHOULD', ('§3.8', 'B23', 'B33')),
+    ('expiry-independent', 'ended-session-id', 'mcp-2025-06-18', 'SHOULD', ('§3.8', 'C22-C27', 'C28-C36')),
+    ('expiry-independent', 'ended-session-id', 'mcp-2025-11-25', 'SHOULD', ('§3.8', 'D27', 'D37-D41')),
+    ('expiry-independent', 'ended-session-id', 'boundary', 'MUST', ('§3.8', 'D13', 'D27', 'decision-expiry')),
+    ('expiry-independent', 'ended-session-id', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
@@ -225,12 +240,13 @@ AGREEMENT_LEVELS = {"mcp-2025-03-26": "NOT_APPLICABLE", "mcp-2025-06-18": "NOT_A
                     "mcp-2025-11-25": "NOT_APPLICABLE", "boundary": "NOT_APPLICABLE",
                     "mcp-2026-07-28": "NOT_APPLICABLE"}
 
-BROKEN = {"MUST": "FAIL", "SHOULD": "WARN", "MAY": "WARN", "NOT_APPLICABLE": "PASS"}
+BROKEN = {"MUST": "FAIL", "SHOULD": "WARN", "MAY": "PASS", "NOT_APPLICABLE": "PASS"}
 
 # Every MCP id the catalog cites: its Level column in the rules file, and the RFC 2119 keywords
 # in force (for a row that repeats an earlier one, "—", those of the rows it repeats).
 RULES_FILE = {
     "B7": ("MUST", {"MUST"}),
+    "B8": ("SHOULD / MAY", {"SHOULD", "MAY"}),
     "B9": ("MAY / SHOULD / MAY", {"MAY", "SHOULD"}),
     "B12": ("MAY / SHOULD NOT / SHOULD / MAY", {"MAY", "SHOULD NOT", "SHOULD"}),
     "B15": ("MUST", {"MUST"}),
@@ -250,6 +266,7 @@ RULES_FILE = {
     "B39": ("SHOULD / SHOULD / SHOULD / MAY / SHOULD", {"SHOULD", "MAY"}),
     "B41": ("MUST NOT", {"MUST NOT"}),
     "C7": ("MUST", {"MUST"}),
+    "C8": ("SHOULD", {"SHOULD", "MAY"}),  # =B8
     "C12": ("—", {"MAY", "SHOULD NOT", "SHOULD"}),  # =B12
     "C13-C19": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =B13-B19
     "C20-C21": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
@@ -259,6 +276,7 @@ RULES_FILE = {
     "C42": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT"}),  # =B38, B39, B41
     "D3-D7": ("—", {"MUST", "MAY"}),  # =C3-C7
     "D8": ("SHOULD", {"SHOULD"}),
+    "D11": ("SHOULD", {"SHOULD"}),
     "D13": ("MAY", {"MAY"}),
     "D15": ("—", {"MAY", "SHOULD NOT", "SHOULD"}),  # =B12
     "D16-D22": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =C13-C19
@@ -286,8 +304,8 @@ RULES_FILE = {
     "F21": ("MUST (changelog only)", {"MUST"}),
 }
 
-OPEN_QUESTIONS = {"§3.2", "§3.6", "§3.7", "§3.8"}
-SILENCES = {"§3.2", "§3.7", "§3.8"}  # the open questions where MCP says nothing (§3.6 is about priming's level)
+OPEN_QUESTIONS = {"§3.1", "§3.2", "§3.6", "§3.7", "§3.8"}
+SILENCES = {"§3.1", "§3.2", "§3.7", "§3.8"}  # the open questions where MCP says nothing (§3.6 is about priming's level)
 DECISION_IDS = {"decision-guards", "decision-1", "decision-2", "decision-3", "decision-4", "decision-5",
                 "decision-pending", "decision-expiry", "decision-client", "decision-reference"}
 
@@ -384,7 +402,17 @@ def test_a_finding_is_judged_with_its_case():
     plain = SimpleNamespace(rule="unknown-session-404", message="x")
     assert verdict_for_finding(finding, Profile.MCP_2025_11_25) is Verdict.WARN
     assert verdict_for_finding(plain, Profile.MCP_2025_11_25) is Verdict.FAIL
-    assert verdict_for_finding(replace_rule(plain, "session-delete"), Profile.BOUNDARY) is Verdict.WARN
+    assert verdict_for_finding(replace_rule(plain, "session-delete"), Profile.BOUNDARY) is Verdict.PASS  # a MAY allows it
+
+
+def test_an_answer_outside_everything_the_profile_accepts_is_never_a_pass():
+    """docs/profiles.md: what a MAY allows is a PASS, but a 5xx (or no answer) meets no expectation."""
+    allowed = SimpleNamespace(rule="reject-foreign-event-id", message="x")
+    server_error = SimpleNamespace(rule="reject-foreign-event-id", message="x", outside=True)
+    assert verdict_for_finding(allowed, Profile.MCP_2025_11_25) is Verdict.PASS
+    assert verdict_for_finding(server_error, Profile.MCP_2025_11_25) is Verdict.WARN
+    assert verdict_for_finding(server_error, Profile.BOUNDARY) is Verdict.FAIL
+    assert verdict_for_finding(replace_rule(server_error, "sessionless-get-405"), Profile.BOUNDARY) is Verdict.PASS
 
 
 def replace_rule(finding, rule_id):

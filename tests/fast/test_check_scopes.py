@@ -79,9 +79,16 @@ def test_check_transition_reports_what_the_unscoped_checks_report():
     delivering = [t for t in transitions if t.observation.events][:: 97]
     for transition in transitions[:: 13]:
         for wrong in _wrong_observations(transition, delivering[:2]):
-            every = [inv.Finding(inv._status_rule(wrong) if rule == "status" else rule, m,
-                                 wrong.outcome.case if rule == "status" else None)
-                     for rule, check in inv.SERVER_CHECKS for m in check(wrong)]
+            every = [_finding(wrong, rule, problem) for rule, check in inv.SERVER_CHECKS for problem in check(wrong)]
             if not every:
                 every = [inv.Finding(rule, m) for rule, check in inv.GENERIC_CHECKS for m in check(wrong)]
             assert inv.check_transition(wrong) == every
+
+
+def _finding(t, rule: str, problem) -> inv.Finding:
+    """What ``check_transition`` files ``problem`` of ``rule``'s check as, worked out apart."""
+    message, case = problem if isinstance(problem, tuple) else (problem, None)
+    if rule != "status":
+        return inv.Finding(rule, message, case)
+    status = t.observation.status
+    return inv.Finding(inv._status_rule(t), message, t.outcome.case, status is None or not 100 <= status < 500)

@@ -10,13 +10,15 @@ from mcp_resume.spec.profiles import Profile
 from tests.helpers.proof_artifacts import replay_smt2
 
 
-def test_a_proof_query_replays_from_its_smt2_text_with_the_same_answer_and_core():
+def test_a_proof_query_replays_from_its_smt2_text_with_the_same_answer_and_a_core_within_its_own():
     obligation = next(o for o in obligations() if o.id == "consecution.replay-suffix.step.reconnect")
     result = run_obligation(Encoding(Profile.BOUNDARY), obligation, smt2=True)
     output = replay_smt2(result.smt2)
     answer, core = output.split("\n", 1)
     assert answer == "unsat" == result.result
-    assert tuple(sorted(core.strip().strip("()").split())) == result.core
+    replayed = set(core.strip().strip("()").split())
+    # an unsat core is not unique: Z3 from the text may drop an assertion the run kept, never add one
+    assert "goal" in replayed and replayed <= set(result.core)
 
 
 def test_prove_refuses_a_sessionless_profile_with_exit_2(tmp_path, capsys):

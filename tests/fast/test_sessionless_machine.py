@@ -232,10 +232,13 @@ def test_a_server_routing_by_the_latest_revision_refuses_a_2025_resumption():
     legacy, modern = both(LatestEraServer())
     legacy.apply(a.Initialize())
     legacy.apply(a.CallTool("S1"))
+    legacy.apply(a.IssueServerRequest("T1"))
+    legacy.apply(a.DropConnection("T1"))  # the request's connection is gone: only a GET can re-emit it
     modern.apply(s.SendRequest("Q1"))
     with pytest.raises(Counterexample) as caught:
         legacy.apply(a.Reconnect("S1", None))
     assert caught.value.report.observed.status == 405
+    assert caught.value.trace.failure.rule == "reemit-pending"  # a 405 strands it (B15 allows 405 only without one)
 
 
 @pytest.mark.parametrize("factory", [HeaderRoutedServer, LatestEraServer])

@@ -107,11 +107,14 @@ def test_every_cited_source_has_an_entry_with_its_revision():
 
 
 @pytest.mark.parametrize("profile", list(Profile))
-def test_a_broken_must_fails_a_broken_should_or_may_warns_not_applicable_passes(profile):
-    # FAIL for a MUST broken, WARN for a SHOULD or a MAY (a failed check is never passed over), n/a passes
-    expected = {MUST: Verdict.FAIL, SHOULD: Verdict.WARN, MAY: Verdict.WARN, NA: Verdict.PASS}
+def test_a_broken_must_fails_a_broken_should_warns_what_a_may_allows_passes(profile):
+    # docs/profiles.md, one grading rule: FAIL for a MUST broken, WARN for a SHOULD, PASS (with a note)
+    # for what a MAY allows; an answer outside everything the profile accepts (a 5xx) is never a PASS
+    expected = {MUST: Verdict.FAIL, SHOULD: Verdict.WARN, MAY: Verdict.PASS, NA: Verdict.PASS}
+    outside = {MUST: Verdict.FAIL, SHOULD: Verdict.WARN, MAY: Verdict.WARN, NA: Verdict.PASS}
     for r in RULES:
         assert verdict_for_broken(r.id, profile) is expected[r.level(profile)]
+        assert verdict_for_broken(r.id, profile, outside=True) is outside[r.level(profile)]
 
 
 def test_the_worst_verdict_wins_in_design_md_order():

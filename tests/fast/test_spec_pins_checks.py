@@ -345,7 +345,8 @@ def test_a_rule_is_judged_only_where_its_check_could_fail():
     assert "reemit-pending" not in judged_rules(resumed)  # nothing pending to re-emit
     refused = seen(TWO, a.Reconnect("S1", None), status=409)
     # a refusal delivers nothing: its status is judged, and (T1's call unfinished) whether it was a 404
-    assert judged_rules(refused) == {"session-identity-stable", "no-duplicate-tool-call"}
+    # and (T1 dropped with its events) whether it was a 404 for the session ended with its stream
+    assert judged_rules(refused) == {"session-identity-stable", "no-duplicate-tool-call", "expiry-independent"}
     pending = run(a.CallTool("S1"), a.IssueServerRequest("T3"), a.DropConnection("T3"), state=TWO)
     assert "reemit-pending" in judged_rules(step(pending, a.Reconnect("S1", None)))
     open_carrier = run(a.CallTool("S1"), a.IssueServerRequest("T3"), state=TWO)

@@ -67,13 +67,16 @@ def test_the_mcp_revisions_let_a_server_refuse_get_with_405_and_a_second_get_str
 @pytest.mark.covers("new-session-on-initialize", "missing-session-400", "reject-orphan-event-id")
 @pytest.mark.parametrize("profile", MCP + [B])
 def test_without_a_session_only_initialize_succeeds(profile):
-    # B28: initialize may mint a session; B32: anything else without one is 400
+    # B28: initialize may mint a session; B32: anything else without one is 400, or, for a GET or
+    # DELETE, 405 from a server that offers no GET stream (B15) or no DELETE (B35)
     assert answer(Method.POST_INITIALIZE, S.ABSENT, E.ABSENT, profile) == (Branch.NEW_SESSION, {200}, 200)
     assert answer(Method.POST_INITIALIZE, S.ABSENT, E.UNKNOWN, profile)[0] is Branch.NEW_SESSION
-    for method in (Method.POST_REQUEST, Method.POST_RESPONSE, Method.DELETE, Method.GET):
+    for method in (Method.POST_REQUEST, Method.POST_RESPONSE):
         assert answer(method, S.ABSENT, E.ABSENT, profile) == (Branch.MISSING_SESSION, {400}, 400)
+    for method in (Method.DELETE, Method.GET):
+        assert answer(method, S.ABSENT, E.ABSENT, profile) == (Branch.MISSING_SESSION, {400, 405}, 400)
     for event in (E.MALFORMED, E.UNKNOWN, E.FOREIGN):
-        assert answer(Method.GET, S.ABSENT, event, profile) == (Branch.REJECT_ORPHAN_EVENT_ID, {400}, 400)
+        assert answer(Method.GET, S.ABSENT, event, profile) == (Branch.REJECT_ORPHAN_EVENT_ID, {400, 405}, 400)
     assert answer(Method.POST_REQUEST, S.ABSENT, E.FOREIGN, profile)[0] is Branch.MISSING_SESSION
 
 
@@ -123,12 +126,12 @@ def statuses(state, method, session=None, event=None, request=None, profile=B):
 def test_a_second_get_stream_may_be_refused_with_any_client_error_but_404_only_while_one_is_connected():
     # docs/design.md §2: 409 (TypeScript SDK) or 400 (another official SDK): any client error but 404
     posted = run(a.Initialize(), a.CallTool("S1"))
-    assert statuses(posted, Method.GET, "S1") == {200, 409}
+    assert statuses(posted, Method.GET, "S1") == {200, 405, 409}
     with_get = step(posted, a.Reconnect("S1", None)).after
     assert statuses(with_get, Method.GET, "S1") == {200} | RESUMPTION_ERRORS
     assert 404 not in statuses(with_get, Method.GET, "S1", profile=Profile.MCP_2025_11_25)
     dropped = step(with_get, a.DropConnection("T2")).after
-    assert statuses(dropped, Method.GET, "S1") == {200, 409}
+    assert statuses(dropped, Method.GET, "S1") == {200, 405, 409}
 
 
 @pytest.mark.covers("reemit-pending")

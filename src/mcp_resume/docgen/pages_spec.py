@@ -185,9 +185,21 @@ def profiles_page(model: DocsModel) -> str:
     blocks = [
         "# Profiles: which rules bind a server, and how strongly",
         GENERATED + " Source: [spec/catalog.py](../spec/catalog.py) and [spec/profiles.py](../spec/profiles.py).",
-        "A verdict is FAIL when a MUST of the chosen profile is broken, WARN for a SHOULD, and WARN for a MAY "
-        "whose check failed (the server may do otherwise, but what it did met none of the rule's expectations, "
-        "a 5xx say); `n/a` means the profile does not apply the rule.",
+        "## One grading rule for every rule",
+        "Every rule of the catalog is graded the same way, by its level under the chosen profile "
+        "(`spec/verdicts.py`), and per case where a rule names one (below):",
+        "- **FAIL**: a MUST of the profile is broken.\n"
+        "- **WARN**: a SHOULD is broken; or the server's answer is outside everything the profile accepts "
+        "for a rule it applies, whatever the rule's level (a 5xx, or no answer at all): such an answer is never a PASS.\n"
+        "- **PASS**: every step where the rule's check could fail held it; or what the server did is a behaviour "
+        "the profile allows (a MAY not taken, a choice where MCP is silent), and the verdict then carries a note "
+        "(`allowed under <profile> (MAY): ...`) with what it did, while the stricter profile's view stands in the "
+        "column beside it.\n"
+        "- **SKIP**: the profile does not apply the rule (`n/a`), or the server offers nothing the rule is about "
+        "(no GET stream, no event ids, no fixture tool); **INCONCLUSIVE**: the scenario could not be driven.",
+        "A difference from the spec that no rule names is a note, never a FAIL. Where MCP is silent on a whole "
+        "rule (what a session resumption owes a pending server request), the MCP profiles do not apply it: "
+        "`n/a`, and `boundary` beside it says what the decision wants.",
         "## The profiles",
         table(["profile", "what it holds a server to"], [(code(p.value), PROFILE_NOTES[p]) for p in PROFILES]),
         "## Every rule in every profile",
