@@ -24,7 +24,7 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Profile
 from mcp_resume.spec.state import INITIAL_STATE, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Transition, enabled, step
-from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
 from mcp_resume.spec.walk import BreadthFirst, StopWalk, path_to
 
 from mcp_resume.model.explore.canonical import canonical_key
@@ -125,7 +125,7 @@ def _judge_state(result: ExplorationResult, state: State, path: Callable[[], tup
 
 def _judge(result: ExplorationResult, findings: list[Finding], actions: tuple, profile: Profile, bounds: Bounds) -> None:
     for finding in findings:
-        failing = verdict_for_broken(finding.rule, profile, finding.case) is Verdict.FAIL
+        failing = verdict_for_finding(finding, profile) is Verdict.FAIL
         registry = result.violations if failing else result.warnings
         if finding.rule not in registry:
             trace = explorer_trace(actions, profile, finding, bounds, result.server)

@@ -25,7 +25,7 @@ from mcp_resume.spec.transitions import (
     Delivered, Observation, Pending, Transition, enabled, ended_at_will, exact_after_eviction, planned, step,
     step_if_enabled,
 )
-from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
 
 from mcp_resume.model.servers.adapter import ServerUnderTest, Unsupported, Violation
 from mcp_resume.model.servers.idmap import UNMAPPED_PREFIX, IdMap
@@ -158,19 +158,21 @@ class Checker:
 
     def _chosen(self, reference: Transition, action: Action, raw: Observation) -> Transition | None:
         """The alternative of a session resumption the server's observation (in its ids)
-        shows: for each request to deal with, re-emitted, cancelled or neither; None when
-        that is the reference's choice. A choice ``profile`` does not accept is followed all the
-        same (its check fails: ``reemit-pending``), so that the spec's state stays the server's.
+        shows: for each request to deal with, re-emitted, cancelled or neither, and whether
+        a priming event came first (MCP D8); None when that is the reference's choice. A
+        choice ``profile`` does not accept is followed all the same (its check fails:
+        ``reemit-pending``), so that the spec's state stays the server's.
         Built directly (``spec.transitions.planned``): enumerating every plan grows as 3^n."""
         outcome = reference.outcome
         if outcome is not None and outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID and raw.status == 200:
             return exact_after_eviction(self.state, action, self.profile)
-        if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION or not outcome.reemit:
+        if outcome is None or outcome.branch is not Branch.SESSION_RESUMPTION:
             return None
         plan = tuple(_choice(self.ids.server_id(request), raw) for request in outcome.reemit)
-        if all(choice is Pending.REEMIT for choice in plan):
+        primed = raw.primed is True and raw.status == 200
+        if all(choice is Pending.REEMIT for choice in plan) and not primed:
             return None
-        return planned(self.state, action, self.profile, plan)  # judged as it is; a choice the profile refuses fails
+        return planned(self.state, action, self.profile, plan, primed)  # judged as it is; a choice the profile refuses fails
 
     def _judge(self, spec: Transition, observed: Observation) -> list[Finding]:
         """Every finding on the server's step: ``spec`` with ``observed`` in place of its observation."""
@@ -223,7 +225,7 @@ class Checker:
         return variants[0], self.ids.align(variants[0], raw), [], raw
 
     def _verdict(self, finding: Finding) -> Verdict:
-        return verdict_for_broken(finding.rule, self.profile, finding.case)
+        return verdict_for_finding(finding, self.profile)
 
 
 _REJECTIONS = (Branch.REJECT_FOREIGN_EVENT_ID, Branch.MISSING_SESSION)

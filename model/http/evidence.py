@@ -51,15 +51,14 @@ class ErrorKind(str, Enum):
 class SseEvent:
     """One SSE event as read: its ``id`` (``None`` when absent), type, raw data and,
     when the data is JSON, the parsed JSON-RPC ``message``. In a compact record
-    (``model.traffic.compact``) ``data`` is an excerpt, ``message`` what the judge reads of
-    it, and ``digest`` stands for the whole message (``None`` otherwise)."""
+    (``model.traffic.compact``) ``data`` is an excerpt and ``message`` what the judge reads
+    of it."""
 
     id: str | None
     event: str
     data: str
     retry: int | None = None
     message: dict[str, Any] | None = None
-    digest: bytes | None = None
 
     @property
     def is_priming(self) -> bool:

@@ -16,7 +16,7 @@ from mcp_resume.spec.invariants import Finding
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.sessionless.machine import INITIAL, Observation, SessionlessAction, describe, enabled, step
 from mcp_resume.spec.sessionless.checks import check_step
-from mcp_resume.spec.verdicts import Verdict, verdict_for_broken
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
 
 PROFILE = Profile.MCP_2026_07_28
 STRICT = frozenset({Verdict.FAIL, Verdict.WARN})
@@ -72,7 +72,7 @@ class SessionlessChecker:
         else:
             findings = check_step(self.state, action, observed, spec.observation)
         report = SessionlessReport(action, spec.observation, observed, tuple(findings))
-        failing = tuple(f for f in findings if verdict_for_broken(f.rule, PROFILE, f.case) in self.fail_on)
+        failing = tuple(f for f in findings if verdict_for_finding(f, PROFILE) in self.fail_on)
         if failing:
             raise SessionlessCounterexample(tuple(self.actions), failing)
         if findings and self.diverged is None:

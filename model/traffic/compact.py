@@ -7,11 +7,10 @@ events, not by its bytes. The judge (``model.traffic.validate``, ``.sessionless`
 the ids it names (``params.requestId`` of a cancellation, ``params.progressToken``),
 the revision it shows (``params._meta``, ``result.protocolVersion``), whether it
 asks for or carries input (``result.inputRequests`` / ``resultType``,
-``params.inputResponses``), an error's ``code``, and whether two messages are the
-same value (a replay of another stream's message, MCP B26). ``skeleton`` keeps
-exactly that; ``digest`` stands for the whole message in comparisons of "same
-message"; an event's ``data`` is ``MESSAGE_DATA`` when it carries a message, else cut to
-``EXCERPT_CHARS`` characters of evidence (an empty one, a priming event, MCP D8, stays empty).
+``params.inputResponses``) and an error's ``code``; never its text (a message is known by
+where it was sent, docs/design.md §2). ``skeleton`` keeps exactly that; an event's
+``data`` is ``MESSAGE_DATA`` when it carries a message, else cut to ``EXCERPT_CHARS``
+characters of evidence (an empty one, a priming event, MCP D8, stays empty).
 
 ``compact_record(record) -> Record`` (the same exchange, compacted in place);
 the judge gives every verdict a whole record gives. No I/O.
@@ -19,7 +18,6 @@ the judge gives every verdict a whole record gives. No I/O.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sys
 from typing import Any
@@ -44,22 +42,6 @@ PRESENT = None
 
 _PARAMS = ("requestId", "progressToken", "progress")  # kept whole: ids the judge compares
 _RESULT = ("protocolVersion", "resultType")
-
-
-def digest(message: Any) -> bytes:
-    """A digest of ``message`` as a JSON value, whatever its key order and whitespace
-    (a store may re-serialise): two messages have the same digest when they are the
-    same value. 16 bytes (BLAKE2b, 128 bits)."""
-    text = json.dumps(message, sort_keys=True, separators=(",", ":"))
-    return hashlib.blake2b(text.encode("ascii"), digest_size=16).digest()
-
-
-def message_digest(event: SseEvent) -> bytes | None:
-    """The digest of the whole message ``event`` carries (kept by ``compact_event``, else
-    worked out), ``None`` when its data is no JSON object."""
-    if event.message is None:
-        return None
-    return event.digest if event.digest is not None else digest(event.message)
 
 
 def skeleton(message: Any) -> Any:
@@ -108,12 +90,12 @@ SHARED_SKELETONS = 10_000
 
 def compact_event(event: SseEvent, skeletons=skeleton) -> SseEvent:
     """``event`` with its message as a skeleton (made by ``skeletons``: ``skeleton``, or a
-    ``Skeletons`` that shares equal ones) and the whole message's ``digest``, its data
-    ``MESSAGE_DATA``; an event whose data is no JSON object keeps ``EXCERPT_CHARS`` of it."""
+    ``Skeletons`` that shares equal ones), its data ``MESSAGE_DATA``; an event whose data
+    is no JSON object keeps ``EXCERPT_CHARS`` of it."""
     kind = _shared(event.event)
     if event.message is None:
         return SseEvent(event.id, kind, event.data[:EXCERPT_CHARS], event.retry)
-    return SseEvent(event.id, kind, MESSAGE_DATA, event.retry, skeletons(event.message), digest(event.message))
+    return SseEvent(event.id, kind, MESSAGE_DATA, event.retry, skeletons(event.message))
 
 
 def compact_record(record, skeletons=skeleton):

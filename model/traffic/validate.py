@@ -52,13 +52,15 @@ from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
 from mcp_resume.spec.transitions import Delivered, Observation, ended_at_will, step
-from mcp_resume.spec.verdicts import Verdict, verdict_for_broken, worst
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
-from mcp_resume.model.traffic.compact import message_digest
 from mcp_resume.model.traffic.records import Record
+
+EVERY_RULE = frozenset(rule.id for rule in RULES)
+"""What a step the log implies but no client sent judges: nothing (``_follow_minted``)."""
 
 UNKEPT = Observation()
 """What a lean validation keeps of a step's expected and observed observations (``validate``'s ``lean``)."""
@@ -72,15 +74,26 @@ OVERSIZED_HEADER_CHARS = 1024
 it with any 4xx (a cap on ids, 400 or 431); what it may not do is answer 2xx or 5xx, or mint a
 session for it."""
 
-BLIND_WITHOUT_IDS = frozenset({"no-replay-on-session-resume", "no-cross-session", "server-request-ownership"})
-"""Rules whose findings are told by event ids: in a log where no event carries one (MCP B22
-lets a server omit them), a replay or a message of another session looks like a new one."""
+UNRESUMABLE = frozenset({"expiry-independent", "no-duplicate-tool-call"})
+"""Rules about what a resumable stream's life owes the client: in a log where no event carries an
+id (MCP B22), nothing can be resumed, so a stream's expiry is nothing a client can see, and a
+dropped call's result is lost whatever the server answers; they are judged only by a finding."""
 
-QUIET_SECONDS = 30.0
-"""Under ``boundary``: seconds a session must have shown no sign of life (an answer in 2xx, an
-event on one of its streams) before a 404 for it is read as the server having ended it unseen
-(MCP B33). Sooner, the 404 is judged as it stands (``expiry-independent``): a server that
-forgets a session it just served is the bug the boundary profile is about."""
+BLIND_WITHOUT_GLOBAL_IDS = frozenset({"server-request-ownership"})
+"""Rules told only by ids unique across sessions: where the server's event ids are absent (MCP
+B22 lets a server omit them) or counted per session, and its server requests are numbered per
+session too, a request of another session looks like a new one. (A response is told by the
+client's own request id wherever it goes, so ``no-cross-session`` and
+``no-replay-on-session-resume`` stay judged: ``_event_id``.)"""
+
+QUIET_SECONDS = 5.0
+"""Under ``boundary``: seconds a session must have been idle (no answer in 2xx, no event on
+one of its streams, no connection of it open) before a 404 for it is read as the server
+having ended it unseen (MCP B33: an idle timeout, which ``boundary`` allows too). Sooner, the
+404 is judged as it stands (``expiry-independent``): a server that forgets a session it was
+serving a moment ago, right after one of its streams dropped or expired, is the bug the
+boundary profile is about. Real idle timeouts are minutes; five seconds is far above the
+moment such a server takes to forget, and far below any idle timeout a server announces."""
 
 @dataclass(slots=True)
 class Placed:
@@ -97,6 +110,7 @@ class RuleResult:
     verdict: Verdict
     reason: str
     steps: list[Placed] = field(default_factory=list)
+    allowed: bool = False  # a PASS whose steps show what the profile allows and a stricter one may not
 
     def to_json(self, steps: bool = True) -> dict[str, Any]:
         """``{"rule", "verdict", "reason", "exchanges", "steps"}``; ``steps=False`` leaves the steps
@@ -134,7 +148,7 @@ class Validation:
         """The same judgement holding only each rule's verdict and reason and the lines of what was
         left open, assumed and noted: what a report shows of the profile beside (steps, state and
         ids let go, so that a long log's two judgements are not held at once)."""
-        return Validation(self.profile, [RuleResult(r.rule, r.verdict, r.reason) for r in self.results], [],
+        return Validation(self.profile, [RuleResult(r.rule, r.verdict, r.reason, allowed=r.allowed) for r in self.results], [],
                           self.open, self.assumed, self.notes)
 
     def result(self, rule: str) -> RuleResult:
@@ -184,11 +198,16 @@ class _Timeline:
         self.open: list[str] = []  # exchanges not judged, and why
         self.assumed: list[str] = []  # what the validation assumed the server did unseen
         self.stream_of: dict[int, str] = {}  # record number -> server stream key
-        self.event_stream: dict[str, str] = {}  # server event id -> server stream key
+        self.event_stream: dict[str, str] = {}  # an event's name (``_name``) -> server stream key
+        self.owners: dict[str, set[str]] = {}  # a server event id -> the sessions whose event it named
+        self.ids_per_session = False  # the server counts event ids per session (``ids_per_session``)
+        self.request_owners: dict[str, set[str]] = {}  # a server request's JSON-RPC id -> the sessions that issued one
+        self.requests_per_session = False  # the server numbers its requests per session (``requests_per_session``)
+        self.asked: dict[str, set[str]] = {}  # a client request's JSON-RPC id (``repr``) -> the sessions that sent it
         self.sessions: set[str] = set()  # server session ids whose initialize the log shows
         self.unjudged: set[str] = set()  # sessions whose rest is not judged
         self.unjudged_records: set[int] = set()  # exchanges of those sessions
-        self.unjudged_events: set[str] = set()  # event ids seen only on those exchanges
+        self.unjudged_events: set[str] = set()  # names of the events seen only on those exchanges
         self.replayed: dict[int, set[int]] = {}  # GET record -> indices of the events its Reconnect delivered
         self.requests_seen: set[str] = set()  # server request ids delivered so far, scoped by session (``_scoped``)
         self.session_of_stream: dict[str, str | None] = {}  # server stream key -> the session its connection was opened under
@@ -198,14 +217,13 @@ class _Timeline:
         self.key_of: dict[int, str] = {}  # record number -> the server stream key it opened or resumed
         self.every_record: list[Record] = []  # for what a promise says was sent before it showed
         self.resumable = False  # some event of the log carries an id: the server offers resumption
-        self.names: dict[int, str] = {}  # id() of an event -> the name it is judged under (none sent, or a copy's)
+        self.names: dict[int, str] = {}  # id() of an event sent without an SSE id -> the name it is judged under
         self.unnamed_count = 0  # events named so far for want of an SSE id
         self.negotiated: set[str] = set()  # the protocolVersion of every initialize answer in the log
-        self.messages_seen: dict[str, tuple[str, str]] = {}  # a message's digest (``compact.digest``) -> (its event's name, its stream key)
 
     @property
     def seen_events(self):
-        """The ids of the events delivered so far (the keys of ``event_stream``), a set-like view."""
+        """The names (``_name``) of the events delivered so far (the keys of ``event_stream``), a set-like view."""
         return self.event_stream.keys()
 
     # -- placing one step ------------------------------------------------------------
@@ -216,8 +234,10 @@ class _Timeline:
         cannot fail on this step whatever the spec thinks (e.g. an id the log made up)."""
         if session is not None and session in self.unjudged:
             return False
+        if (not self.resumable or self.ids_per_session) and self.requests_per_session:
+            unjudged |= BLIND_WITHOUT_GLOBAL_IDS
         if not self.resumable:
-            unjudged |= BLIND_WITHOUT_IDS
+            unjudged |= UNRESUMABLE
         if observed.status == 404 and action.side == "client":
             self._assume_ended(action, records, session)
         if not self.checker.enabled(action):
@@ -275,12 +295,13 @@ class _Timeline:
         (``spec.transitions.ended_at_will``: not for a cursor the session cannot resume, nor
         while a call of it is unfinished). Under ``boundary``, whose
         ``expiry-independent`` holds a session's life apart from its streams', only after
-        ``QUIET_SECONDS`` without a sign of life (a session idle that long may have timed out)."""
+        ``QUIET_SECONDS`` without a sign of life and with no connection of it open (a session
+        idle that long may have timed out)."""
         spec_session = getattr(action, "session", None)
         known = self.checker.state.session(spec_session) if spec_session is not None else None
         if known is None or known.status is not SessionStatus.LIVE:
             return
-        idle = self.now - self.alive_at.get(session, float("-inf"))
+        idle = 0.0 if self._open_streams_of(session) else self.now - self.alive_at.get(session, float("-inf"))
         timed_out = self.session_ttl is not None and idle >= self.session_ttl  # the server said it would
         at_will = ended_at_will(self.checker.state, action, 404, self.checker.profile) is not None
         if not timed_out and idle < QUIET_SECONDS and not at_will:
@@ -341,13 +362,30 @@ class _Timeline:
         elif x.method == "POST" and isinstance(body, dict) and "method" in body and "id" in body:
             self._call(record, spec_session, session)
         elif x.method == "POST" and isinstance(body, dict) and "id" in body and ("result" in body or "error" in body):
-            request = self.handle(f"{session or '-'}#{body['id']}")
+            request = self.handle(self._request_name(body["id"], session))
             self.place(a.AnswerRequest(spec_session, request), Observation(x.status, session=_named(x)),
                        (record.number,), session)
         elif x.method == "GET":
             self._reconnect(record, spec_session, session)
         elif x.method == "DELETE":
             self._delete(record, spec_session, session)
+        if not initialize:
+            self._follow_minted(record)
+
+    def _follow_minted(self, record: Record) -> None:
+        """A request that is not ``initialize`` answered 2xx with a new ``Mcp-Session-Id`` (a
+        server that mints a session for an orphan ``Last-Event-ID``, say: its own rule's finding,
+        judged on that step): the server made that session, so the spec follows it, unjudged, and
+        the session's later use is judged as any live session's, not as an unknown id's."""
+        x = record.exchange
+        minted = _named(x)
+        if x.status is None or not 200 <= x.status < 300 or minted is None or not is_well_formed(minted) \
+                or minted in self.sessions:
+            return
+        if self.place(a.Initialize(), Observation(200, session=minted), (record.number,), None, EVERY_RULE):
+            self.sessions.add(minted)
+            self.assumed.append(f"exchange {record.number}: the server made session {minted!r} for a request "
+                                "that was no initialize; it is followed as the live session it is")
 
     def _delete(self, record: Record, spec_session, session) -> None:
         """A DELETE that ends the session also ends its open streams: those whose end the log shows
@@ -374,7 +412,7 @@ class _Timeline:
         key = self.key_of[record.number] = f"x{record.number}"
         self.session_of_stream[key] = session
         if x.status == 200:
-            primed = _primed(x) if self.resumable else None  # priming serves resumption (D8): no ids, no priming
+            primed = _primed(x)  # D8 is a SHOULD whether or not the server keeps events
             observed = Observation(200, session=_named(x), stream=key, primed=primed)
         else:
             observed = Observation(x.status, session=_named(x), error=error_code(x.body))
@@ -383,17 +421,20 @@ class _Timeline:
             if x.content_type != "text/event-stream":
                 self._server_step(a.DropConnection(self.handle(key)), Observation(closed=(key,)), record, session)
                 self.stream_of.pop(record.number)
+                if _answered_in_body(record):  # the call is over: nothing of it is left to resume or re-send
+                    self._server_step(a.EndStream(self.handle(key)), Observation(), record, session, soft=True)
 
     def _reconnect(self, record: Record, spec_session, session) -> None:
         x = record.exchange
         cursor = x.request_headers.get("last-event-id")
-        if cursor is not None and cursor in self.unjudged_events:
+        named = None if cursor is None else self._name(cursor, session)
+        if named is not None and named in self.unjudged_events:
             self.open.append(f"exchange {record.number}: Last-Event-ID {cursor!r} is an event of a session the log "
                              "does not show whole: not judged")
             if session is not None:
                 self.unjudged.add(session)
             return
-        spec_cursor = None if cursor is None else (self.handle(cursor) if is_well_formed(cursor) else MALFORMED_EVENT)
+        spec_cursor = None if cursor is None else (self.handle(named) if is_well_formed(cursor) else MALFORMED_EVENT)
         if x.status != 200:
             version_refused = self._version_refused(record)
             if x.status is not None and 400 <= x.status < 500 and x.status != 404 and not version_refused:
@@ -401,16 +442,19 @@ class _Timeline:
             refused = Observation(x.status, session=_named(x), error=error_code(x.body), version_refused=version_refused)
             self.place(a.Reconnect(spec_session, spec_cursor), refused, (record.number,), session)
             return
-        key = self.event_stream.get(cursor, f"x{record.number}") if cursor is not None else f"x{record.number}"
+        key = self.event_stream.get(named, f"x{record.number}") if named is not None else f"x{record.number}"
         self.session_of_stream.setdefault(key, session)
         burst = _burst(record, resumption=cursor is not None, sent_again=lambda e: self._sent_again(e, key),
-                       seen_events=self.seen_events)
+                       seen=lambda e: (e.id is not None or _response_id(e) is not None)
+                       and self._event_id(e, key) in self.seen_events)
+        primed = cursor is None and _opens_with_priming(record)
+        if primed and 0 not in burst:
+            burst = [0, *burst]
         events = [record.exchange.events[i] for i in burst]
         if cursor is not None:
-            self._name_copies(events, key)
             self._unseen_before_replay(record, events, key, session)
-        delivered = tuple(self._delivered(e, key) for e in events if not e.is_priming)
-        observed = Observation(200, session=_named(x), stream=key, events=delivered,
+        delivered = tuple(self._delivered(e, key) for e in events if primed and e is events[0] or not e.is_priming)
+        observed = Observation(200, session=_named(x), stream=key, events=delivered, primed=primed or None,
                                version_refused=self._version_refused(record))
         if self.place(a.Reconnect(spec_session, spec_cursor), observed, (record.number,), session):
             self.stream_of[record.number] = self.key_of[record.number] = key
@@ -462,8 +506,8 @@ class _Timeline:
         """Events a stream resumption replays that the log never showed were sent while
         the stream had no connection: the spec's server sends them first."""
         for event in burst:
-            if event.id is None or event.id in self.seen_events or event.is_priming or self._sent_again(event, key) \
-                    or id(event) in self.names:
+            if event.id is None or self._name(event.id, session) in self.seen_events or event.is_priming \
+                    or self._sent_again(event, key):
                 continue
             self._server_event(event, key, record, session, delivered=False)
 
@@ -472,14 +516,15 @@ class _Timeline:
     def event(self, record: Record, index: int) -> None:
         event = record.exchange.events[index]
         self._alive(record)
+        session = record.exchange.request_headers.get("mcp-session-id")
         if record.number in self.unjudged_records and event.id is not None:
-            self.unjudged_events.add(event.id)
+            self.unjudged_events.add(self._name(event.id, _session_of(record)))
+            self.owners.setdefault(event.id, set()).add(_session_of(record) or "-")
         if index in self.replayed.get(record.number, ()) or record.number not in self.stream_of:
             return
         key = self.stream_of[record.number]
-        if event.id is not None and self.event_stream.get(event.id) == key:
+        if event.id is not None and self.event_stream.get(self._name(event.id, session)) == key:
             return  # delivered again on its own stream: a replay, judged with the answer that replayed it
-        session = record.exchange.request_headers.get("mcp-session-id")
         self._server_event(event, key, record, session)
         if _is_response(event, record):  # the call is over: the server ends its stream (MCP B13)
             self.stream_of.pop(record.number, None)
@@ -518,7 +563,7 @@ class _Timeline:
         x = record.exchange
         body = x.request_body
         calling = x.method == "POST" and isinstance(body, dict) and body.get("method") == "tools/call"
-        return calling and x.content_type == "text/event-stream" and not self._responded(body.get("id"))
+        return calling and x.content_type == "text/event-stream" and not self._responded(body.get("id"), _session_of(record))
 
     def _server_step(self, action, observed: Observation, record: Record, session, soft: bool = False) -> None:
         """Place a server or network step; a ``soft`` one (the end of a connection the
@@ -560,13 +605,16 @@ class _Timeline:
         session = _session_of(record)
         for later in self.every_record:
             cursor = later.exchange.request_headers.get("last-event-id")
-            if later.started <= self.now or later.exchange.method != "GET" or self.event_stream.get(cursor) != key:
+            if later.started <= self.now or later.exchange.method != "GET" or cursor is None:
+                continue
+            scope = _session_of(later)
+            if self.event_stream.get(self._name(cursor, scope)) != key:
                 continue
             for event in later.exchange.events:
-                if event.id is not None and event.id not in self.seen_events and not event.is_priming:
+                if event.id is not None and self._name(event.id, scope) not in self.seen_events and not event.is_priming:
                     self._server_event(event, key, record, session, delivered=False)
         call = self._call_of(key)
-        if call is not None and not self._responded(call):
+        if call is not None and not self._responded(call, session):
             due = SseEvent(f"(the response to {call}, due by now)", "message", "{}",
                            message={"jsonrpc": "2.0", "id": call, "result": {}})
             self._server_event(due, key, record, session, delivered=False)
@@ -579,12 +627,18 @@ class _Timeline:
         body = record.exchange.request_body if record is not None else None
         return body.get("id") if isinstance(body, dict) and "method" in body else None
 
-    def _responded(self, call) -> bool:
-        """A response to the client's request ``call`` reached the log by now, or in a replay placed by now."""
-        return any(e.is_response_to(call) and (e.id in self.seen_events or at <= self.now)
-                   for r in self.every_record for e, at in zip(r.exchange.events, r.arrivals))
+    def _responded(self, call, session: str | None) -> bool:
+        """A response to ``session``'s request ``call`` reached the log by now, or in a replay placed
+        by now (JSON-RPC ids are the client's, scoped by its session: another session may use the same)."""
+        return any(e.is_response_to(call) and (e.id is not None and self._name(e.id, session) in self.seen_events
+                                                or at <= self.now)
+                   for r in self.every_record if _session_of(r) == session
+                   for e, at in zip(r.exchange.events, r.arrivals))
 
     def end(self, record: Record) -> None:
+        status = record.exchange.status
+        if status is not None and 200 <= status < 300:
+            self._alive(record)  # a connection of the session was open until now
         key = self.stream_of.pop(record.number, None)
         if key is None:
             return
@@ -595,54 +649,66 @@ class _Timeline:
             action = a.DropConnection(self.handle(key))
         self._server_step(action, Observation(closed=(key,)), record, session, soft=True)
 
-    def _name_copies(self, events: list[SseEvent], key: str) -> None:
-        """A stream resumption's events the log has not shown by their id (none, or one never
-        seen) that are, as JSON-RPC values, messages delivered before on another stream of
-        the session: copies of those (a replay of another stream's message, B26), named as
-        the originals were."""
-        for event in events:
-            if event.id is not None and event.id in self.seen_events or event.message is None:
-                continue
-            original = self.messages_seen.get(message_digest(event))
-            if original is not None and original[1] != key and self.session_of_stream.get(original[1]) == \
-                    self.session_of_stream.get(key):
-                self.names[id(event)] = original[0]
-
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
         re-emission (or a re-send), which belongs to the answer that carries it."""
         return event.is_input_request and self._scoped(event.request_id, key) in self.requests_seen
 
     def _scoped(self, request_id, key: str) -> str:
-        """A server request's JSON-RPC id as the spec's server id: scoped by the session of the
-        connection that carried it, since a server numbers its requests per session (two
-        sessions' first requests may both be ``0``)."""
-        return f"{self.session_of_stream.get(key) or '-'}#{request_id}"
+        """A server request's JSON-RPC id, delivered on a connection of stream ``key``, as the spec's
+        server id (``_request_name``)."""
+        return self._request_name(request_id, self.session_of_stream.get(key))
+
+    def _request_name(self, request_id, session: str | None) -> str:
+        """A server request's JSON-RPC id as the spec's server id: scoped by the session that issued
+        it, since a server may number its requests per session (two sessions' first requests may
+        both be ``0``): ``session``'s own, unless ``session`` never had it and exactly one other
+        session did while the server's request ids are unique across sessions
+        (``requests_per_session`` is off)."""
+        text = str(request_id)
+        scope = _owner(text, session, self.request_owners, self.requests_per_session)
+        return f"{scope}#{text}"
 
     def _delivered(self, event: SseEvent, key: str) -> Delivered:
         request = self._scoped(event.request_id, key) if event.is_input_request else None
         cancels = self._scoped(event.cancels, key) if event.cancels is not None else None
-        return Delivered(self._event_id(event), request, key, cancels)
+        return Delivered(self._event_id(event, key), request, key, cancels)
 
-    def _event_id(self, event: SseEvent) -> str:
-        """The event's SSE id; for an event sent without one (MCP lets a server omit
-        it, B22), a name of its own that no client can send back as ``Last-Event-ID``."""
-        name = self.names.get(id(event))
-        if name is not None:
-            return name
+    def _event_id(self, event: SseEvent, key: str) -> str:
+        """The event's name (``_name``) as delivered on a connection of stream ``key``; for an
+        event sent without an SSE id (MCP lets a server omit it, B22), a name of its own that no
+        client can send back as ``Last-Event-ID``."""
         if event.id is not None:
-            return event.id
-        self.unnamed_count += 1
-        name = self.names[id(event)] = f"(event {self.unnamed_count} without an id)"
+            return self._name(event.id, self.session_of_stream.get(key))
+        answered = _response_id(event)
+        if answered is not None:  # known by the client's own request id, wherever it goes
+            scope = _owner(repr(answered), self.session_of_stream.get(key), self.asked, False)
+            return f"{scope}#(the response to {answered!r})"
+        name = self.names.get(id(event))
+        if name is None:
+            self.unnamed_count += 1
+            name = self.names[id(event)] = f"(event {self.unnamed_count} without an id)"
         return name
+
+    def _name(self, event_id: str, session: str | None) -> str:
+        """A server's event id as the spec's server id: scoped by the session it belongs to, since
+        event ids are unique within a session, not across sessions (MCP B23/D27: two sessions may
+        both count ``1, 2, 3``). An id seen or presented under session S is S's, unless S never had
+        it and exactly one other session did while the server's ids are unique across sessions
+        (``ids_per_session`` is off): then it is that session's event, delivered to S
+        (``no-cross-session`` judges it)."""
+        return f"{_owner(event_id, session, self.owners, self.ids_per_session)}#{event_id}"
 
     def _saw(self, event: SseEvent, key: str) -> None:
         if event.is_input_request:
-            self.requests_seen.add(self._scoped(event.request_id, key))
-        if event.id is not None:
-            self.event_stream.setdefault(event.id, key)
-        if event.message is not None:
-            self.messages_seen.setdefault(message_digest(event), (self._event_id(event), key))
+            name = self._scoped(event.request_id, key)
+            self.requests_seen.add(name)
+            self.request_owners.setdefault(str(event.request_id), set()).add(name[: -len(str(event.request_id)) - 1])
+        if event.id is not None or _response_id(event) is not None:
+            name = self._event_id(event, key)
+            self.event_stream.setdefault(name, key)
+            if event.id is not None:
+                self.owners.setdefault(event.id, set()).add(name[: -len(event.id) - 1])
 
 
 def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False,
@@ -660,6 +726,9 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     timeline.every_record = records
     timeline.negotiated = set(negotiated_versions(records))
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
+    timeline.ids_per_session = ids_per_session(records)
+    timeline.requests_per_session = requests_per_session(records)
+    timeline.asked = client_requests(records)
     origin = _origin(records)
     for at, _, kind, record, index in moments_in_order(records, origin):
         timeline.now = at
@@ -675,6 +744,71 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
             timeline.end(record)
     return Validation(profile, results_of(timeline.steps, timeline.open, profile), timeline.steps, timeline.open,
                       timeline.assumed, notes_of(timeline.steps), timeline.checker.state, timeline.checker.ids)
+
+
+def ids_per_session(records: list[Record]) -> bool:
+    """Whether the server counts event ids per session (MCP B23/D27 require them unique within a
+    session only): two sessions' POST response streams open with the same event id. A POST
+    stream is new, so its first event is its session's own, whatever the server's bugs."""
+    first: dict[str, str | None] = {}
+    for record in records:
+        x = record.exchange
+        body = x.request_body
+        if x.method != "POST" or not isinstance(body, dict) or "method" not in body or "id" not in body:
+            continue
+        event_id = next((e.id for e in x.events if e.id is not None), None)
+        session = _session_of(record)
+        if event_id is None or session is None:
+            continue
+        if first.setdefault(event_id, session) != session:
+            return True
+    return False
+
+
+def requests_per_session(records: list[Record]) -> bool:
+    """Whether the server numbers its server requests per session: two sessions' tool calls send
+    their first server request under the same JSON-RPC id (a new request of the call's own session,
+    whatever the server's bugs)."""
+    first: dict[str, str] = {}
+    for record in records:
+        x = record.exchange
+        session = _session_of(record)
+        if x.method != "POST" or session is None:
+            continue
+        request_id = next((e.request_id for e in x.events if e.is_input_request), None)
+        if request_id is not None and first.setdefault(str(request_id), session) != session:
+            return True
+    return False
+
+
+def client_requests(records: list[Record]) -> dict[str, set[str]]:
+    """Each JSON-RPC id (its ``repr``) the client sent a request under -> the sessions that sent it."""
+    asked: dict[str, set[str]] = {}
+    for record in records:
+        body = record.exchange.request_body
+        if record.exchange.method == "POST" and isinstance(body, dict) and "method" in body and "id" in body:
+            asked.setdefault(repr(body["id"]), set()).add(_session_of(record) or "-")
+    return asked
+
+
+def _owner(value: str, session: str | None, owners: dict[str, set[str]], per_session: bool) -> str:
+    """The session ``value`` (an id seen under ``session``) belongs to: ``session``'s own, unless
+    ``session`` never had it and exactly one other session did while such ids are unique across
+    sessions (``per_session`` off): then that session's, delivered to ``session`` (or presented by
+    it), which ``no-cross-session`` and ``server-request-ownership`` judge."""
+    scope = session or "-"
+    known = owners.get(value)
+    if known and scope not in known and len(known) == 1 and not per_session:
+        return next(iter(known))
+    return scope
+
+
+def _response_id(event: SseEvent):
+    """The JSON-RPC id a response event answers, ``None`` for any other event."""
+    message = event.message
+    if isinstance(message, dict) and event.method is None and ("result" in message or "error" in message):
+        return message.get("id")
+    return None
 
 
 def moments_of(records: list[Record], origin: float = 0.0):
@@ -747,9 +881,14 @@ def results_of(steps: list[Placed], left_open: list[str], profile: Profile) -> l
         touched = [s for s in steps if _touches(rule.id, s)]
         if broken:
             worst = _worst(rule.id, profile, broken)
-            first = next(f for f in broken[0].report.findings if f.rule == rule.id)
-            results.append(RuleResult(rule.id, worst, f"exchange {broken[0].records[0]}: {first.message}"
-                                      + (f" (+{len(broken) - 1} more)" if len(broken) > 1 else ""), broken))
+            shown = [s for s in broken if _worst(rule.id, profile, [s]) is worst]
+            first = next(f for f in shown[0].report.findings if f.rule == rule.id)
+            where = f"exchange {shown[0].records[0]}: {first.message}" + (f" (+{len(shown) - 1} more)" if len(shown) > 1 else "")
+            if worst is Verdict.PASS:  # what the profile allows: a note, with the level that allows it
+                level = rule.level(profile, first.case).value
+                where = f"allowed under {profile.value} ({level}): {where}"
+            results.append(RuleResult(rule.id, worst, where, broken if worst is not Verdict.PASS else touched or broken,
+                                      allowed=worst is Verdict.PASS))
         elif touched:
             results.append(RuleResult(rule.id, Verdict.PASS, f"{len(touched)} step{'' if len(touched) == 1 else 's'} of the log held it", touched))
         elif left_open:
@@ -772,10 +911,10 @@ def _touches(rule: str, step: Placed) -> bool:
 
 
 def _worst(rule: str, profile: Profile, steps: list[Placed]) -> Verdict:
-    return worst(verdict_for_broken(f.rule, profile, f.case) for s in steps for f in s.report.findings if f.rule == rule)
+    return worst(verdict_for_finding(f, profile) for s in steps for f in s.report.findings if f.rule == rule)
 
 
-def _burst(record: Record, *, resumption: bool, sent_again, seen_events) -> list[int]:
+def _burst(record: Record, *, resumption: bool, sent_again, seen) -> list[int]:
     """Indices of the events the GET itself delivered: on a stream resumption every
     event of the first ``REPLAY_WINDOW`` seconds (the replay; all of them in a HAR
     file); on a session resumption the events that re-emit or cancel a server request
@@ -790,7 +929,7 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen_events) -> list
     window = [i for i in range(len(events)) if not timed or arrivals[i] - head <= REPLAY_WINDOW]
     if resumption:
         return window
-    owed = lambda i: events[i].cancels is not None or events[i].id in seen_events or sent_again(events[i])
+    owed = lambda i: events[i].cancels is not None or seen(events[i]) or sent_again(events[i])
     burst, last = [], head
     for i in range(len(events)):  # a re-emission within REPLAY_WINDOW of the one before it still counts
         if owed(i) and (not timed or arrivals[i] - last <= REPLAY_WINDOW):
@@ -826,6 +965,19 @@ def _primed(x) -> bool | None:
     return first.id is not None and first.is_priming
 
 
+def _opens_with_priming(record: Record) -> bool:
+    """A new GET stream whose first event is a priming event (an id and empty data, MCP D8),
+    arrived within ``REPLAY_WINDOW`` of the head: the stream's first event, before what the
+    session resumption re-emits (``spec.transitions.planned``'s ``primed``)."""
+    x = record.exchange
+    if not x.events or x.events[0].id is None or not x.events[0].is_priming:
+        return False
+    if not record.timed or not record.arrivals:
+        return True
+    head = record.head if record.head is not None else record.started
+    return record.arrivals[0] - head <= REPLAY_WINDOW
+
+
 def _session_of(record: Record) -> str | None:
     """The session id an exchange carried, or the one its answer minted (``initialize``)."""
     x = record.exchange
@@ -836,6 +988,13 @@ def _unanswered(record: Record) -> bool:
     """No response from the server: none recorded, or one the proxy made itself (no head came)."""
     x = record.exchange
     return x.status is None or (record.timed and record.head is None and x.end is End.ERROR)
+
+
+def _answered_in_body(record: Record) -> bool:
+    """A POSTed request answered with a JSON body that is its response (MCP B7: one JSON object)."""
+    body, answer = record.exchange.request_body, record.exchange.body
+    return isinstance(body, dict) and isinstance(answer, dict) and "id" in body and answer.get("id") == body["id"] \
+        and ("result" in answer or "error" in answer)
 
 
 def _is_response(event: SseEvent, record: Record) -> bool:

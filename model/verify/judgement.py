@@ -6,7 +6,8 @@ recording (``model.traffic.validate``, with ``complete=True``: verify knows ever
 session it made). A rule's verdict comes from those judgements alone:
 
 - a finding of the rule in the traffic of *any* scenario: the catalog's verdict of
-  a broken rule under the profile (FAIL for a MUST, WARN for a SHOULD or a MAY),
+  a broken rule under the profile (FAIL for a MUST, WARN for a SHOULD or an answer
+  outside everything the profile accepts; PASS with a note for what a MAY allows),
   with the step that broke it; a finding once seen stays, whatever the scenario did
   after (it may have stopped on a network error);
 - else, when the rule's own scenario stopped: its SKIP (the server lacks what the
@@ -102,8 +103,8 @@ def _broken(rule: str, profile: Profile, own: Driven | None, broken: list[Driven
     if own is None or first is not own:
         reason += f" (seen in the traffic of the {first.rule} scenario)"
     rule_level = level(rule, profile)
-    if rule_level is Level.MAY:
-        reason = f"MAY under {profile.value}, and its check failed: {reason}"
+    if verdict is Verdict.WARN and rule_level is Level.MAY:
+        reason = f"an answer outside what {profile.value} accepts for this MAY: {reason}"
     checks = [c for run in broken for c in checks_of(rule, run)]
     exchanges = _evidence(own, broken, rule)
     return RuleVerdict(rule, verdict, reason, rule_level, checks, exchanges)
@@ -112,6 +113,12 @@ def _broken(rule: str, profile: Profile, own: Driven | None, broken: list[Driven
 def _held(rule: str, profile: Profile, own: Driven | None, judged: list[Driven]) -> RuleVerdict:
     checks = [c for run in judged for c in checks_of(rule, run)]
     reason = f"{len(checks)} step{'' if len(checks) == 1 else 's'} where the spec's check could fail held it"
+    allowed = next((run for run in judged if run.validation.result(rule).allowed), None)
+    if allowed is not None:  # what the profile allows, said (docs/profiles.md: one grading rule)
+        reason = allowed.validation.result(rule).reason
+        if allowed is not own:
+            reason += f" (seen in the traffic of the {allowed.rule} scenario)"
+        return RuleVerdict(rule, Verdict.PASS, reason, level(rule, profile), checks, _evidence(own, [allowed], rule))
     if own is None or own not in judged:
         reason += f" (in the traffic of the {', '.join(run.rule for run in judged)} scenario{'s' if len(judged) > 1 else ''})"
     exchanges = own.exchanges if own is not None and own in judged else judged[0].exchanges

@@ -39,14 +39,23 @@ def _sent(at: float, method: str, status: int | None, *, body=None, session=None
                     response_headers=answer, end=End.CLOSED, started=at, head=at, ended=at + 0.01)
 
 
-def test_a_failed_check_of_a_may_rule_is_never_a_pass():
-    # DELETE is a MAY (B35): refusing it is 405, a 400 meets none of the rule's expectations
+def test_what_a_may_rule_allows_passes_with_a_note_that_never_says_broken():
+    # DELETE is a MAY (B35): a server may refuse it; the refusal is a PASS that says what it allowed
     initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
     traffic = [_sent(0.0, "POST", 200, body=initialize, minted="s-1"), _sent(0.1, "DELETE", 400, session="s-1")]
     run = Driven("session-delete", traffic, validate(records_of(traffic), Profile.BOUNDARY, complete=True))
     verdict = verdict_of("session-delete", Profile.BOUNDARY, run, [run])
-    assert verdict.verdict is Verdict.WARN and "MAY" in verdict.reason and "not required" not in verdict.reason
+    assert verdict.verdict is Verdict.PASS and verdict.reason.startswith("allowed under boundary (MAY)")
+    assert "broken" not in verdict.reason and "400" in verdict.reason
     assert [c.held for c in verdict.checks] == [False]
+
+
+def test_a_5xx_for_a_may_rule_warns():
+    initialize = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}
+    traffic = [_sent(0.0, "POST", 200, body=initialize, minted="s-1"), _sent(0.1, "DELETE", 503, session="s-1")]
+    run = Driven("session-delete", traffic, validate(records_of(traffic), Profile.BOUNDARY, complete=True))
+    verdict = verdict_of("session-delete", Profile.BOUNDARY, run, [run])
+    assert verdict.verdict is Verdict.WARN and "outside what boundary accepts" in verdict.reason
 
 
 def test_a_5xx_is_never_a_pass():

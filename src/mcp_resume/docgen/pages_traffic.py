@@ -25,7 +25,7 @@ def traffic_page() -> str:
         "`--profile auto` (the default) it reads the revision from the traffic: the one `initialize` negotiated, or "
         "2026-07-28 for that revision's request shape (the SDK clients' default), exchange by exchange. A proxy "
         "recording of any length is read line by line, each exchange kept as what the judge reads of it (a "
-        "message's kind, ids and a digest for \"same message\", not its text): memory grows with the exchanges "
+        "message's kind and ids, never its text: a message is known by where it was sent): memory grows with the exchanges "
         "and events, not the bytes; a 235 MB recording of 107,000 events is judged in under 150 MB.",
         "## How traffic is judged",
         "Each exchange is mapped onto the spec's actions (`initialize`, requests, answers, GET with or without "
