@@ -53,6 +53,11 @@ SESSIONLESS_VERSION = "2026-07-28"
 """The sessionless revision: every POST carries its version in a header and in ``_meta`` (F12),
 and ``Mcp-Method`` / ``Mcp-Name`` headers (F16)."""
 META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
+META_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
+"""Required beside the version in every 2026-07-28 request's ``_meta`` (the per-request envelope)."""
+META_CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+CLIENT_INFO = {"name": "mcp-resume", "version": "0.1.0"}
+CLIENT_CAPABILITIES = {"elicitation": {}, "sampling": {}}
 
 ACCEPT_POST = "application/json, text/event-stream"  # MCP B4/D4
 ACCEPT_GET = "text/event-stream"  # MCP B14
@@ -156,11 +161,7 @@ class StreamableHttpClient:
     async def initialize(self, label: str = "initialize", *, request_id: Any = None) -> Exchange:
         """POST ``initialize`` without a session id (branch 5), declaring the
         elicitation and sampling capabilities; reads until its response."""
-        params = {
-            "protocolVersion": self.protocol_version,
-            "capabilities": {"elicitation": {}, "sampling": {}},
-            "clientInfo": {"name": "mcp-resume", "version": "0.1.0"},
-        }
+        params = {"protocolVersion": self.protocol_version, "capabilities": CLIENT_CAPABILITIES, "clientInfo": CLIENT_INFO}
         return await self.request(None, "initialize", params, label=label, request_id=request_id)
 
     async def request(
@@ -296,12 +297,15 @@ class StreamableHttpClient:
         return headers
 
     def _shaped(self, body: Any) -> Any:
-        """``body`` in the request shape of the revision spoken: under 2026-07-28 a
-        request or notification carries the version in ``params._meta`` (F12)."""
+        """``body`` in the request shape of the revision spoken: under 2026-07-28 a request or
+        notification carries the per-request envelope in ``params._meta``: the version (F12, the
+        same as the header), the client's capabilities (required beside it) and its info."""
         if self.protocol_version != SESSIONLESS_VERSION or not isinstance(body, dict) or "method" not in body:
             return body
         params = dict(body.get("params") or {})
-        params["_meta"] = {**(params.get("_meta") or {}), META_VERSION_KEY: self.protocol_version}
+        envelope = {META_VERSION_KEY: self.protocol_version, META_CAPABILITIES_KEY: CLIENT_CAPABILITIES,
+                    META_CLIENT_INFO_KEY: CLIENT_INFO}
+        params["_meta"] = {**(params.get("_meta") or {}), **envelope}
         return {**body, "params": params}
 
     async def _run(self, exchange, method, headers, body, deadline, reading: "_Reading") -> None:

@@ -56,6 +56,13 @@ class Driver:
     def exchanges(self) -> list[Exchange]:
         return self.client.exchanges
 
+    def event_ids_of(self, session: str | None) -> set[str]:
+        """The event ids delivered so far on connections of ``session`` (its ``initialize``
+        answer included)."""
+        return {e.id for x in self.client.exchanges
+                if session in (x.request_headers.get("mcp-session-id"), x.session_header)
+                for e in x.events if e.id is not None}
+
     def tools_of(self, role: Role) -> list[ToolUse]:
         """The tools to call for ``role``: those given with ``--tool``, else the listed fixture tools."""
         return tools_for(role, self.tools, self.uses)
@@ -238,6 +245,38 @@ def cursor_in_middle(events: list[SseEvent]) -> SseEvent | None:
     return events[best]
 
 
+
+
+def foreign_cursor(events: list[SseEvent], presenter_ids: set[str]) -> SseEvent | None:
+    """An event of ``events`` (a stream of another session) to present as a foreign
+    ``Last-Event-ID`` under a session that was delivered ``presenter_ids``: one whose id that
+    session never had, since event ids are unique within a session only (MCP B23/D27: a server
+    that counts per session gives both sessions an event ``5``, and ``5`` is then the
+    presenter's own). Near the middle of the stream when it can be (``cursor_in_middle``);
+    ``None`` when every id of ``events`` is also one of the presenter's."""
+    foreign = [e for e in events if e.id is None or e.id not in presenter_ids]
+    cursor = cursor_in_middle(foreign)
+    return cursor if cursor is not None else next((e for e in foreign if e.id is not None), None)
+
+
+PAST_THE_END = 1000
+"""How far past a stream's last event a mutated cursor points (``past_the_end``)."""
+
+
+def past_the_end(event_id: str) -> str | None:
+    """The server's own event id moved ``PAST_THE_END`` positions on: its last run of digits
+    increased, in the server's own format and width (``s1-7`` -> ``s1-1007``, ``0042`` -> ``1042``),
+    so a server that parses its ids reads a position past the end of a real stream (an unknown
+    cursor: branch 3); ``None`` for an id with no digits."""
+    digits = [i for i, c in enumerate(event_id) if c.isdigit()]
+    if not digits:
+        return None
+    end = digits[-1] + 1
+    start = end
+    while start > 0 and event_id[start - 1].isdigit():
+        start -= 1
+    number = str(int(event_id[start:end]) + PAST_THE_END).zfill(end - start)
+    return event_id[:start] + number + event_id[end:]
 
 
 def negotiated_version(exchange: Exchange) -> str | None:

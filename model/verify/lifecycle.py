@@ -23,7 +23,7 @@ import secrets
 from mcp_resume.spec.decision import SUCCESSES
 
 from mcp_resume.model.http.client import SESSIONLESS_VERSION
-from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, require
+from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, foreign_cursor, require
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.pending import get_streams_across_sessions
 from mcp_resume.model.verify.scenarios import Context, _any_event_id, no_cross_session
@@ -33,12 +33,20 @@ EXPIRY_STREAMS = 6
 
 
 async def event_id_unique(d: Driver, ctx: Context) -> None:
-    """Several streams of one session: two complete ones, a ``tools/list`` and the GET
-    stream (B23, D27)."""
+    """Several streams of one session: two complete ones, a ``tools/list`` that carries a
+    ``Last-Event-ID`` of the first (resumption is a GET, D31: a POST opens a new stream, whose
+    events need ids of their own) and the GET stream (B23, D27)."""
     session = await d.open_session("session S")
-    await d.history(session, "session S: first stream")
+    first = await d.history(session, "session S: first stream")
     await d.history(session, "session S: second stream")
-    require(await d.client.request(session, "tools/list", label="session S: tools/list"), "tools/list")
+    cursor = cursor_in_middle(first.events)
+    if cursor is None:
+        require(await d.client.request(session, "tools/list", label="session S: tools/list"), "tools/list")
+    else:
+        rid = d.client.next_id()
+        what = f"session S: tools/list carrying Last-Event-ID {cursor.id}"
+        require(await d.client.send("POST", label=what, session=session, last_event_id=cursor.id,
+                                    body={"jsonrpc": "2.0", "id": rid, "method": "tools/list"}, await_id=rid), "tools/list")
     if ctx.caps.get_stream:
         require(await d.client.get(label="session S: GET stream", session=session), "GET")
 
@@ -91,12 +99,14 @@ async def _session_ttl_passes(d: Driver, ctx: Context) -> None:
     stream = await d.history(session, "session X: a stream of a session that will expire")
     opened = next(x for x in d.exchanges if x.session_header == session and x.method == "POST")
     opened.expires = (stream.ended or 0.0) + ctx.session_ttl
-    cursor = cursor_in_middle(stream.events) or _any_event_id(stream, required=False)
     await asyncio.sleep(ctx.session_ttl + ctx.bounds.settle)
     what = f"tools/list with session X, idle {ctx.session_ttl:g} s (--session-ttl)"
     require(await d.client.request(session, "tools/list", label=what), what)
-    if cursor is not None and ctx.caps.get_stream:
+    if ctx.caps.get_stream:
         other = await d.open_session("session Y")
+        cursor = foreign_cursor(stream.events, d.event_ids_of(other))
+        if cursor is None:
+            return
         what = f"session Y presents expired session X's event id {cursor.id}"
         require(await d.client.get(label=what, session=other, last_event_id=cursor.id), what)
 
@@ -121,13 +131,15 @@ async def _streams_expire_session_lives(d: Driver, ctx: Context) -> None:
 async def _deleted_session_ids_are_dead(d: Driver, ctx: Context) -> None:
     a = await d.open_session("session A")
     history = await d.history(a, "session A: a complete stream")
-    cursor = cursor_in_middle(history.events) or _any_event_id(history, required=False)
-    if cursor is None or not ctx.caps.get_stream:
+    if _any_event_id(history, required=False) is None or not ctx.caps.get_stream:
         return
     deleted = await d.delete(a, "delete session A")
     if deleted.status is None or deleted.status not in SUCCESSES:
         return
     b = await d.open_session("session B")
+    cursor = foreign_cursor(history.events, d.event_ids_of(b))
+    if cursor is None:
+        return
     what = f"session B presents deleted session A's event id {cursor.id}"
     require(await d.client.get(label=what, session=b, last_event_id=cursor.id), what)
 
@@ -144,11 +156,14 @@ async def no_cross_session_after_delete(d: Driver, ctx: Context) -> None:
         return
     a = await d.open_session("session E")
     history = await d.history(a, "session E: a complete stream")
-    cursor = cursor_in_middle(history.events) or _any_event_id(history)
+    _any_event_id(history)
     deleted = await d.delete(a, "delete session E")
     if deleted.status is None or deleted.status not in SUCCESSES:
         return
     f = await d.open_session("session F")
+    cursor = foreign_cursor(history.events, d.event_ids_of(f))
+    if cursor is None:
+        return
     require(
         await d.client.get(label=f"session F presents deleted session E's event id {cursor.id}", session=f,
                            last_event_id=cursor.id),

@@ -1,8 +1,9 @@
 """The capability probe of ``mcp-resume verify``: what does the server offer?
 
 One throw-away session: ``initialize`` (offering 2025-11-25; when that is
-refused, again in the request shape of 2026-07-28, rules §F: F12, F16; when that
-is refused too, ``server/discover``, the handshake of a 2026-07-28-only server),
+refused, ``server/discover`` in the request shape of 2026-07-28, the handshake of a
+2026-07-28-only server, rules §F: F12, F16; when that names no 2026-07-28 either,
+``initialize`` again in that request shape),
 ``notifications/initialized``, ``tools/list`` (do POST streams carry event ids,
 a priming event?), a GET with the session id alone (a standalone stream, or
 405? do its events carry ids?), then DELETE. Every request after
@@ -107,6 +108,10 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
     ``initialize`` does not succeed."""
     caps = Capabilities(exchanges=client.exchanges)
     init = await client.initialize("probe: initialize")
+    if _refused(init):
+        discovered = await _discover(client)
+        if discovered is not None:
+            init = discovered
     if init.ok and init.status is not None and 400 <= init.status < 500 and client.protocol_version != SESSIONLESS_VERSION:
         client.protocol_version = SESSIONLESS_VERSION
         retried = await client.initialize("probe: initialize in the request shape of 2026-07-28")
@@ -114,10 +119,6 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
             init = retried
         else:
             client.protocol_version = PROTOCOL_VERSION
-    if _refused(init):
-        discovered = await _discover(client)
-        if discovered is not None:
-            init = discovered
     result = _initialize_result(client.url, init)
     caps.protocol_version = result.get("protocolVersion") or _discovered_version(result)
     caps.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else None

@@ -35,7 +35,9 @@ from mcp_resume.model.verify.driver import (
     Inconclusive,
     NotObservable,
     cursor_in_middle,
+    foreign_cursor,
     invented_event_id,
+    past_the_end,
     reemit_wait,
     require,
 )
@@ -291,8 +293,11 @@ async def watching(d: Driver, ctx: Context, name: str) -> AsyncIterator[None]:
 async def _foreign_session_cursor(d: Driver) -> None:
     a = await d.open_session("session A")
     history_a = await d.history(a, "session A: a complete stream")
-    cursor = cursor_in_middle(history_a.events) or _any_event_id(history_a)
+    _any_event_id(history_a)
     b = await d.open_session("session B")
+    cursor = foreign_cursor(history_a.events, d.event_ids_of(b))
+    if cursor is None:
+        return
     require(
         await d.client.get(label=f"session B presents session A's event id {cursor.id}", session=b, last_event_id=cursor.id),
         "GET in session B",
@@ -402,11 +407,13 @@ async def reject_orphan_event_id(d: Driver, ctx: Context) -> None:
 async def reject_foreign_event_id(d: Driver, ctx: Context) -> None:
     """A live session presents another session's, a never issued, a malformed and an
     oversized event id (branch 3; rules §3.2), beside the missing-session error it must
-    be told apart from; then the session is used again."""
+    be told apart from; then the session is used again. Last, a session presents its own
+    stream's last event id moved past the end in the server's own format (``past_the_end``):
+    a cursor a server that parses its ids may take for a real position."""
     a = await d.open_session("session A")
     history = await d.history(a, "session A: a complete stream")
-    foreign = cursor_in_middle(history.events) or _any_event_id(history, required=False)
     b = await d.open_session("session B")
+    foreign = foreign_cursor(history.events, d.event_ids_of(b))
     values = [
         ("an event id never issued", invented_event_id()),
         ("a malformed event id", MALFORMED_VALUE),
@@ -418,6 +425,11 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> None:
     for name, value in values:
         require(await d.client.get(label=f"session B presents {name}", session=b, last_event_id=value), name)
     require(await d.client.request(b, "tools/list", label="session B after the rejections"), "tools/list")
+    last = next((e.id for e in reversed(history.events) if e.id is not None), None)
+    beyond = past_the_end(last) if last is not None else None
+    if beyond is not None and beyond not in d.event_ids_of(a):
+        what = f"session A presents its complete stream's last event id moved past the end, {beyond}"
+        require(await d.client.get(label=what, session=a, last_event_id=beyond), what)
 
 
 async def unknown_session_404(d: Driver, ctx: Context) -> None:
@@ -465,9 +477,8 @@ async def malformed_session_400(d: Driver, ctx: Context) -> None:
 async def missing_session_400(d: Driver, ctx: Context) -> None:
     """Requests without a session id to a server that issues them (MCP B32)."""
     await d.open_session("session S")
-    methods = [POST_REQUEST] + ([GET] if ctx.caps.get_stream else [])
-    for method in methods:
-        what = f"{'GET' if method is GET else 'POST tools/list'} without a session id"
+    for method, name in ((POST_REQUEST, "POST tools/list"), (GET, "GET"), (DELETE, "DELETE")):
+        what = f"{name} without a session id"
         require(await _send(d, method, what, None, None), what)
 
 
@@ -552,6 +563,8 @@ def missing_need(needs: tuple[str, ...], caps: Capabilities) -> str | None:
 async def _send(d: Driver, method: Method, label: str, session: str | None, event_id: str | None) -> Exchange:
     if method is GET:
         return await d.client.get(label=label, session=session, last_event_id=event_id)
+    if method is DELETE:
+        return await d.client.delete(session, label=label)
     return await d.client.request(session, "tools/list", label=label)
 
 
