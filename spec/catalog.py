@@ -108,6 +108,10 @@ EXTRA_EVENTS = "extra-events"
 stream: the cursor's own event, earlier ones, duplicates, another order (B25/D30 allow replaying
 what followed the id only: a SHOULD NOT under the MCP revisions, where leaving out is a MAY)."""
 
+RESPONSE_ELSEWHERE = "response-elsewhere"
+"""The case of ``standalone-stream-scope`` for a response sent on a stream other than its request's:
+the standalone GET stream (B18, MUST NOT) or another request's stream."""
+
 STRANDED = "stranded"
 """The case of ``replay-suffix`` for a resumed stream whose later events never reach the client
 (its call's response among them: B8/C8/D11, SHOULD)."""
@@ -339,8 +343,9 @@ RULES: tuple[Rule, ...] = (
     ),
     _rule(
         "standalone-stream-scope",
-        "The standalone GET stream carries no message about a running client request: a server request or "
-        "notification made while serving a tools/call goes on that call's own stream.",
+        "A message about a client request goes on that request's own stream: a server request or notification "
+        "made while serving a tools/call, and the call's response, never on the standalone GET stream nor on "
+        "another request's stream.",
         (
             _g(SHOULD, "B17", "B9"),
             _g(SHOULD, "C13-C19"),
@@ -350,6 +355,16 @@ RULES: tuple[Rule, ...] = (
             _g(NA, "F7", why=_NO_SERVER_REQUESTS),
         ),
         origin="mcp",
+        cases={
+            RESPONSE_ELSEWHERE: (
+                _g(MUST, "B18", why="no response on the GET stream unless it resumes the request's own stream (B18); "
+                                    "a response belongs to its request's stream"),
+                _g(MUST, "C13-C19", why="as B18"),
+                _g(MUST, "D16-D22", why="as B18"),
+                _g(MUST, "D16-D22"),
+                _g(NA, "F7", why=_NO_SERVER_REQUESTS),
+            ),
+        },
     ),
     _rule(
         "missing-session-400",

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import CallTool, ExpireStream, Initialize, Reconnect
-from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, STRANDED
+from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch
 from .headers import SessionClass
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
@@ -311,18 +311,22 @@ def _sent_on_several_streams(t: Transition) -> list[str]:
 
 
 def standalone_stream_scope(t: Transition) -> list[str]:
-    """A message a server sends about a running call goes on the call's POST stream, not on
-    the session's standalone GET stream instead (B17, B9): seen as a POST stream's new
-    message delivered on the GET stream, or as a message on the GET stream that the traffic
-    mapping found to be about a running call (``Observation.about``)."""
+    """A message a server sends about a client request goes on that request's stream, not on the
+    session's standalone GET stream (B17, B9) nor on another request's stream: seen as a POST
+    stream's new message delivered on the GET stream, or as a message the traffic mapping found to
+    be about another stream's request (``Observation.about``). A response elsewhere is the case
+    ``RESPONSE_ELSEWHERE`` (B18: MUST NOT on the GET stream)."""
     if t.outcome is not None or t.observation.event is None:
         return []
     stream = t.before.stream(getattr(t.action, "stream", None))
     about = t.before.stream(t.observation.about)
-    if stream is not None and stream.kind is StreamKind.GET and about is not None and about.kind is StreamKind.POST \
-            and about.session == stream.session:
-        what = "server request" if t.observation.request is not None else "notification"
-        return [f"sent the {what} of the call on {about.id} on the standalone GET stream {stream.id} instead"]
+    if stream is not None and about is not None and about.id != stream.id and about.session == stream.session:
+        where = "the standalone GET stream" if stream.kind is StreamKind.GET else "another request's stream"
+        if t.observation.response:
+            return [(f"sent the response to the request on {about.id} on {where} {stream.id}", RESPONSE_ELSEWHERE)]
+        if stream.kind is StreamKind.GET or about.kind is StreamKind.POST:
+            what = "server request" if t.observation.request is not None else "notification"
+            return [f"sent the {what} of the call on {about.id} on {where} {stream.id} instead"]
     if stream is None or stream.kind is not StreamKind.POST:
         return []
     on = {d.stream for d in t.observation.events if d.event == t.observation.event}
@@ -436,16 +440,27 @@ def expiry_independent(t: Transition) -> list[str]:
     return []
 
 
+def _response_lost(t: Transition) -> bool:
+    """A server step that sent a call's response (``Observation.response``) on a stream whose
+    connection is open, and did not deliver it there."""
+    if t.outcome is not None or not t.observation.response or t.observation.event is None:
+        return False
+    stream = t.before.stream(getattr(t.action, "stream", None))
+    return stream is not None and stream.connected and all(d.event != t.observation.event for d in t.observation.events)
+
+
 def ended_session_ids_dead(t: Transition) -> list[str]:
     """Session end invalidates every event id of it (D13, D27): a live session that presents an
-    event id of an ended session (deleted, expired) is not answered as if it named a stream."""
+    event id of an ended session (deleted, expired) gets none of that session's events. (An empty
+    answer in 2xx is branch 3's matter: ``reject-foreign-event-id``.)"""
     ended = _ended_session_named(t)
-    status = t.observation.status
-    if ended is None or status is None or not 200 <= status < 300:
+    if ended is None:
         return []
     replayed = [d.event for d in t.observation.events if t.before.session_of_event(d.event) == ended]
-    return [(f"session {ended} ended, yet its event id {t.action.last_event_id} was answered {status}"
-             + (f" with its events {_ids(replayed)}" if replayed else ""), ENDED_SESSION_ID)]
+    if not replayed:
+        return []
+    return [(f"session {ended} ended, yet its event id {t.action.last_event_id} replayed its events {_ids(replayed)}",
+             ENDED_SESSION_ID)]
 
 
 def _ended_session_named(t: Transition) -> str | None:
@@ -463,7 +478,12 @@ def _ended_session_named(t: Transition) -> str | None:
 def no_duplicate_tool_call(t: Transition) -> list[str]:
     """A 404 tells an MCP client its session is gone (B34): it re-initializes and
     re-sends every tools/call whose result it has not seen. Answered for a live
-    session with an unfinished call, that call runs twice."""
+    session with an unfinished call, that call runs twice. So does a call whose response
+    the server sent on its open connection but never delivered: its client, never seeing the
+    result, sends it again (F21 makes that a MUST)."""
+    if _response_lost(t):
+        return [f"the response to the request on {t.observation.about} never reached its open connection: its "
+                "client sends the call again"]
     session = getattr(t.action, "session", None)
     if t.outcome is None or t.observation.status != 404 or t.outcome.session_class is not SessionClass.LIVE:
         return []
@@ -526,6 +546,8 @@ def judged_rules(t: Transition) -> frozenset[str]:
             judged.add("expiry-independent")
     elif isinstance(t.action, ExpireStream):
         judged.add("expiry-independent")
+    if t.outcome is None and t.observation.response:
+        judged.add("no-duplicate-tool-call")
     if t.observation.event is not None and t.outcome is None:
         judged.add("event-id-unique")
         judged |= _judged_by_sending(t)
@@ -572,7 +594,7 @@ def _judged_by_sending(t: Transition) -> set[str]:
     judged = {"no-broadcast"} if others else set()
     if stream.kind is StreamKind.POST and any(_get_stream_of(t.before, s.id, stream.session) for s in others):
         judged.add("standalone-stream-scope")
-    if stream.kind is StreamKind.GET and t.observation.about is not None:
+    if t.observation.about is not None:
         judged.add("standalone-stream-scope")
     return judged
 

@@ -92,6 +92,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B9", _SEND, "before its response the server may send requests and notifications on the POST stream; they "
                   "should be about the request that opened it (MAY / SHOULD)"),
     ("B15", _LISTEN, "a GET is answered with an SSE stream or with 405 (MUST)"),
+    ("B18", _LISTEN, "no JSON-RPC response goes on the GET stream, unless it resumes a stream of an earlier "
+                     "request (MUST NOT)"),
     ("B17", _LISTEN, "what the server sends on the GET stream should be unrelated to any client request then "
                      "running (SHOULD)"),
     ("B21", _MULTI, "each server message travels on exactly one connected stream; nothing is broadcast (MUST)"),

@@ -85,9 +85,11 @@ class Observation:
       ``MCP-Protocol-Version``, whether it was refused for that header (400, where
       the same request without it was served); ``False`` when it was served;
       ``None`` when not known (C40);
-    - ``about``: for a server message read off recorded traffic, the stream of the running
-      client request it is about when it came on another stream (a call's server request on
-      the standalone GET stream, B17); ``None`` when it came on its own or nobody can tell.
+    - ``about``: for a server message read off recorded traffic, the stream of the client
+      request it is about, when the traffic tells: a call's server request on the standalone
+      GET stream (B17), a response or a progress notification (by the client's own request id
+      or progress token) wherever it came; ``None`` when nobody can tell;
+    - ``response``: that message is the JSON-RPC response to the request on ``about``.
     """
 
     status: int | None = None
@@ -101,6 +103,7 @@ class Observation:
     primed: bool | None = None
     version_refused: bool | None = None
     about: str | None = None
+    response: bool = False
 
 
 class Pending(str, Enum):
@@ -316,7 +319,7 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
         observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error, o.primed,
-                                  o.version_refused, o.about)
+                                  o.version_refused, o.about, o.response)
     return Transition(state, action, outcome, observation, remember(state, after, observation))
 
 

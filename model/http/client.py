@@ -56,6 +56,8 @@ META_VERSION_KEY = "io.modelcontextprotocol/protocolVersion"
 META_CAPABILITIES_KEY = "io.modelcontextprotocol/clientCapabilities"
 """Required beside the version in every 2026-07-28 request's ``_meta`` (the per-request envelope)."""
 META_CLIENT_INFO_KEY = "io.modelcontextprotocol/clientInfo"
+META_LOG_LEVEL_KEY = "io.modelcontextprotocol/logLevel"
+"""2026-07-28 makes log notifications a per-request opt-in: without it a server sends none."""
 CLIENT_INFO = {"name": "mcp-resume", "version": "0.1.0"}
 CLIENT_CAPABILITIES = {"elicitation": {}, "sampling": {}}
 
@@ -299,12 +301,13 @@ class StreamableHttpClient:
     def _shaped(self, body: Any) -> Any:
         """``body`` in the request shape of the revision spoken: under 2026-07-28 a request or
         notification carries the per-request envelope in ``params._meta``: the version (F12, the
-        same as the header), the client's capabilities (required beside it) and its info."""
+        same as the header), the client's capabilities (required beside it), its info, and the
+        lowest log level it wants (every level: a tool's log notifications are what verify reads)."""
         if self.protocol_version != SESSIONLESS_VERSION or not isinstance(body, dict) or "method" not in body:
             return body
         params = dict(body.get("params") or {})
         envelope = {META_VERSION_KEY: self.protocol_version, META_CAPABILITIES_KEY: CLIENT_CAPABILITIES,
-                    META_CLIENT_INFO_KEY: CLIENT_INFO}
+                    META_CLIENT_INFO_KEY: CLIENT_INFO, META_LOG_LEVEL_KEY: "debug"}
         params["_meta"] = {**(params.get("_meta") or {}), **envelope}
         return {**body, "params": params}
 
@@ -599,6 +602,10 @@ def _check_stream_end(exchange: Exchange, reader: _SseReader, await_id: Any) -> 
     exchange.fail(ErrorKind.BROKEN_SSE, f"not an SSE stream: line {_snippet(reader.stray_line)!r} is no SSE field")
 
 
+NAME_PARAMS = {"tools/call": "name", "prompts/get": "name", "resources/read": "uri"}
+"""The parameter each method's ``Mcp-Name`` header mirrors (F16)."""
+
+
 def _sessionless_headers(method: str, body: Any) -> dict[str, str]:
     """The request headers 2026-07-28 requires of a POST (F12, F16); a GET or DELETE carries
     the version alone, so that a server of both eras can tell it from the session era's."""
@@ -607,8 +614,9 @@ def _sessionless_headers(method: str, body: Any) -> dict[str, str]:
         return headers
     if isinstance(body, dict) and isinstance(body.get("method"), str):
         headers["mcp-method"] = body["method"]
-        name = (body.get("params") or {}).get("name") if isinstance(body.get("params"), dict) else None
-        if body["method"] in ("tools/call", "resources/read", "prompts/get") and isinstance(name, str):
+        params = body.get("params") if isinstance(body.get("params"), dict) else {}
+        name = params.get(NAME_PARAMS.get(body["method"], ""))
+        if isinstance(name, str):
             headers["mcp-name"] = name
     return headers
 

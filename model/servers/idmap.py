@@ -81,6 +81,7 @@ class IdMap:
             primed=observed.primed,
             version_refused=observed.version_refused,
             about=self.handle(observed.about),
+            response=observed.response,
         )
 
     def _delivered(self, item: Delivered) -> Delivered:

@@ -79,12 +79,12 @@ UNRESUMABLE = frozenset({"expiry-independent", "no-duplicate-tool-call"})
 id (MCP B22), nothing can be resumed, so a stream's expiry is nothing a client can see, and a
 dropped call's result is lost whatever the server answers; they are judged only by a finding."""
 
-BLIND_WITHOUT_GLOBAL_IDS = frozenset({"server-request-ownership"})
-"""Rules told only by ids unique across sessions: where the server's event ids are absent (MCP
-B22 lets a server omit them) or counted per session, and its server requests are numbered per
-session too, a request of another session looks like a new one. (A response is told by the
-client's own request id wherever it goes, so ``no-cross-session`` and
-``no-replay-on-session-resume`` stay judged: ``_event_id``.)"""
+BLIND_WITHOUT_IDS = frozenset({"no-cross-session"})
+"""Rules about replays of other streams' events: in a log where no event carries an id (MCP B22
+lets a server omit them) nothing can be replayed, so the rule is judged only by a finding (a
+response, known by the client's own request id wherever it goes, still shows a leak:
+``_event_id``). ``no-replay-on-session-resume`` and ``server-request-ownership`` stay judged:
+a session resumption and a server request are there to judge."""
 
 QUIET_SECONDS = 5.0
 """Under ``boundary``: seconds a session must have been idle (no answer in 2xx, no event on
@@ -204,6 +204,7 @@ class _Timeline:
         self.request_owners: dict[str, set[str]] = {}  # a server request's JSON-RPC id -> the sessions that issued one
         self.requests_per_session = False  # the server numbers its requests per session (``requests_per_session``)
         self.asked: dict[str, set[str]] = {}  # a client request's JSON-RPC id (``repr``) -> the sessions that sent it
+        self.request_keys: dict[tuple, str] = {}  # (session, "id" or "progress", repr) -> the stream its request opened
         self.sessions: set[str] = set()  # server session ids whose initialize the log shows
         self.unjudged: set[str] = set()  # sessions whose rest is not judged
         self.unjudged_records: set[int] = set()  # exchanges of those sessions
@@ -234,10 +235,8 @@ class _Timeline:
         cannot fail on this step whatever the spec thinks (e.g. an id the log made up)."""
         if session is not None and session in self.unjudged:
             return False
-        if (not self.resumable or self.ids_per_session) and self.requests_per_session:
-            unjudged |= BLIND_WITHOUT_GLOBAL_IDS
         if not self.resumable:
-            unjudged |= UNRESUMABLE
+            unjudged |= UNRESUMABLE | BLIND_WITHOUT_IDS
         if observed.status == 404 and action.side == "client":
             self._assume_ended(action, records, session)
         if not self.checker.enabled(action):
@@ -411,6 +410,10 @@ class _Timeline:
         x = record.exchange
         key = self.key_of[record.number] = f"x{record.number}"
         self.session_of_stream[key] = session
+        body = x.request_body
+        self.request_keys.setdefault((session, "id", repr(body.get("id"))), key)
+        if _progress_token_of(body) is not None:
+            self.request_keys.setdefault((session, "progress", repr(_progress_token_of(body))), key)
         if x.status == 200:
             primed = _primed(x)  # D8 is a SHOULD whether or not the server keeps events
             observed = Observation(200, session=_named(x), stream=key, primed=primed)
@@ -542,10 +545,22 @@ class _Timeline:
                                    about=self._call_it_serves(key, session))
         else:
             action = a.EmitEvent(self.handle(key))
-            observed = Observation(event=item.event, events=events)
+            about = self._request_stream(event, session)
+            observed = Observation(event=item.event, events=events, about=self.handle(about) if about else None,
+                                   response=about is not None and _response_id(event) is not None)
         unjudged = frozenset({"event-id-unique"}) if event.id is None else frozenset()  # the log named it
         self.place(action, observed, (record.number,), session, unjudged)
         self._saw(event, key)
+
+    def _request_stream(self, event: SseEvent, session) -> str | None:
+        """The stream key of the client request ``event`` is about, told by the client's own ids: a
+        response by its JSON-RPC id, a progress notification by its ``progressToken``; ``None`` when
+        the event names neither, or no request of ``session`` with it opened a stream."""
+        answered = _response_id(event)
+        if answered is not None:
+            return self.request_keys.get((session, "id", repr(answered)))
+        token = _progress_token(event)
+        return None if token is None else self.request_keys.get((session, "progress", repr(token)))
 
     def _call_it_serves(self, key: str, session) -> str | None:
         """For an input request that came on a GET stream: the stream of the one tools/call of
@@ -801,6 +816,19 @@ def _owner(value: str, session: str | None, owners: dict[str, set[str]], per_ses
     if known and scope not in known and len(known) == 1 and not per_session:
         return next(iter(known))
     return scope
+
+
+def _progress_token(event: SseEvent):
+    """The ``progressToken`` of a ``notifications/progress`` event, else ``None``."""
+    params = event.message.get("params") if isinstance(event.message, dict) else None
+    return params.get("progressToken") if event.method == "notifications/progress" and isinstance(params, dict) else None
+
+
+def _progress_token_of(body: dict):
+    """The ``progressToken`` a client request asked progress under (``params._meta``), else ``None``."""
+    params = body.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get("progressToken") if isinstance(meta, dict) else None
 
 
 def _response_id(event: SseEvent):

@@ -20,8 +20,8 @@ B12/D15), and then reconnects in the ways docs/design.md §2 distinguishes:
 - ``no_broadcast``: a request whose POST connection the client is still reading
   is not re-emitted on a new GET stream (B21);
 - ``get_streams_across_sessions``: two sessions' GET streams stay apart (design 12);
-- ``standalone_stream_scope``: with the GET stream open, a call's server request comes on
-  the call's own stream (B17).
+- ``standalone_stream_scope``: with the GET stream open, a call's notifications, response
+  and server request come on the call's own stream (B9, B17, B18).
 """
 
 from __future__ import annotations
@@ -206,38 +206,57 @@ async def no_broadcast(d: Driver, ctx: Context) -> None:
 
 
 async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
-    """With the session's GET stream open, a tool call's server request comes on the call's
-    own POST stream, not on the GET stream (MCP B17: what the GET stream carries should be
-    unrelated to running requests; B9). Both streams are read until the request arrives."""
+    """With the session's GET stream open, every message about a call comes on the call's own
+    POST stream: its notifications and response (B9, B18: no response on the GET stream), the
+    progress of two calls run at once each on its own stream (told by their progress tokens),
+    and a server request (B17). The GET stream is read until the calls have ended."""
     if d.json_posts:
-        raise NotObservable("the server answers POST requests with JSON: a call's server request can only come "
-                            "on the GET stream")
-    tool = d.tools_of(Role.SERVER_REQUEST)[0]
+        raise NotObservable("the server answers POST requests with JSON: a call's messages can only come on the GET "
+                            "stream")
+    history = d.tools_of(Role.NOTIFICATIONS)
+    asking = d.tools_of(Role.SERVER_REQUEST)
+    if not history and not asking:
+        raise NotObservable("no tool that sends notifications or a server request to place", "history-tool")
     session = await d.open_session("session S")
+    done = asyncio.Event()
     arrived: asyncio.Future = asyncio.get_running_loop().create_future()
 
     def watch(event: SseEvent) -> bool:
+        """Note the first server request, on whichever stream it comes; read on."""
         if event.is_input_request and not arrived.done():
             arrived.set_result(event)
-        return event.is_input_request
+        return False
 
-    get = asyncio.ensure_future(d.client.get(label="GET with the session id, kept open while a tool runs",
-                                             session=session, stop=watch, idle=3 * ctx.bounds.idle))
+    get = asyncio.ensure_future(d.client.get(label="GET with the session id, kept open while tools run",
+                                             session=session, stop=watch, idle=3 * ctx.bounds.idle, until=done))
     await asyncio.sleep(GET_AFTER_CALL_SECONDS)
+    try:
+        if history:
+            calls = [d.call(session, history[-1], label=f"call {history[-1]} with the GET stream open ({n} of 2)")
+                     for n in (1, 2)]
+            await asyncio.gather(*calls)  # two at once: each one's progress on its own stream
+        if asking:
+            await _request_with_get_open(d, ctx, session, asking[0], arrived, watch)
+    finally:
+        done.set()
+        await asyncio.gather(get, return_exceptions=True)
+
+
+async def _request_with_get_open(d: Driver, ctx: Context, session, tool: ToolUse, arrived: asyncio.Future,
+                                 watch) -> None:
+    """``tool`` called while the session's GET stream is open (read with ``watch``, which sets
+    ``arrived``); its server request answered wherever it came, and the call read to its response."""
     call = asyncio.ensure_future(d.call(session, tool, label=f"call {tool}, which sends a server request",
                                         stop=watch, idle=3 * ctx.bounds.idle))
     try:
         request = await asyncio.wait_for(asyncio.shield(arrived), ctx.bounds.idle)
     except asyncio.TimeoutError:
-        request = None
-    if request is not None:
-        await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
-    for task in (get,) if request is not None else (get, call):
-        task.cancel()  # the GET stream does not end with the call; the call ends with its response
-    await asyncio.gather(get, call, return_exceptions=True)
-    if request is None:
-        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s, on its POST stream or the "
-                           "GET stream")
+        call.cancel()
+        await asyncio.gather(call, return_exceptions=True)
+        raise Inconclusive(f"{tool} sent no server request within {ctx.bounds.idle:g} s on its POST stream "
+                           "(a request sent on the GET stream instead is judged from the GET's events)") from None
+    await d.answer(session, request, f"answer {request.method} id={request.request_id!r}")
+    await asyncio.gather(call, return_exceptions=True)
 
 
 async def _reading_until_request(d: Driver, ctx: Context, session, tool: ToolUse, via_get: bool):

@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from mcp_resume.spec.catalog import RULES, RULES_BY_ID, level
+from mcp_resume.spec.catalog import RULES, level
 from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
@@ -118,7 +118,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("server-request-ownership", server_request_ownership, PENDING),
         Scenario("no-duplicate-tool-call", no_duplicate_tool_call, RESUMES),
         Scenario("no-broadcast", no_broadcast, PENDING),
-        Scenario("standalone-stream-scope", standalone_stream_scope, PENDING),
+        Scenario("standalone-stream-scope", standalone_stream_scope, RESUMES),
         Scenario("missing-session-400", missing_session_400, SESSIONS),
         Scenario("malformed-session-400", malformed_session_400, SESSIONS),
         Scenario("new-session-on-initialize", new_session_on_initialize, SESSIONS),
@@ -214,18 +214,12 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     if note:
         run.notes.append(note)
     ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl)
-    sessionless = None
-    if run.requested is None and run.caps.sessionless_too:
-        sessionless = Context(Profile.MCP_2026_07_28, run.bounds, run.caps)
-        run.notes.append("the endpoint also serves 2026-07-28 (server/discover names it): the rules of that "
-                         "revision are judged under mcp-2026-07-28, with requests in its shape.")
+    if run.requested is None and run.caps.sessionless_too and run.profile is not Profile.MCP_2026_07_28:
+        run.notes.append("the endpoint also serves 2026-07-28 (server/discover names it): auto judges the revision "
+                         "it negotiated; --profile mcp-2026-07-28 judges that revision's rules, in its request shape.")
     for rule in RULES:
         left = run.run_seconds - (time.monotonic() - started)
-        rule_ctx = ctx
-        if sessionless is not None and level(rule.id, run.profile) is Level.NOT_APPLICABLE \
-                and level(rule.id, sessionless.profile) is not Level.NOT_APPLICABLE:
-            rule_ctx = sessionless
-        verdict = await judge_rule(SCENARIOS[rule.id], run.url, rule_ctx, left, run.runs)
+        verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left, run.runs)
         run.verdicts.append(verdict)
         if on_verdict is not None:
             on_verdict(verdict)
@@ -257,11 +251,11 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
 
 
 def _not_applicable(rule_id: str, profile: Profile, negotiated: str | None) -> str | None:
-    """Why ``profile`` does not apply the rule, or not to the revision the server
-    negotiated; ``None`` when it does."""
+    """Why ``profile`` does not apply the rule; ``None`` when it does. ``boundary`` holds a
+    server of any session-era revision to 2025-11-25 and the decision, priming (D8) included."""
     if level(rule_id, profile) is Level.NOT_APPLICABLE:
         return f"not applicable under {profile.value}"
-    return _introduced_later(rule_id, negotiated) if profile is Profile.BOUNDARY else None
+    return None
 
 
 def _beside(profile: Profile, negotiated: str | None) -> Profile | None:
@@ -330,17 +324,6 @@ def _timed_out(bound: float, own_bound: float) -> str:
     if bound < own_bound:
         return f"the whole run's time bound (--max-seconds) was reached during the scenario, {bound:.1f} s after it began"
     return f"the scenario took longer than {bound:g} s"
-
-
-def _introduced_later(rule_id: str, negotiated: str | None) -> str | None:
-    """Under ``boundary`` (2025-11-25 plus the decision): why an MCP rule does not
-    apply to a server of a revision without it (e.g. priming events, 2025-11-25,
-    for a 2025-03-26 server), else ``None``."""
-    rule = RULES_BY_ID[rule_id]
-    revision = PROFILE_OF_REVISION.get(negotiated or "")
-    if rule.origin != "mcp" or revision is None or rule.level(revision) is not Level.NOT_APPLICABLE:
-        return None
-    return f"not a rule of MCP {negotiated}, the revision the server negotiated"
 
 
 async def _reachable(run: VerifyRun) -> None:

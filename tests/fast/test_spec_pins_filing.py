@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from mcp_resume.spec import actions as a
+from mcp_resume.spec.catalog import RESPONSE_ELSEWHERE
 from mcp_resume.spec.invariants import (
     check_state,
     check_transition,
@@ -19,6 +20,7 @@ from mcp_resume.spec.invariants import (
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, StreamStatus
 from mcp_resume.spec.transitions import Delivered, step
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
 from tests.helpers.spec_steps import run, seen
 
 MCP = Profile.MCP_2025_11_25
@@ -313,7 +315,8 @@ def test_where_a_new_message_could_have_gone_elsewhere_is_where_its_stream_is_ju
     # no other connection open: nowhere else it could go
     alone = run(a.Initialize(), a.CallTool("S1"))
     assert judged(alone, a.EmitEvent("T1")) == set()
-    assert judged(alone, a.EmitEvent("T1"), about="T1") == set()
+    # a message the traffic tells is about a request (a response, a progress token): where it went is judged
+    assert judged(alone, a.EmitEvent("T1"), about="T1") == {"standalone-stream-scope"}
     # a server step on no stream (a cancellation's event) is judged for its id only
     state = run(a.IssueServerRequest("T1"), state=OPEN)
     cancel = seen(state, a.CancelRequest("R1"), event="E9", events=(Delivered("E9", stream="T2", cancels="R1"),))
@@ -322,14 +325,29 @@ def test_where_a_new_message_could_have_gone_elsewhere_is_where_its_stream_is_ju
 
 
 @pytest.mark.covers("standalone-stream-scope")
-def test_about_names_a_call_only_when_it_is_a_post_stream_of_the_get_streams_own_session():
+def test_about_names_a_request_of_the_same_session_on_another_stream():
     assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T2"), "T2", about="T2")) == []  # the GET itself
     assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T2"), "T2", about="T9")) == []  # names nothing
     assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T2"), "T2")) == []  # nobody could tell
     elsewhere = run(a.CallTool("S2"), state=OPEN)  # T5: a call of S2
     assert standalone_stream_scope(instead(elsewhere, a.EmitEvent("T2"), "T2", about="T5")) == []
-    # a POST stream's message about its own call, or about another call, is no GET stream's
-    assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T3"), "T3", about="T1")) == []
+    # a POST stream's message about its own call is in place; about another call, it is not (B9)
+    assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T3"), "T3", about="T3")) == []
+    assert standalone_stream_scope(instead(OPEN, a.EmitEvent("T3"), "T3", about="T1")) == [
+        "sent the notification of the call on T1 on another request's stream T3 instead"]
+
+
+@pytest.mark.covers("standalone-stream-scope")
+def test_a_response_on_another_stream_than_its_requests_is_the_response_case():
+    # B18: no response on the GET stream (T2) unless it resumes the request's own stream; nor on another call's (T3)
+    on_get = check_transition(instead(OPEN, a.EmitEvent("T2"), "T2", about="T1", response=True))
+    on_other = check_transition(instead(OPEN, a.EmitEvent("T3"), "T3", about="T1", response=True))
+    in_place = check_transition(instead(OPEN, a.EmitEvent("T1"), "T1", about="T1", response=True))
+    assert [(f.rule, f.case) for f in on_get + on_other] == [("standalone-stream-scope", RESPONSE_ELSEWHERE)] * 2
+    assert "standalone GET stream T2" in on_get[0].message and "another request's stream T3" in on_other[0].message
+    assert in_place == []
+    for profile in (Profile.MCP_2025_03_26, Profile.MCP_2025_11_25, Profile.BOUNDARY):
+        assert verdict_for_finding(on_get[0], profile) is Verdict.FAIL
 
 
 @pytest.mark.covers("standalone-stream-scope")

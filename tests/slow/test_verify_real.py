@@ -163,13 +163,17 @@ def test_a_2026_07_28_server_is_spoken_to_in_its_own_request_shape(tmp_path, opt
 
 
 @pytest.mark.parametrize("status, expected", [(405, "PASS"), (204, "WARN")])
-def test_an_endpoint_serving_both_eras_is_judged_on_each(tmp_path, status, expected):
+def test_an_endpoint_serving_both_eras_is_judged_on_the_era_asked_for(tmp_path, status, expected):
     code, report = full_run(Variant(dual_era=True, era_2026_get_status=status), tmp_path)
     verdicts = {v["rule"]: v for v in report["verdicts"]}
-    assert report["profile"] == "mcp-2025-11-25" and "also serves 2026-07-28" in (report.get("note") or "")
+    note = report.get("note") or ""
+    assert report["profile"] == "mcp-2025-11-25" and "also serves 2026-07-28" in note and "--profile mcp-2026-07-28" in note
+    assert verdicts["sessionless-get-405"]["verdict"] == "SKIP"  # auto: the revision it negotiated
+    assert verdicts["replay-suffix"]["verdict"] == "PASS" and code == 0
+    code, report = full_run(Variant(dual_era=True, era_2026_get_status=status), tmp_path, "--profile", "mcp-2026-07-28")
+    verdicts = {v["rule"]: v for v in report["verdicts"]}
     assert verdicts["sessionless-get-405"]["verdict"] == expected, verdicts["sessionless-get-405"]["evidence"]["reason"]
     assert verdicts["sessionless-ignores-headers"]["verdict"] == "PASS"
-    assert verdicts["replay-suffix"]["verdict"] == "PASS"  # the session era's side is judged as before
     assert code == 0  # a broken SHOULD of 2026-07-28 (F17) is a WARN
 
 
