@@ -153,8 +153,9 @@ def replay_suffix(t: Transition) -> list[str]:
     """Branch 1: the replay is the exact suffix of the resumed stream after the
     cursor, on the resumed stream (B25, D29-D30); branch 3 answered 200 replays
     nothing of the session's own stream the cursor names, since its suffix is not
-    known exactly (an evicted or expired cursor). A replay of another session's
-    stream is ``no-cross-session``'s finding, not this one's."""
+    known exactly (an evicted or expired cursor). Another session's events in a replay are
+    ``no-cross-session``'s finding alone (they are no part of this stream's suffix); another
+    stream's of the same session break both."""
     if _succeeded(t, Branch.REJECT_FOREIGN_EVENT_ID):
         named = t.before.event(t.action.last_event_id)
         own = named is not None and t.before.stream(named.stream).session == t.action.session
@@ -172,7 +173,8 @@ def replay_suffix(t: Transition) -> list[str]:
     if t.observation.stream not in (None, t.outcome.stream):
         problems.append((f"resumed {t.observation.stream} for a cursor of stream {t.outcome.stream}: its later events "
                          "reach no connection", STRANDED))
-    replayed = tuple(d.event for d in _replayed(t))
+    session = t.before.stream(t.outcome.stream).session
+    replayed = tuple(d.event for d in _replayed(t) if t.before.session_of_event(d.event) == session)
     expected = t.outcome.replay
     if replayed != expected:
         problems.append((f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from mcp_resume.spec.actions import Action, EmitEvent, ExpireSession, IssueServerRequest, describe
+from mcp_resume.spec.actions import Action, CallTool, EmitEvent, ExpireSession, IssueServerRequest, describe
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.invariants import (
@@ -188,6 +188,8 @@ class Checker:
         branch = spec.outcome.branch if spec.outcome else None
         if branch not in _REJECTIONS or observed.status is None or observed.status < 400 or branch in self.rejections:
             return []
+        if branch is Branch.MISSING_SESSION and not isinstance(spec.action, CallTool):
+            return []  # the missing-session error a client knows is a POST's (B32); a GET's is GET handling
         self.rejections[branch] = (observed.status, observed.error)
         if len(self.rejections) < len(_REJECTIONS):
             return []

@@ -57,6 +57,7 @@ from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
+from mcp_resume.model.traffic.compact import MESSAGE_DATA
 from mcp_resume.model.traffic.records import Record
 
 EVERY_RULE = frozenset(rule.id for rule in RULES)
@@ -422,10 +423,20 @@ class _Timeline:
         if self.place(a.CallTool(spec_session), observed, (record.number,), session) and x.status == 200:
             self.stream_of[record.number] = key
             if x.content_type != "text/event-stream":
-                self._server_step(a.DropConnection(self.handle(key)), Observation(closed=(key,)), record, session)
-                self.stream_of.pop(record.number)
-                if _answered_in_body(record):  # the call is over: nothing of it is left to resume or re-send
-                    self._server_step(a.EndStream(self.handle(key)), Observation(), record, session, soft=True)
+                self._json_answer(record, key, session)
+
+    def _json_answer(self, record: Record, key: str, session) -> None:
+        """A POSTed request answered with one JSON object (MCP B7): a stream that delivers that
+        response and ends (so a later replay of it is known, by the client's own request id);
+        any other body, a stream the client never reads (it drops the connection)."""
+        x = record.exchange
+        self.stream_of.pop(record.number)
+        if not _answered_in_body(record):
+            self._server_step(a.DropConnection(self.handle(key)), Observation(closed=(key,)), record, session)
+            return
+        body = SseEvent(None, "message", MESSAGE_DATA, message=x.body)
+        self._server_event(body, key, record, session, unjudged=frozenset({"no-duplicate-tool-call"}))  # it is the answer
+        self._server_step(a.EndStream(self.handle(key)), Observation(closed=(key,)), record, session, soft=True)
 
     def _reconnect(self, record: Record, spec_session, session) -> None:
         x = record.exchange
@@ -533,7 +544,8 @@ class _Timeline:
             self.stream_of.pop(record.number, None)
             self._server_step(a.EndStream(self.handle(key)), Observation(closed=(key,)), record, session, soft=True)
 
-    def _server_event(self, event: SseEvent, key: str, record: Record, session, delivered: bool = True) -> None:
+    def _server_event(self, event: SseEvent, key: str, record: Record, session, delivered: bool = True,
+                      unjudged: frozenset[str] = frozenset()) -> None:
         item = self._delivered(event, key)
         events = (item,) if delivered else ()
         if event.method == "notifications/cancelled" and item.cancels is not None:
@@ -548,7 +560,8 @@ class _Timeline:
             about = self._request_stream(event, session)
             observed = Observation(event=item.event, events=events, about=self.handle(about) if about else None,
                                    response=about is not None and _response_id(event) is not None)
-        unjudged = frozenset({"event-id-unique"}) if event.id is None else frozenset()  # the log named it
+        if event.id is None:
+            unjudged |= {"event-id-unique"}  # the log named it
         self.place(action, observed, (record.number,), session, unjudged)
         self._saw(event, key)
 

@@ -184,9 +184,12 @@ class Driver:
             if exchange.end is End.DROPPED:
                 return exchange, exchange.events[-1]
             if exchange.status != 200:
-                raise Inconclusive(f"{label}: POSTs are answered with JSON and the GET stream answered HTTP "
-                                   f"{exchange.status}: no stream can carry {tool}'s server request")
-            if call.done() or time.monotonic() > deadline:
+                raise NotObservable(f"{label}: POSTs are answered with JSON and the GET stream answered HTTP "
+                                    f"{exchange.status}: no stream can carry {tool}'s server request")
+            if call.done():  # answered without asking: in JSON mode this server sends its tool no request
+                raise NotObservable(f"{label}: POSTs are answered with JSON and {tool} was answered without a server "
+                                    "request on any GET stream: no pending request to drive")
+            if time.monotonic() > deadline:
                 raise Inconclusive(f"{label}: {tool} sent no server request on a GET stream within "
                                    f"{self.client.bounds.idle:g} s")
 

@@ -421,7 +421,8 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> None:
     ]
     if foreign is not None:
         values.insert(0, ("another session's event id", foreign.id))
-    require(await d.client.get(label="GET without a session id (the missing-session error)"), "GET")
+    require(await d.client.request(None, "tools/list", label="POST tools/list without a session id (the missing-session "
+                                   "error, B32)"), "tools/list")
     for name, value in values:
         require(await d.client.get(label=f"session B presents {name}", session=b, last_event_id=value), name)
     require(await d.client.request(b, "tools/list", label="session B after the rejections"), "tools/list")
