@@ -5,6 +5,10 @@
   own (``model.targets.sdk_venvs``), with the fixture server for its major version;
 - ``typescript-sdk`` / ``typescript-sdk@<version>``: the official TypeScript SDK
   from npm, installed into a cache folder on first use (``model.targets.typescript_sdk``);
+- ``typescript-sdk-v2``, ``typescript-sdk-v2-dual``, ``python-sdk-2026``: the official SDKs'
+  servers of protocol revision 2026-07-28 (each also as ``<name>@<the SDK version it runs>``),
+  the TypeScript SDK v2 pinned and installed into a cache folder on first use, the Python SDK
+  the one installed here (``model.targets.modern_sdks``);
 - ``fastmcp-python``, ``fastmcp-typescript``, ``tmcp``, ``mcp-lite``: third-party frameworks,
   each pinned and installed into a cache folder on first use (``model.targets.frameworks``);
 - ``reference`` (alias ``spec``), ``design-<n>`` and ``variation-<slug>``: the
@@ -25,14 +29,16 @@ from contextlib import contextmanager
 
 from mcp_resume.spec import designs
 from mcp_resume.model.targets.frameworks import BY_TARGET, framework
+from mcp_resume.model.targets.modern_sdks import BY_TARGET as MODERN_BY_TARGET, modern_target
 
 
 def embedded_help() -> str:
     """Every embedded target, one comma-separated line for help texts, generated from the
-    registries (the frameworks of ``model.targets.frameworks``, the faulty designs and the
+    registries (the 2026-07-28 SDK targets of ``model.targets.modern_sdks``, the frameworks of
+    ``model.targets.frameworks``, the faulty designs and the
     correct variations of ``spec.designs``), so that no target is left out of ``--help``."""
     return ("python-sdk, python-sdk@VERSION, typescript-sdk, typescript-sdk@VERSION, "
-            f"{', '.join(BY_TARGET)}, reference (alias spec), "
+            f"{', '.join(MODERN_BY_TARGET)}, {', '.join(BY_TARGET)}, reference (alias spec), "
             f"design-N (N = {designs.numbers_text()}, the faulty designs), "
             + ", ".join(v.target for v in designs.VARIATIONS))
 
@@ -49,7 +55,7 @@ def is_embedded(name: str) -> bool:
     """True when ``name`` names a target ``running_target`` can start."""
     if name in ("python-sdk", "typescript-sdk", "reference", "spec") or _VERSIONED.match(name):
         return True
-    if framework(name) is not None:
+    if framework(name) is not None or modern_target(name) is not None:
         return True
     return designs.by_target(name) is not None
 
@@ -67,6 +73,11 @@ def running_target(name: str) -> Iterator[str]:
         from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION, running_typescript_sdk
 
         with running_typescript_sdk(versioned.group(2) if versioned else DEFAULT_VERSION) as url:
+            yield url
+    elif modern_target(name) is not None:
+        from mcp_resume.model.targets.modern_sdks import running_modern_sdk
+
+        with running_modern_sdk(name) as url:
             yield url
     elif framework(name) is not None:
         from mcp_resume.model.targets.frameworks import running_framework

@@ -3,6 +3,7 @@
 
 Starts each target of ``TARGETS`` on 127.0.0.1 (each release or framework in its
 own cached environment: ``model.targets.sdk_venvs``, ``model.targets.typescript_sdk``,
+``model.targets.modern_sdks`` (the SDKs' 2026-07-28 servers),
 ``model.targets.frameworks``), verifies it under ``boundary`` and under the MCP
 profile it negotiates, times each verify run (wall-clock seconds), stops it by
 its process id; ``page`` is one Markdown page: a verdict per rule and target,
@@ -24,6 +25,7 @@ from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.targets.framework_notes import Note, audit, note_for
 from mcp_resume.model.targets.frameworks import FRAMEWORKS, framework
+from mcp_resume.model.targets.modern_sdks import MODERN_TARGETS
 from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
 from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION
 from mcp_resume.model.verify.report import Report
@@ -32,7 +34,8 @@ from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
-SDK_TARGETS = tuple(f"python-sdk@{v}" for v in COMPAT_RELEASES) + (f"typescript-sdk@{DEFAULT_VERSION}",)
+SDK_TARGETS = (tuple(f"python-sdk@{v}" for v in COMPAT_RELEASES) + (f"typescript-sdk@{DEFAULT_VERSION}",)
+               + tuple(f"{t.target}@{t.version}" if t.version else t.target for t in MODERN_TARGETS))
 FRAMEWORK_TARGETS = tuple(f.target for f in FRAMEWORKS)
 TARGETS = SDK_TARGETS + FRAMEWORK_TARGETS
 RUNS = (("boundary", Profile.BOUNDARY), ("auto", None))
