@@ -10,6 +10,7 @@ its name says), the driver raises ``Inconclusive`` with a one-line reason.
 from __future__ import annotations
 
 import asyncio
+import copy
 import secrets
 import time
 from typing import Any
@@ -109,11 +110,36 @@ class Driver:
         else:
             exchange = await self.call(session, tool, label=label, request_id=rid)
         require(exchange, label)
+        if exchange.end is End.CLOSED and not exchange.responds_to(rid):
+            exchange = await self.polled(session, exchange, rid, label)
         if exchange.end is not End.RESPONSE and not exchange.responds_to(rid):
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
         if tool is not None and tool.given and not notified_before_response(exchange, rid):
             raise self.not_playing(tool, "its call sent no notification before its response")
         return exchange
+
+    async def polled(self, session: str | None, exchange: Exchange, rid: Any, label: str) -> Exchange:
+        """A POST stream whose connection the server closed before the response (SEP-1699 polling,
+        D9-D10), followed as a client does: after the ``retry`` it sent (at most ``MAX_POLL_WAIT``
+        seconds), a GET with ``Last-Event-ID`` of the last event seen, up to ``POLLS`` times, until the
+        response comes. Returns ``exchange`` with every event of the stream so far and how it ended."""
+        events, last = list(exchange.events), exchange
+        for poll in range(1, POLLS + 1):
+            cursor = next((e.id for e in reversed(events) if e.id is not None), None)
+            if cursor is None or last.end is not End.CLOSED:
+                break
+            retry = next((e.retry for e in reversed(events) if e.retry is not None), 0)
+            await asyncio.sleep(min(retry / 1000, MAX_POLL_WAIT))
+            last = require(await self.client.get(label=f"{label}: poll {poll}, resumed from {cursor} (D9)",
+                                                 session=session, last_event_id=cursor,
+                                                 stop=lambda e: e.is_response_to(rid)), label)
+            events += last.events
+            if any(e.is_response_to(rid) for e in last.events):
+                break
+        whole = copy.copy(exchange)
+        whole.events = events
+        whole.end = End.RESPONSE if any(e.is_response_to(rid) for e in events) else last.end
+        return whole
 
     async def tool_until_server_request(
         self, session: str | None, label: str, tool: ToolUse | None = None, *, request_id: Any = None
@@ -261,6 +287,11 @@ def foreign_cursor(events: list[SseEvent], presenter_ids: set[str]) -> SseEvent 
     cursor = cursor_in_middle(foreign)
     return cursor if cursor is not None else next((e for e in foreign if e.id is not None), None)
 
+
+POLLS = 5
+"""How many times a POST stream the server closed early is resumed before its response (``Driver.polled``)."""
+MAX_POLL_WAIT = 2.0
+"""Longest wait, in seconds, before resuming a polled stream, whatever its ``retry`` asks (D10)."""
 
 PAST_THE_END = 1000
 """How far past a stream's last event a mutated cursor points (``past_the_end``)."""

@@ -250,6 +250,24 @@ def revise(run: VerifyRun) -> list[RuleVerdict]:
     return changed
 
 
+def verdicts_under(run: VerifyRun, profile: Profile) -> dict[str, RuleVerdict]:
+    """Every rule's verdict on ``run``'s traffic (a finished session-era run) judged again under
+    ``profile``: the same exchanges, the same judge, another profile's levels (scenarios drive a
+    server alike under every session-era profile). A rule no scenario drove keeps its verdict's
+    kind (its SKIP for a need the server lacks); one ``profile`` does not apply is SKIP."""
+    again = [Driven(r.rule, r.exchanges, judge(records_of(r.exchanges), profile, complete=True,
+                                               session_ttl=run.session_ttl), r.stopped) for r in run.runs]
+    verdicts = {}
+    for before in run.verdicts:
+        not_applicable = _not_applicable(before.rule, profile, None)
+        if not_applicable:
+            verdicts[before.rule] = skip(before.rule, profile, not_applicable)
+            continue
+        own = next((r for r in again if r.rule == before.rule), None)
+        verdicts[before.rule] = verdict_of(before.rule, profile, own, again, before=None if own else before)
+    return verdicts
+
+
 def _not_applicable(rule_id: str, profile: Profile, negotiated: str | None) -> str | None:
     """Why ``profile`` does not apply the rule; ``None`` when it does. ``boundary`` holds a
     server of any session-era revision to 2025-11-25 and the decision, priming (D8) included."""

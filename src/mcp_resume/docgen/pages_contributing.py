@@ -79,7 +79,12 @@ def contributing_page() -> str:
         "and where a test module has none yet (a fresh clone) one collection writes it before the workers start. "
         "The suite's machine runs take `SUITE_EXAMPLES` (200, `tests/helpers`) Hypothesis "
         "examples, two fifths of the default, where every run that passes is fully covered. A test covers a rule when it carries `@pytest.mark.covers(\"<rule>\")`; the rule pages "
-        "list those tests. The slow tier starts the official Python SDK on 127.0.0.1 for real, and the TypeScript "
+        "list those tests. Test servers written by the same hands as the judge share its reading of MCP, so a "
+        "second one is written from the MCP text alone: the zoo (`tests/helpers/servers/zoo.py`, correct variations "
+        "and real-world bug classes behind switches, `--list`), held by `tests/slow/test_zoo.py` to the verdicts "
+        "the MCP text gives each variant under every profile; `tests/helpers/zoo_probe.py` checks that each variant "
+        "behaves as described, with raw HTTP. "
+        "The slow tier starts the official Python SDK on 127.0.0.1 for real, and the TypeScript "
         "SDK when `node` and `npm` are installed; `.ci/run` installs them, Graphviz and the pinned "
         "`@modelcontextprotocol/sdk`, then runs the README's test command verbatim. How long each tier takes: "
         "[benchmarks/RESULTS.md](../benchmarks/RESULTS.md).",
