@@ -324,7 +324,8 @@ def reject_orphan_event_id(step: Step, profile: Profile):
     L = step.L
     return L.implies(
         _reconnect_lands(step, profile, Branch.REJECT_ORPHAN_EVENT_ID),
-        L.and_(L.eq(step.O.status, L.int_(400)), _nothing_delivered(step), unchanged(L, step.X, step.Y)),
+        L.and_(L.or_(L.eq(step.O.status, L.int_(400)), L.eq(step.O.status, L.int_(405))),
+               _nothing_delivered(step), unchanged(L, step.X, step.Y)),
     )
 
 
@@ -451,7 +452,8 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "a session resumption ends only the requests it cancels; only an answer, a cancellation or a "
               "resumption's cancel event ends a pending request", reemit_keeps_pending),
     Invariant("reject-orphan-event-id.step", "reject-orphan-event-id", STEP,
-              "an event id without a session id gets 400, delivers nothing and changes nothing", reject_orphan_event_id),
+              "an event id without a session id gets 400 (or 405 from a server without GET streams), "
+              "delivers nothing and changes nothing", reject_orphan_event_id),
     Invariant("reject-foreign-event-id.step", "reject-foreign-event-id", STEP,
               "an event id not valid for the live session named gets a 4xx other than 404, delivers nothing "
               "and changes nothing, unless its ring buffer evicted it last and the answer is 200 with the "
