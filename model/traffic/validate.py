@@ -80,6 +80,11 @@ UNRESUMABLE = frozenset({"expiry-independent", "no-duplicate-tool-call"})
 id (MCP B22), nothing can be resumed, so a stream's expiry is nothing a client can see, and a
 dropped call's result is lost whatever the server answers; they are judged only by a finding."""
 
+UNPRIMED = frozenset({"priming-event"})
+"""Rules about what a stream owes a client that may resume it: in a log where no event carries an
+id (MCP B22), no stream can be resumed, so a priming event (D8, an id to resume from) has nothing
+to prime; not judged at all, findings included."""
+
 BLIND_WITHOUT_IDS = frozenset({"no-cross-session"})
 """Rules about replays of other streams' events: in a log where no event carries an id (MCP B22
 lets a server omit them) nothing can be replayed, so the rule is judged only by a finding (a
@@ -256,6 +261,9 @@ class _Timeline:
             return False
         if unjudged & report.judged:
             report = replace(report, judged=report.judged - (unjudged - {f.rule for f in report.findings}))
+        if not self.resumable and UNPRIMED & report.judged:
+            report = replace(report, judged=report.judged - UNPRIMED,
+                             findings=tuple(f for f in report.findings if f.rule not in UNPRIMED))
         if self.lean:
             report, records = self._lean(report), self.shared.setdefault(records, records)
         self.steps.append(Placed(action, records, report))
@@ -405,7 +413,8 @@ class _Timeline:
     def _session_handle(self, session: str | None) -> str | None:
         if session is None:
             return None
-        return self.handle(session) if is_well_formed(session) else MALFORMED_SESSION
+        never_issued_oversized = len(session) > OVERSIZED_HEADER_CHARS and session not in self.sessions
+        return self.handle(session) if is_well_formed(session) and not never_issued_oversized else MALFORMED_SESSION
 
     def _call(self, record: Record, spec_session, session) -> None:
         x = record.exchange
@@ -558,7 +567,7 @@ class _Timeline:
         else:
             action = a.EmitEvent(self.handle(key))
             about = self._request_stream(event, session)
-            observed = Observation(event=item.event, events=events, about=self.handle(about) if about else None,
+            observed = Observation(event=item.event, events=events, about=about,
                                    response=about is not None and _response_id(event) is not None)
         if event.id is None:
             unjudged |= {"event-id-unique"}  # the log named it
@@ -706,9 +715,13 @@ class _Timeline:
         """The event's name (``_name``) as delivered on a connection of stream ``key``; for an
         event sent without an SSE id (MCP lets a server omit it, B22), a name of its own that no
         client can send back as ``Last-Event-ID``."""
-        if event.id is not None:
-            return self._name(event.id, self.session_of_stream.get(key))
         answered = _response_id(event)
+        if event.id is not None:
+            session = self.session_of_stream.get(key)
+            asker = _owner(repr(answered), session, self.asked, False) if answered is not None else None
+            if asker is not None and asker != (session or "-") and self.ids_per_session:
+                return f"{asker}#{event.id}"  # per-session ids say nothing; the request id says whose it is
+            return self._name(event.id, session)
         if answered is not None:  # known by the client's own request id, wherever it goes
             scope = _owner(repr(answered), self.session_of_stream.get(key), self.asked, False)
             return f"{scope}#(the response to {answered!r})"
