@@ -118,11 +118,14 @@ class Driver:
             raise self.not_playing(tool, "its call sent no notification before its response")
         return exchange
 
-    async def polled(self, session: str | None, exchange: Exchange, rid: Any, label: str) -> Exchange:
+    async def polled(self, session: str | None, exchange: Exchange, rid: Any, label: str, *,
+                     due: bool = False) -> Exchange:
         """A POST stream whose connection the server closed before the response (SEP-1699 polling,
         D9-D10), followed as a client does: after the ``retry`` it sent (at most ``MAX_POLL_WAIT``
         seconds), a GET with ``Last-Event-ID`` of the last event seen, up to ``POLLS`` times, until the
-        response comes. Returns ``exchange`` with every event of the stream so far and how it ended."""
+        response comes. Returns ``exchange`` with every event of the stream so far and how it ended.
+        ``due``: the response was owed by now (a call that ends on its own), so when the last poll
+        still lacks it, it is placed on that poll's connection (``Exchange.promised``) for the judge."""
         events, last = list(exchange.events), exchange
         for poll in range(1, POLLS + 1):
             cursor = next((e.id for e in reversed(events) if e.id is not None), None)
@@ -136,9 +139,12 @@ class Driver:
             events += last.events
             if any(e.is_response_to(rid) for e in last.events):
                 break
+        answered = any(e.is_response_to(rid) for e in events)
+        if due and not answered and last is not exchange and last.ended is not None:
+            last.promised = last.ended - PROMISE_MARGIN_SECONDS
         whole = copy.copy(exchange)
         whole.events = events
-        whole.end = End.RESPONSE if any(e.is_response_to(rid) for e in events) else last.end
+        whole.end = End.RESPONSE if answered else last.end
         return whole
 
     async def tool_until_server_request(
@@ -289,6 +295,8 @@ def foreign_cursor(events: list[SseEvent], presenter_ids: set[str]) -> SseEvent 
 
 
 POLLS = 5
+PROMISE_MARGIN_SECONDS = 0.001
+"""How long before a connection's end what was due on it is placed (``Exchange.promised``)."""
 """How many times a POST stream the server closed early is resumed before its response (``Driver.polled``)."""
 MAX_POLL_WAIT = 2.0
 """Longest wait, in seconds, before resuming a polled stream, whatever its ``retry`` asks (D10)."""

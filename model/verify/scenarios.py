@@ -17,6 +17,7 @@ sessions use the same request id on purpose, as two independent clients do.
 from __future__ import annotations
 
 import asyncio
+import copy
 import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -30,6 +31,7 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 from mcp_resume.model.verify.driver import (
+    PROMISE_MARGIN_SECONDS,
     RECONNECTION_TOOL,
     Driver,
     Inconclusive,
@@ -53,8 +55,6 @@ DROP_NOTICE_SECONDS = 0.2
 its request: a server learns of a drop from its transport a moment late (docs/design.md §2)."""
 GET_OPEN_SECONDS = 0.1
 """Pause after opening a watching GET stream, so that the server holds it open before the traffic it watches."""
-PROMISE_MARGIN_SECONDS = 0.001
-"""How long before a connection's end what was due on it is placed (``Exchange.promised``)."""
 OVERSIZED_CHARS = 4096
 """Length of the well-formed but oversized header values sent (within common HTTP header limits)."""
 
@@ -248,8 +248,13 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> None:
     if resumed.end is End.DROPPED:
         await _resume_from_middle(d, session, first.events + resumed.events, "the test_reconnection stream")
         return
-    if resumed.end is End.IDLE:  # open and silent to the idle bound: the rest was due on it (a server that
-        resumed.promised = (resumed.ended or 0.0) - PROMISE_MARGIN_SECONDS  # closes it early polls, D9)
+    if resumed.end is End.CLOSED:  # closed early again: polling (D9), followed until the response is due
+        so_far = copy.copy(resumed)
+        so_far.events = first.events + resumed.events
+        await d.polled(session, so_far, rid, "resume test_reconnection", due=True)
+        return
+    if resumed.end is End.IDLE:  # open and silent to the idle bound: the rest was due on it
+        resumed.promised = (resumed.ended or 0.0) - PROMISE_MARGIN_SECONDS
     last = next((e for e in reversed(first.events + resumed.events) if e.id is not None), cursor)
     await d.client.get(label=f"resume test_reconnection again from {last.id}", session=session,
                        last_event_id=last.id, stop=lambda e: e.is_response_to(rid))
@@ -436,8 +441,8 @@ async def reject_foreign_event_id(d: Driver, ctx: Context) -> None:
 
 
 async def unknown_session_404(d: Driver, ctx: Context) -> None:
-    """A never issued, an oversized and a deleted session id, with and without an event
-    id, on GET, POST and DELETE (MCP B33, B34)."""
+    """A never issued and a deleted session id, with and without an event id, on GET,
+    POST and DELETE (MCP B33, B34)."""
     a = await d.open_session("session A")
     history = await d.history(a, "session A: a complete stream")
     event = _any_event_id(history, required=False)
@@ -447,7 +452,6 @@ async def unknown_session_404(d: Driver, ctx: Context) -> None:
         requests.append(("GET with an unknown session id", GET, unknown, None))
         if event is not None:
             requests.append(("GET with an unknown session id and session A's event id", GET, unknown, event.id))
-    requests.append(("POST tools/list with an oversized session id", POST_REQUEST, "s" * OVERSIZED_CHARS, None))
     requests.append(("POST tools/list with an unknown session id", POST_REQUEST, unknown, None))
     ended = await d.open_session("session E")
     history_e = await d.history(ended, "session E: a complete stream")
@@ -465,13 +469,17 @@ async def unknown_session_404(d: Driver, ctx: Context) -> None:
 
 
 async def malformed_session_400(d: Driver, ctx: Context) -> None:
-    """A session id outside 0x21-0x7E, with and without an event id (MCP B30, D35)."""
+    """A session id outside 0x21-0x7E, with and without an event id (MCP B30, D35), and
+    an oversized one no server issued: that one may be refused with any 4xx (a cap on
+    ids), never served."""
     assert not is_well_formed(MALFORMED_VALUE)
     await d.open_session("session S")
     methods = ([GET] if ctx.caps.get_stream else []) + [POST_REQUEST]
     for method in methods:
         what = f"{'GET' if method is GET else 'POST tools/list'} with a malformed session id"
         require(await _send(d, method, what, MALFORMED_VALUE, None), what)
+    what = "POST tools/list with an oversized session id"
+    require(await _send(d, POST_REQUEST, what, "s" * OVERSIZED_CHARS, None), what)
     if ctx.caps.get_stream:
         what = "GET with a malformed session id and an event id"
         require(await _send(d, GET, what, MALFORMED_VALUE, "mcp-resume-event-1"), what)
