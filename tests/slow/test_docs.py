@@ -144,7 +144,7 @@ def test_the_profile_comparison_shows_what_changes(fresh):
     text = (out / "profiles.md").read_text()
     assert "### mcp-2025-03-26 → mcp-2025-06-18\n\nNo rule changes level." in text
     boundary = text.split("### mcp-2025-11-25 → boundary", 1)[1].split("###", 1)[0]
-    assert "[`reemit-pending`](rules/reemit-pending.md) | MAY | MUST" in boundary
+    assert "[`reemit-pending`](rules/reemit-pending.md) | n/a | MUST" in boundary
     assert "[`reject-foreign-event-id`](rules/reject-foreign-event-id.md) | MAY | MUST" in boundary
 
 

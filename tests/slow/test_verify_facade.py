@@ -38,8 +38,6 @@ def test_the_reference_server_over_http_passes_every_boundary_rule(reference_rep
         verdict = verdicts[rule.id]
         if rule.level(Profile.BOUNDARY) is Level.NOT_APPLICABLE:
             assert verdict.verdict is Verdict.SKIP and "not applicable" in verdict.reason
-        elif rule.id == "expiry-independent":  # its streams expire by count, no time to live to give
-            assert verdict.verdict is Verdict.SKIP and "--stream-ttl" in verdict.unlock
         else:
             assert verdict.verdict is Verdict.PASS, (rule.id, verdict.reason)
             assert verdict.checks and verdict.exchanges

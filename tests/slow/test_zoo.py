@@ -54,17 +54,21 @@ EXPECTED: dict[str, tuple[dict[str, dict[Profile, Verdict]], set[str]]] = {
     "post-resume-replay": ({"event-id-unique": everywhere(FAIL)}, {"no-cross-session", "replay-suffix"}),
     # B25 lets a server replay nothing; boundary refuses a cursor it cannot resume (decision-3)
     "past-end-200": ({"reject-foreign-event-id": {B: FAIL}}, {"replay-suffix", "no-duplicate-tool-call"}),
-    # B26: nothing of another session is replayed
+    # B26: nothing of another session is replayed; another session's event replayed under an id the
+    # presenting session was given too is, in that session, an event id used twice (B23)
     "per-session-global-lookup": ({"no-cross-session": everywhere(FAIL)},
                                   {"reject-foreign-event-id", "replay-suffix", "server-request-ownership",
-                                   "expiry-independent"}),
+                                   "expiry-independent", "event-id-unique"}),
     # B33: an ended session's id gets 404 (a never-issued one: SHOULD under MCP)
     "unknown-session-400": ({"unknown-session-404": everywhere(FAIL)}, {"expiry-independent"}),
     # boundary: a session resumption re-emits or cancels what is pending (MCP owes nothing)
     "no-reemit": ({"reemit-pending": {B: FAIL}}, {"reemit-keeps-pending"}),
-    # the fixture tools send nothing they are defined to send and hang: nothing to drive
+    # the fixture tools send nothing they are defined to send and hang: nothing to drive, which
+    # may leave rules INCONCLUSIVE (never FAIL or WARN)
     "silent-drop": ({}, {"no-duplicate-tool-call", "replay-suffix"}),
 }
+UNDRIVABLE = {"silent-drop"}
+"""Variants whose fixture tools never play their role: a rule they leave INCONCLUSIVE is no blame."""
 NOT_IN_TABLE = {"notification-200", "predictable-ids"}
 
 
@@ -93,6 +97,7 @@ def test_each_variant_gets_the_verdicts_the_mcp_text_gives_it(variant):
             wanted = must.get(rule, {}).get(profile)
             if wanted is not None and verdict is not wanted:
                 wrong.append(f"{profile.value} {rule}: {verdict.value}, wanted {wanted.value}")
-            elif wanted is None and rule not in may and verdict in BLAME:
+            elif wanted is None and rule not in may and verdict in BLAME \
+                    and not (variant in UNDRIVABLE and verdict is Verdict.INCONCLUSIVE):
                 wrong.append(f"{profile.value} {rule}: {verdict.value}, wanted PASS or SKIP")
     assert not wrong, "\n".join(wrong)
