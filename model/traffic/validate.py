@@ -80,11 +80,6 @@ UNRESUMABLE = frozenset({"expiry-independent", "no-duplicate-tool-call"})
 id (MCP B22), nothing can be resumed, so a stream's expiry is nothing a client can see, and a
 dropped call's result is lost whatever the server answers; they are judged only by a finding."""
 
-UNPRIMED = frozenset({"priming-event"})
-"""Rules about what a stream owes a client that may resume it: in a log where no event carries an
-id (MCP B22), no stream can be resumed, so a priming event (D8, an id to resume from) has nothing
-to prime; not judged at all, findings included."""
-
 BLIND_WITHOUT_IDS = frozenset({"no-cross-session"})
 """Rules about replays of other streams' events: in a log where no event carries an id (MCP B22
 lets a server omit them) nothing can be replayed, so the rule is judged only by a finding (a
@@ -261,9 +256,6 @@ class _Timeline:
             return False
         if unjudged & report.judged:
             report = replace(report, judged=report.judged - (unjudged - {f.rule for f in report.findings}))
-        if not self.resumable and UNPRIMED & report.judged:
-            report = replace(report, judged=report.judged - UNPRIMED,
-                             findings=tuple(f for f in report.findings if f.rule not in UNPRIMED))
         if self.lean:
             report, records = self._lean(report), self.shared.setdefault(records, records)
         self.steps.append(Placed(action, records, report))

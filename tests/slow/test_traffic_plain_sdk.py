@@ -28,4 +28,6 @@ def test_the_proxy_blames_the_plain_server_for_nothing_live(mode):
     assert live == set()
     result = judge(records)
     assert result.profile is REVISIONS[mode]
-    assert {r.rule: r.reason for r in result.results if r.verdict in BLAME} == {}
+    blamed = {r.rule: r.verdict for r in result.results if r.verdict in BLAME}
+    # without an event store the SDK opens its POST streams with no priming event: D8's SHOULD, whatever it keeps
+    assert blamed == ({"priming-event": Verdict.WARN} if mode == "legacy" else {})
