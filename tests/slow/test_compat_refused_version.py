@@ -17,7 +17,7 @@ from tests.helpers.servers.variants import Variant
 from tests.helpers.compat_refused_version import probed_and_judged
 
 
-GET_RULES = ("no-replay-on-session-resume", "reject-orphan-event-id", "reemit-pending")
+GET_RULES = ("no-replay-on-session-resume", "reject-orphan-event-id")  # reemit-pending: n/a under MCP
 LIKE_MCP_LITE = Variant(version="2025-03-26", get_version="2025-06-18")
 
 pytestmark = [pytest.mark.timeout(120)]

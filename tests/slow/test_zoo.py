@@ -51,7 +51,9 @@ EXPECTED: dict[str, tuple[dict[str, dict[Profile, Verdict]], set[str]]] = {
     # B9/D12: a call's notifications relate to it; boundary keeps every message on its call's stream
     "cross-call-notices": ({"standalone-stream-scope": should_then_must()}, set()),
     # D31: resumption is a GET; the replayed events come again under their ids on a new stream (B23)
-    "post-resume-replay": ({"event-id-unique": everywhere(FAIL)}, {"no-cross-session", "replay-suffix"}),
+    "post-resume-replay": ({"event-id-unique": everywhere(FAIL)},
+                           # the replay puts the earlier call's response on the new call's stream (B9)
+                           {"no-cross-session", "replay-suffix", "standalone-stream-scope"}),
     # B25 lets a server replay nothing; boundary refuses a cursor it cannot resume (decision-3)
     "past-end-200": ({"reject-foreign-event-id": {B: FAIL}}, {"replay-suffix", "no-duplicate-tool-call"}),
     # B26: nothing of another session is replayed; another session's event replayed under an id the
