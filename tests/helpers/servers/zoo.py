@@ -577,13 +577,18 @@ class ToolBox:
         else:
             self.session.notify(self.call, message)
 
+    async def hang_if_silent(self, what: str) -> None:
+        """Under the faulty ``silent-drop``: send nothing, hang, then fail with a timeout
+        (``what``: the prefix of its message, e.g. ``"sampling "``)."""
+        if "silent-drop" in self.variants:
+            await asyncio.sleep(SILENT_DROP_TIMEOUT)
+            raise ToolFailure(f"{what}timed out after {SILENT_DROP_TIMEOUT:g} s")
+
     async def tool_test_simple_text(self) -> dict[str, Any]:
         return _text("Hello from the zoo.")
 
     async def tool_test_tool_with_logging(self) -> dict[str, Any]:
-        if "silent-drop" in self.variants:
-            await asyncio.sleep(SILENT_DROP_TIMEOUT)
-            raise ToolFailure(f"timed out after {SILENT_DROP_TIMEOUT:g} s")
+        await self.hang_if_silent("")
         for i in range(1, 4):
             self.log(self.label("test_tool_with_logging", f"log {i} of 3"))
             await asyncio.sleep(STEP_SECONDS)
@@ -601,9 +606,7 @@ class ToolBox:
         return _text("Progress reported." if token is not None else "Done (no progressToken was given).")
 
     async def tool_test_sampling(self) -> dict[str, Any]:
-        if "silent-drop" in self.variants:
-            await asyncio.sleep(SILENT_DROP_TIMEOUT)
-            raise ToolFailure(f"sampling timed out after {SILENT_DROP_TIMEOUT:g} s")
+        await self.hang_if_silent("sampling ")
         prompt = str(self.args.get("prompt") or "Say hello to the zoo.")
         result = await self.session.ask(self.call, "sampling/createMessage", {
             "messages": [{"role": "user", "content": {"type": "text", "text": prompt}}], "maxTokens": 64})
@@ -612,9 +615,7 @@ class ToolBox:
         return _text(f"Sampling answered: {text if text is not None else json.dumps(content)}")
 
     async def tool_test_elicitation(self) -> dict[str, Any]:
-        if "silent-drop" in self.variants:
-            await asyncio.sleep(SILENT_DROP_TIMEOUT)
-            raise ToolFailure(f"elicitation timed out after {SILENT_DROP_TIMEOUT:g} s")
+        await self.hang_if_silent("elicitation ")
         question = str(self.args.get("message") or "What is your favourite animal?")
         result = await self.session.ask(self.call, "elicitation/create", {
             "message": question,
