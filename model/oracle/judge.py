@@ -25,13 +25,15 @@ FALLBACK = Profile.MCP_2025_11_25
 
 
 def judge(records: list[Record], profile: Profile | None = None, *, complete: bool = False,
-          session_ttl: float | None = None, lean: bool = False) -> Validation:
+          session_ttl: float | None = None, lean: bool = False, bounded_waits: bool = False) -> Validation:
     """The spec's judgement of ``records`` under ``profile`` (``None``: read from the traffic).
 
     ``complete``: the records hold every session their client used (``verify``), so an
     unseen session id names no session; ``session_ttl``: the seconds a session lives idle,
     as the server states it (``verify --session-ttl``); ``lean``: steps keep no observations
-    (``validate.validate``'s ``lean``: the same verdicts and report, less memory). Never raises
+    (``validate.validate``'s ``lean``: the same verdicts and report, less memory);
+    ``bounded_waits``: the client bounded its own waits (``verify``), so a GET left without a
+    response head within its bound is judged as unanswered (``validate.validate``). Never raises
     for what a server did.
     """
     sessionless = [r for r in records if is_sessionless(r)]
@@ -39,7 +41,8 @@ def judge(records: list[Record], profile: Profile | None = None, *, complete: bo
     if profile is Profile.MCP_2026_07_28 or profile is None and sessionless and not session_era:
         return validate_sessionless(records)
     era_profile = profile or negotiated_profile(records) or FALLBACK
-    judged = validate(session_era, era_profile, complete=complete, session_ttl=session_ttl, lean=lean)
+    judged = validate(session_era, era_profile, complete=complete, session_ttl=session_ttl, lean=lean,
+                      bounded_waits=bounded_waits)
     if profile is not None or not sessionless:
         return judged
     return _merged(judged, validate_sessionless(sessionless))

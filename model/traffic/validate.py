@@ -56,7 +56,7 @@ from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.servers.idmap import IdMap
-from mcp_resume.model.http.evidence import End, SseEvent, error_code
+from mcp_resume.model.http.evidence import End, ErrorKind, SseEvent, error_code
 from mcp_resume.model.traffic.compact import MESSAGE_DATA
 from mcp_resume.model.traffic.records import Record
 
@@ -187,11 +187,12 @@ class _Timeline:
     """The walk over the records' moments, building and judging spec steps."""
 
     def __init__(self, profile: Profile, complete: bool = False, session_ttl: float | None = None,
-                 lean: bool = False) -> None:
+                 lean: bool = False, bounded_waits: bool = False) -> None:
         self.lean = lean  # keep of each step only what verdicts and reports read (``validate``'s ``lean``)
         self.shared: dict = {}  # equal small values the steps share, one copy each (lean)
         self.session_ttl = session_ttl  # seconds a session lives idle, as the server states it (``verify --session-ttl``)
         self.complete = complete  # the log holds every session the client made: an id it never saw issued is unknown
+        self.bounded_waits = bounded_waits  # the client bounded its own waits: a GET it waited for in vain went unanswered
         self.without_sessions = False  # an initialize was answered without a session id: the server uses none
         self.server = _Recorded()
         self.checker = Checker(self.server, profile, fail_on=frozenset(), keep_reports=not lean)
@@ -322,7 +323,7 @@ class _Timeline:
     def start(self, record: Record) -> None:
         self.records[record.number] = record
         x = record.exchange
-        if _unanswered(record):
+        if _unanswered(record) and not (self.bounded_waits and _silent_get(record)):
             self._leave_unanswered(record)
             return
         if x.method == "POST" and isinstance(x.request_body, str):
@@ -745,7 +746,7 @@ class _Timeline:
 
 
 def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, complete: bool = False,
-             session_ttl: float | None = None, lean: bool = False) -> Validation:
+             session_ttl: float | None = None, lean: bool = False, bounded_waits: bool = False) -> Validation:
     """Judge ``records`` (in any order) against the spec under ``profile``; see the module docstring.
 
     ``complete``: the records hold every session their client ever used (``verify``'s own
@@ -754,8 +755,11 @@ def validate(records: list[Record], profile: Profile = Profile.BOUNDARY, *, comp
     a session lives idle, as the server states it: a 404 for a session idle that long is its
     expiry (MCP B33), under every profile. ``lean``: each step keeps its number, action, exchanges,
     findings and judged rules, not the observations expected and seen (``UNKEPT``): the same
-    verdicts, reasons, traces and JSON report, in less memory for a long recording (``validate``)."""
-    timeline = _Timeline(profile, complete, session_ttl, lean)
+    verdicts, reasons, traces and JSON report, in less memory for a long recording (``validate``).
+    ``bounded_waits``: the records' client bounded every wait itself (``verify``), so a GET with no
+    response head within its bound (``ErrorKind.FIRST_BYTE``) is judged as left unanswered (MCP B15:
+    an SSE stream or 405), where a recording leaves it open (a proxy's upstream may be unreachable)."""
+    timeline = _Timeline(profile, complete, session_ttl, lean, bounded_waits)
     timeline.every_record = records
     timeline.negotiated = set(negotiated_versions(records))
     timeline.resumable = any(e.id is not None for r in records for e in r.exchange.events)
@@ -1028,6 +1032,14 @@ def _session_of(record: Record) -> str | None:
     """The session id an exchange carried, or the one its answer minted (``initialize``)."""
     x = record.exchange
     return x.request_headers.get("mcp-session-id") or x.response_headers.get("mcp-session-id")
+
+
+def _silent_get(record: Record) -> bool:
+    """A GET the server took but never answered: no response head within the client's own bound
+    (``ErrorKind.FIRST_BYTE``). MCP B15 wants an SSE stream or 405 for every GET, so with
+    ``bounded_waits`` that silence is the server's answer (``status`` ``None``), judged as one."""
+    x = record.exchange
+    return x.method == "GET" and x.status is None and x.error_kind == ErrorKind.FIRST_BYTE
 
 
 def _unanswered(record: Record) -> bool:

@@ -16,7 +16,7 @@ import time
 from typing import Any
 
 from mcp_resume.model.http.client import StreamableHttpClient
-from mcp_resume.model.http.evidence import End, Exchange, SseEvent
+from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.verify.answers import answer_to
 from mcp_resume.model.verify.fixture_tools import (  # noqa: F401  (re-exported: the names verify drives)
     HISTORY_TOOLS,
@@ -260,10 +260,16 @@ def notified_before_response(exchange: Exchange, request_id: Any) -> bool:
 
 
 def require(exchange: Exchange, what: str) -> Exchange:
-    """``exchange`` when it did not fail; ``Inconclusive`` naming the error otherwise."""
-    if not exchange.ok:
+    """``exchange`` when it did not fail, or when it is a GET answered with a status and a body
+    that is no SSE stream (the status is the server's answer, which the judge reads: MCP B15);
+    ``Inconclusive`` naming the error otherwise."""
+    if not exchange.ok and not _answered_get(exchange):
         raise Inconclusive(f"{what}: {exchange.error}")
     return exchange
+
+
+def _answered_get(exchange: Exchange) -> bool:
+    return exchange.method == "GET" and exchange.status is not None and exchange.error_kind == ErrorKind.CONTENT_TYPE
 
 
 def cursor_in_middle(events: list[SseEvent]) -> SseEvent | None:

@@ -76,7 +76,7 @@ class Playback:
     def judgement(self, profile: Profile) -> Validation:
         """The spec's judgement of every exchange so far under ``profile``; remembers its
         map of handles for the next ``play``."""
-        judged = judge(records_of(self.exchanges), profile, complete=True)
+        judged = judge(records_of(self.exchanges), profile, complete=True, bounded_waits=True)
         if judged.ids is not None:
             self.ids = judged.ids
         return judged

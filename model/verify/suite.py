@@ -255,7 +255,7 @@ def verdicts_under(run: VerifyRun, profile: Profile) -> dict[str, RuleVerdict]:
     ``profile``: the same exchanges, the same judge, another profile's levels (scenarios drive a
     server alike under every session-era profile). A rule no scenario drove keeps its verdict's
     kind (its SKIP for a need the server lacks); one ``profile`` does not apply is SKIP."""
-    again = [Driven(r.rule, r.exchanges, judge(records_of(r.exchanges), profile, complete=True,
+    again = [Driven(r.rule, r.exchanges, judge(records_of(r.exchanges), profile, complete=True, bounded_waits=True,
                                                session_ttl=run.session_ttl), r.stopped) for r in run.runs]
     verdicts = {}
     for before in run.verdicts:
@@ -331,9 +331,9 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     records = records_of(client.exchanges)
     other = _beside(profile, ctx.caps.protocol_version)
     ttl = ctx.session_ttl
-    beside = judge(records, other, complete=True, session_ttl=ttl) if other is not None else None
-    return Driven(scenario.rule, client.exchanges, judge(records, profile, complete=True, session_ttl=ttl), stopped,
-                  beside)
+    beside = judge(records, other, complete=True, bounded_waits=True, session_ttl=ttl) if other is not None else None
+    judged = judge(records, profile, complete=True, bounded_waits=True, session_ttl=ttl)
+    return Driven(scenario.rule, client.exchanges, judged, stopped, beside)
 
 
 def _timed_out(bound: float, own_bound: float) -> str:

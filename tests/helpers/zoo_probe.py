@@ -650,6 +650,17 @@ async def no_reemit(c: Client) -> None:
     await get.close()
 
 
+async def headless_get(c: Client) -> None:
+    """A GET without Last-Event-ID gets no response head within 2 s; one with a cursor is answered."""
+    s = await c.initialize()
+    try:
+        got = await asyncio.wait_for(s.get(), 2.0)
+    except asyncio.TimeoutError:
+        got = None
+    expect(got is None, f"a plain GET was answered {got and got.status}")
+    expect((await s.get("no-such-event")).status == 400, "a GET with an unknown cursor was not refused 400")
+
+
 @dataclass(frozen=True)
 class Check:
     """A check: the zoo's extra command-line arguments and the coroutine that probes it."""
@@ -684,6 +695,7 @@ CHECKS: dict[str, Check] = {
     "per-session-global-lookup": Check(per_session_global_lookup),
     "unknown-session-400": Check(unknown_session_400),
     "no-reemit": Check(no_reemit),
+    "headless-get": Check(headless_get),
 }
 
 

@@ -68,6 +68,9 @@ EXPECTED: dict[str, tuple[dict[str, dict[Profile, Verdict]], set[str]]] = {
     # the fixture tools send nothing they are defined to send and hang: nothing to drive, which
     # may leave rules INCONCLUSIVE (never FAIL or WARN)
     "silent-drop": ({}, {"no-duplicate-tool-call", "replay-suffix"}),
+    # B15: a GET gets an SSE stream or 405; a live session that never answers one does not keep answering
+    # (no answer refuses nothing: boundary's re-emission after it is not judged, INCONCLUSIVE)
+    "headless-get": ({"session-identity-stable": everywhere(FAIL)}, {"reemit-pending"}),
 }
 UNDRIVABLE = {"silent-drop"}
 """Variants whose fixture tools never play their role: a rule they leave INCONCLUSIVE is no blame."""

@@ -128,6 +128,8 @@ VARIANTS: dict[str, Variant] = _variants(
     ("unknown-session-400", False, "an unknown or ended session id gets 400 instead of 404", ("B33", "D39")),
     ("no-reemit", False, "a GET without Last-Event-ID never sends pending requests again (they stay stranded)",
      ("B21", "B39")),
+    ("headless-get", False, "a GET without Last-Event-ID is taken and never answered: no status line, no headers, "
+     "until the client goes away", ("B15",)),
 )
 
 INCOMPATIBLE: tuple[frozenset[str], ...] = tuple(frozenset(pair) for pair in (
@@ -1032,6 +1034,10 @@ class Zoo:
         ``one-standalone`` the older standalone streams end first."""
         if "get-405" in self.variants:
             raise Reject(405, "No standalone SSE stream offered", headers=(("allow", "POST, DELETE"),))
+        if "headless-get" in self.variants:
+            while (await receive())["type"] != "http.disconnect":
+                pass
+            return
         async with session.lock:
             if session.live_standalone() is not None:
                 if "second-get-409" in self.variants:
