@@ -41,6 +41,7 @@ touched is SKIP; a rule touched and never broken is PASS.
 from __future__ import annotations
 
 import heapq
+from collections.abc import Collection
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -805,17 +806,39 @@ def ids_per_session(records: list[Record]) -> bool:
 def requests_per_session(records: list[Record]) -> bool:
     """Whether the server numbers its server requests per session: two sessions' tool calls send
     their first server request under the same JSON-RPC id (a new request of the call's own session,
-    whatever the server's bugs)."""
+    whatever the server's bugs). A call's request is its own where it comes on the call's POST
+    stream, or on the session's open GET stream after the session sent a call (``_own_request_ids``):
+    a server that sends a call's requests on the GET stream (against B17) still numbers them, and
+    what a GET stream carries as it opens (a re-emission, maybe another session's) is not counted."""
+    calls: dict[str, list[float]] = {}
+    for record in records:
+        body = record.exchange.request_body
+        if record.exchange.method == "POST" and isinstance(body, dict) and body.get("method") == "tools/call":
+            calls.setdefault(_session_of(record), []).append(record.started)
     first: dict[str, str] = {}
     for record in records:
-        x = record.exchange
         session = _session_of(record)
-        if x.method != "POST" or session is None:
+        if session is None:
             continue
-        request_id = next((e.request_id for e in x.events if e.is_input_request), None)
-        if request_id is not None and first.setdefault(str(request_id), session) != session:
-            return True
+        for request_id in _own_request_ids(record, calls.get(session, ())):
+            if first.setdefault(str(request_id), session) != session:
+                return True
     return False
+
+
+def _own_request_ids(record: Record, calls: Collection[float]) -> list:
+    """The JSON-RPC ids of the server requests ``record`` carried that a call of its own session
+    made: a POST stream's first one, or each one a GET stream carried after one of ``calls`` (when
+    the session's tools/call requests were sent) went out while that GET stream was open."""
+    x = record.exchange
+    if x.method == "POST":
+        first = next((e.request_id for e in x.events if e.is_input_request), None)
+        return [] if first is None else [first]
+    if x.method != "GET" or not record.timed or record.head is None:
+        return []
+    asked = [sent for sent in calls if sent > record.head]
+    return [e.request_id for e, at in zip(x.events, record.arrivals)
+            if e.is_input_request and any(sent < at for sent in asked)]
 
 
 def client_requests(records: list[Record]) -> dict[str, set[str]]:

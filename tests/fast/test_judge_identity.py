@@ -26,11 +26,13 @@ class Log:
         self.lines: list[dict] = []
         self.now = 0.0
 
-    def exchange(self, method, headers, body, status, answer_headers, events, end="closed", answer=None, seconds=0.05):
+    def exchange(self, method, headers, body, status, answer_headers, events, end="closed", answer=None, seconds=0.05,
+                 at=None):
         start = self.now
-        timed = [{"at": round(start + 0.01 * (i + 1), 6), "id": e[0], "event": "message",
+        offsets = at or [0.01 * (i + 1) for i in range(len(events))]
+        timed = [{"at": round(start + offsets[i], 6), "id": e[0], "event": "message",
                   "data": json.dumps(e[1]) if e[1] is not None else ""} for i, e in enumerate(events)]
-        ended = start + max(seconds, 0.01 * (len(events) + 1))
+        ended = start + max(seconds, 0.01 + max(offsets, default=0.0))
         self.lines.append({"number": len(self.lines) + 1, "started": start, "ended": ended, "head": start + 0.005,
                            "request": {"method": method, "url": URL, "headers": headers, "body": body},
                            "response": {"status": status, "headers": answer_headers, "events": timed, "body": answer},
@@ -51,9 +53,9 @@ class Log:
         body = {"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {"name": "tail_logs", "arguments": {}}}
         self.exchange("POST", {"mcp-session-id": session}, body, 200, SSE, events, end)
 
-    def get(self, session: str, events, cursor=None, end="dropped") -> None:
+    def get(self, session: str, events, cursor=None, end="dropped", at=None) -> None:
         headers = {"mcp-session-id": session, **({"last-event-id": cursor} if cursor else {})}
-        self.exchange("GET", headers, None, 200, SSE, events, end, seconds=0.3)
+        self.exchange("GET", headers, None, 200, SSE, events, end, seconds=0.3, at=at)
 
     def judged(self, tmp_path, profile: Profile):
         path = tmp_path / "log.jsonl"
@@ -114,3 +116,47 @@ def test_a_re_emitted_request_after_the_new_streams_priming_event_has_nothing_af
     log.get("s-a", [("g-0", None), ("g-1", ask)])
     log.get("s-a", [], cursor="g-1")
     assert blamed(log, tmp_path, profile) == {}
+
+
+def elicitation(rid) -> dict:
+    return {"jsonrpc": "2.0", "id": rid, "method": "elicitation/create", "params": {"message": "?", "requestedSchema": {}}}
+
+
+def call_asking_on_the_get_stream(log: Log, session: str, rid, asked: dict) -> None:
+    """``session`` opens its GET stream; 0.1 s later it calls a tool, whose server request comes
+    0.2 s after the GET opened, on the GET stream (not the call's POST stream)."""
+    opened = log.now
+    log.get(session, [("g-" + session, asked)], at=[0.2])
+    after_get = log.now
+    log.now = opened + 0.1
+    log.call(session, rid, [("p-" + session, None)], end="dropped")
+    log.now = max(log.now, after_get)
+
+
+@pytest.mark.parametrize("profile", SESSION_PROFILES, ids=lambda p: p.value)
+@pytest.mark.covers("server-request-ownership", "no-cross-session")
+def test_server_requests_numbered_per_session_on_the_get_stream_are_each_sessions_own(profile, tmp_path):
+    # each session's Server counts its own requests from 1 and sends a call's request on the GET stream
+    log = Log()
+    for session, rid in (("s-a", 1), ("s-b", 10)):
+        log.initialize(session, rid)
+        call_asking_on_the_get_stream(log, session, rid + 1, elicitation(1))
+    blame = blamed(log, tmp_path, profile)
+    assert "server-request-ownership" not in blame and "no-cross-session" not in blame, blame
+
+
+@pytest.mark.parametrize("profile", SESSION_PROFILES, ids=lambda p: p.value)
+@pytest.mark.covers("server-request-ownership")
+def test_another_sessions_request_on_a_get_stream_as_it_opens_is_still_a_leak(profile, tmp_path):
+    # one counter for the whole server: A's request 1 stays pending; B's call asks 2 on B's GET
+    # stream, which opened with A's request 1 (handed over by JSON-RPC id alone, B41)
+    log = Log()
+    log.initialize("s-a", 1)
+    call_asking_on_the_get_stream(log, "s-a", 2, elicitation(1))
+    log.initialize("s-b", 10)
+    opened = log.now
+    log.get("s-b", [("g-b1", elicitation(1)), ("g-b2", elicitation(2))], at=[0.01, 0.2])
+    after_get, log.now = log.now, opened + 0.1
+    log.call("s-b", 11, [("p-b", None)], end="dropped")
+    log.now = max(log.now, after_get)
+    assert "server-request-ownership" in blamed(log, tmp_path, profile)
