@@ -99,7 +99,9 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(only=_command_word(argv))
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:  # said in the command's own usage, not the top level's (argparse's default)
+        _command_parser(parser, args.command).error(f"unrecognized arguments: {' '.join(unknown)}")
     to_stdout = [name for name in REPORT_OPTIONS if is_standard_output(getattr(args, name, None))]
     if len(to_stdout) > 1:
         _command_parser(parser, args.command).error(
@@ -136,7 +138,8 @@ def _run(args) -> int:
     with interrupts.handled(_interrupt):
         try:
             code = args.handler(args)
-            interrupts.raise_if_seen()
+            if code != EXIT_INTERRUPTED:  # else the command has said so itself, in its own words
+                interrupts.raise_if_seen()
             return code
         except KeyboardInterrupt:
             return _interrupted(args.command)

@@ -71,7 +71,7 @@ def _main_with(monkeypatch, handler) -> int:
     parser = cli.build_parser()
     arguments = parser.parse_args(["check"])
     monkeypatch.setattr(arguments, "handler", handler)
-    monkeypatch.setattr(parser, "parse_args", lambda argv: arguments)
+    monkeypatch.setattr(parser, "parse_known_args", lambda argv: (arguments, []))
     monkeypatch.setattr(cli, "build_parser", lambda only=None: parser)
     try:
         return cli.main(["check"])
@@ -95,6 +95,16 @@ def test_a_command_that_ends_after_a_lost_interrupt_exits_130(monkeypatch, capsy
     assert _main_with(monkeypatch, _lost_interrupt_then_exit(outcome)) == EXIT_INTERRUPTED
     assert "interrupted" in capsys.readouterr().err
 
+
+
+def test_a_command_that_reports_its_own_interrupt_is_not_said_interrupted_twice(monkeypatch, capsys):
+    def handler(args):
+        interrupts.mark()
+        print("mcp-resume check: interrupted: the verdicts above are partial", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+    assert _main_with(monkeypatch, handler) == EXIT_INTERRUPTED
+    assert capsys.readouterr().err.count("interrupted") == 1
 
 class _RaisesInDestructor:
     """Like a Z3 solver freed while our signal handler runs: the interrupt lands in ``__del__``."""

@@ -167,6 +167,16 @@ def test_two_reports_on_stdout_print_verify_s_own_usage(capsys):
     assert err.startswith("usage: mcp-resume verify ") and "mcp-resume verify: error: only one report" in err
 
 
+@pytest.mark.parametrize("argv", [["verify", "--foo", "http://127.0.0.1:1/mcp"], ["check", "extra"]],
+                         ids=["verify", "check"])
+def test_an_unknown_option_is_said_in_the_command_s_own_usage(argv, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(argv)
+    assert stopped.value.code == 2
+    err = capsys.readouterr().err
+    command = argv[0]
+    assert err.startswith(f"usage: mcp-resume {command} ") and f"mcp-resume {command}: error: unrecognized" in err
+
 def test_the_header_keeps_each_capability_label_with_its_value_on_a_narrow_console():
     """Issue 25: 'fixture tools: \\nnone' wrapped on an 80-column terminal."""
     caps = {"session_ids": True, "event_ids": True, "priming": True, "get_stream": True, "get_status": 200,
