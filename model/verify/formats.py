@@ -55,9 +55,12 @@ def junit_xml(report: Report) -> str:
         failures=str(counts[Verdict.FAIL.value]),
         errors=str(counts[Verdict.INCONCLUSIVE.value]),
         skipped=str(counts[Verdict.SKIP.value]),
-        time=f"{_seconds(report.verdicts):.3f}",
+        time=f"{report.seconds if report.seconds is not None else _seconds(report.verdicts):.3f}",
     )
-    ElementTree.SubElement(ElementTree.SubElement(suite, "properties"), "property", name="profile", value=report.profile.value)
+    properties = ElementTree.SubElement(suite, "properties")
+    ElementTree.SubElement(properties, "property", name="profile", value=report.profile.value)
+    if report.partial:
+        ElementTree.SubElement(properties, "property", name="partial", value=report.partial)
     if report.unreachable:
         suite.set("tests", "1")
         suite.set("errors", "1")
@@ -118,6 +121,8 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
     lines += [f"- endpoint: `{report.url}`", f"- profile: `{report.profile.value}`"]
     if report.unreachable:
         lines.append(f"- **not verified**: {report.unreachable}")
+    if report.partial:
+        lines.append(f"- **partial**: the run stopped early ({report.partial}); the rules not judged are INCONCLUSIVE")
     if report.note:
         lines.append(f"- note: {report.note}")
     caps = report.capabilities
@@ -151,6 +156,11 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
         lines += [f"| {_cell(c.what)} | {_cell(c.expected)} | {_cell(c.observed)} | {'yes' if c.held else '**no**'} |" for c in v.checks]
         if v.rule in files:
             lines += ["", "Reproduce: " + ", ".join(_link(p, folder) for p in files[v.rule])]
+    for v, fix in report.beside_findings():
+        profile, other = v.beside
+        fixes += [v.beside_reason or ""] + _fix_texts(fix, report.sdk)
+        lines += ["", f"## {v.rule}: {v.verdict.value}, {other.value} under {profile}", "",
+                  link_ids(v.beside_reason or "", in_page), ""] + _fix_lines(fix, report.sdk)
     lines += gists_section(cited(fixes))
     return "\n".join(lines) + "\n"
 

@@ -63,7 +63,8 @@ def with_beside(verdict: RuleVerdict, profile: Profile | None, own: Driven | Non
     other_own = next((r for r in other_runs if own is not None and r.exchanges is own.exchanges), None)
     before = verdict if own is None and verdict.verdict in (Verdict.SKIP, Verdict.INCONCLUSIVE) else None
     other = verdict_of(verdict.rule, profile, other_own, other_runs, before=before)
-    return replace(verdict, beside=(profile.value, other.verdict))
+    differs = other.verdict is not verdict.verdict
+    return replace(verdict, beside=(profile.value, other.verdict), beside_reason=other.reason if differs else None)
 
 
 def verdict_of(rule: str, profile: Profile, own: Driven | None, runs: list[Driven],

@@ -58,6 +58,8 @@ class RuleVerdict:
     beside: tuple[str, "Verdict"] | None = None
     """The same traffic's verdict under the other profile (the negotiated MCP revision
     beside ``boundary``, or ``boundary`` beside it): ``(profile, verdict)``."""
+    beside_reason: str | None = None
+    """The evidence of the ``beside`` verdict when it differs from ``verdict``."""
 
     @property
     def tools(self) -> list[str]:
@@ -81,6 +83,8 @@ class RuleVerdict:
             item["tools"] = self.tools
         if self.beside:
             item["beside"] = {"profile": self.beside[0], "verdict": self.beside[1].value}
+            if self.beside_reason:
+                item["beside"]["reason"] = self.beside_reason
         return item
 
 
@@ -96,6 +100,10 @@ class Report:
     note: str | None = None
     unreachable: str | None = None
     """Why no rule was judged: the target could not be reached or started (then ``verdicts`` is empty)."""
+    partial: str | None = None
+    """Why the run stopped before every rule was judged (Ctrl-C): the rules not judged are INCONCLUSIVE."""
+    seconds: float | None = None
+    """The run's wall-clock seconds, from the start of the probe to the report."""
 
     @property
     def failed(self) -> bool:
@@ -112,6 +120,12 @@ class Report:
     def fix(self, verdict: RuleVerdict) -> Fix | None:
         """What to do about ``verdict`` when it is a FAIL or WARN: the rule's fix and the server's SDK's remedy."""
         return fix_for(verdict.rule, self.sdk) if verdict.verdict in FINDINGS else None
+
+    def beside_findings(self) -> list[tuple[RuleVerdict, Fix]]:
+        """The verdicts that are no finding under the report's profile but FAIL or WARN under the
+        profile beside it (``RuleVerdict.beside``), each with the rule's fix there."""
+        return [(verdict, fix_for(verdict.rule, self.sdk)) for verdict in self.verdicts
+                if verdict.beside and verdict.beside[1] in FINDINGS and verdict.verdict not in FINDINGS]
 
     def verdict_json(self, verdict: RuleVerdict) -> dict[str, Any]:
         """``verdict`` as JSON, with its ``fix`` (``{"text", "sdk"?, "remedy"?}``) beside a FAIL or WARN;
@@ -166,7 +180,12 @@ class Report:
             "summary": self.summary(),
             "capabilities": self.capabilities,
             "verdicts": [self.verdict_json(v) for v in self.verdicts],
+            "partial": self.partial is not None,
         }
+        if self.partial:
+            item["stopped"] = self.partial
+        if self.seconds is not None:
+            item["seconds"] = round(self.seconds, 3)
         if self.note:
             item["note"] = self.note
         if self.unreachable:

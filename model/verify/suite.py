@@ -163,9 +163,11 @@ class VerifyRun:
     runs: list[Driven] = field(default_factory=list)
     tools: list[ToolUse] = field(default_factory=list)
     sdk: str | None = None
+    started: float = field(default_factory=time.monotonic)
 
     def report(self, stopped: str | None = None) -> Report:
-        """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason."""
+        """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason, and the
+        report is partial (``Report.partial``) when ``stopped`` is given."""
         profile = self.profile or self.requested or Profile.BOUNDARY
         verdicts = list(self.verdicts)
         judged = {v.rule for v in verdicts}
@@ -176,7 +178,8 @@ class VerifyRun:
         if self.sdk is not None:
             caps["sdk"] = self.sdk
         note = " ".join(self.notes) or None
-        return Report(self.target, self.url, profile, caps, verdicts, note=note)
+        return Report(self.target, self.url, profile, caps, verdicts, note=note, partial=stopped,
+                      seconds=time.monotonic() - self.started)
 
 
 def resolve_profile(requested: Profile | None, negotiated: str | None) -> tuple[Profile, str | None]:

@@ -322,3 +322,12 @@ def short_ids(text: str) -> str:
         return f"{token[:16]}…{token[-8:]} ({len(token)} chars)"
 
     return _LONG_TOKEN.sub(shortened, text)
+
+
+def wide_console(**options):
+    """A ``rich`` console as wide as the terminal, or 140 columns when the output is not one (a pipe,
+    a CI log), so that a verdict table keeps its rule ids whole; ``options`` go to ``Console``."""
+    from rich.console import Console
+
+    console = Console(**options)
+    return console if console.is_terminal else Console(width=140, **options)

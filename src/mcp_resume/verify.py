@@ -35,7 +35,8 @@ tool drove which rules. Exit codes:
   embedded target did not start), or when no rule failed but some could not be
   driven (INCONCLUSIVE): a CI gate must not pass on what was never checked;
 - 130 when interrupted (Ctrl-C): the verdicts made so far are printed and
-  written, the rest are INCONCLUSIVE.
+  written, the rest are INCONCLUSIVE, and the reports say partial (JSON ``partial``
+  and ``stopped``, a Markdown line, a JUnit ``partial`` property).
 
 The reports' shapes: ``jobs.verifying``.
 """
@@ -48,7 +49,7 @@ from pathlib import Path
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
 from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
-                                       wide_console, write_outputs)
+                                       write_outputs)
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, embedded_help, is_embedded
 from mcp_resume.model.targets.process import TargetStartError
@@ -57,7 +58,7 @@ from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
 from mcp_resume.options import PROFILE_NAMES, handler, output_path
-from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, write_problem
+from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, wide_console, write_problem
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -83,7 +84,8 @@ def add_parser(subparsers, summary: str) -> None:
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
             "written next to the report or into --out. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
-            "error or missing tool, 3 target unreachable, 130 interrupted (partial report written)."
+            "error or missing tool, 3 target unreachable or some verdict INCONCLUSIVE (and none FAIL), "
+            "130 interrupted (the reports written are marked partial)."
         ),
     )
     verify.set_defaults(handler=handler("verify", "run_verify"))

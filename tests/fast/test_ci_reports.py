@@ -6,8 +6,9 @@ import socket
 from xml.etree import ElementTree
 
 from mcp_resume.cli import main
-from mcp_resume.model.verify.formats import MANIFEST, markdown, write_findings
+from mcp_resume.model.verify.formats import MANIFEST, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict
+from mcp_resume.model.verify.suite import VerifyRun
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -79,3 +80,21 @@ def test_markdown_links_to_reproducers_relative_to_the_markdown_file(tmp_path):
     text = markdown(report, files, tmp_path / "ci" / "reports")
     assert "[`replay-suffix.trace.json`](../mcp-resume-findings/replay-suffix.trace.json)" in text
     assert str(tmp_path) not in text
+
+
+def test_an_interrupted_run_s_reports_say_partial_and_why_and_a_whole_one_says_not():
+    run = VerifyRun("http://127.0.0.1:1/mcp", "demo", Profile.BOUNDARY)
+    stopped = "interrupted (Ctrl-C) before this rule was judged"
+    partial, whole = run.report(stopped), run.report()
+    data = partial.to_json()
+    assert data["partial"] is True and data["stopped"] == stopped and data["seconds"] >= 0
+    assert {v["verdict"] for v in data["verdicts"]} == {"INCONCLUSIVE"}
+    assert "**partial**" in markdown(partial) and stopped in markdown(partial)
+    properties = {p.get("name"): p.get("value") for p in ElementTree.fromstring(junit_xml(partial)).iter("property")}
+    assert properties["partial"] == stopped
+    assert whole.to_json()["partial"] is False and "stopped" not in whole.to_json() and "partial" not in markdown(whole)
+
+
+def test_junit_time_is_the_run_s_wall_clock_not_the_sum_of_overlapping_exchanges():
+    report = Report("demo", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [], seconds=20.25)
+    assert ElementTree.fromstring(junit_xml(report)).get("time") == "20.250"

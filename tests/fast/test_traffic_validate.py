@@ -5,12 +5,14 @@ JSON-lines and HAR forms of one recording give the same verdicts."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.model.traffic.validate import validate
+from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
@@ -138,3 +140,10 @@ def test_a_long_recording_of_sessions_is_judged_lean_as_in_full(tmp_path):
     assert Verdict.FAIL not in verdicts.values()
     lean = validate(compact, Profile.MCP_2025_11_25, lean=True)
     assert {r.rule: r.verdict for r in lean.results} == verdicts
+
+
+def test_piped_validate_keeps_every_rule_id_whole(capsys):
+    recording_file = Path(__file__).parents[1] / "helpers" / "recordings" / "python-sdk-2.3-client-default.jsonl"
+    main(["validate", str(recording_file)])
+    out = capsys.readouterr().out  # captured: not a terminal, as in a pipe or a CI log
+    assert "…" not in out and all(rule.id in out for rule in RULES)

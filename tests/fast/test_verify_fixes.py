@@ -4,6 +4,7 @@ gist in Markdown and stay bare in plain text."""
 
 from __future__ import annotations
 
+import io
 import json
 from xml.etree import ElementTree
 
@@ -14,7 +15,7 @@ from mcp_resume.model.verify.formats import curl_script, junit_xml, markdown, ve
 from mcp_resume.model.verify.report import Check, Report, RuleVerdict
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
-from mcp_resume.jobs.verifying import print_report
+from mcp_resume.jobs.verifying import print_report, sdk_hint
 
 
 PYTHON_SDK = {"name": "mcp-resume python-sdk target", "version": ""}
@@ -83,3 +84,29 @@ def test_the_verify_trace_and_the_curl_reproducer_carry_the_fix():
     verdict = report.verdicts[0]
     assert verify_trace(report, verdict)["fix"]["sdk"] == "python-sdk"
     assert "# how to fix: " + FIXES["no-cross-session"][:40] in curl_script(report, verdict)
+
+
+def test_the_no_sdk_hint_names_the_rules_with_a_remedy_in_agreement_with_their_number():
+    def hint(*rules):
+        return sdk_hint(Report("demo", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {"server_info": {"name": "mine"}},
+                               [RuleVerdict(rule, Verdict.FAIL, "x", Level.MUST, []) for rule in rules]))
+
+    assert "serverInfo names 'mine'" in hint("reject-foreign-event-id")
+    assert "; reject-foreign-event-id has an SDK's remedy" in hint("reject-foreign-event-id")
+    assert "reject-foreign-event-id, malformed-session-400 have an SDK's remedy" in hint(
+        "reject-foreign-event-id", "malformed-session-400")
+
+
+def test_a_finding_only_the_profile_beside_makes_has_its_evidence_and_fix_in_every_report():
+    why = "session B presents session A's event id a1: answered 200, expected any 4xx except 404"
+    verdict = RuleVerdict("reject-foreign-event-id", Verdict.PASS, "2 steps held it", Level.MAY, [],
+                          beside=("boundary", Verdict.FAIL), beside_reason=why)
+    report = Report("demo", "http://127.0.0.1:1/mcp", Profile.MCP_2025_11_25, {}, [verdict])
+    text = io.StringIO()
+    print_report(report, Console(file=text, width=200))
+    printed = text.getvalue()
+    assert f"under boundary, reject-foreign-event-id would FAIL: {why}" in printed
+    assert "  fix: Check a Last-Event-ID against the session named" in printed
+    assert report.to_json()["verdicts"][0]["beside"] == {"profile": "boundary", "verdict": "FAIL", "reason": why}
+    page = markdown(report)
+    assert "## reject-foreign-event-id: PASS, FAIL under boundary" in page and "**How to fix:**" in page

@@ -20,13 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from xml.etree import ElementTree
 
-from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
 from mcp_resume.model.traffic.records import RecordError, read
-from mcp_resume.outputs import Streamed, json_pieces, short_ids
+from mcp_resume.outputs import Streamed, json_pieces, short_ids, wide_console
 from mcp_resume.model.oracle.judge import beside_profile, judge, negotiated_profile, profile_of
 from mcp_resume.model.traffic.validate import RuleResult, Validation
 from mcp_resume.model.verify.formats import add_verdict
@@ -159,10 +158,12 @@ def print_report(result: Validation, title: str, beside: Validation | None = Non
     """``title``, the verdict table (with the verdicts under the profile ``beside`` stands for, when
     given), what the log left open and what was assumed, and the summary, on stdout (shared with
     ``mcp-resume proxy``)."""
-    console = Console(highlight=False)
+    console = wide_console(highlight=False)
     console.print(title, soft_wrap=True)
-    columns = ("rule", "level", "verdict") + ((f"under {beside.profile.value}",) if beside else ()) + ("evidence",)
-    table = Table(*columns)
+    table = Table()
+    table.add_column("rule", no_wrap=True)
+    for column in ("level", "verdict") + ((f"under {beside.profile.value}",) if beside else ()) + ("evidence",):
+        table.add_column(column)
     for r in result.results:
         also = (beside.result(r.rule).verdict.value,) if beside else ()
         table.add_row(r.rule, _level(r, result.profile), r.verdict.value, *also, short_ids(r.reason))

@@ -99,7 +99,7 @@ def sdk_hint(report: Report) -> str | None:
         return None
     name = ((report.capabilities or {}).get("server_info") or {}).get("name")
     named = f"serverInfo names {name!r}" if name else "serverInfo names no server"
-    return (f"no SDK recognised ({named}): the fixes above are generic; {', '.join(rules)} have an SDK's remedy, "
+    return (f"no SDK recognised ({named}): the fixes above are generic; {', '.join(rules)} {'has' if len(rules) == 1 else 'have'} an SDK's remedy, "
             f"which verify --sdk NAME prints ({', '.join(SHOWN_ORDER)}); each rule's page, docs/rules/<rule>.md, "
             "lists every SDK's remedy")
 
@@ -129,13 +129,19 @@ def parse_sdk(name: str | None) -> str | None:
 
 def print_fixes(report: Report, console: Console) -> None:
     """One ``fix <rule> (<verdict>): ...`` line per FAIL and WARN: the rule's fix and, when ``serverInfo``
-    names a known SDK, its remedy (``model.traffic.fixes``); MCP rule ids stay bare."""
+    names a known SDK, its remedy (``model.traffic.fixes``); MCP rule ids stay bare. Then, for each
+    rule that only the profile beside the run's finds broken, its evidence there and its fix."""
     for verdict in report.verdicts:
         fix = report.fix(verdict)
         if fix is not None:
             console.print(f"fix {verdict.rule} ({verdict.verdict.value}): {fix.text}", highlight=False, markup=False)
             if fix.remedy:
                 console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
+    for verdict, fix in report.beside_findings():
+        profile, other = verdict.beside
+        console.print(f"under {profile}, {verdict.rule} would {other.value}: {short_ids(verdict.beside_reason or '')}",
+                      highlight=False, markup=False)
+        console.print(f"  fix: {fix.text}", highlight=False, markup=False)
 
 
 def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None) -> VerifyRun:
@@ -195,12 +201,6 @@ def progress_printer(enabled: bool):
             progress.stage(f"rule {number} of {len(RULES)}: {verdict.rule}: {verdict.verdict.value}{note}")
 
     return show
-
-
-def wide_console() -> Console:
-    """A console as wide as the terminal, or 140 columns when output is not one."""
-    console = Console()
-    return console if console.is_terminal else Console(width=140)
 
 
 def _yes(value) -> str:
