@@ -173,6 +173,11 @@ def test_replay_calls_the_tools_verify_was_given_and_exits_1_while_the_warn_repr
         assert "still WARN" in err and "no --tool server-request=NAME" not in out + err
         assert main(["replay", str(trace_path), url, "--timeout", TIMEOUT, "--tool", "server-request=cancel"]) == 2
         assert "does not list a tool 'cancel'" in capsys.readouterr().err
+    # the spec's reference has only the fixture tools: it plays the role with its own (issue 40)
+    assert main(["replay", str(trace_path), "spec", "--timeout", TIMEOUT]) == 0
+    out = capsys.readouterr().out
+    assert "plays every role with its own, not book_flight" in out
+    assert out.rstrip().endswith("expiry-independent holds on spec (PASS): the finding does not reproduce")
 
 
 def test_verify_sdk_gives_the_python_sdk_remedy_to_a_server_named_demo(tmp_path, capsys):

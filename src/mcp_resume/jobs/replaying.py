@@ -44,6 +44,10 @@ def replay_verify_trace(data: dict, target: str, profile_name: str | None, bound
     uses = _tool_uses(recorded_uses(data.get("tools")), list(given))
     name = "reference" if target == "spec" else target
     print(f"replay {rule} under {profile.value} against {target} (recorded: {data.get('verdict')} on {data.get('target')})")
+    if target == "spec" and uses:
+        print(f"  the spec's reference server lists only the fixture tools: it plays every role with its own, "
+              f"not {', '.join(use.name for use in uses)}")
+        uses = []
     for use in uses:
         print(f"  tool {use.name} for {use.role.value}" + (f" with {json.dumps(use.arguments)}" if use.arguments else ""))
     if is_embedded(name):
@@ -62,6 +66,7 @@ def replay_verify_trace(data: dict, target: str, profile_name: str | None, bound
                       "a replay that judged nothing does not show the finding fixed", EXIT_UNREACHABLE)
     if verdict.verdict in STILL_BROKEN:
         return _error(f"{rule} is still {verdict.verdict.value} on {target}: the finding reproduces", EXIT_FAILED)
+    print(f"{rule} holds on {target} ({verdict.verdict.value}): the finding does not reproduce")
     return EXIT_OK
 
 
