@@ -735,6 +735,10 @@ DESIGNS: dict[int, Design] = {design.number: design_for(design) for design in sp
                               if needs_encoding(design) is None}
 """Each design of ``spec.designs`` as a variation of the transition system, by number."""
 
+LEFT_OUT: dict[int, str] = {design.number: needs_encoding(design) for design in spec_designs.DESIGNS
+                            if needs_encoding(design) is not None}
+"""The designs of ``spec.designs`` with no Z3 variation (not in ``DESIGNS``), by number: why (``needs_encoding``)."""
+
 CORRECT: dict[str, Design] = {variation.target: design_for(variation) for variation in spec_designs.VARIATIONS
                               if needs_encoding(variation) is None}
 """Each correct variation of ``spec.designs`` (``variation-<slug>``) as a variation of the transition system."""

@@ -17,8 +17,10 @@ def test_explore_design_logs_how_far_it_got(tmp_path):
     """A design beside the spec reports its count of states while it walks, not only at the start."""
     done = run("explore-design", "3", cwd=tmp_path)  # several hundred product states expanded
     assert done.returncode == 1, done.stderr
-    counts = re.findall(r"^explored ([\d,]+) states, depth (\d+)", done.stderr, re.MULTILINE)
+    counts = re.findall(r"^exploring: ([\d,]+) states so far, depth (\d+)", done.stderr, re.MULTILINE)
     assert counts and all(int(depth) <= 7 for _, depth in counts), done.stderr
+    final = re.search(r"distinct states\s*│\s*([\d,]+)", done.stdout)  # the table's count is the whole walk's
+    assert final and all(int(n.replace(",", "")) <= int(final[1].replace(",", "")) for n, _ in counts), done.stdout
 
 
 @pytest.mark.timeout(900)

@@ -2,6 +2,7 @@
 matching a fresh regeneration by meaning; SMT-LIB2 on request that replays in Z3; exit codes."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -178,3 +179,16 @@ def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys
     assert f"FAILS: {target}: sat, expected unsat" in printed
     assert "    counterexample to induction of x\n      action: emit_event(stream=T1)" in printed
     assert not failed.holds
+
+
+def test_the_printed_outcome_names_every_design_searched_or_left_out_with_why(outcome, capsys):
+    from mcp_resume.jobs.proving import print_outcome
+    from mcp_resume.model.servers.faulty import DESIGNS as SERVERS
+
+    print_outcome(outcome)
+    printed = capsys.readouterr().out
+    left_out = [number for number in SERVERS if number not in {b.design for b in outcome.bmc}]
+    for number in SERVERS:
+        assert re.search(rf"^  design +{number}: ", printed, re.MULTILINE), number
+    for number in left_out:
+        assert re.search(rf"design +{number}: not searched by Z3 \(.+; the other checkers catch it\)", printed), printed

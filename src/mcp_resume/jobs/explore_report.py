@@ -147,7 +147,7 @@ class ProgressLine:
         if forms is not None:
             self._show(f"expanding session forms: {forms:,} forms within {steps_text(result.depth)}, {result.seconds:.0f} s")
             return
-        self._show(f"explored {result.states:,} states, depth {result.depth}, "
+        self._show(f"exploring: {result.states:,} states so far, depth {result.depth}, "
                    f"{result.seconds:.0f} s, {result.states_per_second:,.0f} states/s")
 
     def note(self, text: str) -> None:

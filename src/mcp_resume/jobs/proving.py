@@ -38,6 +38,7 @@ from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.proofs.artifacts import write_prove_artifacts
 from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, ProofStatus
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DESIGNS as BMC_DESIGNS, BmcResult, Replay, bmc_designs
+from mcp_resume.proofs.system.faulty_systems import LEFT_OUT
 from mcp_resume.proofs.system.agreement import ProveAgreement, prove_agreement
 from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, obligations, required, run_proofs, tally
 from mcp_resume.outputs import StageProgress, staged_folder
@@ -250,6 +251,8 @@ def print_outcome(outcome: ProfileOutcome) -> None:
         print(f"  {outcome.agreement.describe()}")
     for b in outcome.bmc:
         print(f"  design {b.design:2}: {_design_state(b, outcome.replays.get(b.design))}")
+    for number, why in LEFT_OUT.items():
+        print(f"  design {number:2}: not searched by Z3 ({why}; the other checkers catch it)")
     if outcome.unknown:
         print(f"  UNKNOWN: {unknown_cause(outcome)}")
     for problem in outcome.problems:
