@@ -62,13 +62,13 @@ def run_docs(args) -> int:
     tests = Path(args.tests) if args.tests is not None else DEFAULT_TESTS
     if not tests.is_dir():
         if args.tests is not None or args.check:  # asked for, or needed to compare with a committed set
-            print(f"error: no test folder at {tests}; run from the repository root or pass --tests DIR", file=sys.stderr)
+            print(f"mcp-resume docs: error: no test folder at {tests}; run from the repository root or pass --tests DIR", file=sys.stderr)
             return EXIT_USAGE
         tests = None
     out = Path(args.out)
     problem = (None if out.is_dir() else f"{out} is not a folder") if args.check else prepare_output_folder(out)
     if problem:
-        print(f"error: {problem}", file=sys.stderr)
+        print(f"mcp-resume docs: error: {problem}", file=sys.stderr)
         return EXIT_USAGE
     dot_program = graphviz.find_dot()
     try:
@@ -76,13 +76,13 @@ def run_docs(args) -> int:
             return _check(Path(args.out), tests, dot_program)
         result = _build(out, tests, dot_program)
     except (CoverageError, HookError, GraphvizError) as error:
-        print(f"error: {error}", file=sys.stderr)
+        print(f"mcp-resume docs: error: {error}", file=sys.stderr)
         return EXIT_FAILED
     except OSError as error:
         print(f"mcp-resume docs: error: {write_problem(error)}", file=sys.stderr)
         return EXIT_USAGE
     for note in result.notes:
-        print(f"note: {note}", file=sys.stderr)
+        print(f"mcp-resume docs: note: {note}", file=sys.stderr)
     print(f"wrote {len(result.written)} files to {args.out}")
     if result.uncovered:
         print(f"rules no test covers: {', '.join(result.uncovered)}")
@@ -106,7 +106,7 @@ def _check(committed: Path, tests: Path, dot_program: str | None) -> int:
         result = build_docs(Path(scratch), tests, dot_program, progress.stage)
         differences = compare_sets(Path(scratch), committed, svg=dot_program is not None)
     for note in result.notes:
-        print(f"note: {note}; SVG files not compared", file=sys.stderr)
+        print(f"mcp-resume docs: note: {note}; SVG files not compared", file=sys.stderr)
     if not differences:
         print(f"{committed} is up to date with the spec")
         return EXIT_OK
