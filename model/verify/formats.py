@@ -227,7 +227,7 @@ def write_findings(report: Report, folder: Path, keep_earlier: bool = False,
     stale), which adds its files to theirs; no other file of ``folder`` is touched.
     The manifest names the run that wrote them: ``report.target`` and ``asked_profile``
     (the ``--profile`` asked, ``auto`` included; default: the report's), which
-    ``findings_clash`` compares with the next run's. Raises ``OSError`` when it cannot."""
+    ``earlier_run`` reads back. Raises ``OSError`` when it cannot."""
     earlier = _earlier(folder)
     if not keep_earlier:
         _remove(folder, earlier)
@@ -251,25 +251,16 @@ def write_findings(report: Report, folder: Path, keep_earlier: bool = False,
     return written
 
 
-def findings_clash(folder: Path, target: str, profile: str) -> str | None:
-    """Why a verify run against ``target`` under ``profile`` (as asked: ``auto`` or a profile
-    name) must not write its reproducers into ``folder``, or ``None``. It must not when
-    ``folder/MANIFEST`` lists the reproducers of a run against another target or under another
-    profile: writing would remove them (a run replaces only its own earlier findings, so that a
-    passing re-run after a fix leaves none behind). A manifest that names no target (older
-    versions) or cannot be read clashes with nothing."""
+def earlier_run(folder: Path) -> tuple[str, str] | None:
+    """``(target, profile)`` of the verify run whose reproducers ``folder/MANIFEST`` lists, or
+    ``None`` when it lists none, names no target (older versions) or cannot be read."""
     try:
         data = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     if not isinstance(data, dict) or not data.get("files") or not isinstance(data.get("target"), str):
         return None
-    earlier = (data["target"], str(data.get("profile")))
-    if earlier == (target, profile):
-        return None
-    return (f"{folder} holds the reproducers of an earlier verify run against {earlier[0]} (profile {earlier[1]}); "
-            f"this run against {target} (profile {profile}) would remove them: give it its own --out, "
-            f"or delete {folder / MANIFEST} to let it replace them")
+    return data["target"], str(data.get("profile"))
 
 
 def _earlier(folder: Path) -> list[str]:

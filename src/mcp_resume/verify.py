@@ -6,12 +6,13 @@ an embedded target started here on 127.0.0.1 and stopped afterwards
 ``design-<n>`` ...). Prints one row per catalog rule (rule, level, verdict,
 one-line evidence) and optionally writes the report as JSON (``--json``),
 JUnit XML (``--junit``, one test case per rule) and Markdown (``--markdown``).
-For every FAIL and WARN it writes, next to the report (or into ``--out``), a
-verify trace (``mcp-resume replay TRACE TARGET`` runs it again) and a curl
-script that sends the same requests. A later run against the same TARGET and
-``--profile`` replaces them (a passing run leaves none); a run against another
-TARGET or profile into a folder holding them is refused at start (exit 2), so
-that two runs never overwrite each other's traces.
+For every FAIL and WARN it writes a verify trace (``mcp-resume replay TRACE
+TARGET`` runs it again) and a curl script that sends the same requests, into
+``mcp-resume-findings/<target>.<profile>/`` beside the first report (or in the
+working folder), or into ``--out``, and says where. A later run against the same
+TARGET and ``--profile`` replaces them (a passing run leaves none); runs against
+other targets or profiles keep theirs in their own folders; a run that reached no
+server leaves them as they were.
 
 ``--profile auto`` (the default) applies the MCP profile of the revision the
 server negotiates; ``--profile boundary`` is the stricter one. ``--stream-ttl S``
@@ -53,7 +54,6 @@ from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_repor
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing, embedded_help, is_embedded
 from mcp_resume.model.targets.process import TargetStartError
-from mcp_resume.model.verify.formats import findings_clash
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
@@ -83,7 +83,7 @@ def add_parser(subparsers, summary: str) -> None:
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
-            "written next to the report or into --out. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
+            "written into mcp-resume-findings/TARGET.PROFILE (or --out), and the run says where. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
             "error or missing tool, 3 target unreachable or some verdict INCONCLUSIVE (and none FAIL), "
             "130 interrupted (the reports written are marked partial)."
         ),
@@ -101,10 +101,10 @@ def add_parser(subparsers, summary: str) -> None:
     verify.add_argument("--junit", type=output_path, default=None, metavar="FILE", help="write JUnit XML, one test case per rule")
     verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
     verify.add_argument("--out", type=output_path, default=None, metavar="DIR",
-                        help="folder for the reproducers of each finding (default: mcp-resume-findings beside the first "
-                             "report written). A later run against the same target and --profile replaces an earlier "
-                             "run's reproducers there; a run against another target or profile is refused (exit 2): "
-                             "give each its own --out")
+                        help="folder for the reproducers of each finding (default: mcp-resume-findings/TARGET.PROFILE "
+                             "beside the first report written, or in the working folder: each target and profile "
+                             "keeps its own). A later run into the same folder replaces the reproducers there, "
+                             "and says so when they were another target's or profile's")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
@@ -141,9 +141,7 @@ def run_verify(args) -> int:
         if getattr(args, "out", None) is not None and (problem := prepare_output_folder(Path(args.out))):
             raise UsageError(f"--out {problem}")
         asked = getattr(args, "profile", "auto")
-        folder = findings_folder(outputs, getattr(args, "out", None))
-        if folder is not None and (clash := findings_clash(folder, args.target, asked)):
-            raise UsageError(clash)
+        folder = findings_folder(outputs, getattr(args, "out", None), args.target, asked)
         url = None if is_embedded(args.target) else parse_target(args.target)
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
         sdk = parse_sdk(getattr(args, "sdk", None))
@@ -165,14 +163,14 @@ def run_verify(args) -> int:
     except (TargetError, TargetStartError) as error:
         report = unreachable_report(args.target, url, profile, str(error))
         try:
-            write_outputs(report, outputs, getattr(args, "out", None), console, asked=asked)
+            write_outputs(report, outputs, folder, console, asked=asked)
         except OSError as failure:
             return _error(f"cannot write a report to {failure.filename or 'its file'}: {failure.strerror or failure}",
                           EXIT_USAGE)
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
-        write_outputs(report, outputs, getattr(args, "out", None), console, partial=stopped is not None, asked=asked)
+        write_outputs(report, outputs, folder, console, partial=stopped is not None, asked=asked)
     except OutputError as error:
         return _error(str(error), EXIT_USAGE)
     except OSError as error:

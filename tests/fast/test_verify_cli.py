@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
+from pathlib import Path
 
 import pytest
 from rich.console import Console
@@ -14,7 +16,8 @@ from mcp_resume.model.verify.report import Check, Report, RuleVerdict, skip
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.jobs.targets import parse_target
-from mcp_resume.jobs.verifying import print_report
+from mcp_resume.jobs.verifying import findings_folder, print_report, write_outputs
+from mcp_resume.model.verify.formats import MANIFEST
 
 
 @pytest.mark.parametrize(
@@ -132,31 +135,40 @@ def _findings_of(target: str) -> Report:
     return Report(target, "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [broken])
 
 
-def test_a_run_against_another_target_into_the_same_out_is_refused_and_leaves_the_traces(tmp_path, capsys):
-    from mcp_resume.model.verify.formats import write_findings
+def _written(report: Report, folder, asked: str) -> str:
+    console = Console(record=True, width=300)
+    write_outputs(report, {"json": None, "junit": None, "markdown": None}, folder, console, asked=asked)
+    return console.export_text()
 
+
+def test_each_target_and_profile_has_its_own_default_findings_folder(tmp_path):
+    reports = {"json": tmp_path / "ci" / "report.json", "junit": None, "markdown": None}
+    assert findings_folder(reports, None, "http://127.0.0.1:8000/mcp", "auto") == \
+        tmp_path / "ci" / "mcp-resume-findings" / "127.0.0.1_8000_mcp.auto"
+    none = {"json": None, "junit": None, "markdown": None}
+    assert findings_folder(none, None, "design-2", "boundary") == Path("mcp-resume-findings") / "design-2.boundary"
+    assert findings_folder(none, tmp_path / "mine", "design-2", "boundary") == tmp_path / "mine"
+    first = findings_folder(none, None, "http://127.0.0.1:8000/mcp", "auto")
+    assert first != findings_folder(none, None, "http://127.0.0.1:8001/mcp", "auto")
+    assert first != findings_folder(none, None, "http://127.0.0.1:8000/mcp", "boundary")
+
+
+def test_a_run_into_another_run_s_out_replaces_its_reproducers_and_says_so(tmp_path):
     folder = tmp_path / "findings"
-    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
+    assert "reproducers (verify trace and curl script per finding) in" in _written(_findings_of("design-2"), folder, "auto")
+    said = _written(_findings_of("design-3"), folder, "auto")
+    assert "the reproducers of an earlier run against design-2 (profile auto)" in said and "its own --out" in said
+    assert json.loads((folder / MANIFEST).read_text())["target"] == "design-3"
+    passing = Report("design-3", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [])
+    assert f"no finding: this run's earlier reproducers in {folder} were removed" in _written(passing, folder, "auto")
+
+
+def test_an_unreachable_run_leaves_the_earlier_reproducers_as_they_were(tmp_path, capsys):
+    folder = tmp_path / "findings"
+    _written(_findings_of("http://127.0.0.1:9/mcp"), folder, "auto")
     before = {p.name: p.read_bytes() for p in folder.iterdir()}
-    assert main(["verify", "design-3", "--out", str(folder)]) == 2  # refused before any server starts
-    err = capsys.readouterr().err
-    assert "earlier verify run against design-2" in err and "its own --out" in err
+    assert main(["verify", "http://127.0.0.1:9/mcp", "--timeout", "1", "--out", str(folder)]) == 3
     assert {p.name: p.read_bytes() for p in folder.iterdir()} == before
-    assert main(["verify", "design-2", "--profile", "boundary", "--out", str(folder)]) == 2  # another profile too
-    assert "(profile auto)" in capsys.readouterr().err
-
-
-def test_a_findings_folder_clashes_only_with_another_target_or_profile(tmp_path):
-    from mcp_resume.model.verify.formats import MANIFEST, findings_clash, write_findings
-
-    folder = tmp_path / "findings"
-    assert findings_clash(folder, "design-2", "auto") is None  # nothing there yet
-    write_findings(_findings_of("design-2"), folder, asked_profile="auto")
-    assert findings_clash(folder, "design-2", "auto") is None  # the same run again replaces its own
-    assert "design-2" in findings_clash(folder, "http://127.0.0.1:8000/mcp", "auto")
-    assert "profile auto" in findings_clash(folder, "design-2", "boundary")
-    (folder / MANIFEST).write_text('{"files": ["replay-suffix.trace.json"]}')  # an older manifest, no owner
-    assert findings_clash(folder, "design-3", "auto") is None
 
 
 def test_two_reports_on_stdout_print_verify_s_own_usage(capsys):

@@ -127,7 +127,7 @@ def test_markdown_and_json_name_the_finding_and_its_reproducers(design_3_run):
     assert "| `reemit-keeps-pending` | MUST | **FAIL** |" in text and "reemit-keeps-pending.curl.sh" in text
     report = json.loads((folder / "r.json").read_text())
     assert report["summary"]["FAIL"] == 1 and report["profile"] == "boundary"
-    assert sorted(p.name for p in (folder / "mcp-resume-findings").iterdir() if not p.name.startswith(".")) == [
+    assert sorted(p.name for p in (folder / "mcp-resume-findings" / "design-3.boundary").iterdir() if not p.name.startswith(".")) == [
         "reemit-keeps-pending.curl.sh",
         "reemit-keeps-pending.trace.json",
     ]
@@ -136,7 +136,7 @@ def test_markdown_and_json_name_the_finding_and_its_reproducers(design_3_run):
 @pytest.mark.timeout(120)
 def test_the_curl_reproducer_runs_and_shows_the_missing_reemission(design_3_run):
     _, folder = design_3_run
-    script = folder / "mcp-resume-findings" / "reemit-keeps-pending.curl.sh"
+    script = folder / "mcp-resume-findings" / "design-3.boundary" / "reemit-keeps-pending.curl.sh"
     with serving_design("design-3") as url:
         done = subprocess.run(
             ["bash", str(script), url],
@@ -156,7 +156,7 @@ def test_the_curl_reproducer_runs_and_shows_the_missing_reemission(design_3_run)
 @pytest.mark.timeout(120)
 def test_replay_of_a_verify_trace_fails_on_the_design_and_holds_on_the_spec(design_3_run, capsys):
     _, folder = design_3_run
-    trace = str(folder / "mcp-resume-findings" / "reemit-keeps-pending.trace.json")
+    trace = str(folder / "mcp-resume-findings" / "design-3.boundary" / "reemit-keeps-pending.trace.json")
     assert main(["replay", trace, "design-3", "--timeout", "2"]) == 1
     assert "reemit-keeps-pending: FAIL" in capsys.readouterr().out
     assert main(["replay", trace, "spec", "--timeout", "2"]) == 0

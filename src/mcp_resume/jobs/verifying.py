@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 from rich.console import Console
@@ -23,10 +24,10 @@ from rich.table import Table
 from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
-from mcp_resume.model.verify.formats import junit_xml, markdown, write_findings
+from mcp_resume.model.verify.formats import earlier_run, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
-from mcp_resume.outputs import StageProgress, short_ids, write_output
+from mcp_resume.outputs import StageProgress, is_standard_output, short_ids, write_output
 from mcp_resume.spec.verdicts import Verdict
 
 FINDINGS_FOLDER = "mcp-resume-findings"
@@ -159,27 +160,56 @@ def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, to
         return _PARTIAL
 
 
-def findings_folder(outputs: dict[str, Path | None], out: Path | None) -> Path | None:
-    """Where the reproducers go: ``--out``, else ``mcp-resume-findings`` beside the first report
-    written, else nowhere (``None``)."""
-    written = [p for p in outputs.values() if p is not None]
-    return out or (written[0].parent / FINDINGS_FOLDER if written else None)
+def findings_folder(outputs: dict[str, Path | None], out: Path | None, target: str, profile: str) -> Path:
+    """Where the reproducers go: ``--out`` as given; else this run's own folder, ``<target>.<profile>``
+    (``run_folder_name``), in ``mcp-resume-findings`` beside the first report written, or in the
+    working folder when none is: runs against other targets or profiles keep theirs."""
+    if out is not None:
+        return Path(out)
+    written = [p for p in outputs.values() if p is not None and not is_standard_output(p)]
+    base = written[0].parent if written else Path(".")
+    return base / FINDINGS_FOLDER / run_folder_name(target, profile)
 
 
-def write_outputs(report: Report, outputs: dict[str, Path | None], out: Path | None, console: Console,
-                   partial: bool = False, asked: str | None = None) -> None:
-    """The reports and the reproducers; a ``partial`` (interrupted) run keeps an earlier run's reproducers;
-    ``asked``: the ``--profile`` asked, recorded with them (``findings_clash``)."""
-    folder = findings_folder(outputs, out)
-    files = write_findings(report, folder, keep_earlier=partial, asked_profile=asked) if folder is not None else {}
-    if files:
-        console.print(f"reproducers (verify trace and curl script per finding) in {folder}", highlight=False)
+def run_folder_name(target: str, profile: str) -> str:
+    """A folder name for a run against ``target`` (a URL or an embedded target's name) under
+    ``profile`` (as asked, ``auto`` included): ``127.0.0.1_8000_mcp.boundary``, ``python-sdk.auto``."""
+    bare = re.sub(r"^[a-z]+://", "", target)
+    return f"{re.sub(r'[^A-Za-z0-9.@-]+', '_', bare).strip('_.') or 'target'}.{profile}"
+
+
+def write_outputs(report: Report, outputs: dict[str, Path | None], folder: Path, console: Console,
+                  partial: bool = False, asked: str | None = None) -> None:
+    """The reports, and the reproducers in ``folder`` (``findings_folder``), saying where they went. A
+    run that reached no server (``report.unreachable``) leaves ``folder`` as it was; a ``partial``
+    (interrupted) run keeps an earlier run's reproducers; another run's reproducers in ``folder``
+    (only with ``--out``) are replaced, with a line that says so. ``asked``: the ``--profile`` asked,
+    recorded with them (``formats.earlier_run``)."""
+    files: dict[str, list[Path]] = {}
+    if not report.unreachable:
+        files = _write_reproducers(report, folder, console, partial, asked or report.profile.value)
     if outputs["json"] is not None:
         write_output(outputs["json"], json.dumps(report.to_json(), indent=2) + "\n")
     if outputs["junit"] is not None:
         write_output(outputs["junit"], junit_xml(report))
     if outputs["markdown"] is not None:
         write_output(outputs["markdown"], markdown(report, files, outputs["markdown"].parent))
+
+
+def _write_reproducers(report: Report, folder: Path, console: Console, partial: bool,
+                       asked: str) -> dict[str, list[Path]]:
+    earlier = earlier_run(folder)
+    files = write_findings(report, folder, keep_earlier=partial, asked_profile=asked)
+    lines = [f"reproducers (verify trace and curl script per finding) in {folder}"] if files else []
+    if earlier is not None and not partial:
+        if earlier != (report.target, asked):
+            lines.append(f"the reproducers of an earlier run against {earlier[0]} (profile {earlier[1]}) in {folder} "
+                         "were removed: give each target and profile its own --out to keep them")
+        elif not files:
+            lines.append(f"no finding: this run's earlier reproducers in {folder} were removed")
+    for line in lines:
+        console.print(line, highlight=False, markup=False, soft_wrap=True)
+    return files
 
 
 def progress_printer(enabled: bool):
