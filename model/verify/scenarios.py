@@ -75,7 +75,9 @@ NEEDS = {
 
 UNLOCKS = {
     "sessions": "issue an Mcp-Session-Id on initialize (a server without sessions is judged on the others only)",
-    "event-ids": "SSE event ids on some stream (a priming event, D8, gives every POST stream one)",
+    "event-ids": "SSE event ids: pass the transport an event store (Python SDK: event_store= of "
+                 "streamable_http_app or StreamableHTTPSessionManager; TypeScript SDK: the transport's eventStore "
+                 "option); a priming event (D8) then gives every POST stream an id to resume from",
     "get": "a GET stream: answer a GET with the session id with text/event-stream",
     "sse": "answer POSTed requests with text/event-stream",
     "server-request-tool": f"add the fixture tool test_elicitation or test_sampling ({PAGE}; {KIT} adds all "

@@ -28,13 +28,16 @@ finding has an SDK's remedy the summary says so. The summary ends with what woul
 verify judge each rule it could not (a fixture tool, a GET stream, a TTL) and which
 tool drove which rules. Exit codes:
 
-- 0 when no rule got FAIL or INCONCLUSIVE, 1 when some rule got FAIL;
+- 0 when no rule got FAIL or INCONCLUSIVE and ``--require``/``--fail-on`` are met
+  (``jobs.gate``), 1 when some rule got FAIL, or a required rule FAIL or WARN, or a
+  WARN under ``--fail-on warn``;
 - 2 for bad usage (TARGET, ``--timeout``, a report path, a ``--tool`` with an unknown
   role, arguments that are not a JSON object, a tool the server does not list, or an
   unknown ``--sdk``) or a missing program (node);
 - 3 when the target cannot be checked (down, silent, not an MCP server, or the
   embedded target did not start), or when no rule failed but some could not be
-  driven (INCONCLUSIVE): a CI gate must not pass on what was never checked;
+  driven (INCONCLUSIVE), or a required rule (or any under ``--fail-on skip``) was
+  SKIPped: a CI gate must not pass on what was never checked;
 - 130 when interrupted (Ctrl-C): the verdicts made so far are printed and
   written, the rest are INCONCLUSIVE, and the reports say partial (JSON ``partial``
   and ``stopped``, a Markdown line, a JUnit ``partial`` property).
@@ -47,6 +50,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mcp_resume.jobs.gate import Gate, parse_fail_on, parse_required, unmet
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
 from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
@@ -83,8 +87,10 @@ def add_parser(subparsers, summary: str) -> None:
         ),
         epilog=(
             "For every FAIL and WARN a verify trace (for 'mcp-resume replay') and a curl script are "
-            "written into mcp-resume-findings/TARGET.PROFILE (or --out), and the run says where. Exit codes: 0 no FAIL, 1 some FAIL, 2 usage "
-            "error or missing tool, 3 target unreachable or some verdict INCONCLUSIVE (and none FAIL), "
+            "written into mcp-resume-findings/TARGET.PROFILE (or --out), and the run says where. Exit codes: 0 no FAIL "
+            "(and --require, --fail-on met), 1 some FAIL (or a required rule FAIL or WARN), 2 usage "
+            "error or missing tool, 3 target unreachable or some verdict INCONCLUSIVE (or a required rule SKIPped) "
+            "and none FAIL, "
             "130 interrupted (the reports written are marked partial)."
         ),
     )
@@ -122,6 +128,14 @@ def add_parser(subparsers, summary: str) -> None:
              "typescript-sdk, fastmcp-python, fastmcp-typescript, tmcp, mcp-lite; default: the one serverInfo's "
              "name mentions)",
     )
+    verify.add_argument(
+        "--require", action="append", default=None, metavar="RULE[,RULE]",
+        help="rules that must PASS, for a CI gate: one SKIPped or INCONCLUSIVE exits 3, one that FAILs or WARNs "
+             "exits 1 (e.g. --require replay-suffix,reemit-pending for a server that must resume); repeatable")
+    verify.add_argument(
+        "--fail-on", action="append", default=None, metavar="VERDICT",
+        help="also fail the run on these verdicts: warn (exit 1), skip (a rule that applies under the profile "
+             "but was not checked: exit 3); repeatable or comma-separated")
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
 
 
@@ -145,6 +159,7 @@ def run_verify(args) -> int:
         url = None if is_embedded(args.target) else parse_target(args.target)
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
         sdk = parse_sdk(getattr(args, "sdk", None))
+        gate = Gate(parse_required(getattr(args, "require", None)), parse_fail_on(getattr(args, "fail_on", None)))
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = wide_console()
@@ -177,11 +192,16 @@ def run_verify(args) -> int:
         return _error(write_problem(error), EXIT_USAGE)
     if stopped:
         return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
-    if report.failed:
+    demanded = unmet(report, gate)
+    for item in demanded:
+        print(f"mcp-resume verify: {item.line}", file=sys.stderr)
+    if report.failed or any(item.broken for item in demanded):
         return EXIT_FAILED
     inconclusive = [v.rule for v in report.verdicts if v.verdict is Verdict.INCONCLUSIVE]
     if inconclusive:
         return _error(f"{len(inconclusive)} rule(s) could not be checked: {', '.join(inconclusive)}", EXIT_UNREACHABLE)
+    if demanded:
+        return _error(f"{len(demanded)} demand(s) of --require/--fail-on not met: see above", EXIT_UNREACHABLE)
     return EXIT_OK
 
 

@@ -36,7 +36,7 @@ class Confirmation(BaseModel):
     seat: str = "aisle"
 
 
-def readme_app(*, fixtures: bool):
+def readme_app(*, fixtures: bool, event_store: bool = True):
     server = MCPServer("Demo")
 
     @server.tool()
@@ -63,7 +63,7 @@ def readme_app(*, fixtures: bool):
 
     if fixtures:
         add_fixture_tools(server)
-    return server.streamable_http_app(event_store=InMemoryEventStore())
+    return server.streamable_http_app(event_store=InMemoryEventStore() if event_store else None)
 
 
 def lowlevel_app():

@@ -1,0 +1,55 @@
+"""``verify --require`` and ``--fail-on``: what a CI job can demand beyond "no FAIL" (issue 40)."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.jobs.gate import Gate, parse_fail_on, parse_required, unmet
+from mcp_resume.jobs.targets import UsageError
+from mcp_resume.model.verify.report import Report, RuleVerdict, skip
+from mcp_resume.spec.profiles import Level, Profile
+from mcp_resume.spec.verdicts import Verdict
+
+
+def _report(*verdicts: RuleVerdict) -> Report:
+    return Report("demo", "http://127.0.0.1:1/mcp", Profile.MCP_2025_11_25, {}, list(verdicts))
+
+
+NO_STORE = skip("replay-suffix", Profile.MCP_2025_11_25, "no stream carries event ids",
+                unlock="SSE event ids: pass the transport an event store")
+WARNED = RuleVerdict("priming-event", Verdict.WARN, "no priming event", Level.SHOULD)
+PASSED = RuleVerdict("no-cross-session", Verdict.PASS, "12 steps held it", Level.MUST)
+
+
+def test_rules_are_read_from_repeated_and_comma_separated_options_once_each():
+    assert parse_required(["replay-suffix,reemit-pending", " replay-suffix ", "no-cross-session"]) == (
+        "replay-suffix", "reemit-pending", "no-cross-session")
+    assert parse_required(None) == () and parse_fail_on(["Warn", "skip,warn"]) == frozenset({"warn", "skip"})
+
+
+@pytest.mark.parametrize("parse, value, words", [(parse_required, "replay-sufix", "not a rule id"),
+                                                 (parse_fail_on, "fail", "expected warn or skip")])
+def test_an_unknown_name_is_a_usage_error_that_lists_what_is_known(parse, value, words):
+    with pytest.raises(UsageError, match=words):
+        parse([value])
+
+
+def test_a_required_rule_skipped_is_never_checked_and_says_how_to_check_it():
+    [found] = unmet(_report(NO_STORE, PASSED), Gate(required=("replay-suffix", "no-cross-session")))
+    assert not found.broken and found.line.startswith("required rule replay-suffix is SKIP: no stream carries")
+    assert "to check it: SSE event ids: pass the transport an event store" in found.line
+
+
+def test_fail_on_makes_a_warn_broken_and_an_applicable_skip_unchecked_but_not_a_rule_that_does_not_apply():
+    not_applicable = skip("sessionless-get-405", Profile.MCP_2025_11_25, "not applicable under mcp-2025-11-25")
+    found = unmet(_report(NO_STORE, WARNED, not_applicable, PASSED), Gate(fail_on=frozenset({"warn", "skip"})))
+    assert [(f.line.split(":")[0], f.broken) for f in found] == [
+        ("replay-suffix is SKIP (--fail-on skip)", False), ("priming-event is WARN (--fail-on warn)", True)]
+    assert unmet(_report(NO_STORE, WARNED), Gate()) == []
+
+
+@pytest.mark.parametrize("option", ["--require", "--fail-on"])
+def test_a_bad_gate_option_is_refused_before_any_server_starts(option, capsys):
+    assert main(["verify", "design-3", option, "nope"]) == 2
+    assert "mcp-resume verify: error: " + option in capsys.readouterr().err
