@@ -43,11 +43,6 @@ class Note:
 _SDK_GET = Where("mcp", "mcp/server/streamable_http.py", ("_handle_get_request", "GET_STREAM_KEY"))
 
 FASTMCP_PYTHON = (
-    Note(("expiry-independent",),
-         "nothing expired that verify could see: FastMCP's session manager (the SDK's) states no time to live "
-         "for its sessions or streams, so without --stream-ttl and --session-ttl the spec has no expiry to "
-         "judge (SKIP is right)",
-         (Where("mcp", "mcp/server/streamable_http_manager.py", ("_handle_stateful_request",)),)),
     Note(("reemit-pending", "reemit-keeps-pending"),
          "a pending elicitation/create whose POST connection dropped is never sent again: the SDK FastMCP runs "
          "on (mcp 2.3.0) stores the request under its call's stream only, and a GET with the session id alone "
@@ -84,10 +79,16 @@ FASTMCP_TYPESCRIPT = (
          "re-emitted (a MAY in the MCP revisions: PASS there), so whether re-emission keeps it pending cannot be seen",
          (Where("fastmcp", _FASTMCP_TS, ("elicit: (params, options) => this.#server.elicitInput(params, options)",
                                          "requestSampling")), _TS_SDK_SEND)),
-    Note(("expiry-independent",),
-         "nothing expired that verify could see: FastMCP states no time to live for its sessions or streams, "
-         "so without --stream-ttl and --session-ttl the spec has no expiry to judge (SKIP is right)",
-         (_TS_SDK_SEND,)),
+    Note(("reject-foreign-event-id",),
+         "mcp-proxy 6.7.19 gives each session's transport an InMemoryEventStore of its own, so another "
+         "session's event id (or one never issued) is unknown there and nothing is replayed (no-cross-session "
+         "PASSes); the SDK's replayEvents refuses it with 400 and JSON-RPC error -32000 'Invalid event ID "
+         "format', the very status and code mcp-proxy gives a request without a session ('Bad Request: No valid "
+         "session ID provided'), so a client cannot tell a bad event id from a missing session, which boundary "
+         "asks (MCP accepts any 4xx: PASS)",
+         (Where("mcp-proxy", "dist/startStdioServer-*.mjs", ("resolveEventStore", "No valid session ID provided")),
+          Where("@modelcontextprotocol/sdk", "dist/esm/server/webStandardStreamableHttp.js",
+                ("replayEvents", "Invalid event ID format")))),
     Note(("standalone-stream-scope",),
          "the call's elicitation/create (and sampling/createMessage) comes on the session's standalone GET stream "
          "while one is open, not on the call's own POST stream: context.elicit calls the SDK's "
@@ -108,13 +109,20 @@ _TMCP_HTTP = "@tmcp/transport-http"
 _TMCP_INDEX = "src/index.js"
 
 TMCP = (
-    Note(("replay-suffix", "no-cross-session", "no-replay-on-session-resume", "no-reemit-on-stream-resume",
-          "event-id-unique", "server-request-ownership"),
+    Note(("replay-suffix", "no-cross-session", "no-reemit-on-stream-resume", "event-id-unique",
+          "no-duplicate-tool-call"),
          "@tmcp/transport-http writes every SSE event as 'event: message' and 'data:' with no 'id:' line, keeps no "
-         "event store and never reads Last-Event-ID: no stream can be resumed, and without ids a replayed or "
-         "another session's message cannot be told from a new one. Event ids are optional in MCP (B22), so these "
-         "rules cannot be judged: SKIP is right",
+         "event store and never reads Last-Event-ID: no stream can be resumed, so neither can a call cut off "
+         "mid-way (whether it would run twice is never reached), and without ids a replayed or another session's "
+         "message cannot be told from a new one. Event ids are optional in MCP (B22), so these rules cannot be "
+         "judged: SKIP is right",
          (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#controller_storage", "event: message")),)),
+    Note(("priming-event",),
+         "a POST stream opens with the call's own messages, each 'event: message' and 'data:' without an 'id:' "
+         "line: no priming event (an event id with empty data, D8: a SHOULD from 2025-11-25 and under boundary; "
+         "the 2025-06-18 tmcp negotiates has none, SKIP there), so a client cut off before the response has no "
+         "id to resume from",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("event: message", "text/event-stream")),)),
     Note(("expiry-independent",),
          "nothing to judge: no stream carries an event id that could outlive its session, and tmcp's sessions "
          "and streams never expire (no time to live anywhere in the transport); --stream-ttl and --session-ttl "
@@ -150,7 +158,7 @@ MCP_LITE = (
          "allows only an SSE stream or 405 there (B15) and 400 only for an unsupported version (C40); verify "
          "sent the same GET without the header and got the stream, so it drives the other rules' GETs without it",
          (_LITE, Where("mcp-lite", "dist/index.js", ("validateProtocolHeader",)))),
-    Note(("replay-suffix", "no-replay-on-session-resume", "no-reemit-on-stream-resume", "event-id-unique"),
+    Note(("replay-suffix", "no-reemit-on-stream-resume", "event-id-unique"),
          "POST streams carry no event ids and the session's GET stream (driven without the header) delivered no "
          "event while verify watched it: no cursor to resume from. Read in the source, what a resumption would "
          "find: InMemorySessionAdapter.appendEvent buffers every notification of the session under "
@@ -158,6 +166,12 @@ MCP_LITE = (
          "re-delivers them; every session numbers its ids '<n>#_GET_stream' from 1 and replay looks the cursor "
          "up in the presenting session, so another session's id replays this session's own events",
          (_LITE, Where("mcp-lite", "dist/index.js", ("appendEvent", "replay", "_GET_stream")))),
+    Note(("priming-event",),
+         "createSSEStream's writer puts an 'id:' line before 'data:' only when it is given an event id, and "
+         "handlePost opens its POST streams without one and writes no empty event first: no priming event "
+         "(D8, a SHOULD from 2025-11-25 and under boundary; the 2025-03-26 mcp-lite negotiates has none, SKIP "
+         "there), so a client cut off before the response has no cursor",
+         (Where("mcp-lite", "dist/index.js", ("createSSEStream", "handlePost")),)),
     Note(("reject-foreign-event-id",),
          "an event id mcp-lite never issued (no '#') makes parseEventId throw inside replay, and handleGet "
          "answers 500 'Internal Server Error: Replay failed' instead of refusing it with a 4xx",
