@@ -22,6 +22,7 @@ import asyncio
 import functools
 import json
 import math
+import os
 import secrets
 import ssl
 import time
@@ -114,12 +115,17 @@ class Timeouts:
         return cls(seconds, seconds, seconds, max(10.0, 3 * seconds), min(1.0, seconds))
 
 
-@functools.cache
 def tls_context() -> ssl.SSLContext:
-    """The TLS settings every client of this process shares: httpx's default without the
-    environment's (certificates verified against its CA bundle), made once. Loading the bundle costs about 20 ms of CPU,
-    which each client paid again, and ``verify`` makes a client per scenario."""
-    return httpx.create_ssl_context(trust_env=False)
+    """The TLS settings of an ``https://`` target: certificates verified against the system's trust
+    store (OpenSSL's default paths; ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` move them), made once per
+    store. Loading a store costs about 20 ms of CPU, which each client paid again, and ``verify``
+    makes a client per scenario."""
+    return _tls_context(os.environ.get("SSL_CERT_FILE"), os.environ.get("SSL_CERT_DIR"))
+
+
+@functools.cache
+def _tls_context(cert_file: str | None, cert_dir: str | None) -> ssl.SSLContext:
+    return ssl.create_default_context()
 
 
 class StreamableHttpClient:
@@ -128,13 +134,19 @@ class StreamableHttpClient:
     Use it as an async context manager. JSON-RPC ids are strings unique to this
     client (``next_id``), so two clients never collide unless told to. An empty
     ``protocol_version`` sends no ``MCP-Protocol-Version`` header; ``version_on_get = False``
-    sends none on GET (for a server that refuses the negotiated one there, C40).
+    sends none on GET (for a server that refuses the negotiated one there, C40). ``headers``
+    (``(name, value)`` pairs, e.g. ``Authorization``) go with every request and are never kept
+    in an exchange, so no report, trace or curl script holds their values; the MCP headers the
+    client sets itself win over them. An ``https://`` URL is verified against the system's
+    trust store (``tls_context``).
     """
 
-    def __init__(self, url: str, bounds: Timeouts | None = None, *, protocol_version: str = PROTOCOL_VERSION):
+    def __init__(self, url: str, bounds: Timeouts | None = None, *, protocol_version: str = PROTOCOL_VERSION,
+                 headers: tuple[tuple[str, str], ...] = ()):
         self.url = url
         self.bounds = bounds or Timeouts()
         self.protocol_version = protocol_version
+        self.extra_headers = headers  # sent on every request, never kept in an exchange (secrets)
         self.version_on_get = True
         self.exchanges: list[Exchange] = []
         self._prefix = f"mr-{secrets.token_hex(3)}"
@@ -284,7 +296,8 @@ class StreamableHttpClient:
         return exchange
 
     def _headers(self, method: str, session: str | None, last_event_id: str | None, body: Any) -> dict[str, str]:
-        headers = {"accept": ACCEPT_GET if method == "GET" else ACCEPT_POST}
+        headers = {name.lower(): value for name, value in self.extra_headers}
+        headers["accept"] = ACCEPT_GET if method == "GET" else ACCEPT_POST
         if body is not None:
             headers["content-type"] = JSON_TYPE
         if session is not None:

@@ -45,16 +45,23 @@ PY
 
 
 
-def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange]) -> str:
+def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], secret_headers: list[str] = ()) -> str:
     """The bash script for ``exchanges``, in order; ``comments`` (one line each, without
-    ``#``) open it; ``url`` is the default target, the script's first argument another."""
-    lines = ["#!/usr/bin/env bash", *(f"# {comment(line)}" for line in comments),
-             "set -u", f"URL=${{1:-{url}}}", _HELPERS.strip()]
+    ``#``) open it; ``url`` is the default target, the script's first argument another.
+    ``secret_headers``: the names of headers the run sent whose values it never kept
+    (``--header``): every curl reads them from the file ``MCP_RESUME_HEADERS_FILE`` names."""
+    lines = ["#!/usr/bin/env bash", *(f"# {comment(line)}" for line in comments)]
+    if secret_headers:
+        lines.append(f"# the run sent {', '.join(secret_headers)} (values not written): put them in a file, one "
+                     "'Name: value' per line, and run with MCP_RESUME_HEADERS_FILE=that-file")
+    lines += ["set -u", f"URL=${{1:-{url}}}", 'HEADERS_FILE="${MCP_RESUME_HEADERS_FILE:-/dev/null}"'] \
+        if secret_headers else ["set -u", f"URL=${{1:-{url}}}"]
+    lines.append(_HELPERS.strip())
     names = _Names()
     for number, exchange in enumerate(exchanges, start=1):
         lines.append("")
         lines.append(f"# {number}. {comment(exchange.label)} (seen: {comment(exchange.one_line())})")
-        lines.append(_curl(number, exchange, names))
+        lines.append(_curl(number, exchange, names, header_file=bool(secret_headers)))
         lines.append(f"show {shlex.quote(f'{number}. {exchange.label}')} {number}")
         lines += names.capture(number, exchange)
     return "\n".join(lines) + "\n"
@@ -96,7 +103,7 @@ class _Names:
         return lines
 
 
-def _curl(number: int, exchange: Exchange, names: _Names) -> str:
+def _curl(number: int, exchange: Exchange, names: _Names, header_file: bool = False) -> str:
     wait = "$WAIT" if exchange.end in OPEN_ENDS else "$LONG"
     parts = [f"curl -s -N --max-time {wait} -D \"$DIR/h{number}\" -o \"$DIR/b{number}\" -X {exchange.method} \"$URL\""]
     for name, value in exchange.request_headers.items():
@@ -104,6 +111,8 @@ def _curl(number: int, exchange: Exchange, names: _Names) -> str:
             continue
         variable = names.values.get(value) if name in ("mcp-session-id", "last-event-id") else None
         parts.append(f'-H "{name}: ${variable}"' if variable else f"-H {shlex.quote(f'{name}: {value}')}")
+    if header_file:
+        parts.append('-H @"$HEADERS_FILE"')
     if exchange.request_body is not None:
         parts.append("--data-binary " + _body(exchange.request_body, names))
     return " \\\n  ".join(parts) + " || true"

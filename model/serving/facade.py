@@ -452,10 +452,11 @@ class FacadeApp:
 
 
 @contextmanager
-def serving(app, *, host: str = HOST, lifespan: str = "off") -> Iterator[str]:
+def serving(app, *, host: str = HOST, lifespan: str = "off", tls: tuple[str, str] | None = None) -> Iterator[str]:
     """Serve ``app`` with uvicorn on a free port of ``host`` in a daemon thread;
     yield the MCP endpoint URL; stop the server when the block ends. ``lifespan``:
-    uvicorn's, ``"on"`` for an app that needs its startup (the SDK's session manager)."""
+    uvicorn's, ``"on"`` for an app that needs its startup (the SDK's session manager).
+    ``tls``: ``(certificate file, key file)`` (PEM) to serve ``https://`` instead."""
     import uvicorn
 
     listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
@@ -463,7 +464,8 @@ def serving(app, *, host: str = HOST, lifespan: str = "off") -> Iterator[str]:
     listener.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)  # accepted sockets inherit it: no 40 ms Nagle waits
     listener.bind((host, 0))
     port = listener.getsockname()[1]
-    config = uvicorn.Config(app, log_level="error", lifespan=lifespan, timeout_graceful_shutdown=1)
+    certificates = {"ssl_certfile": tls[0], "ssl_keyfile": tls[1]} if tls else {}
+    config = uvicorn.Config(app, log_level="error", lifespan=lifespan, timeout_graceful_shutdown=1, **certificates)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
@@ -473,7 +475,7 @@ def serving(app, *, host: str = HOST, lifespan: str = "off") -> Iterator[str]:
     try:
         if not server.started:
             raise RuntimeError("the façade did not start within 10 s")
-        yield f"http://{host}:{port}{MCP_PATH}"
+        yield f"{'https' if tls else 'http'}://{host}:{port}{MCP_PATH}"
     finally:
         server.should_exit = True
         thread.join(5)

@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from mcp_resume.model.http.asgi import read_body
-from mcp_resume.model.http.client import SseStreamReader
+from mcp_resume.model.http.client import SseStreamReader, tls_context
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.traffic.records import Record, json_or_text
 from mcp_resume.model.traffic.recording import Fanout
@@ -61,13 +61,21 @@ _UNRECORDED = Fanout()
 """The recorder of exchanges beside the MCP endpoint: none (they are forwarded, not recorded)."""
 
 
+CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie", "x-api-key"})
+"""Request headers whose values a record never keeps (``MASKED`` instead): they are forwarded, not written."""
+
+MASKED = "(masked by mcp-resume)"
+
+
 class RecordingProxy:
-    """ASGI app forwarding to ``upstream`` (an ``http(s)://host:port[/path]`` URL): every
-    request goes to its origin; only those to its path (the MCP endpoint) are recorded.
-    Raises ``ValueError`` for an upstream that is not http(s)."""
+    """ASGI app forwarding to ``upstream`` (an ``http(s)://host:port[/path]`` URL, https verified
+    against the system's trust store): every request goes to its origin; only those to its path
+    (the MCP endpoint) are recorded. ``headers`` (``proxy --header``) are added to each request
+    that does not carry them; their values and those of ``CREDENTIAL_HEADERS`` are forwarded but
+    recorded as ``MASKED``. Raises ``ValueError`` for an upstream that is not http(s)."""
 
     def __init__(self, upstream: str, recorder: Recorder, timeouts: ProxyTimeouts = ProxyTimeouts(),
-                 max_body: int = MAX_BODY_BYTES) -> None:
+                 max_body: int = MAX_BODY_BYTES, headers: tuple[tuple[str, str], ...] = ()) -> None:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"upstream must be an http:// or https:// URL, got {upstream!r}")
@@ -76,6 +84,8 @@ class RecordingProxy:
         self.recorder = recorder
         self.timeouts = timeouts
         self.max_body = max_body
+        self.headers = headers
+        self.masked = CREDENTIAL_HEADERS | {name.lower() for name, _ in headers}
         self.clock_zero = time.monotonic()
         self._count = 0
         self._client: httpx.AsyncClient | None = None
@@ -104,6 +114,8 @@ class RecordingProxy:
             await self._refuse(send, record, 413, f"request body larger than {self.max_body} bytes")
             return
         headers = [(k, v) for k, v in _headers(scope) if k not in HOP_BY_HOP]
+        sent = {k for k, _ in headers}
+        headers += [(name.lower(), value) for name, value in self.headers if name.lower() not in sent]
         client = self._http()
         try:
             request = client.build_request(record.exchange.method, record.exchange.url, headers=headers, content=body)
@@ -130,7 +142,7 @@ class RecordingProxy:
         path = scope.get("raw_path") or scope["path"].encode()
         query = scope.get("query_string") or b""
         url = self.origin + path.decode("latin-1") + (("?" + query.decode("latin-1")) if query else "")
-        headers = {k: v for k, v in _headers(scope)}
+        headers = {k: MASKED if k in self.masked else v for k, v in _headers(scope)}
         number = self._count + 1 if recorded else 0
         exchange = Exchange(f"exchange {number}", scope["method"], url, request_headers=headers,
                             request_body=json_or_text(body.decode("utf-8", errors="replace")))
@@ -207,8 +219,8 @@ class RecordingProxy:
     def _http(self) -> httpx.AsyncClient:
         if self._client is None:
             timeout = httpx.Timeout(connect=self.timeouts.connect, read=None, write=self.timeouts.head, pool=self.timeouts.connect)
-            self._client = httpx.AsyncClient(timeout=timeout, limits=httpx.Limits(max_connections=None,
-                                                                                   max_keepalive_connections=20))
+            self._client = httpx.AsyncClient(timeout=timeout, verify=tls_context(),
+                                             limits=httpx.Limits(max_connections=None, max_keepalive_connections=20))
         return self._client
 
     async def _lifespan(self, receive, send) -> None:

@@ -50,14 +50,14 @@ class Upstream:
     detail: str
 
 
-def check_upstream(url: str, seconds: float) -> Upstream:
-    """Probe ``url`` (an ``http(s)://`` MCP endpoint) within bounds of ``seconds``; never raises
-    for what the upstream does."""
-    return asyncio.run(_check(url, Timeouts.from_timeout(seconds)))
+def check_upstream(url: str, seconds: float, headers: tuple[tuple[str, str], ...] = ()) -> Upstream:
+    """Probe ``url`` (an ``http(s)://`` MCP endpoint) within bounds of ``seconds``, sending
+    ``headers`` (``proxy --header``) with each request; never raises for what the upstream does."""
+    return asyncio.run(_check(url, Timeouts.from_timeout(seconds), headers))
 
 
-async def _check(url: str, bounds: Timeouts) -> Upstream:
-    async with StreamableHttpClient(url, bounds) as client:
+async def _check(url: str, bounds: Timeouts, headers: tuple[tuple[str, str], ...] = ()) -> Upstream:
+    async with StreamableHttpClient(url, bounds, headers=headers) as client:
         init = await client.initialize("proxy: probe initialize")
         if init.session_header is not None and _speaks_json_rpc(init):
             await client.delete(init.session_header, label="proxy: probe delete session")

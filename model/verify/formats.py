@@ -212,6 +212,7 @@ def verify_trace(report: Report, verdict: RuleVerdict) -> dict[str, Any]:
         "verdict": verdict.verdict.value,
         "reason": verdict.reason,
         **({"tools": list(uses)} if (uses := report.capabilities.get("tool_roles")) else {}),
+        **({"headers": list(names)} if (names := report.capabilities.get("headers")) else {}),
         **({"fix": fix.to_json()} if (fix := report.fix(verdict)) is not None else {}),
         "checks": [c.to_json() for c in verdict.checks],
         "exchanges": [x.to_json() for x in verdict.exchanges],
@@ -293,4 +294,5 @@ def curl_script(report: Report, verdict: RuleVerdict) -> str:
     comments += [f"{c.what}: expected {c.expected}; observed {c.observed}" for c in verdict.checks if not c.held]
     if (fix := report.fix(verdict)) is not None:
         comments.append(f"how to fix: {fix.line()}")
-    return exchanges_script(comments, report.url, [x for x in verdict.exchanges if not x.label.startswith("cleanup")])
+    return exchanges_script(comments, report.url, [x for x in verdict.exchanges if not x.label.startswith("cleanup")],
+                            report.capabilities.get("headers") or [])

@@ -100,6 +100,8 @@ class Context:
     caps: Capabilities
     stream_ttl: float | None = None
     session_ttl: float | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    """Extra request headers (``verify --header``), sent on every request of every scenario."""
 
 
 ScenarioRun = Callable[[Driver, Context], Awaitable[None]]

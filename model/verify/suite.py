@@ -146,7 +146,8 @@ class VerifyRun:
     tools given for a role (``verify --tool``), called wherever a fixture tool of that
     role would be; ``sdk`` the SDK the server is built with (``verify --sdk``, a target
     of ``model.traffic.fixes.SDKS``; ``None``: recognised from ``serverInfo``), whose
-    remedies the report's fixes give.
+    remedies the report's fixes give; ``headers`` extra request headers (``verify --header``),
+    whose names alone the report keeps (``capabilities["headers"]``).
     """
 
     url: str
@@ -163,6 +164,7 @@ class VerifyRun:
     runs: list[Driven] = field(default_factory=list)
     tools: list[ToolUse] = field(default_factory=list)
     sdk: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
     started: float = field(default_factory=time.monotonic)
 
     def report(self, stopped: str | None = None) -> Report:
@@ -177,6 +179,8 @@ class VerifyRun:
         caps = self.caps.to_json() if self.caps else {}
         if self.sdk is not None:
             caps["sdk"] = self.sdk
+        if self.headers:
+            caps["headers"] = [name for name, _ in self.headers]
         note = " ".join(self.notes) or None
         return Report(self.target, self.url, profile, caps, verdicts, note=note, partial=stopped,
                       seconds=time.monotonic() - self.started)
@@ -204,7 +208,7 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     """
     started = time.monotonic()
     try:
-        async with StreamableHttpClient(run.url, run.bounds) as client:
+        async with StreamableHttpClient(run.url, run.bounds, headers=run.headers) as client:
             run.caps = await probe(client)
     except TargetError:
         if run.requested is not Profile.MCP_2026_07_28:
@@ -216,7 +220,7 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     run.profile, note = resolve_profile(run.requested, run.caps.protocol_version)
     if note:
         run.notes.append(note)
-    ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl)
+    ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl, run.headers)
     if run.requested is None and run.caps.sessionless_too and run.profile is not Profile.MCP_2026_07_28:
         run.notes.append("the endpoint also serves 2026-07-28 (server/discover names it): auto judges the revision "
                          "it negotiated; --profile mcp-2026-07-28 judges that revision's rules, in its request shape.")
@@ -314,7 +318,7 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
     bound = min(own_bound, seconds_left)
     version = SESSIONLESS_VERSION if profile is Profile.MCP_2026_07_28 else ctx.caps.protocol_version or PROTOCOL_VERSION
     stopped: RuleVerdict | None = None
-    async with StreamableHttpClient(url, ctx.bounds, protocol_version=version) as client:
+    async with StreamableHttpClient(url, ctx.bounds, protocol_version=version, headers=ctx.headers) as client:
         client.version_on_get = ctx.caps.get_refused_version is None
         driver = Driver(client, ctx.caps.tools, json_posts=ctx.caps.post_stream == "json", uses=ctx.caps.tool_uses,
                         unplayed=ctx.caps.unplayed)
@@ -348,7 +352,7 @@ def _timed_out(bound: float, own_bound: float) -> str:
 
 
 async def _reachable(run: VerifyRun) -> None:
-    async with StreamableHttpClient(run.url, run.bounds) as client:
+    async with StreamableHttpClient(run.url, run.bounds, headers=run.headers) as client:
         plain = await client.get(label="reachability: GET without headers")
     if plain.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE):
         raise TargetError(f"{run.url}: {plain.error}")

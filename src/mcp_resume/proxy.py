@@ -46,6 +46,7 @@ from mcp_resume.jobs.traffic_report import exit_code, print_report, report_json
 from mcp_resume.model.oracle.judge import judge_beside
 from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
+from mcp_resume.jobs.request_headers import request_headers
 from mcp_resume.model.traffic.upstream import Kind, check_upstream
 from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, output_folder_probe, write_output
@@ -79,6 +80,11 @@ def add_parser(subparsers, summary: str) -> None:
     proxy.add_argument("--record", type=output_path, default=None, metavar="FILE", help="write every exchange to FILE as JSON lines")
     proxy.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the verdicts as JSON when stopped")
     proxy.add_argument("--out", type=output_path, default=Path("mcp-resume-findings"), metavar="DIR", help="folder for each finding's reproducers, <rule>.curl.sh (executable) and <rule>.trace.json for replay; refused at start when it cannot be a folder (default: %(default)s)")
+    proxy.add_argument(
+        "--header", action="append", default=None, metavar="NAME:VALUE",
+        help="add this header to every request the client sends without it, and to the start-up probe (e.g. "
+             "'Authorization: Bearer ...'); repeatable; also read from MCP_RESUME_HEADERS. Recordings and "
+             "reproducers keep its name, never its value (nor those of Authorization, Cookie, X-Api-Key)")
     proxy.add_argument("--timeout", type=float, default=60.0, help="seconds to wait for the upstream's response head (default: %(default)s)")
 
 
@@ -87,7 +93,8 @@ def run(args) -> int:
     try:
         host, port = parse_listen(args.listen)
         fanout = Fanout()
-        proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout))
+        headers = request_headers(getattr(args, "header", None))
+        proxy = RecordingProxy(args.upstream, fanout, ProxyTimeouts(head=args.timeout), headers=headers)
     except ValueError as error:
         print(f"mcp-resume proxy: {error}", file=sys.stderr)
         return EXIT_USAGE
@@ -95,7 +102,7 @@ def run(args) -> int:
     if problem:
         print(f"mcp-resume proxy: --out {problem}", file=sys.stderr)
         return EXIT_USAGE
-    upstream = check_upstream(args.upstream, min(args.timeout, PROBE_SECONDS))
+    upstream = check_upstream(args.upstream, min(args.timeout, PROBE_SECONDS), headers)
     if upstream.kind is Kind.NOT_MCP:
         print(f"mcp-resume proxy: the upstream {args.upstream} is {upstream.detail}: nothing to check", file=sys.stderr)
         return EXIT_UNCHECKED

@@ -39,6 +39,7 @@ from pathlib import Path
 
 from mcp_resume.jobs.exits import EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.replaying import replay_spec_trace, replay_verify_trace
+from mcp_resume.jobs.request_headers import request_headers
 from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.targets.embedded import ToolMissing
 from mcp_resume.model.targets.process import TargetStartError
@@ -67,13 +68,18 @@ def add_parser(subparsers, summary: str) -> None:
     )
     replay.set_defaults(handler=handler("replay", "run_replay"))
     replay.add_argument("trace", type=Path, help="a *.trace.json file")
-    replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// URL")
+    replay.add_argument("target", help="spec, reference, design-N, an embedded target or an http:// or https:// URL")
     replay.add_argument("--profile", choices=SESSION_PROFILE_NAMES, default=None, help="profile (default: the trace's)")
     replay.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
     replay.add_argument(
         "--tool", action="append", default=[], metavar="ROLE=NAME[:ARGUMENTS_JSON]",
         help="a verify trace: call your own tool NAME for ROLE, as 'verify --tool' does; replaces the tools the "
              "trace recorded for that ROLE (default: the trace's); repeatable; docs/fixtures.md",
+    )
+    replay.add_argument(
+        "--header", action="append", default=None, metavar="NAME:VALUE",
+        help="a verify trace: send this header with every request, as 'verify --header' does (a trace keeps "
+             "header names, never values); repeatable; also read from MCP_RESUME_HEADERS",
     )
 
 
@@ -92,7 +98,8 @@ def run_replay(args) -> int:
         bounds = Timeouts.from_timeout(args.timeout)
         if kind == VERIFY_TRACE_FORMAT:
             given = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
-            return replay_verify_trace(data, args.target, args.profile, bounds, given)
+            headers = request_headers(getattr(args, "header", None))
+            return replay_verify_trace(data, args.target, args.profile, bounds, given, headers)
         if kind == TRACE_FORMAT:
             return replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds)
     except ValueError as error:

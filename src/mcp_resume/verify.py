@@ -50,6 +50,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from mcp_resume.jobs.request_headers import request_headers
 from mcp_resume.jobs.gate import Gate, parse_fail_on, parse_required, unmet
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
@@ -129,6 +130,12 @@ def add_parser(subparsers, summary: str) -> None:
              "name mentions)",
     )
     verify.add_argument(
+        "--header", action="append", default=None, metavar="NAME:VALUE",
+        help="send this header with every request (e.g. 'Authorization: Bearer ...' for a server behind auth); "
+             "repeatable; also read from MCP_RESUME_HEADERS (one NAME: VALUE per line), which keeps a CI secret "
+             "out of the command line. Values are never printed nor written: reports and reproducers name "
+             "the header only")
+    verify.add_argument(
         "--require", action="append", default=None, metavar="RULE[,RULE]",
         help="rules that must PASS, for a CI gate: one SKIPped or INCONCLUSIVE exits 3, one that FAILs or WARNs "
              "exits 1 (e.g. --require replay-suffix,reemit-pending for a server that must resume); repeatable")
@@ -160,13 +167,14 @@ def run_verify(args) -> int:
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
         sdk = parse_sdk(getattr(args, "sdk", None))
         gate = Gate(parse_required(getattr(args, "require", None)), parse_fail_on(getattr(args, "fail_on", None)))
+        headers = request_headers(getattr(args, "header", None))
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = wide_console()
     progress = progress_printer(getattr(args, "progress", False))
     stopped = None
     try:
-        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk)
+        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk, headers)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"

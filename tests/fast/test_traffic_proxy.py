@@ -51,3 +51,31 @@ def test_a_curl_script_sends_a_body_that_is_not_json_as_it_was():
 
     script = exchanges_script([], "http://127.0.0.1:1/mcp", [Exchange("broken", "POST", "http://127.0.0.1:1/mcp", request_body='{"jsonrpc":')])
     assert "--data-binary '{\"jsonrpc\":'" in script
+
+
+def test_credentials_and_given_headers_are_forwarded_but_recorded_masked(tmp_path):
+    import httpx
+
+    from mcp_resume.model.traffic.proxy import MASKED
+    from mcp_resume.model.traffic.recording import Fanout
+
+    seen = []
+
+    async def upstream_app(scope, receive, send):  # a stand-in upstream that tells what it was sent
+        seen.append(dict(scope["headers"]))
+        await send({"type": "http.response.start", "status": 202, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    memory, path = MemoryRecorder(), tmp_path / "run.jsonl"
+    lines = JsonLinesRecorder(path)
+    with serving(upstream_app) as upstream:
+        proxy = RecordingProxy(upstream, Fanout(memory, lines), headers=(("X-Tenant-Key", "tenant-secret"),))
+        with serving(proxy) as front:
+            httpx.post(front, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                       headers={"Authorization": "Bearer client-secret"}, timeout=10)
+    lines.close()
+    assert seen[0][b"authorization"] == b"Bearer client-secret" and seen[0][b"x-tenant-key"] == b"tenant-secret"
+    recorded = memory.records[0].exchange.request_headers
+    assert recorded["authorization"] == MASKED
+    text = path.read_text()
+    assert "client-secret" not in text and "tenant-secret" not in text

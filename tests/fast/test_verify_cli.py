@@ -24,9 +24,8 @@ from mcp_resume.model.verify.formats import MANIFEST
     ("target", "words"),
     [
         ("", "empty TARGET"),
-        ("python-sdk2", "expected an http:// URL"),
-        ("127.0.0.1:8000/mcp", "expected an http:// URL"),
-        ("https://127.0.0.1/mcp", "unsupported scheme 'https'"),
+        ("python-sdk2", "expected an http:// or https:// URL"),
+        ("127.0.0.1:8000/mcp", "expected an http:// or https:// URL"),
         ("ftp://127.0.0.1/mcp", "unsupported scheme 'ftp'"),
         ("http://", "names no host"),
         ("http://127.0.0.1:99999/mcp", "invalid TARGET"),
@@ -38,6 +37,10 @@ def test_invalid_targets_are_usage_errors(target, words, capsys):
     err = capsys.readouterr().err
     assert words in err and err.count("\n") == 1 and "Traceback" not in err
     assert time.monotonic() - started < 2
+
+
+def test_parse_target_keeps_an_https_url():
+    assert parse_target("https://mcp.example.com/mcp") == "https://mcp.example.com/mcp"
 
 
 def test_parse_target_keeps_a_good_url():

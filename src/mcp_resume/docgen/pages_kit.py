@@ -195,7 +195,11 @@ def ci_page() -> str:
         "a long run). A server with none of them gets those rules SKIPped, and a job of SKIPs is green: add the "
         "fixture tools to the server the job starts (one call, [fixture tools](fixtures.md)), or name the "
         "server's own tools with `--tool ROLE=NAME[:ARGUMENTS_JSON]` (repeatable) in the verify step. The "
-        "report lists every SKIP with what would unlock it. An "
+        "report lists every SKIP with what would unlock it; `--require RULE[,RULE]` makes the job fail "
+        "while a rule it needs is not checked, and `--fail-on skip` while any is. A server behind auth: store "
+        "its header as a secret and give it to the verify step as `env: MCP_RESUME_HEADERS: ${{ secrets.NAME }}` "
+        "(one `Name: value` per line; `--header NAME:VALUE` also works): its value reaches no log, report or "
+        "reproducer. An "
         "`EventStore` is better checked inside your own test suite ([the test kit](testing.md)): the same job "
         "then just runs `python -m pytest`.",
         "## Recording a client test run through the proxy",

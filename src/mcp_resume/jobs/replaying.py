@@ -31,12 +31,13 @@ STILL_BROKEN = (Verdict.FAIL, Verdict.WARN)
 
 
 def replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts,
-                        given: list[ToolUse] = ()) -> int:
+                        given: list[ToolUse] = (), headers: tuple[tuple[str, str], ...] = ()) -> int:
     """Judge a verify trace's rule again on ``target``, with the tools the trace records for a role
     (``verify --tool``) and those ``given`` (``replay --tool``) replacing their role's; exit 0 for
     PASS, 1 while the finding reproduces (FAIL or WARN), 3 when nothing was judged (SKIP,
-    INCONCLUSIVE). ``ValueError`` for a trace naming no known rule, ``ToolRoleError`` for a tool
-    the server does not list."""
+    INCONCLUSIVE). ``headers``: extra request headers (``replay --header``; a trace keeps their
+    names only, ``capabilities["headers"]``). ``ValueError`` for a trace naming no known rule,
+    ``ToolRoleError`` for a tool the server does not list."""
     rule = data.get("rule")
     if rule not in SCENARIOS:
         raise ValueError(f"the trace names no known rule: {rule!r}")
@@ -55,7 +56,11 @@ def replay_verify_trace(data: dict, target: str, profile_name: str | None, bound
             verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
     else:
         url = _parse_url(target)
-        verdict = asyncio.run(_judge(rule, url, profile, bounds, uses))
+        needed = [name for name in data.get("headers") or () if name.lower() not in {n.lower() for n, _ in headers}]
+        if needed:
+            print(f"  the trace was recorded with header(s) {', '.join(needed)}: give them with --header or "
+                  "MCP_RESUME_HEADERS if the server needs them")
+        verdict = asyncio.run(_judge(rule, url, profile, bounds, uses, headers))
     print(f"{verdict.rule}: {verdict.verdict.value} ({verdict.level.value}): {verdict.reason}")
     for check in verdict.checks:
         print(f"  [{'held' if check.held else 'BROKEN'}] {check.what}: expected {check.expected}, observed {check.observed}")
@@ -86,12 +91,13 @@ def _parse_url(target: str) -> str:
         raise ValueError(str(error)) from None
 
 
-async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: list[ToolUse] = ()):
-    async with StreamableHttpClient(url, bounds) as client:
+async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: list[ToolUse] = (),
+                 headers: tuple[tuple[str, str], ...] = ()):
+    async with StreamableHttpClient(url, bounds, headers=headers) as client:
         caps = await probe(client)
     check_listed(list(uses), caps.tools)
     caps.tool_uses = list(uses)
-    return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps), float("inf"))
+    return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps, headers=headers), float("inf"))
 
 
 def replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Timeouts) -> int:

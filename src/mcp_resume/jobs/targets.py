@@ -1,4 +1,4 @@
-"""A target named on the command line: an ``http://`` URL of an MCP endpoint (or an embedded
+"""A target named on the command line: an ``http://`` or ``https://`` URL of an MCP endpoint (or an embedded
 target's name, ``model.targets.embedded``), shared by ``mcp-resume verify`` and ``replay``."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import httpx
 
 from mcp_resume.model.targets.embedded import EMBEDDED_HELP
 
-TARGET_HINT = f"expected an http:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
+TARGET_HINT = f"expected an http:// or https:// URL such as http://127.0.0.1:8000/mcp or one of: {EMBEDDED_HELP}"
 
 
 class UsageError(ValueError):
@@ -18,7 +18,7 @@ class UsageError(ValueError):
 
 def parse_target(target: str) -> str:
     """The MCP endpoint URL named by ``target``; ``UsageError`` unless it is an
-    ``http://`` URL with a host (and a valid port, if any)."""
+    ``http://`` or ``https://`` URL with a host (and a valid port, if any)."""
     text = target.strip()
     if not text:
         raise UsageError(f"empty TARGET: {TARGET_HINT}")
@@ -29,8 +29,9 @@ def parse_target(target: str) -> str:
         raise UsageError(f"invalid TARGET {_short(target)} ({error}): {TARGET_HINT}") from None
     if not parts.scheme or "://" not in text:
         raise UsageError(f"invalid TARGET {_short(target)}: {TARGET_HINT}")
-    if parts.scheme.lower() != "http":
-        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// URLs are supported")
+    if parts.scheme.lower() not in ("http", "https"):
+        raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// and https:// "
+                         "URLs are supported")
     if not parts.hostname:
         raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
     try:

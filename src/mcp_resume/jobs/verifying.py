@@ -145,17 +145,20 @@ def print_fixes(report: Report, console: Console) -> None:
         console.print(f"  fix: {fix.text}", highlight=False, markup=False)
 
 
-def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None) -> VerifyRun:
+def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None,
+              headers=()) -> VerifyRun:
     """Run every verify scenario against ``url`` (``None``: start the embedded ``target`` here and stop it
     after); the run in progress is kept for ``partial_report``."""
     global _PARTIAL
     ttls = ttls or {}
     if url is not None:
-        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
+        _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk,
+                             headers=tuple(headers))
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
-        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk)
+        _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk,
+                             headers=tuple(headers))
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 

@@ -79,7 +79,8 @@ def lowlevel_app():
 
 
 @contextmanager
-def serving_app(app) -> Iterator[str]:
-    """``app`` on a free port of 127.0.0.1; yields its MCP endpoint URL."""
-    with serving(app, lifespan="on") as url:
+def serving_app(app, tls: tuple[str, str] | None = None) -> Iterator[str]:
+    """``app`` on a free port of 127.0.0.1 (``https`` with ``tls``, certificate and key files);
+    yields its MCP endpoint URL."""
+    with serving(app, lifespan="on", tls=tls) as url:
         yield url

@@ -1,0 +1,34 @@
+"""``--header NAME:VALUE`` and ``MCP_RESUME_HEADERS`` (issue 40): read, checked, and never echoed."""
+
+from __future__ import annotations
+
+import pytest
+
+from mcp_resume.cli import main
+from mcp_resume.jobs.request_headers import ENVIRONMENT_VARIABLE, request_headers
+from mcp_resume.jobs.targets import UsageError
+
+
+def test_headers_come_from_the_environment_then_the_options_a_later_name_winning():
+    environ = {ENVIRONMENT_VARIABLE: "Authorization: Bearer from-env\n\nX-Tenant: a\n"}
+    assert request_headers(["x-tenant: b", "X-Trace:1"], environ) == (
+        ("Authorization", "Bearer from-env"), ("x-tenant", "b"), ("X-Trace", "1"))
+    assert request_headers(None, {}) == ()
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Authorization Bearer hunter2", "expected NAME:VALUE"),
+    ("Bad Name: hunter2", "expected NAME:VALUE"),
+    ("Mcp-Session-Id: hunter2", "set by mcp-resume itself"),
+    ("Last-Event-ID: hunter2", "set by mcp-resume itself"),
+])
+def test_a_bad_header_is_a_usage_error_that_never_shows_its_value(text, words):
+    with pytest.raises(UsageError, match=words) as refused:
+        request_headers([text], {})
+    assert "hunter2" not in str(refused.value)
+
+
+def test_verify_refuses_a_bad_header_before_any_server_starts(capsys):
+    assert main(["verify", "design-3", "--header", "Accept: hunter2"]) == 2
+    err = capsys.readouterr().err
+    assert "mcp-resume verify: error: --header: Accept is set by mcp-resume itself" in err and "hunter2" not in err
