@@ -79,6 +79,8 @@ class RecordingProxy:
         parts = urlsplit(upstream)
         if parts.scheme not in ("http", "https") or not parts.netloc:
             raise ValueError(f"upstream must be an http:// or https:// URL, got {upstream!r}")
+        if parts.username is not None or parts.password is not None:  # not echoed: it holds a credential
+            raise ValueError("the upstream URL holds credentials (user:password@): give them with --header instead")
         self.origin = f"{parts.scheme}://{parts.netloc}"
         self.path = parts.path.rstrip("/") or None  # None: no path given, every request is the endpoint
         self.recorder = recorder

@@ -201,7 +201,10 @@ def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
             "(mcp-resume talks only to the URL it is given; verify that URL instead)"
         )
     if exchange.status != 200:
-        raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}")
+        auth = exchange.status in (401, 403)
+        raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}"
+                          + ("; if the server needs credentials, give them with --header 'Authorization: ...' "
+                             "or MCP_RESUME_HEADERS" if auth else ""))
     for message in exchange.messages:
         if "error" in message and message.get("method") is None:
             error = message["error"] if isinstance(message["error"], dict) else {}

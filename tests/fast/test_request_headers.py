@@ -32,3 +32,21 @@ def test_verify_refuses_a_bad_header_before_any_server_starts(capsys):
     assert main(["verify", "design-3", "--header", "Accept: hunter2"]) == 2
     err = capsys.readouterr().err
     assert "mcp-resume verify: error: --header: Accept is set by mcp-resume itself" in err and "hunter2" not in err
+
+
+def test_a_header_name_typed_without_its_colon_is_never_echoed():
+    with pytest.raises(UsageError) as refused:
+        request_headers(["Authorization Bearer tok3n:abc"], {})
+    assert "tok3n" not in str(refused.value) and "no HTTP header name" in str(refused.value)
+
+
+@pytest.mark.parametrize("text", ["X-A: \u00e9-unicode", "Connection: close", "Transfer-Encoding: chunked"])
+def test_values_http_cannot_carry_and_hop_by_hop_headers_are_usage_errors(text):
+    with pytest.raises(UsageError):
+        request_headers([text], {})
+
+
+def test_a_target_with_credentials_in_its_url_is_refused_without_echoing_them(capsys):
+    assert main(["verify", "http://user:pw-S3CRET@127.0.0.1:9/mcp"]) == 2
+    err = capsys.readouterr().err
+    assert "holds credentials" in err and "S3CRET" not in err

@@ -53,3 +53,9 @@ def test_fail_on_makes_a_warn_broken_and_an_applicable_skip_unchecked_but_not_a_
 def test_a_bad_gate_option_is_refused_before_any_server_starts(option, capsys):
     assert main(["verify", "design-3", option, "nope"]) == 2
     assert "mcp-resume verify: error: " + option in capsys.readouterr().err
+
+
+def test_a_required_rule_that_does_not_apply_under_the_profile_says_which_profile_checks_it():
+    not_applicable = skip("reemit-pending", Profile.MCP_2025_11_25, "not applicable under mcp-2025-11-25")
+    [found] = unmet(_report(not_applicable), Gate(required=parse_required(["REEMIT-PENDING"])))
+    assert not found.broken and "does not apply under mcp-2025-11-25" in found.line and "--profile boundary" in found.line

@@ -158,7 +158,8 @@ EXIT_MEANINGS = (
     (exits.EXIT_FAILED, "a MUST of the profile is broken: at least one FAIL verdict", "fails"),
     (exits.EXIT_USAGE, "bad usage (unknown profile, bad URL or timeout) or a missing tool", "fails"),
     (exits.EXIT_UNCHECKED, "the server could not be checked (down, never answers, not an MCP endpoint), or some "
-                           "verdict is INCONCLUSIVE and none FAILs", "fails"),
+                           "verdict is INCONCLUSIVE, or a rule of --require (any rule, with --fail-on skip) was not "
+                           "checked, and none FAILs", "fails"),
     (exits.EXIT_INTERRUPTED, "interrupted (SIGINT or SIGTERM): the verdicts made so far are written, the reports "
                              "marked partial", "fails"),
 )

@@ -38,7 +38,7 @@ class Unmet:
 def parse_required(values: list[str] | None) -> tuple[str, ...]:
     """The rule ids of ``--require RULE[,RULE...]`` (repeatable), in order, once each."""
     known = {rule.id for rule in RULES}
-    named = [name.strip() for value in values or () for name in value.split(",") if name.strip()]
+    named = [name.strip().lower() for value in values or () for name in value.split(",") if name.strip()]
     unknown = [name for name in named if name not in known]
     if unknown:
         raise UsageError(f"--require {', '.join(unknown)}: not a rule id; the rules are {', '.join(r.id for r in RULES)}")
@@ -59,7 +59,10 @@ def unmet(report: Report, gate: Gate) -> list[Unmet]:
     found = []
     for verdict in report.verdicts:
         applies = level(verdict.rule, report.profile) is not Level.NOT_APPLICABLE
-        if verdict.rule in gate.required and verdict.verdict is not Verdict.PASS:
+        if verdict.rule in gate.required and not applies:
+            found.append(Unmet(f"required rule {verdict.rule} does not apply under {report.profile.value}: "
+                               "require it with --profile boundary, or drop it", False))
+        elif verdict.rule in gate.required and verdict.verdict is not Verdict.PASS:
             found.append(Unmet(f"required rule {verdict.rule} is {verdict.verdict.value}: {verdict.reason}"
                                + (f"; to check it: {verdict.unlock}" if verdict.unlock else ""),
                                verdict.verdict in (Verdict.FAIL, Verdict.WARN)))

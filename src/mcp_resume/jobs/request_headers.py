@@ -17,8 +17,9 @@ _TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 """An HTTP field name (RFC 9110 §5.1)."""
 
 PROTOCOL_HEADERS = frozenset({"accept", "content-type", "content-length", "host", "mcp-session-id",
-                              "last-event-id", "mcp-protocol-version", "mcp-method", "mcp-name"})
-"""Headers the client sets itself for the protocol under test: ``--header`` cannot set them."""
+                              "last-event-id", "mcp-protocol-version", "mcp-method", "mcp-name",
+                              "connection", "keep-alive", "transfer-encoding", "te", "upgrade", "trailer"})
+"""Headers the client or HTTP itself sets for the exchange under test: ``--header`` cannot set them."""
 
 
 def request_headers(options: list[str] | None, environ: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
@@ -39,10 +40,13 @@ def _parse(text: str, where: str) -> tuple[str, str]:
     name, value = name.strip(), value.strip()
     if not colon:  # the whole text may be a secret: never shown
         raise UsageError(f"{where}: expected NAME:VALUE, got text without ':'")
-    if not _TOKEN.fullmatch(name):
-        raise UsageError(f"{where}: expected NAME:VALUE with an HTTP header name, got a header named {name[:60]!r}")
+    if not _TOKEN.fullmatch(name):  # maybe a secret typed without its colon: never shown
+        raise UsageError(f"{where}: expected NAME:VALUE; the text before the first ':' is no HTTP header name "
+                         "(letters, digits and -, no spaces)")
     if any(ch in value for ch in "\r\n\0"):
         raise UsageError(f"{where}: the value of {name} holds a line break or NUL")
+    if not value.isascii():
+        raise UsageError(f"{where}: the value of {name} is not ASCII; encode it as the server expects")
     if name.lower() in PROTOCOL_HEADERS:
         raise UsageError(f"{where}: {name} is set by mcp-resume itself for the protocol under test")
     return name, value

@@ -32,6 +32,9 @@ def parse_target(target: str) -> str:
     if parts.scheme.lower() not in ("http", "https"):
         raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// and https:// "
                          "URLs are supported")
+    if parts.username is not None or parts.password is not None:  # never echoed: it holds a credential
+        raise UsageError("TARGET holds credentials (user:password@): drop them from the URL and give them with "
+                         "--header 'Authorization: Basic ...' or MCP_RESUME_HEADERS, which no report keeps")
     if not parts.hostname:
         raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
     try:
