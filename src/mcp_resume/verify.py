@@ -193,7 +193,7 @@ def run_verify(args) -> int:
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     try:
-        write_outputs(report, outputs, folder, console, partial=stopped is not None, asked=asked)
+        write_outputs(report, outputs, folder, console, asked=asked)
     except OutputError as error:
         return _error(str(error), EXIT_USAGE)
     except OSError as error:

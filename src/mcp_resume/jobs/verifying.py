@@ -182,15 +182,15 @@ def run_folder_name(target: str, profile: str) -> str:
 
 
 def write_outputs(report: Report, outputs: dict[str, Path | None], folder: Path, console: Console,
-                  partial: bool = False, asked: str | None = None) -> None:
+                  asked: str | None = None) -> None:
     """The reports, and the reproducers in ``folder`` (``findings_folder``), saying where they went. A
-    run that reached no server (``report.unreachable``) leaves ``folder`` as it was; a ``partial``
-    (interrupted) run keeps an earlier run's reproducers; another run's reproducers in ``folder``
+    run that reached no server (``report.unreachable``) leaves ``folder`` as it was; an interrupted
+    run (``report.partial``) keeps an earlier run's reproducers; another run's reproducers in ``folder``
     (only with ``--out``) are replaced, with a line that says so. ``asked``: the ``--profile`` asked,
     recorded with them (``formats.earlier_run``)."""
     files: dict[str, list[Path]] = {}
     if not report.unreachable:
-        files = _write_reproducers(report, folder, console, partial, asked or report.profile.value)
+        files = _write_reproducers(report, folder, console, report.partial is not None, asked or report.profile.value)
     if outputs["json"] is not None:
         write_output(outputs["json"], json.dumps(report.to_json(), indent=2) + "\n")
     if outputs["junit"] is not None:
