@@ -1,7 +1,7 @@
 """Time the EventStore test kit: ``python benchmarks/bench_event_store_kit.py [--examples N]``.
 
 Prints, for the kit's ``ReferenceEventStore`` (in memory, per-session and shared
-deployments) and for a store on a real SQLite file, the wall time of one
+deployments), for ``BoundedEventStore`` (shared) and for a store on a real SQLite file, the wall time of one
 ``check_event_store`` run (seconds), the actions driven and the actions per
 second, then the time of one run that catches an off-by-one store (shrinking
 included). Figures vary with the machine and its load.
@@ -20,7 +20,8 @@ from pathlib import Path
 from mcp.server.streamable_http import EventMessage, EventStore
 from mcp_types import jsonrpc_message_adapter
 
-from mcp_resume.testing import SHARED, ReferenceEventStore, check_event_store
+from mcp_resume.event_store import BoundedEventStore
+from mcp_resume.testing import PER_SESSION, SHARED, ReferenceEventStore, check_event_store
 from mcp_resume.testing.kit import DEFAULT_STORE_EXAMPLES
 
 
@@ -73,10 +74,11 @@ def main() -> None:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as scratch:
         runs = [
-            ("ReferenceEventStore, per-session", ReferenceEventStore, {}),
+            ("ReferenceEventStore, per-session", ReferenceEventStore, {"deployment": PER_SESSION}),
             ("ReferenceEventStore, shared", ReferenceEventStore, {"deployment": SHARED}),
-            ("SQLite file, per-session", lambda: SqliteStore(Path(scratch) / "events.db"), {}),
-            ("off-by-one (caught, shrunk)", OffByOne, {}),
+            ("BoundedEventStore, shared", BoundedEventStore, {"deployment": SHARED}),
+            ("SQLite file, per-session", lambda: SqliteStore(Path(scratch) / "events.db"), {"deployment": PER_SESSION}),
+            ("off-by-one (caught, shrunk)", OffByOne, {"deployment": PER_SESSION}),
         ]
         print(f"{'store':36} {'verdict':20} {'seconds':>8} {'actions':>8} {'actions/s':>10}")
         for label, factory, options in runs:

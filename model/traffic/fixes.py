@@ -145,10 +145,10 @@ class Remedy:
 
 
 _PY_SHARED_STORE = (
-    "give the session manager mcp_resume.testing.SharedEventStore and call "
-    "mcp_resume.testing.scope_sessions(server.session_manager) after streamable_http_app(): every session then "
+    "give it mcp_resume.event_store.BoundedEventStore (streamable_http_app(event_store=BoundedEventStore())) "
+    "and call mcp_resume.event_store.scope_sessions(server.session_manager) after it: every session then "
     "gets its own view of the one store, whose event ids carry the session, and a view refuses another "
-    "session's event id (checked by check_event_store(SharedEventStore, deployment=\"shared\"); docs/testing.md)")
+    "session's event id; retention is bounded by count and age (docs/testing.md)")
 
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("python-sdk", ("no-cross-session", "expiry-independent"),
@@ -156,12 +156,12 @@ REMEDIES: tuple[Remedy, ...] = (
            "all sessions: " + _PY_SHARED_STORE + "."),
     Remedy("python-sdk", ("event-id-unique", "replay-suffix"),
            "Mint event ids from one counter per store (or uuid4), never per stream key: the SDK keys a POST stream "
-           "by its JSON-RPC id, which repeats across sessions; mcp_resume.testing.SharedEventStore does both "
+           "by its JSON-RPC id, which repeats across sessions; mcp_resume.event_store.BoundedEventStore does both "
            "right (docs/testing.md)."),
     Remedy("python-sdk", ("reject-foreign-event-id",),
            "The SDK's transport answers the GET 200 before it asks replay_events_after, so no EventStore can "
            "refuse the id with a 4xx: wrap the session manager's ASGI app in a middleware that answers 400 to a "
-           "GET whose Last-Event-ID your store does not know for that session. With SharedEventStore nothing "
+           "GET whose Last-Event-ID your store does not know for that session. With BoundedEventStore nothing "
            "foreign is replayed, which the MCP profiles accept."),
     Remedy("python-sdk", ("malformed-session-400",),
            "The SDK's session manager answers every Mcp-Session-Id it does not hold with 404: wrap its ASGI app "

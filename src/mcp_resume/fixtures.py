@@ -5,11 +5,11 @@ MCP Python SDK, so that ``verify`` can judge every session-era rule of it::
 
     from mcp.server.mcpserver import MCPServer
     from mcp_resume.fixtures import add_fixture_tools
-    from mcp_resume.testing import SharedEventStore, scope_sessions
+    from mcp_resume.event_store import BoundedEventStore, scope_sessions
 
     server = MCPServer("Demo")
     add_fixture_tools(server)          # before streamable_http_app()
-    app = server.streamable_http_app(event_store=SharedEventStore())
+    app = server.streamable_http_app(event_store=BoundedEventStore())
     scope_sessions(server.session_manager)   # one view of the store per session (B26)
 
 The tools, their arguments, what each sends and in what order, and how long each

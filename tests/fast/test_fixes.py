@@ -37,7 +37,7 @@ def test_remedies_name_known_sdks_and_rules():
 def test_the_issue_examples_have_their_concrete_remedy():
     python = fix_for("no-cross-session", "python-sdk")
     assert "EventStore" in python.text and "session" in python.text
-    assert "SharedEventStore" in python.remedy and "official Python SDK" in python.line()
+    assert "BoundedEventStore" in python.remedy and "official Python SDK" in python.line()
     typescript = fix_for("replay-suffix", "typescript-sdk")
     assert "millisecond" in typescript.remedy
     assert fix_for("no-cross-session").remedy is None

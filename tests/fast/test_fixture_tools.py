@@ -98,10 +98,10 @@ def test_the_fixtures_page_defines_every_tool_from_the_one_definition():
 
 
 def test_the_fixtures_page_python_example_runs_as_written():
-    """docs/fixtures.md's example, executed: it names only what exists (mcp_resume.testing's
-    SharedEventStore and scope_sessions), adds the five tools and builds the app."""
+    """docs/fixtures.md's example, executed: it names only what exists (mcp_resume.event_store's
+    BoundedEventStore and scope_sessions), adds the five tools and builds the app."""
     from mcp_resume.docgen.pages_fixtures import PYTHON_EXAMPLE
-    from mcp_resume.testing.shared_store import _ScopesSessions
+    from mcp_resume.event_store import _ScopesSessions
 
     namespace: dict = {}
     exec(compile(PYTHON_EXAMPLE, "docs/fixtures.md", "exec"), namespace)

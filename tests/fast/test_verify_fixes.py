@@ -38,7 +38,7 @@ def test_json_gives_every_fail_and_warn_a_fix_beside_its_verdict_and_the_sdks_re
     by_rule = {v["rule"]: v for v in data["verdicts"]}
     assert by_rule["no-cross-session"]["fix"]["text"] == FIXES["no-cross-session"]
     assert by_rule["no-cross-session"]["fix"]["sdk"] == "python-sdk"
-    assert "SharedEventStore" in by_rule["no-cross-session"]["fix"]["remedy"]
+    assert "BoundedEventStore" in by_rule["no-cross-session"]["fix"]["remedy"]
     assert by_rule["priming-event"]["fix"]["text"] == FIXES["priming-event"]
     assert "fix" not in by_rule["replay-suffix"]
     assert data["capabilities"]["server_info"] == PYTHON_SDK

@@ -1,5 +1,5 @@
 """Every rule page says how to fix the rule (its fix and the known SDKs' remedies), and its MCP rule ids
-link to their row of docs/sources.md, which has an anchor for every id; the kit page shows SharedEventStore."""
+link to their row of docs/sources.md, which has an anchor for every id; the kit page shows BoundedEventStore."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_every_rule_page_says_how_to_fix_it_with_the_known_sdks_remedies(pages):
         assert re.sub(r"\[([^\]]+)\]\([^)]+\)", r"\1", fix).count(generic_fix(rule.id)) == 1, rule.id
         for remedy in remedies_for(rule.id):
             assert f"{SDK_BY_TARGET[remedy.sdk].label} (`{remedy.sdk}`)" in fix
-    assert "SharedEventStore" in pages["no-cross-session"] and "millisecond" in pages["replay-suffix"]
+    assert "BoundedEventStore" in pages["no-cross-session"] and "millisecond" in pages["replay-suffix"]
 
 
 def test_every_mcp_rule_id_on_a_rule_page_links_to_its_gist(pages, anchors):

@@ -1,5 +1,7 @@
-"""The EventStore test kit: correct stores pass, faulty designs 1, 2 and 7 written as
-stores are caught by the rule they break, and the report says what no store can do."""
+"""The EventStore test kit: by default it checks a store as the SDK wires it (one store for all
+sessions), where the SDK's own example store FAILs; checked per session, correct stores pass,
+faulty designs 1, 2 and 7 written as stores are caught by the rule they break, and the report
+says what no store can do."""
 
 from __future__ import annotations
 
@@ -11,9 +13,11 @@ from tests.helpers import event_stores as stores
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay
+from mcp_resume.model.targets.python_sdk_server import InMemoryEventStore
 from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.testing import (
     ISOLATION_STATEMENT,
+    PER_SESSION,
     SHARED,
     EventStoreTransport,
     ReferenceEventStore,
@@ -25,13 +29,14 @@ SQLITE_EXAMPLES = 80
 
 @pytest.fixture(scope="module")
 def memory_report():
-    return check_event_store(stores.MemoryEventStore)
+    return check_event_store(stores.MemoryEventStore, deployment=PER_SESSION)
 
 
 @pytest.fixture(scope="module")
 def sqlite_run(tmp_path_factory):
     path = tmp_path_factory.mktemp("sqlite") / "events.db"
-    return path, check_event_store(functools.partial(stores.SqliteEventStore, path), examples=SQLITE_EXAMPLES)
+    return path, check_event_store(functools.partial(stores.SqliteEventStore, path), examples=SQLITE_EXAMPLES,
+                                   deployment=PER_SESSION)
 
 
 @pytest.mark.covers("replay-suffix", "no-cross-session", "event-id-unique")
@@ -71,7 +76,7 @@ def faulty_reports(tmp_path_factory):
     class Reports:
         @functools.cache
         def __getitem__(self, name: str):
-            return check_event_store(FAULTY[name][1](tmp))
+            return check_event_store(FAULTY[name][1](tmp), deployment=PER_SESSION)
 
     return Reports()
 
@@ -115,8 +120,21 @@ def test_the_counterexample_trace_replays_on_the_store_and_holds_on_the_referenc
 
 
 def test_under_an_mcp_revision_off_by_one_is_a_warning_not_a_failure():
-    report = check_event_store(stores.OffByOneStore, profile="mcp-2025-11-25", examples=60)
+    report = check_event_store(stores.OffByOneStore, profile="mcp-2025-11-25", examples=60,
+                               deployment=PER_SESSION)
     assert report.passed and "replay-suffix" in report.warnings
+
+
+@pytest.mark.covers("no-cross-session")
+def test_by_default_the_sdks_example_store_fails_as_the_sdk_wires_it():
+    """The SDK's example InMemoryEventStore, checked with no options: the deployment of
+    ``streamable_http_app(event_store=...)``, one store for every session (issue 40)."""
+    report = check_event_store(InMemoryEventStore, examples=20)
+    assert report.deployment == SHARED and not report.passed and report.isolation == "broken"
+    first = report.explain().splitlines()[0]
+    assert first.startswith("EventStore check of ") and ": FAIL: [no-cross-session] leak between sessions" in first
+    assert "BoundedEventStore" in report.explain()
+    assert check_event_store(InMemoryEventStore, examples=20, deployment=PER_SESSION).passed
 
 
 # -- smaller faults, each caught where it shows ------------------------------------
@@ -124,7 +142,7 @@ def test_under_an_mcp_revision_off_by_one_is_a_warning_not_a_failure():
 
 @pytest.mark.covers("event-id-unique")
 def test_an_event_id_returned_twice_is_caught():
-    report = check_event_store(stores.RepeatingIdStore, examples=40)
+    report = check_event_store(stores.RepeatingIdStore, examples=40, deployment=PER_SESSION)
     assert report.failure.rule == "event-id-unique" and "twice" in report.failure.message
 
 
@@ -145,7 +163,7 @@ def test_a_store_with_plain_methods_is_told_the_sdk_awaits_them():
 
 
 def test_ids_that_repeat_across_sessions_pass_with_a_note():
-    report = check_event_store(stores.CountingIdStore, examples=60)
+    report = check_event_store(stores.CountingIdStore, examples=60, deployment=PER_SESSION)
     assert report.passed, report.explain()
     assert report.skipped.get("reconnect", 0) > 0
     assert any("repeat across store instances" in note for note in report.notes())
@@ -157,7 +175,7 @@ def test_ids_that_repeat_across_sessions_pass_with_a_note():
 def test_the_report_states_when_isolation_cannot_be_guaranteed_and_what_to_do(memory_report):
     text = memory_report.explain()
     assert ISOLATION_STATEMENT in text
-    assert "instantiated per session" in ISOLATION_STATEMENT
+    assert "its own view" in ISOLATION_STATEMENT and "BoundedEventStore" in ISOLATION_STATEMENT
     limits = {p.name: p for p in memory_report.limits}
     assert set(limits) == {"foreign-cursor", "request-id-collision", "shared-standalone-key", "reused-standalone-key"}
     assert all(not p.held for p in limits.values()), "every correct store is exposed: these are the SDK's limits"
@@ -195,7 +213,7 @@ def test_the_same_store_gets_the_same_verdict_every_time():
 
 def test_the_kit_can_be_called_from_an_async_test():
     async def inside_a_running_loop():
-        return check_event_store(stores.MemoryEventStore, examples=10)
+        return check_event_store(stores.MemoryEventStore, examples=10, deployment=PER_SESSION)
 
     assert asyncio.run(inside_a_running_loop()).passed
 

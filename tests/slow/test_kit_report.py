@@ -9,7 +9,7 @@ from mcp.server.streamable_http import EventMessage
 from mcp_types import JSONRPCNotification
 
 from tests.helpers import event_stores as stores
-from mcp_resume.testing import ISOLATION_STATEMENT, SHARED, check_event_store
+from mcp_resume.testing import ISOLATION_STATEMENT, PER_SESSION, SHARED, check_event_store
 
 
 class _SendsAStrangerStore(stores.MemoryEventStore):
@@ -31,7 +31,7 @@ def shared_leak():
 
 @pytest.fixture(scope="module")
 def stranger():
-    return check_event_store(_SendsAStrangerStore, examples=20)
+    return check_event_store(_SendsAStrangerStore, examples=20, deployment=PER_SESSION)
 
 
 def test_a_store_that_leaks_between_sessions_fails_when_checked_shared(shared_leak):

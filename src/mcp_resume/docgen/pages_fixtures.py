@@ -17,7 +17,7 @@ from .pages_spec import GENERATED, rule_link
 
 PYTHON_EXAMPLE = '''from mcp.server.mcpserver import MCPServer
 from mcp_resume.fixtures import add_fixture_tools
-from mcp_resume.testing import SharedEventStore, scope_sessions
+from mcp_resume.event_store import BoundedEventStore, scope_sessions
 
 server = MCPServer("Demo")
 
@@ -29,7 +29,7 @@ def add(a: int, b: int) -> int:
 
 
 add_fixture_tools(server)  # the five tools below; before the app is built
-app = server.streamable_http_app(event_store=SharedEventStore())  # event ids to resume from (B22, D8)
+app = server.streamable_http_app(event_store=BoundedEventStore())  # event ids to resume from (B22, D8)
 scope_sessions(server.session_manager)  # each session replays only its own events (B26)
 '''
 
@@ -62,9 +62,9 @@ def fixtures_page() -> str:
         "and `tools/call` handlers are wrapped so that its own tools keep working):",
         f"```python\n{PYTHON_EXAMPLE}```",
         "`add_fixture_tools` raises `TypeError` for any other object. Add the tools to the server you check, not "
-        "to the one your users reach: they exist for verify. `SharedEventStore` and `scope_sessions` come from "
-        "`mcp_resume.testing` ([testing.md](testing.md)); a server with its own `EventStore` passes that instead, "
-        "and the [EventStore test kit](testing.md) checks it.",
+        "to the one your users reach: they exist for verify. `BoundedEventStore` and `scope_sessions` come from "
+        "`mcp_resume.event_store` ([testing.md](testing.md)), a store to run in production too; a server with its "
+        "own `EventStore` passes that instead, and the [EventStore test kit](testing.md) checks it.",
         f"**TypeScript SDK** (`McpServer`): copy [{TYPESCRIPT_KIT.name}](../model/targets/{TYPESCRIPT_KIT.parent.name}/"
         f"{TYPESCRIPT_KIT.name}) next to your server, then `addFixtureTools(server)`. It is the file below, run "
         "with node by every run of the embedded `typescript-sdk` target:",

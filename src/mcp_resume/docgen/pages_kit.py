@@ -7,7 +7,9 @@ import re
 from mcp_resume.jobs import exits
 from mcp_resume.spec.catalog import rule as catalog_rule
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, SharedEventStore, shared_store, transport
+from mcp_resume import event_store
+from mcp_resume.event_store import BoundedEventStore
+from mcp_resume.testing import ISOLATION_STATEMENT, ReferenceEventStore, transport
 from mcp_resume.testing.kit import DEFAULT_STORE_EXAMPLES
 from mcp_resume.testing.probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
 
@@ -27,7 +29,7 @@ def test_my_event_store(event_store_check):
 def testing_page() -> str:
     contract = run_probes(CONTRACT_PROBES, ReferenceEventStore)
     limits = run_probes(LIMIT_PROBES, ReferenceEventStore)
-    shared_limits = run_probes(LIMIT_PROBES, SharedEventStore)
+    shared_limits = run_probes(LIMIT_PROBES, BoundedEventStore)
     checked = [(rule_link(r), catalog_rule(r).statement, catalog_rule(r).level(Profile.BOUNDARY).value) for r in KIT_RULES]
     checked += [(rule_link(p.rule), f"contract probe `{p.name}`: {p.title}", "MUST") for p in contract]
     return page(
@@ -44,6 +46,10 @@ def testing_page() -> str:
         "runs are derandomized, so a store gets the same verdict every time. Without pytest: "
         "`from mcp_resume.testing import check_event_store`, then `check_event_store(MyEventStore)` returns "
         "the same report (`passed`, `failure`, `trace`, `explain()`, `to_json()`).",
+        "By default the kit checks the store the way the SDK wires it: `streamable_http_app(event_store=store)` "
+        "hands one store to every session (`deployment=\"shared\"`), so a plain store that cannot keep sessions "
+        "apart FAILs with the leak it showed. A server that gives every session's transport its own store "
+        "checks it with `event_store_check(MyEventStore, deployment=\"per-session\")`.",
         "## What it checks",
         table(["rule", "what", "level (boundary)"], checked),
         "A counterexample is the shortest sequence of the spec's actions that breaks a rule; the kit replays it "
@@ -53,20 +59,20 @@ def testing_page() -> str:
         "## Session isolation",
         ISOLATION_STATEMENT,
         "## Limits of the SDK",
-        "Fixed scenarios with the SDK's exact stream keys, run on every store. Checked per session (one store "
-        "per session, `deployment=\"per-session\"`) they never fail it; checked shared "
-        "(`deployment=\"shared\"`, how `StreamableHTTPSessionManager` uses one store for every session), a "
-        "leak between sessions that a probe observes fails the report. The column *a correct store* shows what "
-        "the kit's `ReferenceEventStore` does.",
-        table(["probe", "situation", "a correct store", "why", "what to do"],
+        "Fixed scenarios with the SDK's exact stream keys, run on every store. Checked shared (the default, "
+        "how `StreamableHTTPSessionManager` uses one store for every session), a leak between sessions that a "
+        "probe observes fails the report; checked per session (`deployment=\"per-session\"`) they never fail "
+        "it. The column *a plain store* shows what the kit's `ReferenceEventStore`, correct when each session "
+        "has its own, does when one instance serves two sessions.",
+        table(["probe", "situation", "a plain store", "why", "what to do"],
               [(code(p.name), p.title, p.observed, p.why, p.remedy) for p in limits]),
-        "## One store for all sessions: `SharedEventStore`",
-        "The remedy `verify` prints for a Python SDK server that FAILs `no-cross-session`. "
-        + _docstring_markdown(shared_store.__doc__),
-        "Under `deployment=\"shared\"` the kit uses a store that hands out views as the manager does after "
-        "`scope_sessions`: one instance, a new view per session. The table shows the limit probes on such a "
-        "store.",
-        table(["probe", "with SharedEventStore"],
+        "## A store to ship: `BoundedEventStore`",
+        "The remedy `verify` prints for a Python SDK server that FAILs `no-cross-session`. Source: "
+        "[src/mcp_resume/event_store.py](../src/mcp_resume/event_store.py). "
+        + _docstring_markdown(event_store.__doc__),
+        "The kit checks it in both deployments; a store that hands out views is used as the manager uses it "
+        "after `scope_sessions`: one instance, a new view per session. The table shows the limit probes on it.",
+        table(["probe", "with BoundedEventStore"],
               [(code(p.name), ("not exposed: " if p.held else "exposed: ") + p.observed) for p in shared_limits]),
     )
 
@@ -74,6 +80,7 @@ def testing_page() -> str:
 def _docstring_markdown(text: str) -> str:
     """A module docstring as Markdown: its first line dropped, reST literals as code."""
     body = text.strip().split("\n", 1)[1]
+    body = re.sub(r"::\n", ":\n", body)
     return re.sub(r"``([^`]+)``", r"`\1`", body).strip()
 
 

@@ -19,8 +19,8 @@ from .probes import CONTRACT_PROBES, LIMIT_PROBES, run_probes
 from .reference_store import ReferenceEventStore
 from .kit_report import EventStoreReport
 from .sdk import EventStore
-from .shared_store import session_store
-from .transport import DEPLOYMENTS, PER_SESSION, EventStoreTransport, Registry
+from mcp_resume.event_store import session_store
+from .transport import DEPLOYMENTS, SHARED, EventStoreTransport, Registry
 
 DEFAULT_STORE_EXAMPLES = 150
 """Hypothesis examples per check: enough to catch every faulty store the tests hold it to."""
@@ -31,19 +31,21 @@ def check_event_store(
     *,
     examples: int = DEFAULT_STORE_EXAMPLES,
     profile: Profile | str = DEFAULT_PROFILE,
-    deployment: str = PER_SESSION,
+    deployment: str = SHARED,
     steps: int = DEFAULT_STEPS,
 ) -> EventStoreReport:
     """Drive the stores ``factory()`` makes through the spec's state machine; never raises on a finding.
 
     ``factory`` is a zero-argument callable returning a fresh
     ``mcp.server.streamable_http.EventStore`` (the class itself will do); every
-    Hypothesis example starts from new stores. ``deployment`` is
-    ``"per-session"`` (the factory is called once per session: the only
-    deployment in which a store can keep sessions apart) or ``"shared"`` (one
-    store for all sessions, as the SDK's ``StreamableHTTPSessionManager``). A store that hands out a
-    view per session (``for_session()``, as ``SharedEventStore``) is used through a new view for
-    every session in both deployments, so in ``shared`` it can keep sessions apart.
+    Hypothesis example starts from new stores. ``deployment`` is ``"shared"``
+    (the default: one store for all sessions, as the SDK wires it when given
+    ``streamable_http_app(event_store=...)``) or ``"per-session"`` (the factory is
+    called once per session, for a server that gives every session's transport
+    its own store). A plain store cannot keep sessions apart when shared: the
+    leak probes then fail it. A store that hands out a view per session
+    (``for_session()``, as ``mcp_resume.event_store.BoundedEventStore``) is used
+    through a new view for every session in both deployments.
     ``profile`` sets the rule levels (a broken SHOULD is a warning); the run is
     derandomized, so the same store gets the same verdict every time.
 

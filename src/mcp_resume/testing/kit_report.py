@@ -29,7 +29,7 @@ class EventStoreReport:
     - ``contract`` / ``limits``: the probes (``probes``); limits never fail the store;
     - ``isolation``: whether one session's cursor can yield another's events here:
       ``held (a store per session)``, ``held (a view per session)`` (a store that hands each session
-      its own view, ``SharedEventStore``), ``broken``, ``not judged`` or ``cannot be guaranteed``
+      its own view, ``BoundedEventStore``), ``broken``, ``not judged`` or ``cannot be guaranteed``
       (shared store, no leak observed).
     """
 
@@ -154,9 +154,10 @@ _DEPLOYMENT_TEXT = {
     "shared": "one store for all sessions, as StreamableHTTPSessionManager does",
 }
 
-_SHARED_REMEDY = ("check and deploy the store per session (deployment=\"per-session\"): give every session's "
-                  "transport its own store instance, with all state inside it; or hand every session its own view "
-                  "of one store, as mcp_resume.testing.SharedEventStore does with scope_sessions (docs/testing.md)")
+_SHARED_REMEDY = ("hand every session its own view of one store: ship mcp_resume.event_store.BoundedEventStore "
+                  "with scope_sessions(server.session_manager), or give your store a for_session() that does the "
+                  "same; or deploy a store per session (give every session's transport its own instance, with all "
+                  "state inside it) and check it with deployment=\"per-session\" (docs/testing.md)")
 
 _CONFIRMED_TEXT = {
     True: "confirmed: the same trace holds with the kit's ReferenceEventStore, so the fault is the store's",

@@ -16,20 +16,18 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
 from .sdk import GET_STREAM_KEY, StoreRunner, emission_of, notification
-from .shared_store import session_store
+from mcp_resume.event_store import session_store
 
 ISOLATION_STATEMENT = (
     "The SDK's EventStore interface tells the store neither the session that stores an event nor the session "
     "that presents a Last-Event-ID, and StreamableHTTPSessionManager gives one store to every session. A store "
     "shared that way cannot guarantee that one session's cursor never yields another session's events "
     "(no-cross-session): another session's event id resolves like one's own, and two sessions' POST streams "
-    "share a key whenever their clients use the same JSON-RPC request id. What the store must do: be "
-    "instantiated per session (give every session's transport its own store, the deployment this kit checks by "
-    "calling the factory once per session) and keep all its state inside the instance (in a shared database, "
-    "scope every row by instance). Event ids that encode the session help only where the code that handles "
-    "the GET compares that session with Mcp-Session-Id before calling replay_events_after; the SDK's "
-    "transport does not, but a store that hands every session its own view does it inside the store "
-    "(SharedEventStore with scope_sessions, checked with deployment=\"shared\")."
+    "share a key whenever their clients use the same JSON-RPC request id. What to do: hand every session its "
+    "own view of one store, whose event ids carry the session and which refuses another session's "
+    "(mcp_resume.event_store.BoundedEventStore with scope_sessions; a store of your own can do the same with "
+    "for_session()), or give every session's transport its own store instance with all its state inside it "
+    "(in a shared database, every row scoped by instance; checked with deployment=\"per-session\")."
 )
 
 

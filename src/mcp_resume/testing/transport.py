@@ -22,7 +22,7 @@ per session: the only way a plain store can keep sessions apart); ``shared`` cal
 once for all sessions (what ``StreamableHTTPSessionManager`` does). Under
 ``shared`` another session's cursor cannot be judged (the store is never told
 who asks) and such a request is skipped as ``Unsupported``, unless the store hands
-out a view per session (``for_session()``, as ``SharedEventStore`` does with
+out a view per session (``for_session()``, as ``BoundedEventStore`` does with
 ``scope_sessions``): then every session stores and replays through its own view,
 and another session's cursor is judged like any other.
 
@@ -43,7 +43,7 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.transitions import Delivered, Observation
 
 from .sdk import GET_STREAM_KEY, StoreRunner, emission_of, notification, server_request
-from .shared_store import session_store
+from mcp_resume.event_store import session_store
 
 PER_SESSION = "per-session"
 SHARED = "shared"

@@ -2,7 +2,8 @@
 or two, its Streamable HTTP app with an ``EventStore``), started here on 127.0.0.1 with
 uvicorn, in three forms:
 
-- ``readme_app(fixtures=True)``: plus one call of ``add_fixture_tools``;
+- ``readme_app(fixtures=True)``: plus one call of ``add_fixture_tools``; ``bounded=True`` gives it
+  ``BoundedEventStore`` with ``scope_sessions`` instead of the SDK's example store;
 - ``readme_app(fixtures=False)``: its own tools only, among them ``book_flight``, which
   asks the user to confirm (elicitation) before it answers, and ``tail_logs``, which
   sends log notifications before its answer;
@@ -21,6 +22,7 @@ from mcp.server.lowlevel import Server
 from mcp.server.mcpserver import Context, MCPServer
 from pydantic import BaseModel
 
+from mcp_resume.event_store import BoundedEventStore, scope_sessions
 from mcp_resume.fixtures import add_fixture_tools
 from mcp_resume.model.serving.facade import serving
 from mcp_resume.model.targets.python_sdk_server import InMemoryEventStore
@@ -36,7 +38,7 @@ class Confirmation(BaseModel):
     seat: str = "aisle"
 
 
-def readme_app(*, fixtures: bool, event_store: bool = True):
+def readme_app(*, fixtures: bool, event_store: bool = True, bounded: bool = False):
     server = MCPServer("Demo")
 
     @server.tool()
@@ -63,6 +65,10 @@ def readme_app(*, fixtures: bool, event_store: bool = True):
 
     if fixtures:
         add_fixture_tools(server)
+    if bounded:
+        app = server.streamable_http_app(event_store=BoundedEventStore())
+        scope_sessions(server.session_manager)
+        return app
     return server.streamable_http_app(event_store=InMemoryEventStore() if event_store else None)
 
 

@@ -1,8 +1,9 @@
-"""SharedEventStore: one store for all sessions of the SDK's session manager, each session through its
-own view whose event ids carry the session.
+"""BoundedEventStore, the store to ship: the kit passes it in both deployments (where a plain store
+shared by all sessions fails), the real SDK keeps two sessions apart with it over HTTP, and verify
+finds nothing wrong with the store of such a server under any profile.
 
 The slow tier's tests (whole runs, servers started); the fast tier's are in
-``tests/fast/test_shared_event_store.py``, whose docstring says more.
+``tests/fast/test_event_store.py``.
 """
 
 from __future__ import annotations
@@ -15,15 +16,17 @@ import pytest
 import uvicorn
 from mcp.server.mcpserver import MCPServer
 
-from mcp_resume.testing import SHARED, ReferenceEventStore, SharedEventStore, check_event_store, scope_sessions
+from mcp_resume.event_store import BoundedEventStore, scope_sessions
+from mcp_resume.testing import DEPLOYMENTS, SHARED, ReferenceEventStore, check_event_store
 
 
 KIT_EXAMPLES = 60
 
 
 @pytest.mark.covers("no-cross-session", "replay-suffix", "event-id-unique")
-def test_the_kit_passes_it_in_the_shared_deployment():
-    report = check_event_store(SharedEventStore, deployment=SHARED, examples=KIT_EXAMPLES)
+@pytest.mark.parametrize("deployment", DEPLOYMENTS)
+def test_the_kit_passes_it_in_every_deployment(deployment):
+    report = check_event_store(BoundedEventStore, deployment=deployment, examples=KIT_EXAMPLES)
     assert report.passed, report.explain()
     assert report.isolation == "held (a view per session)" and not report.skipped.get("reconnect")
     limits = {p.name: p.held for p in report.limits}
@@ -34,7 +37,7 @@ def test_the_kit_passes_it_in_the_shared_deployment():
 def test_a_plain_store_shared_by_all_sessions_fails_the_kit(store):
     report = check_event_store(store, deployment=SHARED, examples=KIT_EXAMPLES)
     assert not report.passed and report.isolation == "broken"
-    assert "SharedEventStore" in report.explain()
+    assert "BoundedEventStore" in report.explain()
 
 
 INIT = {"jsonrpc": "2.0", "id": 0, "method": "initialize",
@@ -63,7 +66,7 @@ def test_with_the_real_sdk_another_sessions_event_id_replays_nothing():
     async def echo(text: str) -> str:
         return text
 
-    app = server.streamable_http_app(event_store=SharedEventStore(), host="127.0.0.1")
+    app = server.streamable_http_app(event_store=BoundedEventStore(), host="127.0.0.1")
     scope_sessions(server.session_manager)
     config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning")
     web = uvicorn.Server(config)
@@ -98,3 +101,35 @@ def test_with_the_real_sdk_another_sessions_event_id_replays_nothing():
     a_ids, b_ids, status, body = asyncio.run(scenario())
     assert a_ids and b_ids and a_ids[0].split(".")[0] != b_ids[0].split(".")[0]
     assert "result" not in body and not [i for i in _event_ids(body) if i.split(".")[0] == a_ids[0].split(".")[0]]
+
+
+STORE_RULES = ("replay-suffix", "no-cross-session", "event-id-unique", "expiry-independent",
+               "no-replay-on-session-resume", "reject-orphan-event-id")
+"""The rules an EventStore decides in a Python SDK server; the others are the SDK transport's."""
+TRANSPORT_FAILS = {"reemit-pending", "reject-foreign-event-id", "malformed-session-400"}
+"""What the SDK's transport FAILs under boundary whatever its store (docs/compatibility.md)."""
+
+
+@pytest.mark.timeout(400)
+@pytest.mark.covers("replay-suffix", "no-cross-session", "event-id-unique", "expiry-independent",
+                    "no-replay-on-session-resume", "reject-orphan-event-id")
+def test_verify_finds_nothing_wrong_with_the_store_of_a_real_server(tmp_path):
+    """The README's server with BoundedEventStore, verified under the MCP profile and boundary."""
+    import json
+
+    from mcp_resume.cli import main
+    from tests.helpers.servers.sdk_readme import readme_app, serving_app
+
+    verdicts = {}
+    with serving_app(readme_app(fixtures=True, bounded=True)) as url:
+        for profile in ("auto", "boundary"):
+            out = tmp_path / profile
+            out.mkdir()
+            main(["verify", url, "--profile", profile, "--timeout", "2", "--json", str(out / "r.json"),
+                  "--out", str(out / "findings")])
+            report = json.loads((out / "r.json").read_text())
+            verdicts[profile] = {r["rule"]: r["verdict"] for r in report["verdicts"]}
+    assert {rule: verdicts["auto"][rule] for rule in STORE_RULES} == dict.fromkeys(STORE_RULES, "PASS")
+    assert {rule: verdicts["boundary"][rule] for rule in STORE_RULES} == dict.fromkeys(STORE_RULES, "PASS")
+    assert [rule for rule, verdict in verdicts["auto"].items() if verdict in ("FAIL", "WARN")] == []
+    assert {rule for rule, verdict in verdicts["boundary"].items() if verdict == "FAIL"} <= TRANSPORT_FAILS
