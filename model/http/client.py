@@ -350,7 +350,7 @@ class StreamableHttpClient:
             exchange.fail(ErrorKind.CONNECT, f"no connection within {self.bounds.connect:g} s")
             return None
         except httpx.ConnectError as error:
-            exchange.fail(ErrorKind.CONNECT, f"cannot connect: {_reason(error)}")
+            exchange.fail(ErrorKind.CONNECT, f"cannot connect to {_address(request.url)}: {_connect_reason(error, request.url)}")
             return None
         except httpx.HTTPError as error:
             exchange.fail(ErrorKind.NETWORK, f"no valid response head: {_reason(error)}")
@@ -654,6 +654,20 @@ def _kept(headers: Any, names: tuple[str, ...]) -> dict[str, str]:
         if value is not None:
             kept[name] = value
     return kept
+
+
+def _address(url: httpx.URL) -> str:
+    """``host:port`` a request to ``url`` connects to, the scheme's default port written out."""
+    return f"{url.host}:{url.port or (443 if url.scheme == 'https' else 80)}"
+
+
+def _connect_reason(error: BaseException, url: httpx.URL) -> str:
+    """Why a connection failed, in words: OpenSSL's answer to a server that speaks no TLS is
+    ``WRONG_VERSION_NUMBER``, which says nothing to someone who typed https:// by habit."""
+    reason = _reason(error)
+    if url.scheme == "https" and "WRONG_VERSION_NUMBER" in reason.upper():
+        return "the server there does not speak TLS (an http:// server? then write http://)"
+    return reason
 
 
 def _reason(error: BaseException) -> str:

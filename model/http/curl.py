@@ -45,11 +45,13 @@ PY
 
 
 
-def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], secret_headers: list[str] = ()) -> str:
+def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], secret_headers: list[str] = (),
+                     closing: list[str] = ()) -> str:
     """The bash script for ``exchanges``, in order; ``comments`` (one line each, without
     ``#``) open it; ``url`` is the default target, the script's first argument another.
     ``secret_headers``: the names of headers the run sent whose values it never kept
-    (``--header``): every curl reads them from the file ``MCP_RESUME_HEADERS_FILE`` names."""
+    (``--header``): every curl reads them from the file ``MCP_RESUME_HEADERS_FILE`` names.
+    ``closing``: lines the script prints when it has sent everything (what to look for)."""
     lines = ["#!/usr/bin/env bash", *(f"# {comment(line)}" for line in comments)]
     if secret_headers:
         lines.append(f"# the run sent {', '.join(secret_headers)} (values not written): put them in a file, one "
@@ -64,6 +66,8 @@ def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], s
         lines.append(_curl(number, exchange, names, header_file=bool(secret_headers)))
         lines.append(f"show {shlex.quote(f'{number}. {exchange.label}')} {number}")
         lines += names.capture(number, exchange)
+    if closing:
+        lines += ["", "echo"] + [f"echo {shlex.quote(line)}" for line in closing]
     return "\n".join(lines) + "\n"
 
 

@@ -33,7 +33,7 @@ from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.traffic.fixes import Fix, remedies_for, SDK_BY_TARGET
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
-from mcp_resume.model.verify.report import FINDINGS, Report, RuleVerdict, driver_line
+from mcp_resume.model.verify.report import FINDINGS, Report, RuleVerdict, driver_line, tools_text
 
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
 UNREACHABLE_CASE = "target-reachable"
@@ -131,7 +131,7 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
             f"- capabilities: session ids {_yes(caps.get('session_ids'))}, event ids {_yes(caps.get('event_ids'))}, "
             f"priming {_yes(caps.get('priming'))}, GET stream {_yes(caps.get('get_stream'))} (HTTP {caps.get('get_status')}), "
             f"DELETE HTTP {caps.get('delete_status')}, protocol {caps.get('protocol_version')}, "
-            f"fixture tools: {', '.join(caps.get('fixture_tools') or []) or 'none'}"
+            f"fixture tools: {tools_text(caps)}"
         )
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     lines.append(f"- summary: {counts}")
@@ -294,5 +294,9 @@ def curl_script(report: Report, verdict: RuleVerdict) -> str:
     comments += [f"{c.what}: expected {c.expected}; observed {c.observed}" for c in verdict.checks if not c.held]
     if (fix := report.fix(verdict)) is not None:
         comments.append(f"how to fix: {fix.line()}")
+    broken = [f"  {c.what}: expected {c.expected}; observed {c.observed}" for c in verdict.checks if not c.held]
+    closing = [f"== {verdict.rule} was {verdict.verdict.value} when recorded; compare the answers above with:", *broken,
+               "This script shows the answers and judges none (exit 0 says only that it ran): for a verdict, run "
+               f"mcp-resume replay {verdict.rule}.trace.json [URL]"]
     return exchanges_script(comments, report.url, [x for x in verdict.exchanges if not x.label.startswith("cleanup")],
-                            report.capabilities.get("headers") or [])
+                            report.capabilities.get("headers") or [], closing)

@@ -61,12 +61,13 @@ class Playback:
     them). Use ``close()`` when done. Every network wait is bounded by ``bounds``.
     """
 
-    def __init__(self, url: str, bounds: Timeouts, tools: list[str]) -> None:
+    def __init__(self, url: str, bounds: Timeouts, tools: list[str],
+                 headers: tuple[tuple[str, str], ...] = ()) -> None:
         self.url = url
         self.bounds = bounds
         self.tools = tools
         self._loop = asyncio.new_event_loop()
-        self.client = StreamableHttpClient(url, bounds)
+        self.client = StreamableHttpClient(url, bounds, headers=headers)
         self.ids = IdMap()  # from the latest judgement: spec handle -> server id
 
     @property
@@ -146,15 +147,15 @@ def tools_for(trace: Trace) -> list[str]:
 
 
 def replay_over_http(trace: Trace, url: str, bounds: Timeouts, tools: list[str],
-                     profile: Profile | None = None) -> Validation:
+                     profile: Profile | None = None, headers: tuple[tuple[str, str], ...] = ()) -> Validation:
     """Play the client actions of ``trace`` against ``url`` and judge the recording under
-    ``profile`` (default: the trace's). Raises ``Unsupported`` (before sending anything)
+    ``profile`` (default: the trace's), ``headers`` (name, value) added to every request. Raises ``Unsupported`` (before sending anything)
     when the trace has an action HTTP cannot play or calls a tool the server lacks."""
     profile = profile or trace.profile
     calls = iter(tools_for(trace))
     plan = [(action, next(calls) if isinstance(action, a.CallTool) else None) for action in trace.actions]
     _playable(plan, tools)
-    playback = Playback(url, bounds, tools)
+    playback = Playback(url, bounds, tools, headers)
     try:
         for action, tool in plan:
             playback.judgement(profile)

@@ -211,6 +211,14 @@ def tools_called(exchanges: list[Exchange]) -> list[str]:
     return names
 
 
+def tools_text(caps: dict[str, Any]) -> str:
+    """The tools of a run's capabilities line: the fixture tools the server lists (or ``none``),
+    then the tools given with ``--tool`` and their roles (``capabilities["tool_roles"]``)."""
+    fixture = ", ".join(caps.get("fixture_tools") or []) or "none"
+    given = [f"{use['tool']} ({use['role']})" for use in caps.get("tool_roles") or []]
+    return fixture + (f"; given with --tool: {', '.join(given)}" if given else "")
+
+
 def driver_line(entry: dict[str, Any]) -> str:
     """One entry of ``Report.drivers`` in words: ``tool book_flight (server-request, --tool) drove 6 rule(s): ...``."""
     how = f"{entry['role']}, --tool" if entry["given"] else f"{entry['role']}, fixture tool"

@@ -22,10 +22,11 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from mcp_resume.spec.catalog import RULES, level
 from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
+from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind
@@ -222,7 +223,7 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
         run.notes.append(note)
     ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl, run.headers)
     if run.requested is None and run.caps.sessionless_too and run.profile is not Profile.MCP_2026_07_28:
-        run.notes.append("the endpoint also serves 2026-07-28 (server/discover names it): auto judges the revision "
+        run.notes.append("The endpoint also serves 2026-07-28 (server/discover names it): auto judges the revision "
                          "it negotiated; --profile mcp-2026-07-28 judges that revision's rules, in its request shape.")
     for rule in RULES:
         left = run.run_seconds - (time.monotonic() - started)
@@ -283,6 +284,19 @@ def _not_applicable(rule_id: str, profile: Profile, negotiated: str | None) -> s
     return None
 
 
+def _skip_not_applicable(rule_id: str, profile: Profile, reason: str, beside: Profile | None) -> RuleVerdict:
+    """SKIP for a rule ``profile`` does not apply. When the profile shown beside it applies the
+    rule, its scenario was not run for that profile either: the beside verdict is SKIP too, and
+    the rule's ``unlock`` names the option that runs it."""
+    if beside is None or level(rule_id, beside) is Level.NOT_APPLICABLE:
+        return skip(rule_id, profile, reason)
+    run_it = f"run verify --profile {beside.value}, which runs their scenarios"
+    verdict = skip(rule_id, profile, f"{reason}; {beside.value} applies it: --profile {beside.value} judges it",
+                   unlock=run_it)
+    return replace(verdict, beside=(beside.value, Verdict.SKIP),
+                   beside_reason=f"not run: its scenario runs only under a profile that applies it ({run_it})")
+
+
 def _beside(profile: Profile, negotiated: str | None) -> Profile | None:
     """The profile whose verdicts are shown beside ``profile``'s (see ``beside_profile``)."""
     return beside_profile(profile, PROFILE_OF_REVISION.get(negotiated or ""))
@@ -297,7 +311,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     profile = ctx.profile
     not_applicable = _not_applicable(scenario.rule, profile, ctx.caps.protocol_version)
     if not_applicable:
-        return skip(scenario.rule, profile, not_applicable)
+        return _skip_not_applicable(scenario.rule, profile, not_applicable, _beside(profile, ctx.caps.protocol_version))
     missing = _missing(scenario.needs, ctx.caps)
     if missing is not None:
         need = missing_need(scenario.needs, ctx.caps)

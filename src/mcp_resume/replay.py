@@ -78,8 +78,9 @@ def add_parser(subparsers, summary: str) -> None:
     )
     replay.add_argument(
         "--header", action="append", default=None, metavar="NAME:VALUE",
-        help="a verify trace: send this header with every request, as 'verify --header' does (a trace keeps "
-             "header names, never values); repeatable; also read from MCP_RESUME_HEADERS",
+        help="send this header with every request over HTTP, as 'verify --header' does (a verify trace, or a "
+             "spec trace against a URL; a trace keeps header names, never values); repeatable; also read from "
+             "MCP_RESUME_HEADERS",
     )
 
 
@@ -101,7 +102,8 @@ def run_replay(args) -> int:
             headers = request_headers(getattr(args, "header", None))
             return replay_verify_trace(data, args.target, args.profile, bounds, given, headers)
         if kind == TRACE_FORMAT:
-            return replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds)
+            headers = request_headers(getattr(args, "header", None))
+            return replay_spec_trace(trace_from_json(data), args.target, args.profile, bounds, headers)
     except ValueError as error:
         return _error(str(error), EXIT_USAGE)
     except (ToolMissing, ToolRoleError) as error:

@@ -42,7 +42,17 @@ def test_bounds_reject_non_positive_values():
 def test_refused_connection_is_a_connect_error():
     exchange = run(initialize(hostile.down_url()))
     assert exchange.error_kind is ErrorKind.CONNECT and exchange.status is None
-    assert "cannot connect" in exchange.error
+    assert "cannot connect to 127.0.0.1:" in exchange.error
+
+
+@pytest.mark.timeout(20)
+def test_https_to_a_plain_http_server_says_it_speaks_no_tls_and_names_the_port():
+    with hostile.http_server(hostile.not_found) as url:
+        exchange = run(initialize(url.replace("http://", "https://")))
+    port = url.split(":")[2].split("/")[0]
+    assert exchange.error_kind is ErrorKind.CONNECT
+    assert f"cannot connect to 127.0.0.1:{port}: the server there does not speak TLS" in exchange.error
+    assert "WRONG_VERSION_NUMBER" not in exchange.error
 
 
 @pytest.mark.timeout(20)

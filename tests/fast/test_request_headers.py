@@ -50,3 +50,9 @@ def test_a_target_with_credentials_in_its_url_is_refused_without_echoing_them(ca
     assert main(["verify", "http://user:pw-S3CRET@127.0.0.1:9/mcp"]) == 2
     err = capsys.readouterr().err
     assert "holds credentials" in err and "S3CRET" not in err
+
+
+def test_a_variable_written_with_windows_line_ends_keeps_no_carriage_return():
+    """A new user's trial (issue 40): MCP_RESUME_HEADERS set from a file saved with CRLF."""
+    headers = request_headers(None, {"MCP_RESUME_HEADERS": "Authorization: Bearer abc\r\nX-Tenant: t1\r\n"})
+    assert headers == (("Authorization", "Bearer abc"), ("X-Tenant", "t1"))

@@ -204,6 +204,15 @@ def test_the_header_keeps_each_capability_label_with_its_value_on_a_narrow_conso
     assert len(header) == 1 and header[0].endswith("fixture tools: none"), lines
 
 
+def test_the_header_names_the_tools_given_with_tool_beside_the_fixture_tools():
+    caps = {"fixture_tools": [], "tool_roles": [{"tool": "book_flight", "role": "server-request"},
+                                                 {"tool": "tail_logs", "role": "notifications"}]}
+    from mcp_resume.jobs.verifying import capabilities_line
+
+    assert capabilities_line(caps).endswith("fixture tools: none; given with --tool: book_flight (server-request), "
+                                            "tail_logs (notifications)")
+
+
 def test_progress_says_a_verdict_is_provisional_until_no_later_scenario_can_judge_it(capsys):
     from mcp_resume.model.verify.suite import RULES
     from mcp_resume.jobs.verifying import progress_printer
@@ -216,3 +225,20 @@ def test_progress_says_a_verdict_is_provisional_until_no_later_scenario_can_judg
     assert lines[0] == f"verify: rule 1 of {len(RULES)}: {RULES[0].id}: SKIP (provisional)"
     assert lines[len(RULES) - 1] == f"verify: rule {len(RULES)} of {len(RULES)}: {RULES[-1].id}: SKIP"
     assert lines[-1] == f"verify: final: {RULES[0].id}: PASS (was SKIP): judged with a later scenario's traffic"
+
+
+def test_a_rule_only_boundary_applies_says_so_in_its_boundary_cell_and_how_to_judge_it():
+    """A new user's trial (issue 40): reemit-pending had a blank boundary cell in a default run."""
+    from mcp_resume.model.verify.suite import _skip_not_applicable
+
+    verdict = _skip_not_applicable("reemit-pending", Profile.MCP_2025_11_25, "not applicable under mcp-2025-11-25",
+                                   Profile.BOUNDARY)
+    assert verdict.verdict is Verdict.SKIP and verdict.beside == ("boundary", Verdict.SKIP)
+    assert "--profile boundary judges it" in verdict.reason and "--profile boundary" in verdict.unlock
+    report = Report("u", "u", Profile.MCP_2025_11_25, {}, [verdict])
+    console = Console(record=True, width=200)
+    print_report(report, console)
+    text = console.export_text()
+    assert "to check 1 more rule(s) (reemit-pending): run verify --profile boundary" in text
+    both_na = _skip_not_applicable("sessionless-get-405", Profile.MCP_2025_11_25, "n/a", Profile.BOUNDARY)
+    assert both_na.beside is None and both_na.unlock is None

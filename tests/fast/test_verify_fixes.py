@@ -110,3 +110,15 @@ def test_a_finding_only_the_profile_beside_makes_has_its_evidence_and_fix_in_eve
     assert report.to_json()["verdicts"][0]["beside"] == {"profile": "boundary", "verdict": "FAIL", "reason": why}
     page = markdown(report)
     assert "## reject-foreign-event-id: PASS, FAIL under boundary" in page and "**How to fix:**" in page
+
+
+def test_the_curl_reproducer_ends_by_saying_what_to_compare_and_that_it_judges_nothing():
+    import subprocess
+
+    report = _report(PYTHON_SDK)
+    script = curl_script(report, report.verdicts[0])
+    tail = script.rstrip().splitlines()[-3:]
+    assert tail[0].startswith("echo '== no-cross-session was FAIL when recorded; compare the answers above with:")
+    assert "judges none (exit 0 says only that it ran)" in tail[-1]
+    assert "mcp-resume replay no-cross-session.trace.json [URL]" in tail[-1]
+    assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0

@@ -70,3 +70,20 @@ def test_an_https_server_is_verified_against_the_trust_store_and_refused_without
         monkeypatch.setenv("SSL_CERT_FILE", str(ca_file))
         assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "r.json")]) in (0, 1)
     assert json.loads((tmp_path / "r.json").read_text())["summary"]["PASS"] >= 10
+
+
+@pytest.mark.timeout(120)
+def test_a_spec_trace_replays_over_http_behind_a_bearer_token_with_header(tmp_path, capsys):
+    from mcp_resume.spec import actions as a
+    from mcp_resume.spec.trace import Trace
+
+    trace = Trace((a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EndStream("T1")))
+    path = tmp_path / "call.trace.json"
+    path.write_text(trace.dumps(), encoding="utf-8")
+    with serving_app(_behind_bearer_token(readme_app(fixtures=True))) as url:
+        assert main(["replay", str(path), url, "--timeout", TIMEOUT]) == 3
+        refused = capsys.readouterr()
+        assert main(["replay", str(path), url, "--timeout", TIMEOUT, "--header", f"Authorization: Bearer {TOKEN}"]) == 0
+        replayed = capsys.readouterr()
+    assert "401" in refused.err
+    assert "agree with the spec" in replayed.out and TOKEN not in replayed.out + replayed.err

@@ -52,9 +52,11 @@ def fixtures_page() -> str:
         "them: add the fixture tools to the server you check (one call with the kits below), or name tools "
         "your server already has with `verify --tool ROLE=NAME[:ARGUMENTS_JSON]`.",
         "## Roles",
-        "Each fixture tool plays one role. *SKIP without it*: rules verify cannot judge unless some tool plays the "
-        "role; *also drives*: rules whose scenarios call it when there is one (a richer stream, one more case).",
-        table(["role", "a tool of this role", "fixture tools", "SKIP without it", "also drives"],
+        "Each fixture tool plays one role. *Its scenario needs it*: rules whose own scenario verify cannot run "
+        "unless some tool plays the role; without one they are SKIP, unless another scenario's traffic happens to "
+        "judge them (a server request another role's tool sends, for instance). *Also drives*: rules whose "
+        "scenarios call it when there is one (a richer stream, one more case).",
+        table(["role", "a tool of this role", "fixture tools", "its scenario needs it", "also drives"],
               [_role_row(role) for role in spec.Role]),
         f"{rule_link('no-duplicate-tool-call')} is SKIPped when there is no tool of either of the first two roles.",
         "## Add them in one call",

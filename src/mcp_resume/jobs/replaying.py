@@ -70,7 +70,8 @@ def replay_verify_trace(data: dict, target: str, profile_name: str | None, bound
         return _error(f"{rule} was not judged on {target} ({verdict.verdict.value}): {verdict.reason}; "
                       "a replay that judged nothing does not show the finding fixed", EXIT_UNREACHABLE)
     if verdict.verdict in STILL_BROKEN:
-        return _error(f"{rule} is still {verdict.verdict.value} on {target}: the finding reproduces", EXIT_FAILED)
+        print(f"{rule} is still {verdict.verdict.value} on {target}: the finding reproduces")  # a verdict, no error
+        return EXIT_FAILED
     print(f"{rule} holds on {target} ({verdict.verdict.value}): the finding does not reproduce")
     return EXIT_OK
 
@@ -100,7 +101,11 @@ async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: 
     return await judge_rule(SCENARIOS[rule], url, Context(profile, bounds, caps, headers=headers), float("inf"))
 
 
-def replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Timeouts) -> int:
+def replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Timeouts,
+                      headers: tuple[tuple[str, str], ...] = ()) -> int:
+    """Replay a spec trace against ``target``: in process (``spec``, ``reference``, ``design-N``,
+    ``variation-...``), or its client actions over HTTP, with ``headers`` on every request. Exit
+    code 0 (agrees), 1 (a FAIL), 4 (the target cannot play the trace)."""
     from mcp_resume.model.harness.checker import Counterexample, replay
     from mcp_resume.model.servers.inprocess import server_factory
 
@@ -112,7 +117,7 @@ def replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Time
         server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
         return _replay_lasso(trace, server, target, profile)
     if not in_process:
-        return _replay_over_http(trace, target, profile, bounds)
+        return _replay_over_http(trace, target, profile, bounds, headers)
     server = server_factory(target)() if target != "spec" else server_factory("spec")(profile)
     print(f"replay a {len(trace.actions)}-step trace under {profile.value} against {target}")  # once it is there
     try:
@@ -129,7 +134,8 @@ def replay_spec_trace(trace, target: str, profile_name: str | None, bounds: Time
     return EXIT_OK
 
 
-def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) -> int:
+def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts,
+                      headers: tuple[tuple[str, str], ...] = ()) -> int:
     """Play the trace's client actions against ``target`` (a URL or an embedded target) and
     judge what came back with the spec (``model.verify.playback``): exit 1 on a FAIL."""
     from mcp_resume.model.verify.playback import replay_over_http
@@ -137,10 +143,10 @@ def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) ->
     url = target if is_embedded(target) else _parse_url(target)
     context = running_target(target) if is_embedded(target) else nullcontext(url)
     with context as url:
-        tools = asyncio.run(_listed_tools(url, bounds))
+        tools = asyncio.run(_listed_tools(url, bounds, headers))
         print(f"replay the client actions of a {len(trace.actions)}-step trace under {profile.value} against {target}")
         try:
-            judged = replay_over_http(trace, url, bounds, tools, profile)
+            judged = replay_over_http(trace, url, bounds, tools, profile, headers)
         except Unsupported as error:
             return _error(f"{target} cannot be driven through this trace: {error}. Over HTTP only client actions "
                           "and the server actions fixture tools can play are replayed; replay the trace against "
@@ -158,8 +164,8 @@ def _replay_over_http(trace, target: str, profile: Profile, bounds: Timeouts) ->
     return EXIT_OK
 
 
-async def _listed_tools(url: str, bounds: Timeouts) -> list[str]:
-    async with StreamableHttpClient(url, bounds) as client:
+async def _listed_tools(url: str, bounds: Timeouts, headers: tuple[tuple[str, str], ...] = ()) -> list[str]:
+    async with StreamableHttpClient(url, bounds, headers=headers) as client:
         return (await probe(client)).tools
 
 

@@ -25,7 +25,7 @@ from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
 from mcp_resume.model.verify.formats import earlier_run, junit_xml, markdown, write_findings
-from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line
+from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line, tools_text
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
 from mcp_resume.outputs import StageProgress, is_standard_output, short_ids, write_output
 from mcp_resume.spec.verdicts import Verdict
@@ -63,7 +63,7 @@ def print_report(report: Report, console: Console) -> None:
         # soft_wrap: one line, never broken between a label and its value ("fixture tools: none")
         console.print(capabilities_line(caps), highlight=False, markup=False, soft_wrap=True)
     if report.note:
-        console.print(report.note, highlight=False)
+        console.print(report.note, highlight=False, markup=False, soft_wrap=True)  # sentences, never cut by rich
     table = Table(show_lines=False)
     table.add_column("rule", no_wrap=True)
     table.add_column("level", no_wrap=True)
@@ -108,7 +108,7 @@ def sdk_hint(report: Report) -> str | None:
 def capabilities_line(caps: dict) -> str:
     """The header's capabilities (``Report.capabilities``), ``label value`` pairs joined by
     commas, printed as one line (soft wrap: the terminal folds it, rich inserts no break)."""
-    tools = ", ".join(caps.get("fixture_tools") or []) or "none"
+    tools = tools_text(caps)
     pairs = [("session ids", _yes(caps.get("session_ids"))), ("event ids", _yes(caps.get("event_ids"))),
              ("priming", _yes(caps.get("priming"))),
              ("GET stream", f"{_yes(caps.get('get_stream'))} ({_status(caps.get('get_status'))})"),
