@@ -15,7 +15,10 @@ from mcp_resume.proofs.decision.queries import QueryResult
 from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.bmc import BmcResult, Replay
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, STRENGTHENING_INVARIANTS
-from mcp_resume.proofs.system.proofs import ALONE, CONSECUTION, ENABLED, INITIATION, VACUITY, ProofResult, required, tally
+from mcp_resume.proofs.system.faulty_systems import LEFT_OUT
+from mcp_resume.proofs.system.proofs import (
+    ALONE, CONSECUTION, ENABLED, INITIATION, INVARIANT_FREE, VACUITY, ProofResult, required, tally,
+)
 from mcp_resume.proofs.system.vocabulary import ActionKind
 
 REGENERATE = "mcp-resume prove --out proofs/results"
@@ -92,8 +95,9 @@ def system_report(profile: Profile, proofs: list[ProofResult], bmc: list[BmcResu
         "",
         f"- required obligations of `{profile.value}`: {tally(proofs).describe()}",
         f"- {TRIVIAL_MEANS} (section [Trivial obligations](#trivial-obligations))",
-        f"- faulty designs caught: {sum(1 for b in bmc if b.caught)} of {len(bmc)}; traces confirmed by replay: "
-        f"{sum(1 for b in bmc if b.design in replays and replays[b.design].confirmed)}",
+        f"- faulty designs caught: {sum(1 for b in bmc if b.caught)} of the {len(bmc)} searched; traces confirmed by "
+        f"replay: {sum(1 for b in bmc if b.design in replays and replays[b.design].confirmed)}; left out of the "
+        "search: " + ("; ".join(f"design {n} ({why})" for n, why in LEFT_OUT.items()) or "none"),
         f"- every query, its result, unsat core and fragment: `{results_name}` (with the spec's sha256)",
     ]
     if first is not None:
@@ -120,8 +124,9 @@ def _matrix(proofs: list[ProofResult]) -> list[str]:
     kinds = list(ActionKind)
     lines = [
         "", "## Initiation and consecution, per action", "",
-        "`yes`: proven: unsat as expected (the invariant holds), resting on more than the action's effect "
-        "equations, and its vacuity query found a step that meets its antecedent; `trivial`: unsat from the "
+        "`yes`: proven by induction: unsat as expected (the invariant holds), its unsat core names an "
+        "invariant assumed before the step, and its vacuity query found a step that meets its antecedent; "
+        "`no inv.`: unsat as expected with no invariant in its core (invariant-free); `trivial`: unsat from the "
         "action's effect equations alone, true of every step, not counted as proven (see below); "
         "`n/a`: not applicable, no query asked (the action cannot touch it; see below); "
         "`vacuous`: proven only because no step meets its antecedent; `NO`: a counterexample to induction "
@@ -147,6 +152,8 @@ def _mark(result: ProofResult | None) -> str:
         return "**vacuous**"
     if result.trivial:
         return "trivial"
+    if result.grounds == INVARIANT_FREE:
+        return "no inv."
     if result.holds:
         return "yes"
     if result.verdict is ProofStatus.UNKNOWN:
@@ -260,9 +267,12 @@ def _applicability(proofs: list[ProofResult]) -> list[str]:
     return lines
 
 
-TRIVIAL_MEANS = ("proven: the query is unsat and rests on more than the action's effect equations; trivial: "
-                 "it is unsat from them alone (no axiom, no invariant, no initial state, no guard), so it holds of "
-                 "every step, reachable or not, and is never counted as proven")
+TRIVIAL_MEANS = ("proven by induction: a consecution unsat as expected whose unsat core names an invariant "
+                 "assumed before the step; invariant-free: unsat with no invariant in its core (the step's "
+                 "encoding meets the property's: two hand encodings agreeing); initiations hold of the initial "
+                 "state, enabled witnesses are satisfiable queries; trivial: unsat from the action's effect "
+                 "equations alone (no axiom, no invariant, no initial state, no guard), so it holds of every "
+                 "step, reachable or not; only the first count as proofs of the steps")
 """The headline's one-line definition of the two classes (``proofs.system.triviality``)."""
 
 
@@ -279,7 +289,8 @@ def _trivial(proofs: list[ProofResult]) -> list[str]:
              "the frame conditions carry it. It is true but shows nothing about the spec, so it is not counted "
              "as proven. When the original unsat core uses only effect equations it is the proof and no query "
              "is asked; an unknown answer is filed trivial (`proofs/system/triviality.py`).", "",
-             f"- trivial: {len(trivial)}; proven initiations and consecutions: {_proven_steps(proofs)}", "",
+             f"- trivial: {len(trivial)}; initiations and consecutions answered as expected otherwise: "
+             f"{_proven_steps(proofs)}", "",
              "| trivial obligation | what settles it |", "|---|---|"]
     lines += [f"| `{r.query}` | {_cell(r.triviality or '')} |" for r in trivial]
     return lines

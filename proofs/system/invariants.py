@@ -486,6 +486,31 @@ assumes itself and its ``needs`` (a part of the conjunction), so proving them al
 proves the conjunction inductive."""
 
 
+_DECISION_RULE = ("a rule of one request's answer by its header classes: the decision queries (proofs/decision) "
+                  "prove the decision table total, exclusive and equal to the spec's, for every input; the "
+                  "machine's steps add nothing to it")
+_SESSIONLESS_RULE = ("a rule of the 2026-07-28 revision, which has no sessions: the transition system models "
+                     "the session era only; the explorer and the Hypothesis machine of the sessionless spec check it")
+
+NOT_ENCODED: dict[str, str] = {
+    "missing-session-400": _DECISION_RULE,
+    "malformed-session-400": _DECISION_RULE,
+    "new-session-on-initialize": _DECISION_RULE,
+    "session-delete": _DECISION_RULE,
+    "priming-event": ("priming events carry no message, and the Z3 vocabulary has only events that are messages "
+                      "on a stream; the explorer, the Hypothesis machine and verify check it"),
+    "protocol-version-accepted": ("the Z3 vocabulary has no MCP-Protocol-Version header: requests there are "
+                                  "classified by session and event id only; the explorer and verify check it"),
+    "sessionless-get-405": _SESSIONLESS_RULE,
+    "sessionless-ignores-headers": _SESSIONLESS_RULE,
+    "sessionless-request-scope": _SESSIONLESS_RULE,
+    "sessionless-no-server-requests": _SESSIONLESS_RULE,
+    "sessionless-close-cancels": _SESSIONLESS_RULE,
+    "sessionless-input-required-retry": _SESSIONLESS_RULE,
+}
+"""Why a catalog rule has no invariant in the transition system (every other rule has one)."""
+
+
 def assumptions(invariant: Invariant) -> tuple[Invariant, ...]:
     """What the consecution of ``invariant`` assumes before the step, in ``INDUCTIVE``
     order: a state or strengthening invariant, itself and its ``needs``; a step

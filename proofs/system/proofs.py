@@ -60,6 +60,10 @@ from mcp_resume.proofs.system.vacuity import antecedent, not_applicable
 from mcp_resume.proofs.system.vocabulary import METHOD_OF, ActionKind, observation, params, rigid, state
 
 INITIATION, CONSECUTION, ALONE, ENABLED, VACUITY = "initiation", "consecution", "inductive-alone", "enabled", "vacuity"
+INDUCTION, INVARIANT_FREE, WITNESS = "induction", "invariant-free", "witness"
+GROUNDS = (INDUCTION, INVARIANT_FREE, INITIATION, WITNESS)
+"""What a proven obligation can rest on (``ProofResult.grounds``); only ``induction`` counts as a
+proof of a rule about the steps of the machine."""
 
 
 @dataclass(frozen=True)
@@ -142,6 +146,19 @@ class ProofResult:
     def trivial(self) -> bool:
         """Unsat from the action's effect equations alone (``triviality``)."""
         return self.verdict is ProofStatus.TRIVIAL
+
+    @property
+    def grounds(self) -> str | None:
+        """What a proven obligation shows (``GROUNDS``), ``None`` when it is not proven:
+        ``induction`` for a consecution whose unsat core rests on an invariant assumed before the
+        step; ``invariant-free`` for one whose core names none (the step's encoding meets the
+        property's encoding: two hand encodings agreeing, no induction); ``initiation`` for the
+        initial state; ``witness`` for a satisfiable ``enabled`` query."""
+        if not self.proven:
+            return None
+        if self.kind == CONSECUTION:
+            return INDUCTION if any(name.startswith("inv.") for name in self.core) else INVARIANT_FREE
+        return {INITIATION: INITIATION, ENABLED: WITNESS}.get(self.kind, self.kind)
 
 
 class Encoding:
@@ -364,15 +381,21 @@ def _mark_vacuous(results: list[ProofResult]) -> list[ProofResult]:
 @dataclass(frozen=True)
 class Tally:
     """The required obligations of one run (vacuity queries not among them), counted
-    in six classes that share none: ``proven`` (applicable, unsat, resting on more than
-    the action's effect equations, not vacuous), ``trivial`` (unsat from the effect
-    equations alone, ``triviality``; not vacuous), ``not_applicable`` (no query asked),
-    ``vacuous`` (unsat, but the consecution's vacuity query is unsat too), ``refuted``,
-    ``unknown`` (resource limit, never a proof); then ``witnessed`` (vacuity queries
-    answered sat) of ``vacuity``. Only ``proven`` counts as a proof."""
+    in nine classes that share none. Answered as expected, not trivial, not vacuous, by what
+    they rest on (``ProofResult.grounds``): ``proven`` (consecutions whose unsat core uses an
+    invariant: induction), ``invariant_free`` (consecutions proven without any invariant),
+    ``initiations`` and ``witnesses`` (``enabled`` queries answered sat); then ``trivial``
+    (unsat from the effect equations alone, ``triviality``; not vacuous),
+    ``not_applicable`` (no query asked), ``vacuous`` (unsat, but the consecution's vacuity
+    query is unsat too), ``refuted``, ``unknown`` (resource limit, never a proof); and
+    ``witnessed`` (vacuity queries answered sat) of ``vacuity``. Only ``proven`` counts as a
+    proof by induction."""
 
     required: int
     proven: int
+    invariant_free: int
+    initiations: int
+    witnesses: int
     trivial: int
     not_applicable: int
     vacuous: int
@@ -382,7 +405,9 @@ class Tally:
     witnessed: int
 
     def describe(self) -> str:
-        return (f"{self.proven} proven, {self.trivial} trivial, {self.not_applicable} not applicable, "
+        return (f"{self.proven} proven by induction, {self.invariant_free} invariant-free steps, "
+                f"{self.initiations} initiations, {self.witnesses} enabled witnesses, "
+                f"{self.trivial} trivial, {self.not_applicable} not applicable, "
                 f"{self.vacuous} vacuous, {self.refuted} refuted, {self.unknown} unknown of {self.required} "
                 f"required obligations; {self.witnessed} of {self.vacuity} vacuity queries witnessed")
 
@@ -395,7 +420,10 @@ def tally(results: list[ProofResult]) -> Tally:
     answered = (ProofStatus.PROVEN, ProofStatus.TRIVIAL)
     return Tally(
         required=len(main),
-        proven=sum(1 for r in main if r.proven),
+        proven=sum(1 for r in main if r.grounds == INDUCTION),
+        invariant_free=sum(1 for r in main if r.grounds == INVARIANT_FREE),
+        initiations=sum(1 for r in main if r.grounds == INITIATION),
+        witnesses=sum(1 for r in main if r.grounds == WITNESS),
         trivial=sum(1 for r in main if r.trivial and not r.vacuous),
         not_applicable=sum(1 for r in main if r.verdict is ProofStatus.NOT_APPLICABLE),
         vacuous=sum(1 for r in main if r.vacuous and r.verdict in answered),

@@ -113,12 +113,16 @@ def test_each_design_points_to_a_trace_that_loads(outcome, results):
 def test_the_report_lists_every_obligation_and_every_design_and_no_costs(outcome):
     report = (outcome.folder / REPORT).read_text()
     counted = outcome.summary()["tally"]
-    assert (f"required obligations of `boundary`: {counted['proven']} proven, {counted['trivial']} trivial, "
+    assert (f"required obligations of `boundary`: {counted['proven']} proven by induction, "
+            f"{counted['invariant_free']} invariant-free steps, {counted['initiations']} initiations, "
+            f"{counted['witnesses']} enabled witnesses, {counted['trivial']} trivial, "
             f"{counted['not_applicable']} not applicable, 0 vacuous") in report
     solved_or_skipped = sum(1 for r in outcome.proofs if r.kind in ("initiation", "consecution", "enabled"))
-    assert counted["proven"] + counted["trivial"] + counted["not_applicable"] == counted["required"] == solved_or_skipped
+    classes = ("proven", "invariant_free", "initiations", "witnesses", "trivial", "not_applicable")
+    assert sum(counted[k] for k in classes) == counted["required"] == solved_or_skipped
     assert "## Trivial obligations" in report and "`consecution.no-replay-on-session-resume.step.reconnect`" in report
-    assert f"faulty designs caught: {len(Z3_DESIGNS)} of {len(Z3_DESIGNS)}; traces confirmed by replay: {len(Z3_DESIGNS)}" in report
+    assert (f"faulty designs caught: {len(Z3_DESIGNS)} of the {len(Z3_DESIGNS)} searched; traces confirmed by replay: "
+            f"{len(Z3_DESIGNS)}; left out of the search: design 21 (") in report
     assert "**NO**" not in report and "rlimit used" not in report
     for result in outcome.proofs:
         if result.invariant:
@@ -135,8 +139,8 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     summary = json.loads((tmp_path / "s.json").read_text())
     first = summary[0]
     assert first["holds"] is False and first["obligations_refuted"] == first["obligations_unknown"] == 0
-    assert first["obligations_proven"] + first["obligations_trivial"] + first["obligations_not_applicable"] \
-        == first["obligations_required"]
+    assert sum(first[f"obligations_{k}"] for k in ("proven", "invariant_free", "initiations", "witnesses", "trivial",
+                                                   "not_applicable")) == first["obligations_required"]
     folder = tmp_path / "boundary"
     queries = [q["id"] for q in json.loads((folder / RESULTS).read_text())["queries"] if q["result"] is not None]
     assert sorted(p.name for p in (folder / "smt2").iterdir()) == sorted(f"{q}.smt2" for q in queries)

@@ -11,7 +11,7 @@ import pytest
 from mcp_resume.proofs.artifacts import RESULTS
 from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.agreement import PROVE_DEEP_CONVERSE_DEPTH, owed, reemission_states
-from mcp_resume.proofs.system.proofs import CONSECUTION, VACUITY, tally
+from mcp_resume.proofs.system.proofs import CONSECUTION, INDUCTION, VACUITY, required, tally
 from mcp_resume.proofs.system.transitions import effect_equations
 from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.jobs.proving import headline
@@ -51,14 +51,21 @@ def test_the_restating_step_obligations_are_reported_trivial(results):
     assert "tr.reconnect.delivered" in results["consecution.no-replay-on-session-resume.step.reconnect"].effect_core
 
 
-def test_the_six_counts_share_no_obligation_and_only_the_proven_count_as_proofs(outcome):
+def test_the_nine_counts_share_no_obligation_and_only_induction_counts_as_proof(outcome):
+    """Issue 39: witnesses, initiations and invariant-free steps are no longer counted as proven."""
     counted = tally(outcome.proofs)
-    classes = (counted.proven, counted.trivial, counted.not_applicable, counted.vacuous, counted.refuted,
-               counted.unknown)
-    assert sum(classes) == counted.required and counted.trivial >= 20 and counted.proven >= 100
+    classes = (counted.proven, counted.invariant_free, counted.initiations, counted.witnesses, counted.trivial,
+               counted.not_applicable, counted.vacuous, counted.refuted, counted.unknown)
+    assert sum(classes) == counted.required and counted.trivial >= 20 and counted.proven >= 60
+    assert counted.witnesses >= 15 and counted.initiations >= 14 and counted.invariant_free >= 1
+    by_grounds = [r for r in outcome.proofs if required(r) and r.grounds == INDUCTION]
+    assert len(by_grounds) == counted.proven
+    assert all(any(name.startswith("inv.") for name in r.core) for r in by_grounds)
+    assert all(r.kind == CONSECUTION for r in by_grounds)
     summary = outcome.summary()
     assert "obligations_holding" not in summary
-    assert [summary[f"obligations_{k}"] for k in ("proven", "trivial", "not_applicable", "vacuous")] == list(classes[:4])
+    keys = ("proven", "invariant_free", "initiations", "witnesses", "trivial", "not_applicable", "vacuous")
+    assert [summary[f"obligations_{k}"] for k in keys] == list(classes[:7])
 
 
 def test_the_headline_prints_proven_trivial_not_applicable_and_vacuous_apart(outcome, capsys):
@@ -66,8 +73,11 @@ def test_the_headline_prints_proven_trivial_not_applicable_and_vacuous_apart(out
 
     counted = tally(outcome.proofs)
     line = headline(outcome)
-    assert line.startswith(f"boundary: {counted.proven} proven, {counted.trivial} trivial, "
-                           f"{counted.not_applicable} not applicable, {counted.vacuous} vacuous, ")
+    assert line.startswith(f"boundary: {counted.proven} proven by induction, {counted.invariant_free} "
+                           f"invariant-free steps, {counted.initiations} initiations, {counted.witnesses} enabled "
+                           f"witnesses, {counted.trivial} trivial, {counted.not_applicable} not applicable, "
+                           f"{counted.vacuous} vacuous, ")
+    assert "left out (below)" in line
     assert f"of {counted.required} required obligations" in line and "hold" not in line
     _print(outcome)
     assert capsys.readouterr().out.splitlines()[0] == line

@@ -6,7 +6,7 @@ import pytest
 
 from mcp_resume.proofs.solving import SatResult, ProofStatus
 from mcp_resume.proofs.system.invariants import INDUCTIVE, STEP_PROPERTIES, by_id
-from mcp_resume.proofs.system.proofs import CONSECUTION, INITIATION, VACUITY, _consecution, run_obligation, tally
+from mcp_resume.proofs.system.proofs import CONSECUTION, INITIATION, VACUITY, _consecution, required, run_obligation, tally
 from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.spec.profiles import Profile
 from tests.helpers.proof_vacuity import encoding  # noqa: F401 (fixtures)
@@ -51,8 +51,10 @@ def test_every_applicable_consecution_has_a_witnessed_vacuity_query(boundary):
         assert r.vacuous is False and (r.proven or r.trivial)
     counted = tally(boundary)
     assert counted.vacuous == 0 and counted.refuted == 0 and counted.unknown == 0
-    assert counted.proven + counted.trivial + counted.not_applicable == counted.required
-    assert counted.proven == sum(1 for r in boundary if r.kind != VACUITY and r.proven and r.expected is not None)
+    assert counted.proven + counted.invariant_free + counted.initiations + counted.witnesses + counted.trivial \
+        + counted.not_applicable == counted.required
+    assert counted.proven + counted.invariant_free + counted.initiations + counted.witnesses == sum(
+        1 for r in boundary if r.kind != VACUITY and r.proven and r.expected is not None and required(r))
 
 
 def test_an_answer_cut_by_the_resource_limit_is_unknown_never_proven(encoding):

@@ -40,8 +40,12 @@ from mcp_resume.proofs.solving import DEFAULT_RLIMIT, DEFAULT_SEED, SatResult, P
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, DESIGNS as BMC_DESIGNS, BmcResult, Replay, bmc_designs
 from mcp_resume.proofs.system.faulty_systems import LEFT_OUT
 from mcp_resume.proofs.system.agreement import ProveAgreement, prove_agreement
-from mcp_resume.proofs.system.proofs import VACUITY, ProofResult, obligations, required, run_proofs, tally
+from mcp_resume.proofs.system.invariants import NOT_ENCODED
+from mcp_resume.proofs.system.proofs import (
+    INDUCTION, INITIATION, INVARIANT_FREE, VACUITY, ProofResult, obligations, required, run_proofs, tally,
+)
 from mcp_resume.outputs import StageProgress, staged_folder
+from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.trace import Trace, loads
 
@@ -77,6 +81,9 @@ class ProfileOutcome:
             "holds": self.holds,
             "obligations_required": counted.required,
             "obligations_proven": counted.proven,
+            "obligations_invariant_free": counted.invariant_free,
+            "obligations_initiations": counted.initiations,
+            "obligations_witnesses": counted.witnesses,
             "obligations_trivial": counted.trivial,
             "obligations_not_applicable": counted.not_applicable,
             "obligations_vacuous": counted.vacuous,
@@ -235,18 +242,18 @@ def headline(outcome: ProfileOutcome) -> str:
     time and the folder."""
     counted = tally(outcome.proofs)
     caught = sum(1 for b in outcome.bmc if b.caught)
-    return (f"{outcome.profile.value}: {counted.proven} proven, {counted.trivial} trivial, "
-            f"{counted.not_applicable} not applicable, {counted.vacuous} vacuous, {counted.refuted} refuted, "
-            f"{counted.unknown} unknown of {counted.required} required obligations; {caught} of {len(outcome.bmc)} "
-            f"faulty designs refuted; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
+    left_out = f", {len(LEFT_OUT)} left out (below)" if LEFT_OUT else ""
+    return (f"{outcome.profile.value}: {counted.describe().split('; ')[0]}; {caught} of the {len(outcome.bmc)} "
+            f"faulty designs searched refuted{left_out}; {outcome.seconds:.1f} s; artifacts in {outcome.folder}/")
 
 
 def print_outcome(outcome: ProfileOutcome) -> None:
     """What ``prove`` prints for one profile: the headline, the designs, what is unknown or fails."""
     counted = tally(outcome.proofs)
     print(headline(outcome))
-    print(f"  only the proven count as proofs: a trivial obligation follows from its action's effect equations "
-          f"alone; {counted.witnessed} of {counted.vacuity} vacuity queries witnessed")
+    print(f"  only those proven by induction count as proofs of the steps: an invariant-free step rests on the "
+          f"encodings alone, a trivial obligation on its action's effect equations; {counted.witnessed} of "
+          f"{counted.vacuity} vacuity queries witnessed")
     if outcome.agreement is not None:
         print(f"  {outcome.agreement.describe()}")
     for b in outcome.bmc:
@@ -292,6 +299,35 @@ def covered_rules() -> dict[str, tuple[str, ...]]:
     return {rule: tuple(sorted(ids)) for rule, ids in sorted(covered.items())}
 
 
+def _rule_row(rule: str, proofs: list[ProofResult]) -> str:
+    """One rule's row of the proof report: its required obligations by class, and why none of
+    them is proven by induction when none is (``NOT_ENCODED`` for a rule with no invariant)."""
+    results = [r for r in proofs if r.rule == rule and required(r) and r.kind != VACUITY]
+    grounds = [r.grounds for r in results]
+    counts = [grounds.count(INDUCTION), grounds.count(INVARIANT_FREE), grounds.count(INITIATION),
+              sum(1 for r in results if r.trivial),
+              sum(1 for r in results if r.verdict is ProofStatus.NOT_APPLICABLE)]
+    why = "" if counts[0] else why_no_induction(rule, results)
+    return f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | " + " | ".join(map(str, counts)) + f" | {why} |"
+
+
+def why_no_induction(rule: str, results: list[ProofResult]) -> str:
+    """Why no obligation of ``rule`` among ``results`` (its required ones) is proven by induction."""
+    if rule in NOT_ENCODED:
+        return NOT_ENCODED[rule]
+    if not results:
+        return "the profile does not make it a MUST, so its obligations are not required"
+    free = any(r.grounds == INVARIANT_FREE for r in results)
+    trivial = any(r.trivial for r in results)
+    if not (free or trivial):
+        return "no applicable consecution"
+    reasons = (["some follow from the step's encoding and the property's with no invariant, so Z3 shows only "
+                "that two hand encodings agree"] if free else []) + \
+              (["some from the action's effect equations alone (trivial)"] if trivial else [])
+    return ("no consecution rests on an invariant: " + "; ".join(reasons)
+            + " (the explorer and the Hypothesis machine check the rule against the spec's Python)")
+
+
 def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
     """Write ``README.md`` into ``out_dir``: the ``boundary`` proofs, solved now (no diagram, so no ``dot``).
 
@@ -313,20 +349,16 @@ def write_docs(out_dir: Path, dot_program: str | None = None) -> list[Path]:
         "written by `mcp-resume prove --out proofs/results`).",
         "",
         "A *trivial* obligation is unsat from its action's effect equations alone (no invariant, no axiom, no",
-        "guard): it holds of every step, reachable or not, and is not counted as proven.",
+        "guard): it holds of every step, reachable or not, and is not counted as proven. A consecution proven",
+        "*by induction* rests on an invariant assumed before the step (its unsat core names one); an",
+        "*invariant-free* one is unsat from the step's encoding and the property's encoding alone, two hand",
+        "encodings agreeing, which shows no more than that they say the same.",
         "",
-        "| rule | obligations | proven | trivial | not applicable |",
-        "|---|---|---|---|---|",
+        "| rule | obligations | by induction | invariant-free | initiations | trivial | not applicable | "
+        "no proof by induction, because |",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    by_rule: dict[str, list[ProofResult]] = {}
-    for result in proofs:
-        if result.rule is not None and required(result) and result.kind != VACUITY:
-            by_rule.setdefault(result.rule, []).append(result)
-    for rule, results in sorted(by_rule.items()):
-        proven = sum(1 for r in results if r.proven)
-        trivial = sum(1 for r in results if r.trivial)
-        skipped = sum(1 for r in results if r.verdict is ProofStatus.NOT_APPLICABLE)
-        lines.append(f"| [`{rule}`](../rules/{rule}.md) | {len(results)} | {proven} | {trivial} | {skipped} |")
+    lines += [_rule_row(rule.id, proofs) for rule in RULES]
     lines += ["", "## Faulty designs refuted by bounded model checking", "", "| design | caught | depth | rule |", "|---|---|---|---|"]
     for result in bmc:
         lines.append(f"| {result.design} | {'yes' if result.caught else 'no'} | {result.depth or '-'} | {result.rule or '-'} |")
