@@ -171,8 +171,8 @@ REMEDIES: tuple[Remedy, ...] = (
            "EventStore or not: a GET with the session id alone opens the standalone stream, which carries only "
            "messages sent after it opens. The EventStore serves stream resumption only: a client that resumes "
            "the call's own POST stream (GET with the Last-Event-ID of one of its events) gets the request "
-           "replayed from the store. Under the MCP revisions reemit-pending is a MAY (a WARN, advice; boundary "
-           "makes it a MUST), so with an EventStore you already do what the SDK can: tell your clients to resume "
+           "replayed from the store. The MCP revisions do not make reemit-pending a rule (n/a: a session "
+           "resumption owes a pending request nothing there; only boundary makes it a MUST), so with an EventStore you already do what the SDK can: tell your clients to resume "
            "the call's stream with Last-Event-ID; to satisfy the rule as well, keep your own table of pending "
            "requests per session and send them again on the new GET stream (a transport of your own), or give "
            "up on an unanswered request after a timeout (notifications/cancelled) and let the tool answer."),

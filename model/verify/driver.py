@@ -26,7 +26,7 @@ from mcp_resume.model.verify.fixture_tools import (  # noqa: F401  (re-exported:
     ROLE_NEEDS,
     Role,
 )
-from mcp_resume.model.verify.roles import ToolUse, not_played, tools_for
+from mcp_resume.model.verify.roles import ToolUse, tools_for
 
 FIXTURE_TOOLS = NAMES
 GET_AFTER_CALL_SECONDS = 0.2
@@ -65,15 +65,17 @@ class Driver:
                 for e in x.events if e.id is not None}
 
     def tools_of(self, role: Role) -> list[ToolUse]:
-        """The tools to call for ``role``: those given with ``--tool``, else the listed fixture tools."""
-        return tools_for(role, self.tools, self.uses)
+        """The tools to call for ``role``: those given with ``--tool`` that have not failed to play
+        it (``unplayed``), else the listed fixture tools."""
+        uses = [use for use in self.uses if use.name not in self.unplayed]
+        return tools_for(role, self.tools, uses)
 
-    def not_playing(self, tool: ToolUse, what: str) -> NotObservable:
-        """The SKIP of a scenario whose given ``tool`` did not do ``what`` its role needs; the tool
-        is recorded as driving no rule (``Capabilities.unplayed``)."""
-        reason = not_played(tool, what)
+    def not_playing(self, tool: ToolUse, what: str) -> None:
+        """Record that the given ``tool`` did not do ``what`` its role needs: it drives no rule
+        (``Capabilities.unplayed``), and from now on the run calls for its role what it would call
+        without it (``tools_of``). The scenario goes on as without a given tool, so that a finding
+        the rest of the run can make is not lost to a tool named for a role it does not play."""
         self.unplayed.setdefault(tool.name, what)
-        return NotObservable(reason, ROLE_NEEDS.get(tool.role))
 
     async def call(self, session: str | None, tool: ToolUse, **options) -> Exchange:
         """POST ``tools/call`` of ``tool`` with its arguments (``options``: ``label``, ``request_id``, ``stop``, ``idle``)."""
@@ -115,7 +117,7 @@ class Driver:
         if exchange.end is not End.RESPONSE and not exchange.responds_to(rid):
             raise Inconclusive(f"{label}: the stream ended ({_end(exchange)}) before the response")
         if tool is not None and tool.given and not notified_before_response(exchange, rid):
-            raise self.not_playing(tool, "its call sent no notification before its response")
+            self.not_playing(tool, "its call sent no notification before its response")  # still a complete stream
         return exchange
 
     async def polled(self, session: str | None, exchange: Exchange, rid: Any, label: str, *,

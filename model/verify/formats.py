@@ -33,10 +33,12 @@ from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.traffic.fixes import Fix, remedies_for, SDK_BY_TARGET
 from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_ids
-from mcp_resume.model.verify.report import FINDINGS, Report, RuleVerdict, driver_line, tools_text
+from mcp_resume.model.verify.report import FINDINGS, Report, RuleVerdict, driver_line, tools_text, unplayed_lines
 
 VERIFY_TRACE_FORMAT = "mcp-resume-verify-trace/1"
 UNREACHABLE_CASE = "target-reachable"
+GATE_CASE = "gate"
+"""The JUnit test case of ``--require``/``--fail-on``: failed when the run did not meet them."""
 """The JUnit test case of a run whose target could not be reached: an ``error`` saying why."""
 MANIFEST = ".mcp-resume-findings.json"
 """The file in the findings folder listing what the last run wrote there (and so may remove)."""
@@ -76,8 +78,23 @@ def junit_xml(report: Report) -> str:
             time=f"{sum(x.seconds for x in verdict.exchanges):.3f}",
         )
         add_verdict(case, verdict.verdict, verdict.reason, _details(verdict, report.fix(verdict)), verdict.level.value)
+    if report.gate is not None:
+        _add_gate(suite, report)
     ElementTree.indent(suite)
     return '<?xml version="1.0" encoding="utf-8"?>\n' + ElementTree.tostring(suite, encoding="unicode") + "\n"
+
+
+def _add_gate(suite: ElementTree.Element, report: Report) -> None:
+    """The CI gate (``--require``, ``--fail-on``) as one more test case, failed when it was not met, so
+    that a test view shows the job's outcome."""
+    gate = report.gate
+    suite.set("tests", str(int(suite.get("tests", "0")) + 1))
+    case = ElementTree.SubElement(suite, "testcase", classname=f"mcp-resume.{report.profile.value}", name=GATE_CASE,
+                                  time="0.000")
+    if not gate["met"]:
+        suite.set("failures", str(int(suite.get("failures", "0")) + 1))
+        text = "\n".join(gate["unmet"])
+        ElementTree.SubElement(case, "failure", message=gate["unmet"][0], type="gate").text = text
 
 
 def add_verdict(case: ElementTree.Element, verdict: Verdict, reason: str, details: str, level: str | None = None) -> None:
@@ -135,8 +152,12 @@ def markdown(report: Report, files: dict[str, list[Path]] | None = None, folder:
         )
     counts = ", ".join(f"{n} {name}" for name, n in report.summary().items() if n)
     lines.append(f"- summary: {counts}")
+    if report.gate is not None:
+        lines.append("- gate (--require, --fail-on): " + ("met" if report.gate["met"] else
+                                                          "**not met**: " + "; ".join(report.gate["unmet"])))
     lines += [f"- to check {', '.join(f'`{r}`' for r in rules)}: {hint}" for hint, rules in report.unlocks()]
     lines += [f"- {driver_line(entry)}" for entry in report.drivers()]
+    lines += [f"- {line}" for line in unplayed_lines(caps or {})]
     beside = next((v.beside[0] for v in report.verdicts if v.beside), None)
     head = f" {beside} |" if beside else ""
     lines += ["", f"| rule | level | verdict |{head} evidence |", "|---|---|---|" + ("---|" if beside else "") + "---|"]

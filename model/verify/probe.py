@@ -119,7 +119,7 @@ async def probe(client: StreamableHttpClient) -> Capabilities:
             init = retried
         else:
             client.protocol_version = PROTOCOL_VERSION
-    result = _initialize_result(client.url, init)
+    result = _initialize_result(client.url, init, client)
     caps.protocol_version = result.get("protocolVersion") or _discovered_version(result)
     caps.server_info = result.get("serverInfo") if isinstance(result.get("serverInfo"), dict) else None
     if isinstance(caps.protocol_version, str):
@@ -160,6 +160,21 @@ def _refused(exchange: Exchange) -> bool:
     return any("error" in m and m.get("method") is None for m in exchange.messages)
 
 
+def _refusal_hint(status: int | None, client: StreamableHttpClient) -> str:
+    """What an answer other than 200 to ``initialize`` most likely means, and what to do."""
+    given = [name for name, _ in client.extra_headers]
+    if status in (401, 403) and given:
+        return (f"the server refused the credentials given ({', '.join(given)}, values not shown): check them, "
+                "and that the header name is the one the server reads")
+    if status in (401, 403):
+        return ("the server needs credentials: give them with --header 'Authorization: ...' or "
+                "MCP_RESUME_HEADERS")
+    if status in (404, 405):
+        return ("no MCP endpoint at this path (the Streamable HTTP endpoint is often /mcp, e.g. "
+                "http://127.0.0.1:8000/mcp): check the URL's path")
+    return "not an MCP server, or one that refused to start a session"
+
+
 async def _discover(client: StreamableHttpClient) -> Exchange | None:
     """``server/discover`` in the request shape of 2026-07-28 (F12), for a server of that
     revision only, which has no ``initialize``; the exchange when it names that revision."""
@@ -191,7 +206,7 @@ def _is_stream(get: Exchange) -> bool:
     return get.ok and get.status == 200 and get.content_type == SSE_TYPE
 
 
-def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
+def _initialize_result(url: str, exchange: Exchange, client: StreamableHttpClient) -> dict[str, Any]:
     if not exchange.ok:
         raise TargetError(f"{url}: initialize failed: {exchange.error}")
     location = exchange.response_headers.get("location")
@@ -201,10 +216,7 @@ def _initialize_result(url: str, exchange: Exchange) -> dict[str, Any]:
             "(mcp-resume talks only to the URL it is given; verify that URL instead)"
         )
     if exchange.status != 200:
-        auth = exchange.status in (401, 403)
-        raise TargetError(f"{url}: not an MCP server: initialize answered HTTP {exchange.status}"
-                          + ("; if the server needs credentials, give them with --header 'Authorization: ...' "
-                             "or MCP_RESUME_HEADERS" if auth else ""))
+        raise TargetError(f"{url}: initialize answered HTTP {exchange.status}: {_refusal_hint(exchange.status, client)}")
     for message in exchange.messages:
         if "error" in message and message.get("method") is None:
             error = message["error"] if isinstance(message["error"], dict) else {}

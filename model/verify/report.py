@@ -16,7 +16,8 @@ from mcp_resume.spec.profiles import DEFAULT_PROFILE, Level, Profile
 from mcp_resume.spec.verdicts import SEVERITY_ORDER, Verdict
 
 from mcp_resume.model.http.evidence import Exchange
-from mcp_resume.model.verify.fixture_tools import BY_NAME
+from mcp_resume.model.verify.fixture_tools import BY_NAME, Role
+from mcp_resume.model.verify.roles import ToolUse, not_played
 from mcp_resume.model.traffic.fixes import Fix, fix_for, identify
 
 FINDINGS = (Verdict.FAIL, Verdict.WARN)
@@ -27,7 +28,8 @@ FINDINGS = (Verdict.FAIL, Verdict.WARN)
 class Check:
     """One step where the spec's check of a rule could fail, and whether it held.
 
-    ``branch`` names the spec's decision branch of a client request.
+    ``branch`` names the spec's decision branch of a client request; ``other_status`` marks a
+    check that held with an HTTP status other than the reference's (one the profile also accepts).
     """
 
     what: str
@@ -35,11 +37,14 @@ class Check:
     observed: str
     held: bool
     branch: str | None = None
+    other_status: bool = False
 
     def to_json(self) -> dict[str, Any]:
         item = {"what": self.what, "expected": self.expected, "observed": self.observed, "held": self.held}
         if self.branch:
             item["branch"] = self.branch
+        if self.other_status:
+            item["other_status"] = True
         return item
 
 
@@ -104,6 +109,9 @@ class Report:
     """Why the run stopped before every rule was judged (Ctrl-C): the rules not judged are INCONCLUSIVE."""
     seconds: float | None = None
     """The run's wall-clock seconds, from the start of the probe to the report."""
+    gate: dict[str, Any] | None = None
+    """What ``--require``/``--fail-on`` demanded and what the run did not give, when they were given:
+    ``{"required": [rule ids], "fail_on": [verdicts], "unmet": [one line each], "met": bool}``."""
 
     @property
     def failed(self) -> bool:
@@ -196,6 +204,8 @@ class Report:
         unlocks = self.unlocks()
         if unlocks:
             item["unlock"] = [{"to_check": rules, "needs": hint} for hint, rules in unlocks]
+        if self.gate is not None:
+            item["gate"] = self.gate
         return item
 
 
@@ -209,6 +219,13 @@ def tools_called(exchanges: list[Exchange]) -> list[str]:
         if isinstance(name, str) and name not in names:
             names.append(name)
     return names
+
+
+def unplayed_lines(caps: dict[str, Any]) -> list[str]:
+    """One line per tool given with ``--tool`` that did not play its role (``capabilities["unplayed_tools"]``)."""
+    roles = {use["tool"]: use["role"] for use in caps.get("tool_roles") or []}
+    return [not_played(ToolUse(Role(roles[name]), name), what) for name, what in (caps.get("unplayed_tools") or {}).items()
+            if name in roles]
 
 
 def tools_text(caps: dict[str, Any]) -> str:

@@ -89,9 +89,9 @@ def tools_for(role: Role, listed: list[str], uses: list[ToolUse]) -> list[ToolUs
 
 
 def not_played(use: ToolUse, what: str) -> str:
-    """Why a tool given for a role drives no rule: ``what`` its call did not do (a SKIP's reason)."""
-    return (f"tool {use.name} (--tool {use.role.value}={use.name}) does not play its role: {what}; "
-            f"it drives no rule (see {PAGE} for what a {use.role.value} tool must do)")
+    """The report's line for a tool given for a role it did not play: ``what`` its call did not do."""
+    return (f"tool {use.name} (--tool {use.role.value}={use.name}) does not play its role: {what}; it drives no "
+            f"rule, and verify judged what it could without it (see {PAGE} for what a {use.role.value} tool must do)")
 
 
 def recorded_uses(entries: Any) -> list[ToolUse]:

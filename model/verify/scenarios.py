@@ -192,8 +192,7 @@ async def _resume_unfinished_call(d: Driver, ctx: Context, session, tool: ToolUs
     )
     if first.end is End.RESPONSE or not first.events or first.events[-1].id is None:
         if tool.given:
-            raise d.not_playing(tool, "its call was answered at once, with no event id before its response "
-                                      "to resume from")
+            d.not_playing(tool, "its call was answered at once, with no event id before its response to resume from")
         if first.events:
             await _resume_from_middle(d, session, first.events, f"the {tool} stream")
         return
@@ -204,8 +203,8 @@ async def _resume_unfinished_call(d: Driver, ctx: Context, session, tool: ToolUs
         "stream resumption",
     )
     if tool.given and answered_at_once(resumed, rid, ctx.bounds.settle):
-        raise d.not_playing(tool, f"its call was answered at once: the resumed stream carried its response "
-                                  f"first, within {ctx.bounds.settle:g} s, and nothing the call sent meanwhile")
+        d.not_playing(tool, f"its call was answered at once: the resumed stream carried its response first, "
+                            f"within {ctx.bounds.settle:g} s, and nothing the call sent meanwhile")
 
 
 def answered_at_once(resumed: Exchange, request_id, settle: float) -> bool:

@@ -63,7 +63,7 @@ def output_file_problem(path: Path) -> str | None:
     if path.is_dir():
         return f"{path} is a folder, expected a file name"
     if not path.parent.is_dir():
-        return f"{path.parent} is not an existing folder"
+        return f"{path}: its folder {path.parent} does not exist (create it first)"
     if not os.access(path.parent, os.W_OK) or (path.exists() and not os.access(path, os.W_OK)):
         return f"{path} is not writable"
     return None if path.exists() else _creation_problem(path)

@@ -51,7 +51,7 @@ import sys
 from pathlib import Path
 
 from mcp_resume.jobs.request_headers import request_headers
-from mcp_resume.jobs.gate import Gate, parse_fail_on, parse_required, unmet
+from mcp_resume.jobs.gate import Gate, check_required, parse_fail_on, parse_required, unmet
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
 from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
@@ -109,7 +109,7 @@ def add_parser(subparsers, summary: str) -> None:
     verify.add_argument("--markdown", type=output_path, default=None, metavar="FILE", help="write the report as Markdown")
     verify.add_argument("--out", type=output_path, default=None, metavar="DIR",
                         help="folder for the reproducers of each finding (default: mcp-resume-findings/TARGET.PROFILE "
-                             "beside the first report written, or in the working folder: each target and profile "
+                             "beside the report file (--json, else --junit, else --markdown), or in the working folder: each target and profile "
                              "keeps its own). A later run into the same folder replaces the reproducers there, "
                              "and says so when they were another target's or profile's")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
@@ -138,7 +138,8 @@ def add_parser(subparsers, summary: str) -> None:
     verify.add_argument(
         "--require", action="append", default=None, metavar="RULE[,RULE]",
         help="rules that must PASS, for a CI gate: one SKIPped or INCONCLUSIVE exits 3, one that FAILs or WARNs "
-             "exits 1 (e.g. --require replay-suffix,reemit-pending for a server that must resume); repeatable")
+             "exits 1 (e.g. --require replay-suffix,no-cross-session for a server that must resume; a rule the "
+             "named --profile does not apply is a usage error); repeatable")
     verify.add_argument(
         "--fail-on", action="append", default=None, metavar="VERDICT",
         help="also fail the run on these verdicts: warn (exit 1), skip (a rule that applies under the profile "
@@ -167,6 +168,7 @@ def run_verify(args) -> int:
         tools = [parse_tool_option(text) for text in getattr(args, "tool", None) or []]
         sdk = parse_sdk(getattr(args, "sdk", None))
         gate = Gate(parse_required(getattr(args, "require", None)), parse_fail_on(getattr(args, "fail_on", None)))
+        check_required(gate.required, profile)
         headers = request_headers(getattr(args, "header", None))
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
@@ -192,6 +194,10 @@ def run_verify(args) -> int:
                           EXIT_USAGE)
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
+    demanded = unmet(report, gate)
+    if gate.required or gate.fail_on:
+        report.gate = {"required": list(gate.required), "fail_on": sorted(gate.fail_on),
+                       "unmet": [item.line for item in demanded], "met": not demanded}
     try:
         write_outputs(report, outputs, folder, console, asked=asked)
     except OutputError as error:
@@ -200,7 +206,6 @@ def run_verify(args) -> int:
         return _error(write_problem(error), EXIT_USAGE)
     if stopped:
         return _error("interrupted: the verdicts above are partial", EXIT_INTERRUPTED)
-    demanded = unmet(report, gate)
     for item in demanded:
         print(f"mcp-resume verify: {item.line}", file=sys.stderr)
     if report.failed or any(item.broken for item in demanded):

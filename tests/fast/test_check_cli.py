@@ -76,4 +76,4 @@ def test_check_refuses_an_out_path_that_is_a_file_before_any_work(tmp_path, caps
 
 def test_check_refuses_a_json_path_in_a_missing_folder_before_any_work(tmp_path, capsys):
     assert main(["check", "--out", str(tmp_path / "out"), "--json", str(tmp_path / "nowhere" / "c.json"), "--quiet"]) == 2
-    assert "is not an existing folder" in capsys.readouterr().err and not (tmp_path / "out").exists()
+    assert "does not exist (create it first)" in capsys.readouterr().err and not (tmp_path / "out").exists()

@@ -111,7 +111,7 @@ def test_the_graph_shows_a_chosen_designs_counterexample(tmp_path):
     (["--sessions", "0"], "--sessions must be at least 1, got 0"),
     (["--bound", "tiny", "--depth", "0"], "--depth must be at least 1, got 0"),
     (["--streams", "-1"], "must be 0 or more"),
-    (["--json", "/nonexistent/folder/out.json"], "is not an existing folder"),
+    (["--json", "/nonexistent/folder/out.json"], "does not exist (create it first)"),
 ])
 def test_bad_input_is_a_usage_error(args, message, capsys):
     assert main(["explore", *args, "--quiet"]) == 2

@@ -56,3 +56,10 @@ def test_a_variable_written_with_windows_line_ends_keeps_no_carriage_return():
     """A new user's trial (issue 40): MCP_RESUME_HEADERS set from a file saved with CRLF."""
     headers = request_headers(None, {"MCP_RESUME_HEADERS": "Authorization: Bearer abc\r\nX-Tenant: t1\r\n"})
     assert headers == (("Authorization", "Bearer abc"), ("X-Tenant", "t1"))
+
+
+@pytest.mark.parametrize("text", ["Authorization:", "Authorization: Bearer ", "X-Api-Key:   "])
+def test_an_empty_credential_is_refused_as_an_unset_variable(text):
+    """A new user's trial (issue 40): 'Authorization:' was accepted silently."""
+    with pytest.raises(UsageError, match="empty or holds only a scheme"):
+        request_headers([text], {})

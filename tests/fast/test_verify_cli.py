@@ -25,7 +25,9 @@ from mcp_resume.model.verify.formats import MANIFEST
     [
         ("", "empty TARGET"),
         ("python-sdk2", "expected an http:// or https:// URL"),
-        ("127.0.0.1:8000/mcp", "expected an http:// or https:// URL"),
+        ("127.0.0.1:8000/mcp", "did you mean http://127.0.0.1:8000/mcp?"),
+        ("localhost:8814", "did you mean http://localhost:8814/mcp?"),
+        ("http://127.0.0.1:/mcp", "has a ':' with no port after it"),
         ("ftp://127.0.0.1/mcp", "unsupported scheme 'ftp'"),
         ("http://", "names no host"),
         ("http://127.0.0.1:99999/mcp", "invalid TARGET"),
@@ -55,7 +57,7 @@ def test_bad_timeouts_are_usage_errors(timeout, capsys):
 
 def test_json_into_a_missing_folder_is_refused_before_anything_runs(tmp_path, capsys):
     assert main(["verify", "python-sdk", "--json", str(tmp_path / "nowhere" / "r.json")]) == 2
-    assert "is not an existing folder" in capsys.readouterr().err
+    assert "does not exist (create it first)" in capsys.readouterr().err
 
 
 def test_json_into_an_unwritable_folder_is_refused_before_anything_runs(tmp_path, capsys):

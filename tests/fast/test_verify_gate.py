@@ -59,3 +59,42 @@ def test_a_required_rule_that_does_not_apply_under_the_profile_says_which_profil
     not_applicable = skip("reemit-pending", Profile.MCP_2025_11_25, "not applicable under mcp-2025-11-25")
     [found] = unmet(_report(not_applicable), Gate(required=parse_required(["REEMIT-PENDING"])))
     assert not found.broken and "does not apply under mcp-2025-11-25" in found.line and "--profile boundary" in found.line
+
+
+def test_a_required_sessionless_rule_names_the_profile_that_applies_it():
+    """A new user's trial (issue 40): the advice was --profile boundary, which does not apply it either."""
+    not_applicable = skip("sessionless-get-405", Profile.MCP_2025_11_25, "not applicable under mcp-2025-11-25")
+    [found] = unmet(_report(not_applicable), Gate(required=("sessionless-get-405",)))
+    assert "it applies under --profile mcp-2026-07-28;" in found.line and "boundary" not in found.line
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["--profile", "mcp-2025-11-25", "--require", "reemit-pending"], "it applies under --profile boundary"),
+    (["--profile", "boundary", "--require", "sessionless-get-405"], "it applies under --profile mcp-2026-07-28"),
+    (["--require", ""], "no rule named"),
+])
+def test_a_gate_that_cannot_be_met_is_a_usage_error_before_any_request(argv, words, capsys):
+    assert main(["verify", "http://127.0.0.1:1/mcp", *argv]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("mcp-resume verify: error: --require") and words in err
+
+
+def test_the_gate_shows_in_junit_json_and_markdown_so_a_test_view_matches_the_exit_code():
+    """A new user's trial (issue 40): --fail-on warn exited 1 while the JUnit file said failures="0"."""
+    from xml.etree import ElementTree
+
+    from mcp_resume.model.verify.formats import junit_xml, markdown
+
+    warned = RuleVerdict("priming-event", Verdict.WARN, "no priming event", Level.SHOULD, [])
+    report = _report(warned)
+    demanded = unmet(report, Gate(fail_on=parse_fail_on(["warn"])))
+    report.gate = {"required": [], "fail_on": ["warn"], "unmet": [d.line for d in demanded], "met": not demanded}
+    suite = ElementTree.fromstring(junit_xml(report).split("\n", 1)[1])
+    assert suite.get("failures") == "1" and suite.get("tests") == "2"
+    failure = suite.find("testcase[@name='gate']/failure")
+    assert failure is not None and "priming-event is WARN (--fail-on warn)" in failure.get("message")
+    assert report.to_json()["gate"]["met"] is False
+    assert "- gate (--require, --fail-on): **not met**: priming-event is WARN" in markdown(report)
+    report.gate = {"required": ["priming-event"], "fail_on": [], "unmet": [], "met": True}
+    suite = ElementTree.fromstring(junit_xml(report).split("\n", 1)[1])
+    assert suite.get("failures") == "0" and suite.find("testcase[@name='gate']/failure") is None

@@ -192,9 +192,11 @@ def test_verify_sdk_gives_the_python_sdk_remedy_to_a_server_named_demo(tmp_path,
     assert "With the official Python SDK: " in out and "no SDK recognised" not in out
 
 
-def test_a_tool_that_does_not_play_its_role_drives_no_rule(tmp_path, capsys):
+def test_a_tool_that_does_not_play_its_role_drives_no_rule_and_hides_no_finding(tmp_path, capsys):
     """Issue 25: ``--tool notifications=add`` credited add with 11 rules although add sends no
-    notification; a long-running tool answered at once has nothing to resume."""
+    notification; a long-running tool answered at once has nothing to resume. Issue 40: such a
+    tool made rules SKIP that the run judges without it (a FAIL turned into exit 0): it is dropped
+    and the run goes on as if it had not been given."""
     booking = f"server-request=book_flight:{json.dumps(BOOKING)}"
     with serving_app(readme_app(fixtures=False)) as url:
         quiet = VerifyRun(url, url, Profile.BOUNDARY, BOUNDS, tools=[parse_tool_option('notifications=add:{"a": 1, "b": 2}'),
@@ -204,9 +206,10 @@ def test_a_tool_that_does_not_play_its_role_drives_no_rule(tmp_path, capsys):
                                                                      parse_tool_option('notifications=tail_logs:{"lines": 3}')])
         fast = asyncio.run(verify(quick)).to_json()
     said = "tool add (--tool notifications=add) does not play its role: its call sent no notification before its response"
-    skipped = [rule for rule, v in _by_rule(silent).items() if v["verdict"] == "SKIP" and said in v["evidence"]["reason"]]
-    # the rules only add's calls could judge SKIP; others are judged in the other scenarios' traffic
-    assert len(skipped) >= 3 and "unknown-session-404" in skipped, skipped
+    skipped = [rule for rule, v in _by_rule(silent).items() if "does not play its role" in v["evidence"]["reason"]]
+    assert skipped == [], "a tool dropped from its role makes no rule SKIP"
+    judged = {rule for rule, v in _by_rule(silent).items() if v["verdict"] in ("PASS", "FAIL", "WARN")}
+    assert {"unknown-session-404", "replay-suffix", "no-cross-session", "event-id-unique"} <= judged
     assert "add" not in {entry["tool"] for entry in silent.get("tools", [])}
     assert silent["capabilities"]["unplayed_tools"] == {"add": "its call sent no notification before its response"}
     assert "book_flight" in {entry["tool"] for entry in silent["tools"]}
@@ -215,8 +218,10 @@ def test_a_tool_that_does_not_play_its_role_drives_no_rule(tmp_path, capsys):
     assert "add" not in _by_rule(fast)["replay-suffix"].get("tools", [])
     assert "add" not in {entry["tool"] for entry in fast.get("tools", [])}
     text = io.StringIO()
-    print_report(quiet.report(), Console(file=text, width=200))
-    assert not [line for line in text.getvalue().splitlines() if line.startswith("tool add ")]
+    print_report(quiet.report(), Console(file=text, width=300))
+    lines = [line for line in text.getvalue().splitlines() if line.startswith("tool add ")]
+    assert lines == [said + "; it drives no rule, and verify judged what it could without it (see docs/fixtures.md "
+                     "for what a notifications tool must do)"], lines
 
 
 def test_a_finding_s_curl_script_takes_every_session_id_from_the_server(tmp_path):

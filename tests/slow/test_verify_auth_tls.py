@@ -36,7 +36,10 @@ def test_a_server_behind_a_bearer_token_is_verified_with_header_and_the_token_is
         tmp_path, capsys, monkeypatch):
     with serving_app(_behind_bearer_token(readme_app(fixtures=True))) as url:
         assert main(["verify", url, "--timeout", TIMEOUT, "--json", str(tmp_path / "refused.json")]) == 3
-        capsys.readouterr()
+        assert "the server needs credentials: give them with --header" in capsys.readouterr().err
+        assert main(["verify", url, "--timeout", TIMEOUT, "--header", "Authorization: Bearer wrong"]) == 3
+        err = capsys.readouterr().err
+        assert "refused the credentials given (Authorization, values not shown)" in err and "wrong" not in err
         argv = ["verify", url, "--timeout", TIMEOUT, "--header", f"Authorization: Bearer {TOKEN}"]
         assert main(argv + _reports(tmp_path, "given")) in (0, 1)
         printed = capsys.readouterr()

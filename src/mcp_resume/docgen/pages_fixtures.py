@@ -84,10 +84,11 @@ def fixtures_page() -> str:
         "itself).",
         "A tool given for a role its call does not play drives no rule: a `notifications` tool whose call sends "
         "no notification before its response, or a `long-running` tool answered at once (no event id before its "
-        "response, or a resumed stream that carries only its response, already there), makes the rules that "
-        "call it SKIP with a reason naming the tool and what it did not do; a `server-request` tool that sends "
-        "no server request makes them INCONCLUSIVE. The report credits such a tool with no rule (`unplayed_tools` "
-        "in the JSON capabilities). `verify` records the tools given in each finding's trace, and "
+        "response, or a resumed stream that carries only its response, already there), is dropped: the run "
+        "goes on as if it had not been given (its role falls back to the fixture tools the server lists, or to "
+        "none), so no finding is lost to it, and the report says what the tool did not do; a `server-request` "
+        "tool that sends no server request makes the rules that need one INCONCLUSIVE. The report credits such a "
+        "tool with no rule (`unplayed_tools` in the JSON capabilities). `verify` records the tools given in each finding's trace, and "
         "`mcp-resume replay TRACE URL` calls them again (`replay --tool` replaces those of a role).",
         "verify answers a server request of any tool: an `elicitation/create` is accepted with a value for every "
         "property of its `requestedSchema` (a property's `default`, else the first of its `enum`, else `true`, "

@@ -67,7 +67,8 @@ def testing_page() -> str:
         table(["probe", "situation", "a plain store", "why", "what to do"],
               [(code(p.name), p.title, p.observed, p.why, p.remedy) for p in limits]),
         "## A store to ship: `BoundedEventStore`",
-        "The remedy `verify` prints for a Python SDK server that FAILs `no-cross-session`. Source: "
+        "The remedy `verify` prints for a Python SDK server that FAILs `no-cross-session` (it knows the SDK "
+        "by the server's `serverInfo`; for a server with a name of its own, `verify --sdk python-sdk`). Source: "
         "[src/mcp_resume/event_store.py](../src/mcp_resume/event_store.py). "
         + _docstring_markdown(event_store.__doc__),
         "The kit checks it in both deployments; a store that hands out views is used as the manager uses it "

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.verify.report import Report
 from mcp_resume.spec.catalog import RULES, level
-from mcp_resume.spec.profiles import Level
+from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 
 FAIL_ON = ("warn", "skip")
@@ -38,11 +38,35 @@ class Unmet:
 def parse_required(values: list[str] | None) -> tuple[str, ...]:
     """The rule ids of ``--require RULE[,RULE...]`` (repeatable), in order, once each."""
     known = {rule.id for rule in RULES}
-    named = [name.strip().lower() for value in values or () for name in value.split(",") if name.strip()]
+    named = [name.strip().lower() for value in values or () for name in value.split(",")]
+    if values is not None and not any(named):
+        raise UsageError("--require: no rule named; give rule ids, e.g. --require replay-suffix,no-cross-session")
+    named = [name for name in named if name]
     unknown = [name for name in named if name not in known]
     if unknown:
         raise UsageError(f"--require {', '.join(unknown)}: not a rule id; the rules are {', '.join(r.id for r in RULES)}")
     return tuple(dict.fromkeys(named))
+
+
+def applying_profiles(rule: str) -> list[str]:
+    """The profiles under which ``rule`` applies (its level is not n/a), in profile order."""
+    return [p.value for p in Profile if level(rule, p) is not Level.NOT_APPLICABLE]
+
+
+def not_applicable_line(rule: str, profile: Profile) -> str:
+    """Why a required ``rule`` cannot be judged under ``profile``, and the profiles that judge it."""
+    where = " or ".join(f"--profile {name}" for name in applying_profiles(rule))
+    return f"required rule {rule} does not apply under {profile.value}: it applies under {where}; require it there, or drop it"
+
+
+def check_required(required: tuple[str, ...], profile: Profile | None) -> None:
+    """``UsageError`` (exit 2, before any request) when ``profile`` was named (not auto) and a
+    required rule does not apply under it."""
+    if profile is None:
+        return
+    for rule in required:
+        if level(rule, profile) is Level.NOT_APPLICABLE:
+            raise UsageError("--require: " + not_applicable_line(rule, profile))
 
 
 def parse_fail_on(values: list[str] | None) -> frozenset[str]:
@@ -60,8 +84,7 @@ def unmet(report: Report, gate: Gate) -> list[Unmet]:
     for verdict in report.verdicts:
         applies = level(verdict.rule, report.profile) is not Level.NOT_APPLICABLE
         if verdict.rule in gate.required and not applies:
-            found.append(Unmet(f"required rule {verdict.rule} does not apply under {report.profile.value}: "
-                               "require it with --profile boundary, or drop it", False))
+            found.append(Unmet(not_applicable_line(verdict.rule, report.profile), False))
         elif verdict.rule in gate.required and verdict.verdict is not Verdict.PASS:
             found.append(Unmet(f"required rule {verdict.rule} is {verdict.verdict.value}: {verdict.reason}"
                                + (f"; to check it: {verdict.unlock}" if verdict.unlock else ""),

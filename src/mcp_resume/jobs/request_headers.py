@@ -43,6 +43,8 @@ def _parse(text: str, where: str) -> tuple[str, str]:
     if not _TOKEN.fullmatch(name):  # maybe a secret typed without its colon: never shown
         raise UsageError(f"{where}: expected NAME:VALUE; the text before the first ':' is no HTTP header name "
                          "(letters, digits and -, no spaces)")
+    if not value or value.split()[-1].lower() in ("bearer", "basic", "token"):
+        raise UsageError(f"{where}: the value of {name} is empty or holds only a scheme (an unset variable?)")
     if any(ch in value for ch in "\r\n\0"):
         raise UsageError(f"{where}: the value of {name} holds a line break or NUL")
     if not value.isascii():

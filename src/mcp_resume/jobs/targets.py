@@ -28,7 +28,7 @@ def parse_target(target: str) -> str:
     except ValueError as error:
         raise UsageError(f"invalid TARGET {_short(target)} ({error}): {TARGET_HINT}") from None
     if not parts.scheme or "://" not in text:
-        raise UsageError(f"invalid TARGET {_short(target)}: {TARGET_HINT}")
+        raise UsageError(f"invalid TARGET {_short(target)}: {_did_you_mean(text) or TARGET_HINT}")
     if parts.scheme.lower() not in ("http", "https"):
         raise UsageError(f"unsupported scheme {parts.scheme!r} in TARGET {_short(target)}: only http:// and https:// "
                          "URLs are supported")
@@ -37,11 +37,24 @@ def parse_target(target: str) -> str:
                          "--header 'Authorization: Basic ...' or MCP_RESUME_HEADERS, which no report keeps")
     if not parts.hostname:
         raise UsageError(f"TARGET {_short(target)} names no host: {TARGET_HINT}")
+    if text.split("://", 1)[1].split("/", 1)[0].endswith(":"):
+        raise UsageError(f"TARGET {_short(target)} has a ':' with no port after it: write the port "
+                         "(http://127.0.0.1:8000/mcp), or no ':' for the scheme's default")
     try:
         httpx.URL(text)
     except httpx.InvalidURL as error:
         raise UsageError(f"invalid TARGET {_short(target)}: {error}") from None
     return text
+
+
+def _did_you_mean(text: str) -> str | None:
+    """For a TARGET written without its scheme (``localhost:8000`` or ``127.0.0.1:8000/mcp``),
+    the URL it most likely means; ``None`` for anything else."""
+    host, _, rest = text.partition("/")
+    name, colon, port = host.rpartition(":")
+    if not (colon and name and port.isdigit()) or "@" in host or " " in text:
+        return None
+    return f"an http:// or https:// URL; did you mean http://{host}/{rest or 'mcp'}?"
 
 
 def _short(text: str, limit: int = 120) -> str:

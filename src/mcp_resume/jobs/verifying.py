@@ -25,7 +25,7 @@ from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
 from mcp_resume.model.verify.formats import earlier_run, junit_xml, markdown, write_findings
-from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line, tools_text
+from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line, tools_text, unplayed_lines
 from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
 from mcp_resume.outputs import StageProgress, is_standard_output, short_ids, write_output
 from mcp_resume.spec.verdicts import Verdict
@@ -85,6 +85,8 @@ def print_report(report: Report, console: Console) -> None:
         console.print(f"to check {len(rules)} more rule(s) ({', '.join(rules)}): {hint}", highlight=False)
     for entry in report.drivers():
         console.print(driver_line(entry), highlight=False)
+    for line in unplayed_lines(report.capabilities or {}):
+        console.print(line, highlight=False, markup=False)
     print_fixes(report, console)
     if (hint := sdk_hint(report)) is not None:
         console.print(hint, highlight=False, markup=False)
@@ -138,11 +140,15 @@ def print_fixes(report: Report, console: Console) -> None:
             console.print(f"fix {verdict.rule} ({verdict.verdict.value}): {fix.text}", highlight=False, markup=False)
             if fix.remedy:
                 console.print(f"  {fix.with_sdk()}", highlight=False, markup=False)
-    for verdict, fix in report.beside_findings():
+    beside = report.beside_findings()
+    for verdict, fix in beside:
         profile, other = verdict.beside
         console.print(f"under {profile}, {verdict.rule} would {other.value}: {short_ids(verdict.beside_reason or '')}",
                       highlight=False, markup=False)
         console.print(f"  fix: {fix.text}", highlight=False, markup=False)
+    if beside:
+        console.print(f"  (reproducers of these: verify --profile {beside[0][0].beside[0]}, which writes one per "
+                      "finding)", highlight=False, markup=False)
 
 
 def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None,
@@ -165,8 +171,8 @@ def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, to
 
 def findings_folder(outputs: dict[str, Path | None], out: Path | None, target: str, profile: str) -> Path:
     """Where the reproducers go: ``--out`` as given; else this run's own folder, ``<target>.<profile>``
-    (``run_folder_name``), in ``mcp-resume-findings`` beside the first report written, or in the
-    working folder when none is: runs against other targets or profiles keep theirs."""
+    (``run_folder_name``), in ``mcp-resume-findings`` beside the report file (``--json``, else ``--junit``, else
+    ``--markdown``), or in the working folder when none is: runs against other targets or profiles keep theirs."""
     if out is not None:
         return Path(out)
     written = [p for p in outputs.values() if p is not None and not is_standard_output(p)]

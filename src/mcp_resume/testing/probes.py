@@ -112,7 +112,7 @@ def resume_from_priming(factory: Callable[[], Any], runner: StoreRunner) -> Prob
 
 CONTRACT_PROBES = (resume_from_priming,)
 
-DOCS_PAGE = "the 'Testing your own EventStore' page of the mcp-resume docs (docs/testing.md in its repository)"
+DOCS_PAGE = "the 'EventStore test kit' page of the mcp-resume docs (docs/testing.md in its repository)"
 
 
 # -- limits of the SDK -------------------------------------------------------------
