@@ -159,10 +159,11 @@ RULES: tuple[Rule, ...] = (
         "Nothing delivered under a session belongs to another session, and nothing replayed "
         "belongs to another stream.",
         (
-            _g(MUST, "B26", "B23"),
-            _g(MUST, "C22-C27"),
-            _g(MUST, "D30", "D27"),
-            _g(MUST, "D30", "D27"),
+            _g(MUST, "B26", "B21", why="replay: never another stream's messages (B26); live delivery: each "
+                                       "message on one stream of its own session (B21)"),
+            _g(MUST, "C22-C27", "C20-C21", why="as B26, B21"),
+            _g(MUST, "D30", "D24-D25", why="as B26, B21"),
+            _g(MUST, "D30", "D24-D25", why="as B26, B21"),
             _g(NA, "F10", "F17", why=_NO_RESUMPTION),
         ),
     ),
@@ -206,11 +207,12 @@ RULES: tuple[Rule, ...] = (
         "reemit-keeps-pending",
         "Re-emission leaves a server request pending; only an answer or a cancellation resolves it.",
         (
-            _g(NA, "§3.7", "B12", why=SILENT + ": a session resumption owes a pending request nothing, re-emitted "
-                                             "before or not (B12 is about the client's requests): not a rule of this revision"),
-            _g(NA, "§3.7", "C12", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
-            _g(NA, "§3.7", "D15", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
-            _g(MUST, "§3.7", "D15", "decision-pending"),
+            _g(NA, "§3.7", "B39", why=SILENT + ": a session resumption owes a pending request nothing, re-emitted "
+                                             "before or not; a server request ends only by its answer or the "
+                                             "sender's cancellation (B39): not a rule of this revision"),
+            _g(NA, "§3.7", "C42", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
+            _g(NA, "§3.7", "D51", why=SILENT + ": as in 2025-03-26, not a rule of this revision"),
+            _g(MUST, "§3.7", "D51", "decision-pending"),
             _g(NA, "F7", "F11", why=_NO_SERVER_REQUESTS),
         ),
     ),
@@ -486,7 +488,7 @@ RULES: tuple[Rule, ...] = (
             _g(NA, why=_SESSIONLESS_ONLY),
             _g(NA, why=_SESSIONLESS_ONLY),
             _g(NA, why=_SESSIONLESS_ONLY),
-            _g(MUST, "F6", "F3"),
+            _g(MUST, "F6", "F7"),
         ),
         origin="mcp",
         cases={
@@ -534,7 +536,8 @@ RULES: tuple[Rule, ...] = (
             _g(NA, why=_SESSIONLESS_ONLY),
             _g(NA, why=_SESSIONLESS_ONLY),
             _g(NA, why=_SESSIONLESS_ONLY),
-            _g(MUST, "F19", "F20"),
+            _g(MUST, "F20", why="the retry is a new request (F20), and a JSON-RPC response carries the id of "
+                                "the request it answers"),
         ),
         origin="mcp",
     ),

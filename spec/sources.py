@@ -87,8 +87,6 @@ _DECISION = "docs/design.md §2, The decision on reconnect"
 _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B7", _SEND, "a POST that holds a request is answered with an SSE stream or one JSON object (MUST)"),
     ("B8", _SEND, "the SSE stream of a POST should in the end carry the response to the request it holds (SHOULD)"),
-    ("B12", _SEND, "a dropped connection is no cancellation (the client cancels with notifications/cancelled); "
-                   "a server may make streams resumable"),
     ("B9", _SEND, "before its response the server may send requests and notifications on the POST stream; they "
                   "should be about the request that opened it (MAY / SHOULD)"),
     ("B15", _LISTEN, "a GET is answered with an SSE stream or with 405 (MUST)"),
@@ -116,7 +114,6 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B41", "Basic: Requests", "a requester never reuses a request id within one session (MUST NOT)"),
     ("C7", "§2.1 " + _SEND, "as B7: a request gets an SSE stream or one JSON object"),
     ("C8", "§2.1 " + _SEND, "as B8: the POST stream should in the end carry the response"),
-    ("C12", "§2.1 " + _SEND, "as B12: a disconnection is no cancellation"),
     ("C13-C19", "§2.2 " + _LISTEN, "as B13-B19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("C22-C27", "§2.4 " + _RESUME, "the 2025-03-26 resumability rules (B22-B27), unchanged"),
@@ -130,7 +127,6 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D8", "§2.1 " + _SEND, "new: a POST SSE stream opens with an event that has an id and empty data (priming), "
                             "so the client has a cursor before anything else arrives (SHOULD)"),
     ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10) (MAY)"),
-    ("D15", "§2.1 " + _SEND, "as B12: a disconnection is no cancellation"),
     ("D16-D22", "§2.2 " + _LISTEN, "as C13-C19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("D24-D25", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams (MUST)"),
@@ -148,13 +144,9 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D51", "Lifecycle; Basic: Requests", "as C42: timeouts end in notifications/cancelled, request ids unique in "
                                           "the session"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),
-    ("F3", "§2 Sending Messages", "each message is a new POST carrying one request or notification; the client "
-                                  "sends no JSON-RPC responses"),
     ("F6", "§3 Receiving Messages", "the response stream may carry notifications before the final response, each "
                                     "about the request that opened it"),
     ("F8", "§3 Receiving Messages", "the final response should end the stream"),
-    ("F19", "Base protocol: requests", "a request id never equals that of another request the sender still "
-                                       "awaits an answer to, with or without a session"),
     ("F7", _F_RECEIVE, "no server request travels on any stream: sampling, elicitation and roots become "
                        "inputRequests of an InputRequiredResult (MUST NOT)"),
     ("F10", _F_RECEIVE, "resuming SSE streams with Last-Event-ID is not supported"),

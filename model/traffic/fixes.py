@@ -39,7 +39,7 @@ FIXES: dict[str, str] = {
         "connection dropped on it again, same JSON-RPC id, or cancel it with notifications/cancelled (B39)."),
     "reemit-keeps-pending": (
         "Re-emitting a server request must not resolve it: keep it in your pending table until its answer or "
-        "its cancellation arrives, so a second drop and a second session resumption send it again (MCP B12)."),
+        "its cancellation arrives, so a second drop and a second session resumption send it again (MCP B39)."),
     "reject-orphan-event-id": (
         "Answer a request that carries Last-Event-ID but no Mcp-Session-Id with 400, before anything else: "
         "never look the event id up to find or create a session from it (MCP B32)."),
@@ -106,7 +106,7 @@ FIXES: dict[str, str] = {
         "nothing more about it on any stream (MCP F11)."),
     "sessionless-input-required-retry": (
         "Under 2026-07-28 answer the client's retry with inputResponses under the retry's own JSON-RPC id, as "
-        "a new request (MCP F19, F20)."),
+        "a new request (MCP F20)."),
 }
 
 AGREEMENT_FIX = ("No catalog rule names this difference from the reference: read the exchanges in the report and "
