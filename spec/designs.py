@@ -111,6 +111,10 @@ class Deviation(str, Enum):
     lost the stream's events); the stream goes on live."""
     DELETE_ENDS_ALL_SESSIONS = "delete-ends-all-sessions"
     """DELETE of one session ends every session of the server."""
+    DUPLICATE_AFTER_REPLAY = "duplicate-after-replay"
+    """A stream resumption replays the suffix, then sends its last event once more: the event was
+    stored before it was written to the old connection, and the write lands on the new one after
+    the replay (the store-then-write race of typescript-sdk PR 2335)."""
     CANCEL_ON_SESSION_RESUME = "cancel-on-session-resume"
     """Correct: a session resumption cancels (``notifications/cancelled`` on the
     new stream) the pending requests it would re-emit, instead of re-emitting them."""
@@ -335,6 +339,10 @@ DESIGNS: tuple[Design, ...] = (
              "reject-foreign-event-id"},
             [D.DELETE_ENDS_ALL_SESSIONS],
             caught_under=frozenset({Profile.BOUNDARY})),
+    _design(30, "duplicate-after-replay",
+            "a resumed stream gets its last replayed event twice (stored, then written after the replay)",
+            {"replay-suffix"},
+            [D.DUPLICATE_AFTER_REPLAY]),
 )
 
 
@@ -406,5 +414,5 @@ def target_number(name: str) -> int | None:
 
 
 def numbers_text() -> str:
-    """``1-29``: the design numbers for help texts."""
+    """``1-30``: the design numbers for help texts."""
     return f"{NUMBERS[0]}-{NUMBERS[-1]}" if NUMBERS == tuple(range(NUMBERS[0], NUMBERS[-1] + 1)) else ", ".join(map(str, NUMBERS))

@@ -412,6 +412,16 @@ class RetainedCursorEmpty(ReferenceServer):
         return replace(observation, events=()) if observation.status == 200 else observation
 
 
+class DuplicateAfterReplay(ReferenceServer):
+    """``Deviation.DUPLICATE_AFTER_REPLAY``: the replay, then its last event once more."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        if observation.status != 200 or not observation.events:
+            return observation
+        return replace(observation, events=observation.events + observation.events[-1:])
+
+
 class DeleteEndsAllSessions(ReferenceServer):
     """``Deviation.DELETE_ENDS_ALL_SESSIONS``: DELETE of one session ends every session."""
 
@@ -452,6 +462,7 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.SILENT_DROP_ON_RESUME: SilentDropOnResume,
     Deviation.SINGLE_SLOT_PENDING: SingleSlotPending,
     Deviation.RETAINED_CURSOR_EMPTY: RetainedCursorEmpty,
+    Deviation.DUPLICATE_AFTER_REPLAY: DuplicateAfterReplay,
     Deviation.DELETE_ENDS_ALL_SESSIONS: DeleteEndsAllSessions,
 }
 """The server class of each deviation."""

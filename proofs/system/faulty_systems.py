@@ -703,6 +703,9 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
 """The variation of each deviation, made from the design (for its parameters)."""
 
 NEEDS_ENCODING: dict[Deviation, str] = {
+    Deviation.DUPLICATE_AFTER_REPLAY: (
+        "the observation's delivered events are a set: an event delivered twice in one step is the same fact as "
+        "once, so a duplicate cannot be stated"),
     Deviation.BROADCAST_NEW_MESSAGES: (
         "the observation says which events a step delivered, not on which connection: an event is delivered on "
         "the connection of its own stream (stream_of), so one message delivered on several streams, or on a "
