@@ -80,6 +80,20 @@ def design_page() -> str:
         table(["design", "what it does wrong", "rules it breaks"],
               [(str(d.number), d.summary, ", ".join(code(r) for r in sorted(d.rules))) for d in DESIGNS]),
         table(["correct variation", "what it does"], [(code(v.target), v.summary) for v in VARIATIONS]),
+        "Two readings of the MCP text decided once, and why:",
+        "- **B26 on a resumed stream and on a fresh one.** B26 forbids replaying messages that would have been "
+        "delivered on a different stream: it is about what a connection that *continues* a stream carries. A "
+        "stream resumption continues one stream, so a pending request of another stream sent on it is that "
+        "other stream's message delivered here (`no-reemit-on-stream-resume`, MUST in every session-era "
+        "revision). A session resumption opens a new stream with no past: a pending request sent again on it "
+        "is a new event of that stream (B21: each message on one stream), no replay, so the MCP revisions "
+        "accept it (and owe it nothing: `reemit-pending` is not a rule there), and `boundary` requires it.",
+        "- **One standalone stream per session across GET connections** (both official SDKs key every GET "
+        "stream of a session `_GET_stream`). A GET without `Last-Event-ID` is no resumption (B24, D31): it "
+        "opens a new stream. Resuming an older GET connection's cursor must then replay only what followed "
+        "the cursor on that stream; replaying what a newer GET connection carried delivers another stream's "
+        "messages again (B26). It is a fault (`no-cross-session`), not a variation, and the EventStore kit "
+        "reports it as a limit of the SDK (`reused-standalone-key`) that no store can lift.",
         "## §6 Architecture",
         "One package, `mcp_resume`, with three layers. `spec/` is the specification: pure, standard library "
         "only, no I/O (state, actions, the decision, the checks, the profiles and the rule catalog). `model/` "
