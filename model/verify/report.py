@@ -162,7 +162,9 @@ class Report:
         fixture tool and every tool given with ``--tool`` (``given``) whose calls are in the
         evidence of some judged verdict (PASS, WARN, FAIL), in the order first seen; a given
         tool that did not play its role (``capabilities["unplayed_tools"]``) drives none."""
-        given = {use["tool"]: use["role"] for use in self.capabilities.get("tool_roles") or []}
+        given: dict[str, str] = {}
+        for use in self.capabilities.get("tool_roles") or []:  # one tool may be given for several roles
+            given[use["tool"]] = f"{given[use['tool']]}, {use['role']}" if use["tool"] in given else use["role"]
         unplayed = self.capabilities.get("unplayed_tools") or {}
         found: dict[str, dict[str, Any]] = {}
         for verdict in self.verdicts:
@@ -223,7 +225,9 @@ def tools_called(exchanges: list[Exchange]) -> list[str]:
 
 def unplayed_lines(caps: dict[str, Any]) -> list[str]:
     """One line per tool given with ``--tool`` that did not play its role (``capabilities["unplayed_tools"]``)."""
-    roles = {use["tool"]: use["role"] for use in caps.get("tool_roles") or []}
+    roles: dict[str, str] = {}
+    for use in caps.get("tool_roles") or []:
+        roles.setdefault(use["tool"], use["role"])
     return [not_played(ToolUse(Role(roles[name]), name), what) for name, what in (caps.get("unplayed_tools") or {}).items()
             if name in roles]
 

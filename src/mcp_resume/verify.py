@@ -145,6 +145,8 @@ def add_parser(subparsers, summary: str) -> None:
         help="also fail the run on these verdicts: warn (exit 1), skip (a rule that applies under the profile "
              "but was not checked: exit 3); repeatable or comma-separated")
     verify.add_argument("--progress", action="store_true", help="print each verdict to stderr as it is made, 'rule n of N: RULE: VERDICT' (the default, kept for old scripts)")
+    verify.add_argument("--quiet", action="store_true", help="no progress lines on stderr: the report, the gate's "
+                                                           "lines and errors only")
 
 
 def run_verify(args) -> int:
@@ -173,7 +175,7 @@ def run_verify(args) -> int:
     except (UsageError, ValueError) as error:
         return _error(str(error), EXIT_USAGE)
     console = wide_console()
-    progress = progress_printer(getattr(args, "progress", False))
+    progress = None if getattr(args, "quiet", False) else progress_printer(getattr(args, "progress", False))
     stopped = None
     try:
         run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk, headers)

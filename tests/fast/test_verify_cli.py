@@ -244,3 +244,31 @@ def test_a_rule_only_boundary_applies_says_so_in_its_boundary_cell_and_how_to_ju
     assert "to check 1 more rule(s) (reemit-pending): run verify --profile boundary" in text
     both_na = _skip_not_applicable("sessionless-get-405", Profile.MCP_2025_11_25, "n/a", Profile.BOUNDARY)
     assert both_na.beside is None and both_na.unlock is None
+
+
+@pytest.mark.parametrize("quiet", [True, False])
+def test_quiet_turns_the_progress_lines_off(quiet, monkeypatch, tmp_path):
+    """A new user's trial (issue 40): verify had no way to silence its progress lines."""
+    import mcp_resume.verify as command
+
+    given = {}
+
+    def stub(target, url, profile, bounds, run_seconds, progress, *rest):
+        given["progress"] = progress
+        raise KeyboardInterrupt  # stop before any request; the run reports it was interrupted
+
+    monkeypatch.setattr(command, "run_suite", stub)
+    monkeypatch.chdir(tmp_path)
+    main(["verify", "http://127.0.0.1:1/mcp"] + (["--quiet"] if quiet else []))
+    assert (given["progress"] is None) == quiet
+
+
+def test_a_tool_given_for_two_roles_is_credited_under_both():
+    """A new user's trial (issue 40): the second role's credit replaced the first's."""
+    caps = {"tool_roles": [{"tool": "tail_logs", "role": "notifications"}, {"tool": "tail_logs", "role": "long-running"}]}
+    class DrivenByTailLogs(RuleVerdict):
+        tools = ["tail_logs"]  # the evidence's tools/call names, without building exchanges
+
+    verdict = DrivenByTailLogs("replay-suffix", Verdict.PASS, "held", Level.MAY, [], [])
+    [entry] = Report("u", "u", Profile.BOUNDARY, caps, [verdict]).drivers()
+    assert entry["role"] == "notifications, long-running" and entry["rules"] == ["replay-suffix"]
