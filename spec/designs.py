@@ -111,6 +111,10 @@ class Deviation(str, Enum):
     lost the stream's events); the stream goes on live."""
     DELETE_ENDS_ALL_SESSIONS = "delete-ends-all-sessions"
     """DELETE of one session ends every session of the server."""
+    REPLAY_OUT_OF_ORDER = "replay-out-of-order"
+    """A stream resumption replays the right events in the wrong order (newest first): the store
+    orders them by ids that do not order events stored in the same millisecond (typescript-sdk
+    PR 1978)."""
     DUPLICATE_AFTER_REPLAY = "duplicate-after-replay"
     """A stream resumption replays the suffix, then sends its last event once more: the event was
     stored before it was written to the old connection, and the write lands on the new one after
@@ -343,6 +347,11 @@ DESIGNS: tuple[Design, ...] = (
             "a resumed stream gets its last replayed event twice (stored, then written after the replay)",
             {"replay-suffix"},
             [D.DUPLICATE_AFTER_REPLAY]),
+    _design(31, "replay-out-of-order",
+            "a replay sends the right events in the wrong order (ids that do not order events of one millisecond)",
+            {"replay-suffix"},
+            [D.REPLAY_OUT_OF_ORDER],
+            needs=(("events", 3), ("depth", 8))),  # two events after the cursor
 )
 
 
@@ -414,5 +423,5 @@ def target_number(name: str) -> int | None:
 
 
 def numbers_text() -> str:
-    """``1-30``: the design numbers for help texts."""
+    """``1-31``: the design numbers for help texts."""
     return f"{NUMBERS[0]}-{NUMBERS[-1]}" if NUMBERS == tuple(range(NUMBERS[0], NUMBERS[-1] + 1)) else ", ".join(map(str, NUMBERS))

@@ -422,6 +422,16 @@ class DuplicateAfterReplay(ReferenceServer):
         return replace(observation, events=observation.events + observation.events[-1:])
 
 
+class ReplayOutOfOrder(ReferenceServer):
+    """``Deviation.REPLAY_OUT_OF_ORDER``: the replay newest first."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        if observation.status != 200 or len(observation.events) < 2:
+            return observation
+        return replace(observation, events=tuple(reversed(observation.events)))
+
+
 class DeleteEndsAllSessions(ReferenceServer):
     """``Deviation.DELETE_ENDS_ALL_SESSIONS``: DELETE of one session ends every session."""
 
@@ -463,6 +473,7 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.SINGLE_SLOT_PENDING: SingleSlotPending,
     Deviation.RETAINED_CURSOR_EMPTY: RetainedCursorEmpty,
     Deviation.DUPLICATE_AFTER_REPLAY: DuplicateAfterReplay,
+    Deviation.REPLAY_OUT_OF_ORDER: ReplayOutOfOrder,
     Deviation.DELETE_ENDS_ALL_SESSIONS: DeleteEndsAllSessions,
 }
 """The server class of each deviation."""

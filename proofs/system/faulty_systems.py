@@ -703,6 +703,9 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
 """The variation of each deviation, made from the design (for its parameters)."""
 
 NEEDS_ENCODING: dict[Deviation, str] = {
+    Deviation.REPLAY_OUT_OF_ORDER: (
+        "the observation's delivered events are a set: the order in which one step delivers them cannot be "
+        "stated"),
     Deviation.DUPLICATE_AFTER_REPLAY: (
         "the observation's delivered events are a set: an event delivered twice in one step is the same fact as "
         "once, so a duplicate cannot be stated"),

@@ -119,9 +119,9 @@ def test_bad_input_is_a_usage_error(args, message, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["explore-design", "31"], "unknown design 31"),
-    (["graph", "--out", "g", "--design", "31"], "unknown design 31"),
-    (["liveness", "31"], "unknown design 31"),
+    (["explore-design", "32"], "unknown design 32"),
+    (["graph", "--out", "g", "--design", "32"], "unknown design 32"),
+    (["liveness", "32"], "unknown design 32"),
     (["explore-design", "3", "--bound", "huge"], "unknown bound"),
     (["kill-matrix", "--bound", "huge"], "unknown bound"),
     (["graph", "--out", "g", "--sessions", "0"], "--sessions must be at least 1, got 0"),
