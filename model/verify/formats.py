@@ -296,10 +296,13 @@ def _earlier(folder: Path) -> list[str]:
 
 
 def _remove(folder: Path, names: list[str]) -> None:
-    """Remove the files ``names`` of ``folder`` (an earlier run's) and its manifest."""
+    """Remove the files ``names`` of ``folder`` (an earlier run's) and its manifest, then ``folder``
+    itself when nothing else is left in it."""
     for name in names:
         (folder / name).unlink(missing_ok=True)
     (folder / MANIFEST).unlink(missing_ok=True)
+    if names and folder.is_dir() and not any(folder.iterdir()):
+        folder.rmdir()
 
 
 _OWNED_SUFFIXES = (".trace.json", ".curl.sh")

@@ -321,7 +321,10 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     driven = await drive(scenario, url, ctx, seconds_left)
     runs.append(driven)
     beside = _beside(profile, ctx.caps.protocol_version)
-    return with_beside(verdict_of(scenario.rule, profile, driven, runs), beside, driven, runs)
+    verdict = with_beside(verdict_of(scenario.rule, profile, driven, runs), beside, driven, runs)
+    if verdict.verdict is Verdict.SKIP and verdict.unlock is None and not ctx.caps.event_ids:
+        verdict = replace(verdict, unlock=unlock_for("event-ids"))  # nothing to resume from: say what would give it
+    return verdict
 
 
 async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> Driven:

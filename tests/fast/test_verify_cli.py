@@ -166,6 +166,12 @@ def test_a_run_into_another_run_s_out_replaces_its_reproducers_and_says_so(tmp_p
     assert json.loads((folder / MANIFEST).read_text())["target"] == "design-3"
     passing = Report("design-3", "http://127.0.0.1:1/mcp", Profile.BOUNDARY, {}, [])
     assert f"no finding: this run's earlier reproducers in {folder} were removed" in _written(passing, folder, "auto")
+    assert not folder.exists(), "a folder left empty by a clean rerun is removed too"
+    mine = tmp_path / "mine"
+    _written(_findings_of("design-2"), mine, "auto")
+    (mine / "notes.txt").write_text("the user's own")
+    _written(passing, mine, "auto")
+    assert [p.name for p in mine.iterdir()] == ["notes.txt"], "a folder with other files stays"
 
 
 def test_an_unreachable_run_leaves_the_earlier_reproducers_as_they_were(tmp_path, capsys):
