@@ -116,10 +116,11 @@ def _held(rule: str, profile: Profile, own: Driven | None, judged: list[Driven])
     reason = f"{len(checks)} step{'' if len(checks) == 1 else 's'} where the spec's check could fail held it"
     others = [c for c in checks if c.other_status]
     if others:  # a status the profile accepts besides the reference's: said, as a MAY taken is (docs/profiles.md)
-        example = others[0]
-        reason = (f"allowed under {profile.value} ({level(rule, profile).value}): {len(others)} of the {len(checks)} "
-                  f"steps held it with another status than the reference's, e.g. {example.what}: observed "
-                  f"{example.observed}, {example.expected}")
+        example, rule_level = others[0], level(rule, profile)
+        prefix = (f"accepted under {profile.value}" if rule_level is Level.MUST
+                  else f"allowed under {profile.value} ({rule_level.value})")
+        reason = (f"{prefix}: {len(others)} of the {len(checks)} steps held it with another status than the "
+                  f"reference's, e.g. {example.what}: observed {example.observed}, {example.expected}")
     allowed = next((run for run in judged if run.validation.result(rule).allowed), None)
     if allowed is not None:  # what the profile allows, said (docs/profiles.md: one grading rule)
         reason = allowed.validation.result(rule).reason

@@ -120,7 +120,7 @@ def test_verify_finds_nothing_wrong_with_the_store_of_a_real_server(tmp_path):
     from mcp_resume.cli import main
     from tests.helpers.servers.sdk_readme import readme_app, serving_app
 
-    verdicts = {}
+    verdicts, reasons = {}, {}
     with serving_app(readme_app(fixtures=True, bounded=True)) as url:
         for profile in ("auto", "boundary"):
             out = tmp_path / profile
@@ -129,7 +129,10 @@ def test_verify_finds_nothing_wrong_with_the_store_of_a_real_server(tmp_path):
                   "--out", str(out / "findings")])
             report = json.loads((out / "r.json").read_text())
             verdicts[profile] = {r["rule"]: r["verdict"] for r in report["verdicts"]}
+            reasons[profile] = {r["rule"]: r["evidence"]["reason"] for r in report["verdicts"]}
     assert {rule: verdicts["auto"][rule] for rule in STORE_RULES} == dict.fromkeys(STORE_RULES, "PASS")
     assert {rule: verdicts["boundary"][rule] for rule in STORE_RULES} == dict.fromkeys(STORE_RULES, "PASS")
     assert [rule for rule, verdict in verdicts["auto"].items() if verdict in ("FAIL", "WARN")] == []
     assert {rule for rule, verdict in verdicts["boundary"].items() if verdict == "FAIL"} <= TRANSPORT_FAILS
+    # the SDK answers another session's event id 200 (no replay): what the MCP revision allows, said so
+    assert reasons["auto"]["reject-foreign-event-id"].startswith("allowed under mcp-2025-11-25 (MAY): ")
