@@ -10,6 +10,7 @@ import re
 import shutil
 import sys
 import tempfile
+import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -223,7 +224,23 @@ def staged_folder(out: Path) -> Iterator[Path]:
         interrupts.raise_if_seen()
         _merge(scratch, out)
     finally:
-        shutil.rmtree(scratch, ignore_errors=True)
+        _remove_tree(scratch)
+
+
+SCRATCH_REMOVAL_SECONDS = 3.0
+"""How long removing a scratch folder may keep trying, in seconds: a worker process interrupted with
+its parent may still be writing into it for a moment."""
+
+
+def _remove_tree(folder: Path) -> None:
+    """Remove ``folder`` and everything in it, trying again while something still appears in it
+    (within ``SCRATCH_REMOVAL_SECONDS``); a folder that cannot be removed is left as it is."""
+    deadline = time.monotonic() + SCRATCH_REMOVAL_SECONDS
+    while True:
+        shutil.rmtree(folder, ignore_errors=True)
+        if not folder.exists() or time.monotonic() > deadline:
+            return
+        time.sleep(0.05)
 
 
 def _merge(source: Path, target: Path) -> None:
