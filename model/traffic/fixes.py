@@ -144,7 +144,7 @@ class Remedy:
     text: str
 
 
-_PY_SHARED_STORE = (
+_PY_BOUNDED_STORE = (
     "give it mcp_resume.event_store.BoundedEventStore (streamable_http_app(event_store=BoundedEventStore())) "
     "and call mcp_resume.event_store.scope_sessions(server.session_manager) after it: every session then "
     "gets its own view of the one store, whose event ids carry the session, and a view refuses another "
@@ -153,7 +153,7 @@ _PY_SHARED_STORE = (
 REMEDIES: tuple[Remedy, ...] = (
     Remedy("python-sdk", ("no-cross-session", "expiry-independent"),
            "The SDK's EventStore is never told the session and StreamableHTTPSessionManager shares one store by "
-           "all sessions: " + _PY_SHARED_STORE + "."),
+           "all sessions: " + _PY_BOUNDED_STORE + "."),
     Remedy("python-sdk", ("event-id-unique", "replay-suffix"),
            "Mint event ids from one counter per store (or uuid4), never per stream key: the SDK keys a POST stream "
            "by its JSON-RPC id, which repeats across sessions; mcp_resume.event_store.BoundedEventStore does both "

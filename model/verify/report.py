@@ -162,9 +162,7 @@ class Report:
         fixture tool and every tool given with ``--tool`` (``given``) whose calls are in the
         evidence of some judged verdict (PASS, WARN, FAIL), in the order first seen; a given
         tool that did not play its role (``capabilities["unplayed_tools"]``) drives none."""
-        given: dict[str, str] = {}
-        for use in self.capabilities.get("tool_roles") or []:  # one tool may be given for several roles
-            given[use["tool"]] = f"{given[use['tool']]}, {use['role']}" if use["tool"] in given else use["role"]
+        given = {name: ", ".join(roles) for name, roles in given_roles(self.capabilities).items()}
         unplayed = self.capabilities.get("unplayed_tools") or {}
         found: dict[str, dict[str, Any]] = {}
         for verdict in self.verdicts:
@@ -223,13 +221,20 @@ def tools_called(exchanges: list[Exchange]) -> list[str]:
     return names
 
 
+def given_roles(caps: dict[str, Any]) -> dict[str, list[str]]:
+    """The roles of each tool given with ``--tool`` (``capabilities["tool_roles"]``), in the order given:
+    one tool may be given for several roles."""
+    roles: dict[str, list[str]] = {}
+    for use in caps.get("tool_roles") or []:
+        roles.setdefault(use["tool"], []).append(use["role"])
+    return roles
+
+
 def unplayed_lines(caps: dict[str, Any]) -> list[str]:
     """One line per tool given with ``--tool`` that did not play its role (``capabilities["unplayed_tools"]``)."""
-    roles: dict[str, str] = {}
-    for use in caps.get("tool_roles") or []:
-        roles.setdefault(use["tool"], use["role"])
-    return [not_played(ToolUse(Role(roles[name]), name), what) for name, what in (caps.get("unplayed_tools") or {}).items()
-            if name in roles]
+    roles = given_roles(caps)
+    return [not_played(ToolUse(Role(roles[name][0]), name), what)
+            for name, what in (caps.get("unplayed_tools") or {}).items() if name in roles]
 
 
 def tools_text(caps: dict[str, Any]) -> str:

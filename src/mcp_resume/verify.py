@@ -51,7 +51,7 @@ import sys
 from pathlib import Path
 
 from mcp_resume.jobs.request_headers import request_headers
-from mcp_resume.jobs.gate import Gate, check_required, parse_fail_on, parse_required, unmet
+from mcp_resume.jobs.gate import Gate, check_required, outcome, parse_fail_on, parse_required, unmet
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, EXIT_UNCHECKED as EXIT_UNREACHABLE, EXIT_USAGE
 from mcp_resume.jobs.targets import UsageError, parse_target
 from mcp_resume.jobs.verifying import (findings_folder, parse_sdk, partial_report, print_report, progress_printer, run_suite,
@@ -197,9 +197,7 @@ def run_verify(args) -> int:
         return _error(str(error), EXIT_UNREACHABLE)
     print_report(report, console)
     demanded = unmet(report, gate)
-    if gate.required or gate.fail_on:
-        report.gate = {"required": list(gate.required), "fail_on": sorted(gate.fail_on),
-                       "unmet": [item.line for item in demanded], "met": not demanded}
+    report.gate = outcome(gate, demanded)
     try:
         write_outputs(report, outputs, folder, console, asked=asked)
     except OutputError as error:

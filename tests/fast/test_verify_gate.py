@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.jobs.gate import Gate, parse_fail_on, parse_required, unmet
+from mcp_resume.jobs.gate import Gate, outcome, parse_fail_on, parse_required, unmet
 from mcp_resume.jobs.targets import UsageError
 from mcp_resume.model.verify.report import Report, RuleVerdict, skip
 from mcp_resume.spec.profiles import Level, Profile
@@ -87,14 +87,14 @@ def test_the_gate_shows_in_junit_json_and_markdown_so_a_test_view_matches_the_ex
 
     warned = RuleVerdict("priming-event", Verdict.WARN, "no priming event", Level.SHOULD, [])
     report = _report(warned)
-    demanded = unmet(report, Gate(fail_on=parse_fail_on(["warn"])))
-    report.gate = {"required": [], "fail_on": ["warn"], "unmet": [d.line for d in demanded], "met": not demanded}
+    gate = Gate(fail_on=parse_fail_on(["warn"]))
+    report.gate = outcome(gate, unmet(report, gate))
     suite = ElementTree.fromstring(junit_xml(report).split("\n", 1)[1])
     assert suite.get("failures") == "1" and suite.get("tests") == "2"
     failure = suite.find("testcase[@name='gate']/failure")
     assert failure is not None and "priming-event is WARN (--fail-on warn)" in failure.get("message")
     assert report.to_json()["gate"]["met"] is False
     assert "- gate (--require, --fail-on): **not met**: priming-event is WARN" in markdown(report)
-    report.gate = {"required": ["priming-event"], "fail_on": [], "unmet": [], "met": True}
+    report.gate = outcome(Gate(required=("priming-event",)), [])
     suite = ElementTree.fromstring(junit_xml(report).split("\n", 1)[1])
     assert suite.get("failures") == "0" and suite.find("testcase[@name='gate']/failure") is None

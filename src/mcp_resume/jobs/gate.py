@@ -78,6 +78,14 @@ def parse_fail_on(values: list[str] | None) -> frozenset[str]:
     return frozenset(named)
 
 
+def outcome(gate: Gate, demanded: list[Unmet]) -> dict | None:
+    """The gate as the reports carry it (``Report.gate``), ``None`` when no option asked for one."""
+    if not (gate.required or gate.fail_on):
+        return None
+    return {"required": list(gate.required), "fail_on": sorted(gate.fail_on),
+            "unmet": [item.line for item in demanded], "met": not demanded}
+
+
 def unmet(report: Report, gate: Gate) -> list[Unmet]:
     """What ``report`` does not give that ``gate`` demands, in catalog order."""
     found = []
