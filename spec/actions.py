@@ -126,7 +126,8 @@ class IssueServerRequest:
 
 @dataclass(frozen=True, slots=True)
 class CancelRequest:
-    """Server gives up on a pending request (MCP B39)."""
+    """Server gives up on a pending request and says so: ``notifications/cancelled`` on
+    the stream that carries it (MCP B39)."""
 
     request: str
     kind: ClassVar[str] = "cancel_request"
@@ -134,8 +135,20 @@ class CancelRequest:
 
 
 @dataclass(frozen=True, slots=True)
+class Respond:
+    """Server sends the JSON-RPC response to the call that opened POST stream ``stream``,
+    then terminates that stream (MCP B8/B11, C8, D11): the response is the stream's last
+    event, stored for replay like any other."""
+
+    stream: str
+    kind: ClassVar[str] = "respond"
+    side: ClassVar[str] = "server"
+
+
+@dataclass(frozen=True, slots=True)
 class EndStream:
-    """Server terminates ``stream`` (e.g. a POST stream after its response)."""
+    """Server terminates the standalone GET stream ``stream`` (a POST stream ends with its
+    response: ``Respond``)."""
 
     stream: str
     kind: ClassVar[str] = "end_stream"
@@ -173,6 +186,7 @@ Action = Union[
     EmitEvent,
     IssueServerRequest,
     CancelRequest,
+    Respond,
     EndStream,
     ExpireStream,
     ExpireSession,
@@ -193,6 +207,7 @@ ACTION_TYPES: dict[str, type] = {
         EmitEvent,
         IssueServerRequest,
         CancelRequest,
+        Respond,
         EndStream,
         ExpireStream,
         ExpireSession,

@@ -480,6 +480,37 @@ RULES: tuple[Rule, ...] = (
         origin="mcp",
     ),
     _rule(
+        "call-answered",
+        "A call's POST stream ends only with the call's response, stored for replay like its other events; a "
+        "dropped connection does not end the call.",
+        (
+            _g(SHOULD, "B8", "B10", "B12", why="the stream should carry the response (B8), not end before it (B10); "
+                                               "a disconnection should not be taken as a cancellation (B12)"),
+            _g(SHOULD, "C8", "C10", "C12", why="as B8, B10, B12"),
+            _g(SHOULD, "D11", "D15", why="as B8, B12"),
+            _g(MUST, "D11", "D15", "decision-1", why=SILENT + ": a client whose connection dropped mid-call must "
+                                                             "still get the result by resuming, or it calls the tool again"),
+            _g(NA, "F8", "F11", why="2026-07-28 judges a request's stream by its own rules: the final response "
+                                     "ends it (F8), a close cancels it (sessionless-close-cancels)"),
+        ),
+        origin="mcp",
+    ),
+    _rule(
+        "cancel-notifies",
+        "A server that gives up on a pending server request says so: notifications/cancelled for it, on the "
+        "stream that carries it.",
+        (
+            _g(SHOULD, "B39"),
+            _g(SHOULD, "C42", why="as B39"),
+            _g(SHOULD, "D51", why="as B39"),
+            _g(MUST, "D51", "decision-2", why=SILENT + ": a client never told keeps waiting on a request nobody "
+                                                      "will read (docs/design.md §2 branch 2 cancels with "
+                                                      "notifications/cancelled)"),
+            _g(NA, "F7", why=_NO_SERVER_REQUESTS),
+        ),
+        origin="mcp",
+    ),
+    _rule(
         "sessionless-request-scope",
         "A response stream carries only messages about its own request, while that request is open: "
         "notifications, then one final response.",

@@ -119,6 +119,16 @@ class Deviation(str, Enum):
     """A stream resumption replays the suffix, then sends its last event once more: the event was
     stored before it was written to the old connection, and the write lands on the new one after
     the replay (the store-then-write race of typescript-sdk PR 2335)."""
+    RESPONSE_ON_ANOTHER_STREAM = "response-on-another-stream"
+    """A call's response goes out on the session's newest other connected stream (another call's,
+    or the standalone GET stream) when there is one: responses keyed by session, not by call, so
+    concurrent calls overwrite each other's (php-sdk issue 275)."""
+    DISCONNECT_CANCELS = "disconnect-cancels"
+    """A dropped connection of a POST stream ends its call: the stream is ended at once and the
+    call's response is never sent (rust-sdk PR 967)."""
+    RESPONSE_UNSTORED = "response-unstored"
+    """A response produced while its stream has no open connection is neither sent nor stored: the
+    stream ends without it, so the client that resumes finds nothing (cloudflare/agents PR 1607)."""
     CANCEL_ON_SESSION_RESUME = "cancel-on-session-resume"
     """Correct: a session resumption cancels (``notifications/cancelled`` on the
     new stream) the pending requests it would re-emit, instead of re-emitting them."""
@@ -352,6 +362,18 @@ DESIGNS: tuple[Design, ...] = (
             {"replay-suffix"},
             [D.REPLAY_OUT_OF_ORDER],
             needs=(("events", 3), ("depth", 8))),  # two events after the cursor
+    _design(32, "response-on-another-stream",
+            "a call's response goes out on another connected stream of the session (another call's, or the GET stream)",
+            {"standalone-stream-scope"},
+            [D.RESPONSE_ON_ANOTHER_STREAM]),
+    _design(33, "disconnect-cancels",
+            "a dropped connection ends the call: its response is never sent, nor stored for a resumption",
+            {"call-answered", "replay-suffix"},
+            [D.DISCONNECT_CANCELS]),
+    _design(34, "response-unstored",
+            "a response produced while the call's connection is gone is neither sent nor stored",
+            {"call-answered", "replay-suffix"},
+            [D.RESPONSE_UNSTORED]),
 )
 
 

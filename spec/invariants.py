@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from .actions import CallTool, ExpireStream, Initialize, Reconnect
+from .actions import CallTool, CancelRequest, EndStream, ExpireStream, Initialize, Reconnect, Respond
 from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch
 from .headers import SessionClass
@@ -332,6 +332,10 @@ def standalone_stream_scope(t: Transition) -> list[str]:
     if stream is None or stream.kind is not StreamKind.POST:
         return []
     on = {d.stream for d in t.observation.events if d.event == t.observation.event}
+    if t.observation.response and on and stream.id not in on:
+        other = t.before.stream(sorted(s or "?" for s in on)[0])
+        where = "the standalone GET stream" if other is not None and other.kind is StreamKind.GET else "another request's stream"
+        return [(f"sent the response to the request on {stream.id} on {where} {other.id if other else '?'}", RESPONSE_ELSEWHERE)]
     gets = sorted(s for s in on if _get_stream_of(t.before, s, stream.session))
     if not gets or stream.id in on:
         return []
@@ -451,6 +455,31 @@ def _response_lost(t: Transition) -> bool:
     return stream is not None and stream.connected and all(d.event != t.observation.event for d in t.observation.events)
 
 
+def call_answered(t: Transition) -> list[str]:
+    """A call's POST stream ends with the call's response (B8, B10, C8, C10, D11): a ``Respond``
+    step sends it, delivered on an open connection or stored for a resumption; ``EndStream`` of a
+    POST stream ends the call without one. A server that took a dropped connection for the call's
+    cancellation (B12, C12, D15) has no response left to send when the call ends."""
+    action = t.action
+    if isinstance(action, Respond) and (t.observation.event is None or not t.observation.response):
+        return [f"the call on {action.stream} ended without its response: it was neither sent nor stored (a "
+                "dropped connection taken for a cancellation?)"]
+    if isinstance(action, EndStream):
+        stream = t.before.stream(action.stream)
+        if stream is not None and stream.kind is StreamKind.POST and not t.before.answered(stream.id):
+            return [f"ended the stream of the call on {stream.id} without its response"]
+    return []
+
+
+def cancel_notifies(t: Transition) -> list[str]:
+    """A server that gives up on a pending server request sends ``notifications/cancelled`` for it
+    (B39, C42, D51), on the stream that carries it: delivered on an open connection, stored for a
+    resumption otherwise. Cancelled in silence, the request stays with a client that waits on it."""
+    if not isinstance(t.action, CancelRequest) or t.observation.event is not None:
+        return []
+    return [f"cancelled server request {t.action.request} without notifications/cancelled: its client still waits on it"]
+
+
 def ended_session_ids_dead(t: Transition) -> list[str]:
     """Session end invalidates every event id of it (D13, D27): a live session that presents an
     event id of an ended session (deleted, expired) gets none of that session's events. (An empty
@@ -517,6 +546,8 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[Problem]]], ...] = (
     ("status", status_check),
     ("status", refusal_names_no_session),
     ("no-duplicate-tool-call", no_duplicate_tool_call),
+    ("call-answered", call_answered),
+    ("cancel-notifies", cancel_notifies),
     ("priming-event", priming_event),
     ("protocol-version-accepted", protocol_version_accepted),
 )
@@ -550,6 +581,10 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged.add("expiry-independent")
     if t.outcome is None and t.observation.response:
         judged.add("no-duplicate-tool-call")
+    if _ends_a_call(t):
+        judged.add("call-answered")
+    if isinstance(t.action, CancelRequest):
+        judged.add("cancel-notifies")
     if t.observation.event is not None and t.outcome is None:
         judged.add("event-id-unique")
         judged |= _judged_by_sending(t)
@@ -562,6 +597,14 @@ def judged_rules(t: Transition) -> frozenset[str]:
     if t.observation.events and _other_sessions_requests(t):
         judged.add("server-request-ownership")
     return frozenset(judged)
+
+
+def _ends_a_call(t: Transition) -> bool:
+    """A server step that ends a call's POST stream: its response, or an end without one."""
+    if isinstance(t.action, Respond):
+        return True
+    stream = t.before.stream(t.action.stream) if isinstance(t.action, EndStream) else None
+    return stream is not None and stream.kind is StreamKind.POST
 
 
 def _judged_by_branch(t: Transition) -> set[str]:

@@ -89,6 +89,10 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B8", _SEND, "the SSE stream of a POST should in the end carry the response to the request it holds (SHOULD)"),
     ("B9", _SEND, "before its response the server may send requests and notifications on the POST stream; they "
                   "should be about the request that opened it (MAY / SHOULD)"),
+    ("B10", _SEND, "the server should not close the POST stream before it has sent the response, unless the session "
+                   "expires (SHOULD NOT)"),
+    ("B12", _SEND, "a disconnection may happen at any time and should not be taken as a cancellation of the request "
+                   "(MAY / SHOULD NOT)"),
     ("B15", _LISTEN, "a GET is answered with an SSE stream or with 405 (MUST)"),
     ("B18", _LISTEN, "no JSON-RPC response goes on the GET stream, unless it resumes a stream of an earlier "
                      "request (MUST NOT)"),
@@ -114,6 +118,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("B41", "Basic: Requests", "a requester never reuses a request id within one session (MUST NOT)"),
     ("C7", "§2.1 " + _SEND, "as B7: a request gets an SSE stream or one JSON object"),
     ("C8", "§2.1 " + _SEND, "as B8: the POST stream should in the end carry the response"),
+    ("C10", "§2.1 " + _SEND, "as B10: the POST stream is not closed before its response"),
+    ("C12", "§2.1 " + _SEND, "as B12: a disconnection is not a cancellation"),
     ("C13-C19", "§2.2 " + _LISTEN, "as B13-B19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("C22-C27", "§2.4 " + _RESUME, "the 2025-03-26 resumability rules (B22-B27), unchanged"),
@@ -127,6 +133,7 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D8", "§2.1 " + _SEND, "new: a POST SSE stream opens with an event that has an id and empty data (priming), "
                             "so the client has a cursor before anything else arrives (SHOULD)"),
     ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10) (MAY)"),
+    ("D15", "§2.1 " + _SEND, "as B12: a disconnection is not a cancellation"),
     ("D16-D22", "§2.2 " + _LISTEN, "as C13-C19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("D24-D25", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams (MUST)"),

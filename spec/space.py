@@ -70,7 +70,7 @@ class Bounds:
 
 
 NAMED_BOUNDS: dict[str, Bounds] = {
-    "graph": Bounds(sessions=1, streams=1, events=1, requests=1, depth=4),
+    "graph": Bounds(sessions=1, streams=1, events=2, requests=1, depth=4),
     "tiny": Bounds(sessions=1, streams=1, events=2, requests=1),
     "small": Bounds(sessions=2, streams=1, events=2, requests=1, depth=6),
     "kill": Bounds(sessions=2, streams=2, events=2, requests=2, depth=7),
@@ -138,7 +138,8 @@ ISSUED_HEADERS = HeaderValues((), (None,), ())
 try: the life of the ids a server gave out, not the refusals of ids it never did)."""
 
 SERVER_STREAM_ACTIONS = (
-    a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.CloseConnection, a.EndStream, a.ExpireStream, a.EvictEvent,
+    a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.CloseConnection, a.Respond, a.EndStream, a.ExpireStream,
+    a.EvictEvent,
 )
 """The server and network actions on one stream, in the order they are tried."""
 

@@ -63,13 +63,16 @@ class Stream:
 
 @dataclass(frozen=True, slots=True)
 class Event:
-    """One SSE event; ``request`` is the server request it carries, if any, and
-    ``cancels`` the server request a ``notifications/cancelled`` event cancels."""
+    """One SSE event; ``request`` is the server request it carries, if any,
+    ``cancels`` the server request a ``notifications/cancelled`` event cancels, and
+    ``response`` whether it is the JSON-RPC response to the call whose POST stream
+    carries it (MCP B8, C8, D11)."""
 
     id: str
     stream: str
     request: str | None = None
     cancels: str | None = None
+    response: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -162,6 +165,10 @@ class State:
             if other.stream == event.stream:
                 position += 1
         raise ValueError(f"event {event.id} is not in this state")
+
+    def answered(self, stream_id: str) -> bool:
+        """True once the POST stream ``stream_id`` carries its call's response."""
+        return any(e.response for e in self.events_of(stream_id))
 
     def retained_events(self, stream_id: str) -> tuple[Event, ...]:
         """The events of one stream the server still keeps: none once the stream

@@ -31,6 +31,7 @@ from .actions import (
     Initialize,
     IssueServerRequest,
     Reconnect,
+    Respond,
     RestartClient,
 )
 from .decision import Branch, Method, Outcome, decide_headers
@@ -143,6 +144,16 @@ def _stream_open(state: State, action) -> bool:
     return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
 
 
+def _post_stream_open(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.kind is StreamKind.POST and _stream_open(state, action)
+
+
+def _get_stream_open(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.kind is StreamKind.GET and _stream_open(state, action)
+
+
 def _stream_retained(state: State, action) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.retained and _live(state, stream.session)
@@ -163,9 +174,14 @@ def _stream_connected(state: State, action) -> bool:
     return stream is not None and stream.connected
 
 
-def _request_pending(state: State, action) -> bool:
+def _request_pending_on_open_stream(state: State, action) -> bool:
+    """A pending request whose carrying stream is open: where its cancellation goes (a request
+    whose stream is gone is cancelled on the next session resumption instead, ``Pending.CANCEL``)."""
     request = state.request(action.request)
-    return request is not None and request.status is RequestStatus.PENDING and _live(state, request.session)
+    if request is None or request.status is not RequestStatus.PENDING or not _live(state, request.session):
+        return False
+    carrier = state.stream(request.stream)
+    return carrier is not None and carrier.status is StreamStatus.OPEN
 
 
 def _session_live(state: State, action) -> bool:
@@ -175,12 +191,13 @@ def _session_live(state: State, action) -> bool:
 _ENABLED = {
     EmitEvent: _stream_open,
     IssueServerRequest: _stream_open,
-    EndStream: _stream_open,
+    Respond: _post_stream_open,
+    EndStream: _get_stream_open,
     ExpireStream: _stream_retained,
     EvictEvent: _stream_has_retained_events,
     CloseConnection: _stream_connected_live,
     DropConnection: _stream_connected,
-    CancelRequest: _request_pending,
+    CancelRequest: _request_pending_on_open_stream,
     ExpireSession: _session_live,
 }
 """The condition each server and network action needs (``enabled``); client requests need none."""
@@ -478,8 +495,25 @@ def _send_on_stream(state: State, stream_id: str, request: str | None):
 
 
 def _cancel_request(state: State, action: CancelRequest, profile: Profile):
+    """``notifications/cancelled`` on the request's carrying stream (delivered if connected,
+    stored for replay either way); the request ends."""
     request = state.request(action.request)
-    return None, _NOTHING, state.with_request(_request_with(request, RequestStatus.CANCELLED))
+    stream = state.stream(request.stream)
+    event = Event(state.next_event_id(), stream.id, cancels=request.id)
+    after = state.with_event(event).with_request(_request_with(request, RequestStatus.CANCELLED))
+    delivered = (_delivered(event),) if stream.connected else ()
+    return None, Observation(event=event.id, events=delivered), after
+
+
+def _respond(state: State, action: Respond, profile: Profile):
+    """The call's response as the POST stream's last event (delivered if connected, stored for
+    replay either way), then the stream ends (MCP B8, B11, D11)."""
+    stream = state.stream(action.stream)
+    event = Event(state.next_event_id(), stream.id, response=True)
+    ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
+    after = state.with_event(event).with_stream(ended)
+    delivered = (_delivered(event),) if stream.connected else ()
+    return None, Observation(event=event.id, events=delivered, about=stream.id, response=True), after
 
 
 def _end_stream(state: State, action: EndStream, profile: Profile):
@@ -583,6 +617,7 @@ _HANDLERS = {
     EmitEvent: _emit_event,
     IssueServerRequest: _issue_server_request,
     CancelRequest: _cancel_request,
+    Respond: _respond,
     EndStream: _end_stream,
     ExpireStream: _expire_stream,
     ExpireSession: _expire_session,
