@@ -33,6 +33,7 @@ ACTION_COLOURS = {
     "emit_event": "#17becf",
     "issue_server_request": "#984ea3",
     "cancel_request": "#8c564b",
+    "respond": "#2ca02c",
     "end_stream": "#bcbd22",
     "expire_stream": "#ff7f0e",
     "expire_session": "#7f3b08",
@@ -45,7 +46,7 @@ SHORT = {
     "initialize": "init", "call_tool": "call", "reconnect": "reconnect", "answer_request": "answer",
     "delete_session": "delete", "restart_client": "restart", "drop_connection": "drop",
     "close_connection": "close", "evict_event": "evict", "emit_event": "emit",
-    "issue_server_request": "request", "cancel_request": "cancel", "end_stream": "end",
+    "issue_server_request": "request", "cancel_request": "cancel", "respond": "respond", "end_stream": "end",
     "expire_stream": "expire stream", "expire_session": "expire session",
 }
 """The short edge label of each action kind; the legend gives the full name."""

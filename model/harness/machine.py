@@ -468,7 +468,7 @@ class _ResumptionMachine(RuleBasedStateMachine):
         self.run(self.pick(choices, self.allowed(self.offer.endings)))
 
 
-SWARM_KINDS: tuple[str, ...] = ("close_connection", "drop_connection", "end_stream", "cancel_request",
+SWARM_KINDS: tuple[str, ...] = ("close_connection", "drop_connection", "respond", "end_stream", "cancel_request",
                                 "expire_stream", "expire_session", "evict_event", "delete_session")
 """The kinds of action a test case's swarm may disable inside the rules that pick among several."""
 
@@ -602,7 +602,8 @@ class Offer:
     @cached_property
     def endings(self) -> list[a.Action]:
         state = self.state
-        choices: list[a.Action] = [a.EndStream(s) for s in self.open]
+        ends = (a.Respond(s) if state.stream(s).kind is StreamKind.POST else a.EndStream(s) for s in self.open)
+        choices: list[a.Action] = list(ends)
         choices += [a.CancelRequest(r) for r in _cancellable(state)]
         choices += [a.ExpireStream(s) for s in _expirable(state)]
         choices += [a.ExpireSession(s) for s in self.live]
@@ -617,8 +618,8 @@ def _has_successor(state, event_id: str) -> bool:
 
 
 def _cancellable(state) -> list[str]:
-    live = {s.id for s in state.live_sessions()}
-    return [r.id for r in state.requests if r.status is RequestStatus.PENDING and r.session in live]
+    """Pending requests a server may cancel: their carrying stream is open (where the cancellation goes)."""
+    return [r.id for r in state.requests if enabled(state, a.CancelRequest(r.id))]
 
 
 def _expirable(state) -> list[str]:

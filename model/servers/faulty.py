@@ -432,6 +432,41 @@ class ReplayOutOfOrder(ReferenceServer):
         return replace(observation, events=tuple(reversed(observation.events)))
 
 
+class ResponseOnAnotherStream(ReferenceServer):
+    """``Deviation.RESPONSE_ON_ANOTHER_STREAM``: the response on the session's newest other
+    connected stream, when there is one."""
+
+    def respond(self, stream: StreamRecord) -> Observation:
+        observed = super().respond(stream)
+        others = [s for s in self.streams.values() if s.session == stream.session and s.connected and s is not stream]
+        if not others or observed.event is None:
+            return observed
+        elsewhere = others[-1]
+        return replace(observed, events=(self.delivered(elsewhere, observed.event, None),))
+
+
+class DisconnectCancels(ReferenceServer):
+    """``Deviation.DISCONNECT_CANCELS``: a POST stream whose connection drops ends, and its call's
+    response is never sent."""
+
+    def on_drop_connection(self, action):
+        stream = self.streams[action.stream]
+        if stream.key.startswith("post-") and stream.open:
+            stream.open = False
+        return super().on_drop_connection(action)
+
+    def respond(self, stream: StreamRecord) -> Observation:
+        return Observation() if not stream.open else super().respond(stream)
+
+
+class ResponseUnstored(ReferenceServer):
+    """``Deviation.RESPONSE_UNSTORED``: a response while the stream has no open connection is
+    neither sent nor stored."""
+
+    def respond(self, stream: StreamRecord) -> Observation:
+        return Observation() if not stream.connected else super().respond(stream)
+
+
 class DeleteEndsAllSessions(ReferenceServer):
     """``Deviation.DELETE_ENDS_ALL_SESSIONS``: DELETE of one session ends every session."""
 
@@ -475,6 +510,9 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.DUPLICATE_AFTER_REPLAY: DuplicateAfterReplay,
     Deviation.REPLAY_OUT_OF_ORDER: ReplayOutOfOrder,
     Deviation.DELETE_ENDS_ALL_SESSIONS: DeleteEndsAllSessions,
+    Deviation.RESPONSE_ON_ANOTHER_STREAM: ResponseOnAnotherStream,
+    Deviation.DISCONNECT_CANCELS: DisconnectCancels,
+    Deviation.RESPONSE_UNSTORED: ResponseUnstored,
 }
 """The server class of each deviation."""
 

@@ -144,7 +144,14 @@ class ReferenceServer:
         pending = self.sessions[self.request_session[action.request]].pending
         if action.request in pending:
             pending.remove(action.request)
-        return Observation()
+        return self.cancel(self.streams[self.carrier[action.request]], action.request)
+
+    def on_respond(self, action: a.Respond) -> Observation:
+        stream = self.streams[action.stream]
+        observed = self.respond(stream)
+        stream.open = False
+        self.disconnect(stream)
+        return observed
 
     def on_end_stream(self, action: a.EndStream) -> Observation:
         stream = self.streams[action.stream]
@@ -250,6 +257,17 @@ class ReferenceServer:
         stream = StreamRecord(f"{kind}-{self._next()}", session)
         self.streams[stream.key] = stream
         return stream
+
+    def respond(self, stream: StreamRecord) -> Observation:
+        """The call's response, sent on its own stream (stored for replay either way)."""
+        observed = self.send(stream, None)
+        return replace(observed, about=stream.key, response=True)
+
+    def cancel(self, stream: StreamRecord, request: str) -> Observation:
+        """``notifications/cancelled`` for ``request`` on ``stream``, the one that carries it."""
+        observed = self.send(stream, None)
+        stream.cancels[observed.event] = request
+        return replace(observed, events=tuple(replace(d, cancels=request) for d in observed.events))
 
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
         event_id = f"{stream.key}/{len(stream.events) + 1}"

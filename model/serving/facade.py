@@ -371,10 +371,26 @@ class FacadeApp:
         self.keep_ring(stream)
         return request
 
-    def end(self, stream: str, session: str) -> None:
+    def respond(self, stream: str, session: str, answer: dict) -> None:
+        """The call's response as its stream's last event, then the stream ends (``Respond``)."""
         if not self.live(stream):
-            return
-        self.apply(a.EndStream(stream))
+            raise StreamGone(stream)
+        self.log.append(a.describe(a.Respond(stream)))
+        observed = self.server.apply(a.Respond(stream))
+        if observed.event is not None:
+            self.event_payloads[observed.event] = answer
+        for delivered in observed.events:
+            self._deliver(a.Respond(stream), delivered)
+        for closed in observed.closed:
+            connection = self.connections.pop(closed, None)
+            if connection is not None and not connection.closed:
+                connection.closed = True
+                connection.queue.put_nowait(None)
+        self.keep_ring(stream)
+        self.retain(stream, session)
+
+    def retain(self, stream: str, session: str) -> None:
+        """Keep the events of the ``retained_streams`` newest ended streams of ``session``."""
         ended = self.ended_streams.setdefault(session, [])
         ended.append(stream)
         while len(ended) > self.retained_streams:
@@ -393,8 +409,7 @@ class FacadeApp:
             self.emit(stream, None)  # priming event (MCP D8)
             result = await self.run_method(stream, message)
             answer = {"jsonrpc": "2.0", "id": rid, **result}
-            self.emit(stream, answer)
-            self.end(stream, session)
+            self.respond(stream, session, answer)
             return answer
         except StreamGone:
             return None

@@ -95,6 +95,13 @@ FIXES: dict[str, str] = {
     "protocol-version-accepted": (
         "Accept, on every request of the session (GET included), the MCP-Protocol-Version you negotiated in "
         "initialize; 400 is only for a version you do not support (MCP C40)."),
+    "call-answered": (
+        "Finish every tools/call with its response on the call's own stream and store that response with the "
+        "stream's other events, so a client whose connection dropped gets it by resuming; do not take a dropped "
+        "connection for a cancellation (MCP B8, B10, B12, D11, D15)."),
+    "cancel-notifies": (
+        "When you give up on a sampling, elicitation or roots request, send notifications/cancelled for it on the "
+        "stream that carries it, so the client stops waiting (MCP B39)."),
     "sessionless-request-scope": (
         "Under 2026-07-28 a response stream carries only its own request's notifications, then one final "
         "response, then ends (MCP F6, F8)."),

@@ -13,13 +13,14 @@ mapped onto the spec's actions (docs/design.md §2) and judged by the checker
 - Events: an event on a stream is ``EmitEvent``, a server request that waits on the
   client (sampling, elicitation, roots; a ``ping`` is an event: no resumption owes it)
   ``IssueServerRequest``, a ``notifications/cancelled`` of a pending request
-  ``CancelRequest``. What a GET delivers at once (the events that arrive within
+  ``CancelRequest``, the response to the request that opened the stream ``Respond`` (which
+  ends the stream; a response elsewhere is an ``EmitEvent``, judged so). What a GET delivers at once (the events that arrive within
   ``REPLAY_WINDOW`` seconds of its response head, all of them in a HAR file, whose
   events carry no times) is the ``Reconnect``'s own observation: its replay or
   its re-emitted requests. An event replayed that the log never showed before
   was sent while no connection was open: it is placed on its stream just
   before the ``Reconnect`` (the spec's server sent it there).
-- An exchange's end: the server ended it after the response -> ``EndStream``,
+- An exchange's end: after the response, nothing more (``Respond`` ended the stream);
   before -> ``CloseConnection``; the client went away -> ``DropConnection``.
 
 What the server may do unseen is assumed and said (``Validation.assumed``): a
@@ -439,7 +440,6 @@ class _Timeline:
             return
         body = SseEvent(None, "message", MESSAGE_DATA, message=x.body)
         self._server_event(body, key, record, session, unjudged=frozenset({"no-duplicate-tool-call"}))  # it is the answer
-        self._server_step(a.EndStream(self.handle(key)), Observation(closed=(key,)), record, session, soft=True)
 
     def _reconnect(self, record: Record, spec_session, session) -> None:
         x = record.exchange
@@ -543,9 +543,8 @@ class _Timeline:
         if event.id is not None and self.event_stream.get(self._name(event.id, session)) == key:
             return  # delivered again on its own stream: a replay, judged with the answer that replayed it
         self._server_event(event, key, record, session)
-        if _is_response(event, record):  # the call is over: the server ends its stream (MCP B13)
+        if _is_response(event, record):  # the call is over: its response ended its stream (MCP B13)
             self.stream_of.pop(record.number, None)
-            self._server_step(a.EndStream(self.handle(key)), Observation(closed=(key,)), record, session, soft=True)
 
     def _server_event(self, event: SseEvent, key: str, record: Record, session, delivered: bool = True,
                       unjudged: frozenset[str] = frozenset()) -> None:
@@ -559,10 +558,12 @@ class _Timeline:
             observed = Observation(event=item.event, request=item.request, events=events,
                                    about=self._call_it_serves(key, session))
         else:
-            action = a.EmitEvent(self.handle(key))
             about = self._request_stream(event, session)
-            observed = Observation(event=item.event, events=events, about=about,
-                                   response=about is not None and _response_id(event) is not None)
+            response = about is not None and _response_id(event) is not None
+            own = response and about == key and self.checker.enabled(a.Respond(self.handle(key)))
+            action = a.Respond(self.handle(key)) if own else a.EmitEvent(self.handle(key))
+            closed = (key,) if own and delivered else ()  # a response ends its own stream (MCP B11, D11)
+            observed = Observation(event=item.event, events=events, about=about, response=response, closed=closed)
         if event.id is None:
             unjudged |= {"event-id-unique"}  # the log named it
         self.place(action, observed, (record.number,), session, unjudged)

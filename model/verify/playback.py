@@ -15,7 +15,7 @@ records every exchange:
 
 What the server does is not commanded: its events, server requests and stream
 ends come from the fixture tools, and a dropped connection from the client's
-reading; a trace's ``emit_event``, ``issue_server_request``, ``end_stream`` and
+reading; a trace's ``emit_event``, ``issue_server_request``, ``respond``, ``end_stream`` and
 ``drop_connection`` are therefore played by the call before them. The other
 actions (``answer_request``, ``cancel_request``, ``evict_event``,
 ``close_connection``, ``expire_stream``, ``expire_session``) cannot be played over
@@ -48,7 +48,7 @@ from mcp_resume.model.traffic.records import records_of
 from mcp_resume.model.traffic.validate import Validation
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
-PLAYED_BY_THE_SERVER = (a.EmitEvent, a.IssueServerRequest, a.EndStream, a.DropConnection)
+PLAYED_BY_THE_SERVER = (a.EmitEvent, a.IssueServerRequest, a.Respond, a.EndStream, a.DropConnection)
 """Trace actions a fixture tool's call (or the client's reading) plays: nothing to send."""
 PLAYABLE = (a.Initialize, a.CallTool, a.Reconnect, a.DeleteSession, a.RestartClient) + PLAYED_BY_THE_SERVER
 """Every action ``Playback`` can play; the others raise ``Unsupported``."""

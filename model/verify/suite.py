@@ -96,6 +96,21 @@ async def _in_process_only(d: Driver, ctx: Context) -> None:
     )
 
 
+async def _call_answered_unobservable(d: Driver, ctx: Context) -> None:
+    raise NotObservable(
+        "checked in process against the spec's state machine (mcp-resume check, explore); over HTTP a stream that "
+        "ends is the same bytes as a connection the server closes to be polled (MCP D9), so a call ended without its "
+        "response shows as the missing response of a resumed stream: replay-suffix"
+    )
+
+
+async def _cancel_notifies_unobservable(d: Driver, ctx: Context) -> None:
+    raise NotObservable(
+        "checked in process against the spec's state machine (mcp-resume check, explore); over HTTP a silent "
+        "cancellation looks like a request still pending, and no fixture tool makes the server give up on one"
+    )
+
+
 SESSIONS = ("sessions",)
 STREAMS = ("sessions", "event-ids", "get")
 RESUMES = ("sessions", "get")
@@ -128,6 +143,8 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("priming-event", priming_event, ("sessions", "sse")),
         Scenario("protocol-version-accepted", protocol_version_accepted, SESSIONS),
+        Scenario("call-answered", _call_answered_unobservable, ()),
+        Scenario("cancel-notifies", _cancel_notifies_unobservable, ()),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),
     )
 }
