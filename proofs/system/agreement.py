@@ -348,6 +348,13 @@ def _header(value: str | None, issued: set[str], spare: str) -> tuple[bool, bool
     return True, False, value if value in issued else spare
 
 
+def _target_stream(before: State, action: Action) -> str | None:
+    """The stream an action acts on: its own, or for a cancellation the stream that carries
+    the request (where ``notifications/cancelled`` goes)."""
+    request = before.request(getattr(action, "request", None)) if action.kind == "cancel_request" else None
+    return request.stream if request is not None else getattr(action, "stream", None)
+
+
 def _param_values(tag: str, before: State, action: Action, after: State) -> dict[str, object]:
     sessions, events = {s.id for s in after.sessions}, {e.id for e in after.events}
     sh = _header(getattr(action, "session", None) if not isinstance(action, ExpireSession) else None, sessions, SPARE[SESSION])
@@ -360,7 +367,7 @@ def _param_values(tag: str, before: State, action: Action, after: State) -> dict
         f"{tag}.kind": ActionKind(action.kind),
         f"{tag}.sh_present": sh[0], f"{tag}.sh_malformed": sh[1], f"{tag}.sh": sh[2],
         f"{tag}.eh_present": eh[0], f"{tag}.eh_malformed": eh[1], f"{tag}.eh": eh[2],
-        f"{tag}.target_stream": getattr(action, "stream", None) or SPARE[STREAM],
+        f"{tag}.target_stream": _target_stream(before, action) or SPARE[STREAM],
         f"{tag}.target_request": target_request if target_request in requests else SPARE[REQUEST],
         f"{tag}.target_session": action.session if isinstance(action, ExpireSession) else SPARE[SESSION],
         f"{tag}.new_session": new(after.sessions, before.sessions) or SPARE[SESSION],

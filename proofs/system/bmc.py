@@ -592,6 +592,7 @@ def _action(view: ModelView, A, handles: dict[str, str]) -> a.Action:
         ActionKind.EMIT_EVENT: lambda: a.EmitEvent(name(A.target_stream, STREAM)),
         ActionKind.ISSUE_SERVER_REQUEST: lambda: a.IssueServerRequest(name(A.target_stream, STREAM)),
         ActionKind.CANCEL_REQUEST: lambda: a.CancelRequest(name(A.target_request, REQUEST)),
+        ActionKind.RESPOND: lambda: a.Respond(name(A.target_stream, STREAM)),
         ActionKind.END_STREAM: lambda: a.EndStream(name(A.target_stream, STREAM)),
         ActionKind.EXPIRE_STREAM: lambda: a.ExpireStream(name(A.target_stream, STREAM)),
         ActionKind.EXPIRE_SESSION: lambda: a.ExpireSession(name(A.target_session, SESSION)),
@@ -601,7 +602,7 @@ def _action(view: ModelView, A, handles: dict[str, str]) -> a.Action:
 
 def _pair(view: ModelView, A, kind: ActionKind, before, after, handles: dict[str, str]) -> None:
     """Pair the entities the spec minted in this step with the model's elements: the
-    new session, stream, request, the event an emit or issue sends, and the event that
+    new session, stream, request, the event an emit, issue, respond or cancel sends, and the event that
     re-emits each pending request on a session resumption."""
     key = lambda term: str(view.value(term))
     for made, element in (
@@ -612,7 +613,7 @@ def _pair(view: ModelView, A, kind: ActionKind, before, after, handles: dict[str
         if made:
             handles[key(element)] = made[0]
     new_events = [e for e in after.events if before.event(e.id) is None]
-    if kind in (ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST):
+    if kind in (ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST, ActionKind.RESPOND, ActionKind.CANCEL_REQUEST):
         handles[key(A.new_event)] = new_events[0].id
         return
     element_of = {handle: element for element, handle in handles.items()}

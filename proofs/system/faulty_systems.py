@@ -709,6 +709,15 @@ NEEDS_ENCODING: dict[Deviation, str] = {
     Deviation.DUPLICATE_AFTER_REPLAY: (
         "the observation's delivered events are a set: an event delivered twice in one step is the same fact as "
         "once, so a duplicate cannot be stated"),
+    Deviation.RESPONSE_ON_ANOTHER_STREAM: (
+        "the observation says which events a step delivered, not on which connection (an event is delivered on "
+        "its own stream's): a response delivered on another stream cannot be stated"),
+    Deviation.DISCONNECT_CANCELS: (
+        "the Z3 vocabulary tells no response from another event, and a respond step that sends nothing is "
+        "what call-answered judges, a rule with no invariant there"),
+    Deviation.RESPONSE_UNSTORED: (
+        "the Z3 vocabulary tells no response from another event, and a respond step that sends nothing is "
+        "what call-answered judges, a rule with no invariant there"),
     Deviation.BROADCAST_NEW_MESSAGES: (
         "the observation says which events a step delivered, not on which connection: an event is delivered on "
         "the connection of its own stream (stream_of), so one message delivered on several streams, or on a "

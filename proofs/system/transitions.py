@@ -576,21 +576,23 @@ def _evict_event(step: Step, semantics: Semantics) -> _Effect:
     )
 
 
-def _send(step: Step, kind: ActionKind, request) -> _Effect:
-    """A server sends one event on the target stream, carrying ``request`` or nothing."""
+def _send(step: Step, kind: ActionKind, request, cancelled=None, where=None) -> _Effect:
+    """A server sends one event on the target stream, carrying ``request`` or nothing, or
+    cancelling ``cancelled``; ``where``: the guard on the stream (open in a live session)."""
     L, R, X, A = step.L, step.R, step.X, step.A
     t, e = A.target_stream, A.new_event
     carried = (lambda r: L.eq(r, request)) if request is not None else (lambda r: L.false())
+    cancels = (lambda r: L.eq(r, cancelled)) if cancelled is not None else (lambda r: L.false())
     fresh = L.and_(
         L.not_(X.e_issued(e)), L.eq(R.stream_of(e), t),
         L.forall((REQUEST,), lambda r: L.iff(R.carries(e, r), carried(r))),
-        L.forall((REQUEST,), lambda r: L.not_(R.cancels(e, r))),
+        L.forall((REQUEST,), lambda r: L.iff(R.cancels(e, r), cancels(r))),
         L.forall((EVENT,), lambda x: L.implies(X.e_issued(x), R.lt(x, e))),
     )
     return _Effect(
         updates={"e_issued": lambda x: L.or_(X.e_issued(x), L.eq(x, e))},
         conjuncts=[
-            Conjunct(f"tr.{kind.value}.enabled", _open_in_live_session(step, t)),
+            Conjunct(f"tr.{kind.value}.enabled", _open_in_live_session(step, t) if where is None else where),
             Conjunct(f"tr.{kind.value}.fresh-event", fresh),
         ],
         delivered=lambda x: L.and_(L.eq(x, e), X.t_connected(t)),
@@ -615,12 +617,24 @@ def _issue_server_request(step: Step, semantics: Semantics) -> _Effect:
 
 
 def _cancel_request(step: Step, semantics: Semantics) -> _Effect:
-    L, R, X, r = step.L, step.R, step.X, step.A.target_request
-    return _Effect(
-        updates={"r_pending": lambda x: L.and_(X.r_pending(x), L.not_(L.eq(x, r)))},
-        conjuncts=[Conjunct("tr.cancel_request.enabled", L.and_(X.r_issued(r), X.r_pending(r), X.s_live(R.r_session(r))))],
-        forget=lambda s, x: L.and_(L.eq(s, R.r_session(r)), L.eq(x, r)),
-    )
+    """``notifications/cancelled`` for the target request on the stream that carries it, which
+    must be open (``target_stream``); the request ends."""
+    L, R, X, A = step.L, step.R, step.X, step.A
+    r, t = A.target_request, A.target_stream
+    where = L.and_(X.r_issued(r), X.r_pending(r), X.s_live(R.r_session(r)), X.r_carrier(r, t), _open_in_live_session(step, t))
+    effect = _send(step, ActionKind.CANCEL_REQUEST, None, cancelled=r, where=where)
+    effect.updates["r_pending"] = lambda x: L.and_(X.r_pending(x), L.not_(L.eq(x, r)))
+    effect.forget = lambda s, x: L.and_(L.eq(s, R.r_session(r)), L.eq(x, r))
+    return effect
+
+
+def _respond(step: Step, semantics: Semantics) -> _Effect:
+    """The call's response on its own POST stream, then the stream ends."""
+    L, R, X, t = step.L, step.R, step.X, step.A.target_stream
+    effect = _send(step, ActionKind.RESPOND, None, where=L.and_(_open_in_live_session(step, t), L.not_(R.t_get(t))))
+    effect.updates["t_open"] = lambda u: L.and_(X.t_open(u), L.not_(L.eq(u, t)))
+    effect.updates["t_connected"] = lambda u: L.and_(X.t_connected(u), L.not_(L.eq(u, t)))
+    return effect
 
 
 def _end_stream(step: Step, semantics: Semantics) -> _Effect:
@@ -630,7 +644,7 @@ def _end_stream(step: Step, semantics: Semantics) -> _Effect:
             "t_open": lambda u: L.and_(X.t_open(u), L.not_(L.eq(u, t))),
             "t_connected": lambda u: L.and_(X.t_connected(u), L.not_(L.eq(u, t))),
         },
-        conjuncts=[Conjunct("tr.end_stream.enabled", _open_in_live_session(step, t))],
+        conjuncts=[Conjunct("tr.end_stream.enabled", L.and_(_open_in_live_session(step, t), step.R.t_get(t)))],
     )
 
 
@@ -667,6 +681,7 @@ _EFFECTS: dict[ActionKind, Callable[[Step, Semantics], _Effect]] = {
     ActionKind.EMIT_EVENT: _emit_event,
     ActionKind.ISSUE_SERVER_REQUEST: _issue_server_request,
     ActionKind.CANCEL_REQUEST: _cancel_request,
+    ActionKind.RESPOND: _respond,
     ActionKind.END_STREAM: _end_stream,
     ActionKind.EXPIRE_STREAM: _expire_stream,
     ActionKind.EXPIRE_SESSION: _expire_session,

@@ -32,7 +32,7 @@ from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Logi
 
 
 class ActionKind(str, Enum):
-    """The spec's fifteen actions (``spec.actions.ACTION_TYPES``), by kind."""
+    """The spec's sixteen actions (``spec.actions.ACTION_TYPES``), by kind."""
 
     INITIALIZE = "initialize"
     CALL_TOOL = "call_tool"
@@ -46,6 +46,7 @@ class ActionKind(str, Enum):
     EMIT_EVENT = "emit_event"
     ISSUE_SERVER_REQUEST = "issue_server_request"
     CANCEL_REQUEST = "cancel_request"
+    RESPOND = "respond"
     END_STREAM = "end_stream"
     EXPIRE_STREAM = "expire_stream"
     EXPIRE_SESSION = "expire_session"
