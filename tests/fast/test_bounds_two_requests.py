@@ -116,7 +116,7 @@ def test_the_canonical_form_of_a_session_with_two_requests_is_the_general_one():
     explore_spec(Bounds(sessions=1, streams=2, events=2, requests=2, depth=6), symmetry=False,
                  record=lambda source, t, target: states.setdefault(target, t.after))
     pairs = [s for s in states.values() if len(s.requests) == 2]
-    assert len(pairs) > 500
+    assert len(pairs) > 400
     for state in pairs:
         assert canonical.session_form(state, "S1") == canonical._form(state, "S1", False)[0]
 

@@ -30,7 +30,7 @@ def test_what_an_action_could_notice_makes_two_forms():
     variants = [
         run(*base),
         run(*base, a.DropConnection("T1")),  # connection
-        run(*base, a.EndStream("T1")),  # stream status
+        run(*base, a.Respond("T1")),  # stream status
         run(*base, a.ExpireStream("T1")),  # retention
         run(*base, a.RestartClient()),  # the client's cursor
         run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.IssueServerRequest("T1")),  # which event carries a request

@@ -182,6 +182,16 @@ LEVELS = [
     ('protocol-version-accepted', 'boundary', 'MUST', ('D42-D45', 'D16-D22')),
     ('protocol-version-accepted', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     # sessionless-request-scope (the 2026-07-28 state machine)
+    ('call-answered', 'mcp-2025-03-26', 'SHOULD', ('B8', 'B10', 'B12')),
+    ('call-answered', 'mcp-2025-06-18', 'SHOULD', ('C8', 'C10', 'C12')),
+    ('call-answered', 'mcp-2025-11-25', 'SHOULD', ('D11', 'D15')),
+    ('call-answered', 'boundary', 'MUST', ('D11', 'D15', 'decision-1')),
+    ('call-answered', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F8', 'F11')),
+    ('cancel-notifies', 'mcp-2025-03-26', 'SHOULD', ('B39',)),
+    ('cancel-notifies', 'mcp-2025-06-18', 'SHOULD', ('C42',)),
+    ('cancel-notifies', 'mcp-2025-11-25', 'SHOULD', ('D51',)),
+    ('cancel-notifies', 'boundary', 'MUST', ('D51', 'decision-2')),
+    ('cancel-notifies', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7',)),
     ('sessionless-request-scope', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
@@ -253,6 +263,8 @@ RULES_FILE = {
     "B7": ("MUST", {"MUST"}),
     "B8": ("SHOULD / MAY", {"SHOULD", "MAY"}),
     "B9": ("MAY / SHOULD / MAY", {"MAY", "SHOULD"}),
+    "B10": ("SHOULD NOT", {"SHOULD NOT"}),
+    "B12": ("MAY / SHOULD NOT / SHOULD / MAY", {"MAY", "SHOULD NOT", "SHOULD"}),
     "B15": ("MUST", {"MUST"}),
     "B17": ("SHOULD", {"SHOULD"}),
     "B18": ("MUST NOT", {"MUST NOT"}),
@@ -272,6 +284,8 @@ RULES_FILE = {
     "B41": ("MUST NOT", {"MUST NOT"}),
     "C7": ("MUST", {"MUST"}),
     "C8": ("SHOULD", {"SHOULD", "MAY"}),  # =B8
+    "C10": ("SHOULD NOT", {"SHOULD NOT"}),
+    "C12": ("—", {"MAY", "SHOULD NOT", "SHOULD"}),  # =B12
     "C13-C19": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =B13-B19
     "C20-C21": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
     "C22-C27": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =B22-B27
@@ -282,6 +296,7 @@ RULES_FILE = {
     "D8": ("SHOULD", {"SHOULD"}),
     "D11": ("SHOULD", {"SHOULD"}),
     "D13": ("MAY", {"MAY"}),
+    "D15": ("—", {"MAY", "SHOULD NOT", "SHOULD"}),  # =B12
     "D16-D22": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =C13-C19
     "D24-D25": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
     "D27": ("MUST", {"MUST"}),

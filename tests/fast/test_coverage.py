@@ -12,7 +12,7 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_required_branches_are_those_session_era_actions_can_reach():
-    assert len(REQUIRED_ACTIONS) == len(ACTION_TYPES) == 15
+    assert len(REQUIRED_ACTIONS) == len(ACTION_TYPES) == 16
     assert {b.value for b in REQUIRED_BRANCHES} == {b.value for b in Branch} - {
         "reinitialize", "method-not-allowed", "sessionless-request"}
     assert branch_label("stream-resumption") == "stream-resumption (1)"

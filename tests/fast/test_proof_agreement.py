@@ -17,7 +17,7 @@ from mcp_resume.spec import transitions
 from mcp_resume.proofs.system.converse import check_converse
 from mcp_resume.proofs.system.logic import Conjunct
 from mcp_resume.spec.actions import (
-    CallTool, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, RestartClient,
+    CallTool, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, Respond, RestartClient,
 )
 from mcp_resume.spec import invariants as spec_invariants
 from mcp_resume.spec.decision import RESUMPTION_ERRORS
@@ -182,7 +182,7 @@ def test_a_formula_more_permissive_than_the_spec_is_caught_by_the_converse_only(
         return effect
 
     monkeypatch.setitem(ts_transitions._EFFECTS, ActionKind.EMIT_EVENT, on_any_issued_stream)
-    ended = _run([Initialize(), CallTool("S1"), EndStream("T1")])
+    ended = _run([Initialize(), CallTool("S1"), Respond("T1")])
     assert all(check_step(t, Profile.BOUNDARY) == [] for t in ended)  # the spec's own steps still satisfy it
     report = check_converse([ended[-1].after])
     assert len(report.problems) == 1

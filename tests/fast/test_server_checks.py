@@ -117,7 +117,7 @@ def test_a_request_of_another_session_re_emitted_on_a_new_stream_is_caught():
 def test_a_404_for_a_live_session_with_an_unfinished_tool_call_is_caught():
     resumed = step(DROPPED, a.Reconnect("S1", "E5"))
     assert "no-duplicate-tool-call" in rules(observed(resumed, status=404))
-    finished = run(a.EndStream("T1"), a.EndStream("T2"), state=DROPPED)
+    finished = run(a.Respond("T1"), a.Respond("T2"), state=DROPPED)
     calm = step(finished, a.Reconnect("S1", "E5"))
     assert "no-duplicate-tool-call" not in rules(observed(calm, status=404))
 
@@ -145,3 +145,56 @@ def test_server_checks_never_read_the_specs_after_state():
     wrong = observed(resumed, events=())
     bogus = replace(wrong, after=INITIAL_STATE)
     assert inv.check_transition(wrong) == inv.check_transition(bogus)
+
+
+# -- a call's response and a server's cancellation (MCP B8-B12, B18, B39) -------------------------
+
+
+@pytest.mark.covers("call-answered")
+def test_a_call_ended_without_its_response_is_caught_and_a_stored_response_is_not():
+    answered = step(DROPPED, a.Respond("T2"))
+    assert answered.observation.response and answered.observation.events == ()  # stored, not delivered
+    assert "call-answered" not in rules(answered)
+    assert "call-answered" in inv.judged_rules(answered)
+    nothing = observed(answered, event=None, response=False)
+    [finding] = [f for f in inv.check_transition(nothing) if f.rule == "call-answered"]
+    assert "without its response" in finding.message
+    from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
+    assert verdict_for_finding(finding, Profile.BOUNDARY) is Verdict.FAIL
+    assert verdict_for_finding(finding, Profile.MCP_2025_11_25) is Verdict.WARN
+
+
+@pytest.mark.covers("call-answered")
+def test_a_post_stream_ended_by_a_server_without_a_response_is_caught():
+    from mcp_resume.spec.transitions import Observation, Transition
+    ended = Transition(DROPPED, a.EndStream("T2"), None, Observation(), DROPPED)
+    assert "call-answered" in rules(ended)
+    from mcp_resume.spec.transitions import enabled
+    assert not enabled(DROPPED, a.EndStream("T2")) and enabled(DROPPED, a.Respond("T2"))
+
+
+@pytest.mark.covers("standalone-stream-scope")
+def test_a_response_delivered_on_another_calls_stream_is_the_response_elsewhere_case():
+    both = run(a.Initialize(), a.CallTool("S1"), a.CallTool("S1"))
+    answered = step(both, a.Respond("T1"))
+    assert "standalone-stream-scope" not in rules(answered)
+    elsewhere = observed(answered, events=(Delivered(answered.observation.event, None, "T2"),))
+    [finding] = [f for f in inv.check_transition(elsewhere) if f.rule == "standalone-stream-scope"]
+    assert finding.case == "response-elsewhere" and "another request's stream T2" in finding.message
+
+
+@pytest.mark.covers("cancel-notifies")
+def test_a_silent_cancellation_is_caught_and_a_notified_one_is_not():
+    state = run(a.Initialize(), a.CallTool("S1"), a.IssueServerRequest("T1"))
+    cancelled = step(state, a.CancelRequest("R1"))
+    [item] = cancelled.observation.events
+    assert item.cancels == "R1" and item.stream == "T1"
+    assert "cancel-notifies" not in rules(cancelled) and "cancel-notifies" in inv.judged_rules(cancelled)
+    silent = observed(cancelled, event=None, events=())
+    assert "cancel-notifies" in rules(silent)
+    dropped = run(a.DropConnection("T1"), state=state)
+    stored = step(dropped, a.CancelRequest("R1"))
+    assert stored.observation.event is not None and stored.observation.events == ()
+    assert "cancel-notifies" not in rules(stored)
+    resumed = step(stored.after, a.Reconnect("S1", "E1"))
+    assert [d.cancels for d in resumed.observation.events] == ["R1"]  # the stored cancellation is replayed

@@ -124,9 +124,9 @@ def test_a_connected_stream_may_refuse_a_second_connection_with_any_client_error
 
 
 def test_an_ended_stream_with_nothing_left_to_replay_may_answer_204():
-    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.EndStream("T1"))
-    assert 204 in decide(state, HttpRequest(Method.GET, "S1", "E2"), Profile.BOUNDARY).statuses
-    assert 204 not in decide(state, HttpRequest(Method.GET, "S1", "E1"), Profile.BOUNDARY).statuses
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.Respond("T1"))
+    assert 204 in decide(state, HttpRequest(Method.GET, "S1", "E3"), Profile.BOUNDARY).statuses  # E3: the response
+    assert 204 not in decide(state, HttpRequest(Method.GET, "S1", "E2"), Profile.BOUNDARY).statuses
 
 
 @pytest.mark.covers("expiry-independent", "reject-foreign-event-id", "unknown-session-404", "session-delete")

@@ -234,7 +234,7 @@ def test_a_404_to_a_live_session_with_an_unfinished_tool_call_makes_the_client_c
     # B34: the client re-initializes and re-sends the call it never saw answered
     findings = rules(seen(TWO, a.CallTool("S2"), status=404))
     assert "no-duplicate-tool-call" in findings
-    finished = run(a.EndStream("T2"), state=TWO)
+    finished = run(a.Respond("T2"), state=TWO)
     assert "no-duplicate-tool-call" not in rules(seen(finished, a.CallTool("S2"), status=404))
     assert "no-duplicate-tool-call" not in rules(seen(TWO, a.CallTool("S9"), status=404))
 

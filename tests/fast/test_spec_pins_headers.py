@@ -69,7 +69,7 @@ def test_an_event_header_is_classified_against_the_session_header():
 
 @pytest.mark.covers("reject-foreign-event-id")
 def test_an_event_of_an_ended_stream_is_still_retained_for_replay():
-    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EndStream("T1"))
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.Respond("T1"))
     assert classify_event(state, "S1", "E1") is EventClass.RETAINED
 
 

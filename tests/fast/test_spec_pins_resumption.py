@@ -197,7 +197,7 @@ def test_a_404_while_a_call_of_the_session_is_unfinished_is_judged_as_it_stands(
     assert ended_at_will(calling, a.Reconnect("S1", None), 404, MCP) is None
     assert ended_at_will(calling, a.CallTool("S1"), 404, MCP) is None
     # the call's stream ended or expired: nothing unfinished, the session may have ended
-    assert ended_at_will(run(a.EndStream("T2"), state=calling), a.Reconnect("S1", None), 404, MCP) == "S1"
+    assert ended_at_will(run(a.Respond("T2"), state=calling), a.Reconnect("S1", None), 404, MCP) == "S1"
     assert ended_at_will(run(a.ExpireStream("T2"), state=calling), a.Reconnect("S1", None), 404, MCP) == "S1"
     # another session's call does not hold this one
     other = run(a.Initialize(), a.CallTool("S2"), state=IDLE)
@@ -240,7 +240,7 @@ def test_the_exact_replay_after_an_eviction_supersedes_a_connection_still_open()
 
 @pytest.mark.covers("replay-suffix")
 def test_the_exact_replay_of_an_ended_stream_leaves_it_unconnected():
-    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.EndStream("T1"),
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.Respond("T1"),
                 a.EvictEvent("T1"))
     t = exact_after_eviction(state, a.Reconnect("S1", "E1"))
     assert t.observation.status == 200 and not t.after.stream("T1").connected

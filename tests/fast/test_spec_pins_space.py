@@ -60,7 +60,7 @@ def test_every_stream_action_is_tried_on_every_stream_and_every_request_and_sess
     assert actions[0] == a.Initialize()
     assert actions.index(a.RestartClient()) < actions.index(a.EmitEvent("T1"))
     assert set(SERVER_STREAM_ACTIONS) == {a.EmitEvent, a.IssueServerRequest, a.DropConnection, a.CloseConnection,
-                                          a.EndStream, a.ExpireStream, a.EvictEvent}
+                                          a.Respond, a.EndStream, a.ExpireStream, a.EvictEvent}
     assert set(CLIENT_REQUESTS) == {a.CallTool, a.Reconnect, a.AnswerRequest, a.DeleteSession}
 
 

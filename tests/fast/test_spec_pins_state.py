@@ -67,7 +67,7 @@ def test_pending_requests_are_the_sessions_unanswered_uncancelled_ones_in_issue_
 
 def test_only_open_streams_of_live_sessions_may_carry_new_events():
     state = run(a.Initialize(), a.Initialize(), a.CallTool("S1"), a.CallTool("S1"), a.CallTool("S2"),
-                a.EndStream("T2"), a.DeleteSession("S2"))
+                a.Respond("T2"), a.DeleteSession("S2"))
     assert [s.id for s in state.live_sessions()] == ["S1"]
     assert [s.id for s in state.open_streams()] == ["T1"]
     assert state.stream("T2").status is StreamStatus.ENDED and state.stream("T2").retained
@@ -110,7 +110,7 @@ def test_server_actions_need_their_target():
     assert not enabled(state, a.ExpireSession("S9"))
     assert not enabled(state, a.CloseConnection("T9")) and not enabled(state, a.EvictEvent("T9"))
     assert enabled(state, a.ExpireStream("T1")) and enabled(state, a.CancelRequest("R1"))
-    ended = run(a.EndStream("T1"), state=state)
+    ended = run(a.Respond("T1"), state=state)
     assert enabled(ended, a.ExpireStream("T1")) and not enabled(ended, a.DropConnection("T1"))
     assert not enabled(run(a.ExpireStream("T1"), state=ended), a.ExpireStream("T1"))
     answered = run(a.AnswerRequest("S1", "R1"), state=state)
@@ -123,7 +123,7 @@ def test_server_actions_need_their_target():
 
 def test_ending_a_stream_or_a_session_closes_its_connections():
     state = run(a.Initialize(), a.CallTool("S1"), a.CallTool("S1"), a.DropConnection("T2"))
-    assert step(state, a.EndStream("T1")).observation.closed == ("T1",)
+    assert step(state, a.Respond("T1")).observation.closed == ("T1",)
     assert step(state, a.ExpireStream("T2")).observation.closed == ()
     assert step(state, a.DeleteSession("S1")).observation.closed == ("T1",)
     expired = step(state, a.ExpireSession("S1")).after

@@ -149,9 +149,10 @@ def test_under_boundary_a_second_get_stream_may_be_refused_only_while_no_request
 def test_204_is_accepted_only_for_an_ended_stream_with_nothing_after_the_cursor():
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.DropConnection("T1"))
     assert statuses(state, Method.GET, "S1", "E1") == {200}
-    ended = step(state, a.EndStream("T1")).after
-    assert statuses(ended, Method.GET, "S1", "E1") == {200, 204}
-    assert statuses(ended, Method.GET, "S1", "E1", profile=Profile.MCP_2025_11_25) == {200, 204, 405}
+    ended = step(state, a.Respond("T1")).after  # E2, the response, is the stream's last event
+    assert statuses(ended, Method.GET, "S1", "E1") == {200}
+    assert statuses(ended, Method.GET, "S1", "E2") == {200, 204}
+    assert statuses(ended, Method.GET, "S1", "E2", profile=Profile.MCP_2025_11_25) == {200, 204, 405}
 
 
 @pytest.mark.covers("replay-suffix")

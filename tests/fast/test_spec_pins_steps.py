@@ -33,10 +33,10 @@ def test_client_requests_are_always_enabled_whatever_their_headers_name():
 
 
 def test_a_stream_ends_once_and_a_connection_closes_only_while_connected():
-    ended = run(a.EndStream("T1"), state=OWED)
-    assert not enabled(ended, a.EndStream("T1"))
+    ended = run(a.Respond("T1"), state=OWED)
+    assert not enabled(ended, a.Respond("T1"))
     with pytest.raises(ValueError, match="not enabled"):
-        step(ended, a.EndStream("T1"))
+        step(ended, a.Respond("T1"))
     assert not enabled(OWED, a.CloseConnection("T1"))  # T1 already lost its connection
     assert enabled(run(a.Reconnect("S1", "E1"), state=OWED), a.CloseConnection("T1"))
 

@@ -69,7 +69,7 @@ def test_rejected_requests_change_nothing():
 
 
 def test_server_actions_are_enabled_only_on_open_streams_of_live_sessions():
-    state = run(a.Initialize(), a.CallTool("S1"), a.EndStream("T1"))
+    state = run(a.Initialize(), a.CallTool("S1"), a.Respond("T1"))
     assert not enabled(state, a.EmitEvent("T1"))
     assert enabled(state, a.ExpireStream("T1"))
     assert not enabled(state, a.DropConnection("T1"))

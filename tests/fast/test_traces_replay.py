@@ -42,9 +42,9 @@ def test_a_step_edited_to_name_a_session_never_created_is_blamed_not_the_step_af
 
 
 def test_an_edit_that_ends_a_stream_early_is_blamed_on_the_edited_step():
-    error = _replay_error(_edited(3, a.EndStream("T1")))
+    error = _replay_error(_edited(3, a.Respond("T1")))
     assert (error.blamed, error.step) == (3, 4)
-    assert str(error).startswith("trace step 3 (end_stream(stream=T1))")
+    assert str(error).startswith("trace step 3 (respond(stream=T1))")
 
 
 def test_a_step_broken_by_nothing_before_it_is_named_itself():

@@ -31,7 +31,7 @@ SEEN_SINCE = {13: "no-broadcast", 15: "replay-suffix", 16: "replay-suffix"}
 
 THIRD_ROUND = {19: "unknown-session-404", 20: "reemit-pending", 22: "replay-suffix", 23: "expiry-independent",
                24: "event-id-unique", 25: "standalone-stream-scope", 26: "reemit-pending", 27: "reemit-pending",
-               28: "replay-suffix", 29: "reject-foreign-event-id"}
+               28: "replay-suffix", 29: "session-identity-stable"}
 """Designs 19-29 with a Z3 variation (21 has none: ``NEEDS_ENCODING``), with the rule that catches each."""
 
 

@@ -36,9 +36,11 @@ def _reachable(target: str, depth: int, goal) -> SatResult:
 
 
 def _shows_a_cancellation(d):
+    """A session resumption that delivers a cancellation ending a pending request (a server's own
+    cancel step, which the reference takes too, does not count)."""
     L, R = d.L, d.R
-    return L.exists((EVENT, REQUEST), lambda e, r: L.and_(d.F.delivered(e), R.cancels(e, r), d.X.r_pending(r),
-                                                           L.not_(d.Y.r_pending(r))))
+    return L.and_(d.reconnect(Branch.SESSION_RESUMPTION), L.exists((EVENT, REQUEST), lambda e, r: L.and_(
+        d.F.delivered(e), R.cancels(e, r), d.X.r_pending(r), L.not_(d.Y.r_pending(r)))))
 
 
 def _refuses_an_evicted_cursor(d):
