@@ -365,7 +365,10 @@ DESIGNS: tuple[Design, ...] = (
     _design(32, "response-on-another-stream",
             "a call's response goes out on another connected stream of the session (another call's, or the GET stream)",
             {"standalone-stream-scope"},
-            [D.RESPONSE_ON_ANOTHER_STREAM]),
+            [D.RESPONSE_ON_ANOTHER_STREAM],
+            # a response off its request's stream breaks the MUST NOT of B18/D21 (the case RESPONSE_ELSEWHERE)
+            caught_under=frozenset({Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25,
+                                    Profile.BOUNDARY})),
     _design(33, "disconnect-cancels",
             "a dropped connection ends the call: its response is never sent, nor stored for a resumption",
             {"call-answered", "replay-suffix"},
