@@ -96,6 +96,11 @@ async def _in_process_only(d: Driver, ctx: Context) -> None:
     )
 
 
+IN_PROCESS_OVER_HTTP = ("call-answered", "cancel-notifies")
+"""Session-era rules that verify SKIPs: checked in process only, their breach shows over HTTP as
+another rule's (``replay-suffix``) or not at all."""
+
+
 async def _call_answered_unobservable(d: Driver, ctx: Context) -> None:
     raise NotObservable(
         "checked in process against the spec's state machine (mcp-resume check, explore); over HTTP a stream that "
@@ -107,7 +112,7 @@ async def _call_answered_unobservable(d: Driver, ctx: Context) -> None:
 async def _cancel_notifies_unobservable(d: Driver, ctx: Context) -> None:
     raise NotObservable(
         "checked in process against the spec's state machine (mcp-resume check, explore); over HTTP a silent "
-        "cancellation looks like a request still pending, and no fixture tool makes the server give up on one"
+        "cancellation looks like a request still pending, and no client message makes a server give up on one"
     )
 
 
