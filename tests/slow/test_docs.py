@@ -183,7 +183,7 @@ def test_the_explored_state_graph_section_draws_the_graph_a_red_counterexample_a
     assert "## How to read the pictures" in page and "dashed box" in page
     parts = sorted((out / "state-graph").glob("explored-*.dot"))
     assert len(parts) > 1 and all(f"]({part.stem}.svg)" in page for part in parts)
-    assert "| default | boundary | 2 | 2 | 3 | 2 | 783,677 | 11,671,441 |" in page
+    assert "| default | boundary | 2 | 2 | 3 | 2 | 826,721 | 12,425,678 |" in page
     assert "explorer: every state and transition" in (out / "rules" / "replay-suffix.md").read_text()
 
 

@@ -19,7 +19,7 @@ AGREEMENT_BOUNDS = [
     NAMED_BOUNDS["small"],
     Bounds(sessions=2, streams=2, events=2, requests=1, depth=5),
     Bounds(sessions=1, streams=2, events=2, requests=2, depth=6),
-    Bounds(sessions=3, streams=1, events=1, requests=1, depth=6),
+    Bounds(sessions=3, streams=1, events=2, requests=1, depth=6),  # two: a request and its cancellation
 ]
 
 

@@ -16,7 +16,7 @@ from mcp_resume.spec.trace import Trace
 def test_replay_over_http_names_the_step_it_cannot_play(tmp_path, capsys):
     from mcp_resume.model.serving.facade import serving_design
 
-    actions = (a.Initialize(), a.CallTool("S1"), a.EndStream("T1"), a.ExpireStream("T1"), a.CallTool("S1"))
+    actions = (a.Initialize(), a.CallTool("S1"), a.Respond("T1"), a.ExpireStream("T1"), a.CallTool("S1"))
     path = tmp_path / "expiry.trace.json"
     path.write_text(Trace(actions).dumps(), encoding="utf-8")
     with serving_design("reference") as url:

@@ -80,7 +80,7 @@ def test_a_spec_trace_replays_over_http_behind_a_bearer_token_with_header(tmp_pa
     from mcp_resume.spec import actions as a
     from mcp_resume.spec.trace import Trace
 
-    trace = Trace((a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EndStream("T1")))
+    trace = Trace((a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.Respond("T1")))
     path = tmp_path / "call.trace.json"
     path.write_text(trace.dumps(), encoding="utf-8")
     with serving_app(_behind_bearer_token(readme_app(fixtures=True))) as url:
