@@ -38,6 +38,38 @@ def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_pa
     assert {"explorer: default bound", "machine vs spec", "machine vs reference", "transition-system proofs",
             "decision proofs", "diagrams"} <= set(names)
     assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
+    assert {"liveness", "explorer: mcp-2025-11-25"} <= set(names)
+    variations = [n.removeprefix("explorer vs ") for n in names if n.startswith("explorer vs variation-")]
+    assert variations == list(check.IN_PROCESS_VARIATIONS) and "variation-cancel" in variations
+    assert "variation-reserialised" not in variations  # wire-only: the reference server in process
+
+
+@pytest.mark.covers("reemit-pending")
+def test_the_liveness_stage_explores_re_emitting_session_resumptions_under_both_profiles():
+    boundary, mcp = check.liveness_stage()
+    assert boundary.holds and boundary.detail.startswith("holds under boundary")
+    assert mcp.holds and mcp.detail.startswith("allowed under mcp-2025-11-25")  # the revision lets a request strand
+    assert " 0 session resumptions re-emit" not in boundary.detail
+
+
+def test_the_liveness_bound_is_one_where_a_session_resumption_re_emits():
+    from mcp_resume.model.explore import liveness
+    from mcp_resume.spec.space import NAMED_BOUNDS
+
+    assert liveness.reemitting_resumptions(liveness.spec_graph(liveness.CHECK_BOUNDS)) > 0
+    assert liveness.reemitting_resumptions(liveness.spec_graph(NAMED_BOUNDS["tiny"])) == 0  # one stream: out of bound
+
+
+def test_a_variation_stage_holds_for_a_correct_variation_and_blames_a_faulty_design():
+    [correct] = check.variation_stage("variation-cancel", bound="small")
+    assert correct.holds and "no rule broken" in correct.detail
+    [blamed] = check.variation_stage("design-7", bound="small")  # a faulty design posing as a variation
+    assert not blamed.holds and blamed.result == "BLAMED" and "replay-suffix" in blamed.detail
+
+
+def test_the_mcp_profile_stage_exhausts_the_spec_under_2025_11_25():
+    [line] = check.mcp_profile_stage(bound="small")
+    assert line.holds and line.item == "spec, mcp-2025-11-25" and line.detail.startswith("holds within the small bound")
 
 
 def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path, monkeypatch):

@@ -27,6 +27,7 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert {"decision table", "spec", "reference", "decision and lifecycles", "spec within default bound"} <= items
     assert {"transition-system invariants", "faulty designs (bounded model checking)"} <= items
     assert {f"design-{n}" for n in NUMBERS} <= items
+    assert set(check.IN_PROCESS_VARIATIONS) | {"spec, boundary", "spec, mcp-2025-11-25"} <= items
     assert (out / "proofs" / "machine" / "boundary" / "REPORT.md").exists()
     assert (out / "proofs" / "decision" / "DECISION.md").exists()
     assert len(list((out / "traces").glob("design-*.json"))) == len(NUMBERS) and (out / "traces" / "mine.json").exists()

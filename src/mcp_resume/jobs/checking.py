@@ -15,6 +15,15 @@ Stages, independent of each other, run side by side on the machine's cores
   first, shortest counterexample, saved to ``traces/design-N.json`` and
   confirmed by replaying it from JSON (fails on the design, holds on the
   reference server);
+- every correct variation whose deviation shows in process explored beside
+  the spec at the same bound: none may be blamed;
+- liveness (``no-stranded-request``) on the spec's own graph at a bound where a
+  session resumption re-emits a stranded request: it must hold under
+  ``boundary`` with re-emissions explored, and show the stranding that an MCP
+  revision allows (a lasso, not a failure) under ``mcp-2025-11-25``;
+- the spec's state space under ``mcp-2025-11-25`` exhausted at the kill bound:
+  every answer that revision accepts (a session resumption that leaves a
+  request) within the spec's own invariants;
 - ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
   Graphviz is installed);
 - ``explorer/default.json``: the spec's state space exhausted within the
@@ -45,11 +54,17 @@ from rich.table import Table
 from mcp_resume.jobs import check_explorer
 from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
-from mcp_resume.spec.designs import NUMBERS
+from mcp_resume.spec.designs import NUMBERS, VARIATIONS, WIRE_ONLY
 from mcp_resume.model.harness.workers import finished_tasks
 from mcp_resume.outputs import StageProgress, staged_folder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
+
+
+IN_PROCESS_VARIATIONS: tuple[str, ...] = tuple(v.target for v in VARIATIONS
+                                               if not set(v.deviations) <= WIRE_ONLY)
+"""The correct variations ``check`` explores: those whose deviation changes more than bytes on the
+wire (a wire-only one is the reference server in process; ``verify`` judges it over HTTP)."""
 
 
 @dataclass
@@ -150,6 +165,51 @@ def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Lin
     return [Line("explorer", name, cell.as_expected, detail, "caught")]
 
 
+def variation_stage(name: str, bound: str = KILL_BOUND) -> list[Line]:
+    """Correct variation ``name`` (``variation-<slug>``) explored beside the spec within the
+    named ``bound`` under ``boundary``: it holds when no rule is found broken and every action
+    and branch was exercised (the kill matrix's explorer column)."""
+    from mcp_resume.model.explore.kill_matrix import PASSED, ExplorerColumn
+
+    cell = ExplorerColumn(NAMED_BOUNDS[bound]).run(name, Profile.BOUNDARY)
+    searched = f"{cell.detail}, {cell.seconds:.1f} s"
+    if cell.outcome == PASSED:
+        return [Line("explorer", name, True, f"no rule broken within the {bound} bound ({searched})")]
+    return [Line("explorer", name, False, f"{cell.outcome}: {cell.rule or 'vacuous'} ({searched})", "BLAMED")]
+
+
+def liveness_stage() -> list[Line]:
+    """``no-stranded-request`` on the spec's graph at ``liveness.CHECK_BOUNDS``: under
+    ``boundary`` it holds, with stranded states and re-emitting session resumptions explored
+    (else it is vacuous); under ``mcp-2025-11-25``, which accepts a resumption that leaves a
+    request, the spec itself strands one (a lasso the revision allows)."""
+    from mcp_resume.model.explore import liveness
+
+    lines = []
+    for profile, wanted in ((Profile.BOUNDARY, "holds"), (Profile.MCP_2025_11_25, "allowed")):
+        started = time.perf_counter()
+        graph = liveness.spec_graph(liveness.CHECK_BOUNDS, profile)
+        result = liveness.check(graph)
+        reemitting = liveness.reemitting_resumptions(graph)
+        holds = result.verdict == wanted and reemitting > 0
+        detail = (f"{result.verdict} under {profile.value}: {len(graph.states)} states, {result.stranded_states} "
+                  f"strand a request, {reemitting} session resumptions re-emit one "
+                  f"({time.perf_counter() - started:.1f} s)")
+        lines.append(Line("liveness", f"spec, {profile.value}", holds, detail))
+    return lines
+
+
+def mcp_profile_stage(bound: str = KILL_BOUND, profile: Profile = Profile.MCP_2025_11_25) -> list[Line]:
+    """The spec's state space within the named ``bound`` under an MCP revision: every answer it
+    accepts keeps the spec's invariants, and every action and branch is exercised."""
+    from mcp_resume.model.explore.fast import explore_fast
+
+    result = explore_fast(NAMED_BOUNDS[bound], profile=profile)
+    detail = (f"{result.verdict} within the {bound} bound: {result.states} states, {result.transitions} transitions "
+              f"({result.seconds:.1f} s)")
+    return [Line("explorer", f"spec, {profile.value}", result.holds, detail)]
+
+
 def diagrams_stage(folder: Path) -> list[Line]:
     """The decision flowchart and the lifecycles: DOT and Mermaid, SVG when Graphviz is installed."""
     from mcp_resume.proofs.diagrams import graphviz
@@ -180,6 +240,9 @@ def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
         Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
         Stage("decision proofs", decision_stage, (out / "proofs" / "decision",)),
         *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in NUMBERS],
+        *[Stage(f"explorer vs {name}", variation_stage, (name,)) for name in IN_PROCESS_VARIATIONS],
+        Stage("liveness", liveness_stage, ()),
+        Stage("explorer: mcp-2025-11-25", mcp_profile_stage, ()),
         Stage("diagrams", diagrams_stage, (out / "diagrams",)),
     ]
 
