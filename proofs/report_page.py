@@ -393,13 +393,50 @@ RULE_NOTES: dict[str, str] = {
     "no-duplicate-tool-call": "end to end, stated as what the state machine can say: a request naming a live session "
                               "is never answered 404 (the only answer after which a client following B34 re-runs "
                               "its tools/call in a new session)",
+    "standalone-stream-scope": "step property: an event of a call's POST stream is delivered on that stream only; "
+                               "trivially so, an event being delivered on its own stream's connection "
+                               "(`stream_of`), which is also why a response sent on another stream (design 32) "
+                               "cannot be stated",
 }
 """How each rule of docs/design.md §4 is stated in the encoding."""
+
+_STATUS_BRANCH = ("a branch of the decision table: its status is proven by the decision queries (total, exclusive, "
+                  "reachable, agreeing with `spec.decision`: `mcp-resume check`, `proofs/decision/`), not by the "
+                  "transition system, whose requests carry an issued, unknown or no session id")
+_SESSIONLESS = ("a rule of the sessionless 2026-07-28 revision, which has no sessions to resume: its checks "
+                "(`spec/sessionless/checks.py`) judge that revision's own state machine, explored exhaustively "
+                "(`model/sessionless/explore.py`); it is not encoded in Z3")
+
+NOT_STATED: dict[str, str] = {
+    "missing-session-400": _STATUS_BRANCH,
+    "malformed-session-400": _STATUS_BRANCH,
+    "new-session-on-initialize": _STATUS_BRANCH,
+    "session-delete": _STATUS_BRANCH + "; its second half (404 afterwards) is unknown-session-404's step property",
+    "priming-event": "a property of a stream's first bytes (an id and empty data, MCP D8): events in the encoding "
+                     "carry no payload, and the unbounded encoding admits events that carry no request (padding) "
+                     "on every new stream",
+    "protocol-version-accepted": "a property of a request header (MCP-Protocol-Version, C40/D45): the actions of "
+                                 "the transition system carry no protocol version",
+    "call-answered": "the vocabulary tells no response from another event, so a call's stream ending without its "
+                     "response cannot be stated (designs 33 and 34 are left out of the search for it)",
+    "cancel-notifies": "the cancellation is the cancel_request step's own effect (an event that `cancels` the "
+                       "request, on its carrying stream): a step property would be trivial, with nothing to induct; "
+                       "the explorer and the Hypothesis machine judge the spec's servers on it",
+    "sessionless-get-405": _SESSIONLESS,
+    "sessionless-ignores-headers": _SESSIONLESS,
+    "sessionless-request-scope": _SESSIONLESS,
+    "sessionless-no-server-requests": _SESSIONLESS,
+    "sessionless-close-cancels": _SESSIONLESS,
+    "sessionless-input-required-retry": _SESSIONLESS,
+}
+"""The catalog's rules the transition system does not state, and why (every other rule is in ``RULE_NOTES``)."""
 
 
 def _statements() -> list[str]:
     lines = ["", "## How each rule of the catalog is stated", "", "| rule | stated as |", "|---|---|"]
     lines += [f"| {rule} | {note} |" for rule, note in RULE_NOTES.items()]
+    lines += ["", "Rules of the catalog not stated here, and why:", "", "| rule | why not |", "|---|---|"]
+    lines += [f"| {rule} | {why} |" for rule, why in NOT_STATED.items()]
     lines += ["", "Modelling notes: the unbounded encoding lets a session resumption's new stream carry, besides "
               "one fresh event per pending server request, events that carry no request (padding, like the "
               "priming events of D8); saying \"no other event\" would need a function from events back to "

@@ -33,3 +33,12 @@ def test_prove_rejects_a_non_positive_limit(capsys):
         main(["prove", "--rlimit", "0"])
     assert exited.value.code == 2
     assert "must be a positive integer" in capsys.readouterr().err
+
+
+def test_every_catalog_rule_is_either_stated_in_the_encoding_or_said_why_not():
+    from mcp_resume.proofs.report_page import NOT_STATED, RULE_NOTES
+    from mcp_resume.spec.catalog import RULES
+
+    assert not set(RULE_NOTES) & set(NOT_STATED)
+    assert set(RULE_NOTES) | set(NOT_STATED) == {rule.id for rule in RULES}
+    assert all(why.strip() for why in NOT_STATED.values())
