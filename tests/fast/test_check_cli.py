@@ -61,9 +61,11 @@ def test_the_liveness_bound_is_one_where_a_session_resumption_re_emits():
 
 
 def test_a_variation_stage_holds_for_a_correct_variation_and_blames_a_faulty_design():
-    [correct] = check.variation_stage("variation-cancel", bound="small")
+    from mcp_resume.spec.space import NAMED_BOUNDS
+
+    [correct] = check.variation_stage("variation-cancel", NAMED_BOUNDS["small"])
     assert correct.holds and "no rule broken" in correct.detail
-    [blamed] = check.variation_stage("design-7", bound="small")  # a faulty design posing as a variation
+    [blamed] = check.variation_stage("design-7", NAMED_BOUNDS["small"])  # a faulty design posing as a variation
     assert not blamed.holds and blamed.result == "BLAMED" and "replay-suffix" in blamed.detail
 
 
