@@ -312,6 +312,11 @@ def _sent_on_several_streams(t: Transition) -> list[str]:
     return problems
 
 
+def _which_stream(stream) -> str:
+    """How a finding names a stream a message about another request's went to."""
+    return "the standalone GET stream" if stream is not None and stream.kind is StreamKind.GET else "another request's stream"
+
+
 def standalone_stream_scope(t: Transition) -> list[str]:
     """A message a server sends about a client request goes on that request's stream, not on the
     session's standalone GET stream (B17, B9) nor on another request's stream: seen as a POST
@@ -323,7 +328,7 @@ def standalone_stream_scope(t: Transition) -> list[str]:
     stream = t.before.stream(getattr(t.action, "stream", None))
     about = t.before.stream(t.observation.about)
     if stream is not None and about is not None and about.id != stream.id and about.session == stream.session:
-        where = "the standalone GET stream" if stream.kind is StreamKind.GET else "another request's stream"
+        where = _which_stream(stream)
         if t.observation.response:
             return [(f"sent the response to the request on {about.id} on {where} {stream.id}", RESPONSE_ELSEWHERE)]
         if stream.kind is StreamKind.GET or about.kind is StreamKind.POST:
@@ -333,9 +338,9 @@ def standalone_stream_scope(t: Transition) -> list[str]:
         return []
     on = {d.stream for d in t.observation.events if d.event == t.observation.event}
     if t.observation.response and on and stream.id not in on:
-        other = t.before.stream(sorted(s or "?" for s in on)[0])
-        where = "the standalone GET stream" if other is not None and other.kind is StreamKind.GET else "another request's stream"
-        return [(f"sent the response to the request on {stream.id} on {where} {other.id if other else '?'}", RESPONSE_ELSEWHERE)]
+        other = min(s or "?" for s in on)
+        where = _which_stream(t.before.stream(other))
+        return [(f"sent the response to the request on {stream.id} on {where} {other}", RESPONSE_ELSEWHERE)]
     gets = sorted(s for s in on if _get_stream_of(t.before, s, stream.session))
     if not gets or stream.id in on:
         return []
@@ -458,16 +463,15 @@ def _response_lost(t: Transition) -> bool:
 def call_answered(t: Transition) -> list[str]:
     """A call's POST stream ends with the call's response (B8, B10, C8, C10, D11): a ``Respond``
     step sends it, delivered on an open connection or stored for a resumption; ``EndStream`` of a
-    POST stream ends the call without one. A server that took a dropped connection for the call's
-    cancellation (B12, C12, D15) has no response left to send when the call ends."""
+    POST stream (never enabled in the spec: a transition built by hand) ends the call without one.
+    A server that took a dropped connection for the call's cancellation (B12, C12, D15) has no
+    response left to send when the call ends."""
     action = t.action
     if isinstance(action, Respond) and (t.observation.event is None or not t.observation.response):
         return [f"the call on {action.stream} ended without its response: it was neither sent nor stored (a "
                 "dropped connection taken for a cancellation?)"]
-    if isinstance(action, EndStream):
-        stream = t.before.stream(action.stream)
-        if stream is not None and stream.kind is StreamKind.POST and not t.before.answered(stream.id):
-            return [f"ended the stream of the call on {stream.id} without its response"]
+    if _ends_a_call(t) and isinstance(action, EndStream) and not t.before.answered(action.stream):
+        return [f"ended the stream of the call on {action.stream} without its response"]
     return []
 
 

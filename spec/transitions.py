@@ -144,14 +144,14 @@ def _stream_open(state: State, action) -> bool:
     return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
 
 
-def _post_stream_open(state: State, action) -> bool:
-    stream = state.stream(action.stream)
-    return stream is not None and stream.kind is StreamKind.POST and _stream_open(state, action)
+def _open_stream_of(kind: StreamKind):
+    """The condition: the action's stream is open, in a live session, and of ``kind``."""
 
+    def open_of_kind(state: State, action) -> bool:
+        stream = state.stream(action.stream)
+        return stream is not None and stream.kind is kind and _stream_open(state, action)
 
-def _get_stream_open(state: State, action) -> bool:
-    stream = state.stream(action.stream)
-    return stream is not None and stream.kind is StreamKind.GET and _stream_open(state, action)
+    return open_of_kind
 
 
 def _stream_retained(state: State, action) -> bool:
@@ -191,8 +191,8 @@ def _session_live(state: State, action) -> bool:
 _ENABLED = {
     EmitEvent: _stream_open,
     IssueServerRequest: _stream_open,
-    Respond: _post_stream_open,
-    EndStream: _get_stream_open,
+    Respond: _open_stream_of(StreamKind.POST),
+    EndStream: _open_stream_of(StreamKind.GET),
     ExpireStream: _stream_retained,
     EvictEvent: _stream_has_retained_events,
     CloseConnection: _stream_connected_live,
@@ -486,34 +486,30 @@ def _issue_server_request(state: State, action: IssueServerRequest, profile: Pro
     return _send_on_stream(state.with_request(request), stream.id, request=request.id)
 
 
-def _send_on_stream(state: State, stream_id: str, request: str | None):
+def _send_on_stream(state: State, stream_id: str, request: str | None = None, **event_fields):
+    """One event on ``stream_id`` (carrying ``request``, or ``Event``'s other ``event_fields``),
+    delivered if the stream is connected, stored for replay either way."""
     stream = state.stream(stream_id)
-    event = Event(state.next_event_id(), stream_id, request)
+    event = Event(state.next_event_id(), stream_id, request, **event_fields)
     after = state.with_event(event)
     delivered = (_delivered(event),) if stream.connected else ()
     return None, Observation(event=event.id, request=request, events=delivered), after
 
 
 def _cancel_request(state: State, action: CancelRequest, profile: Profile):
-    """``notifications/cancelled`` on the request's carrying stream (delivered if connected,
-    stored for replay either way); the request ends."""
+    """``notifications/cancelled`` on the request's carrying stream; the request ends."""
     request = state.request(action.request)
-    stream = state.stream(request.stream)
-    event = Event(state.next_event_id(), stream.id, cancels=request.id)
-    after = state.with_event(event).with_request(_request_with(request, RequestStatus.CANCELLED))
-    delivered = (_delivered(event),) if stream.connected else ()
-    return None, Observation(event=event.id, events=delivered), after
+    _, observed, after = _send_on_stream(state, request.stream, cancels=request.id)
+    return None, observed, after.with_request(_request_with(request, RequestStatus.CANCELLED))
 
 
 def _respond(state: State, action: Respond, profile: Profile):
-    """The call's response as the POST stream's last event (delivered if connected, stored for
-    replay either way), then the stream ends (MCP B8, B11, D11)."""
+    """The call's response as the POST stream's last event, then the stream ends (MCP B8, B11, D11)."""
     stream = state.stream(action.stream)
-    event = Event(state.next_event_id(), stream.id, response=True)
+    _, observed, after = _send_on_stream(state, stream.id, response=True)
     ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
-    after = state.with_event(event).with_stream(ended)
-    delivered = (_delivered(event),) if stream.connected else ()
-    return None, Observation(event=event.id, events=delivered, about=stream.id, response=True), after
+    answered = Observation(event=observed.event, events=observed.events, about=stream.id, response=True)
+    return None, answered, after.with_stream(ended)
 
 
 def _end_stream(state: State, action: EndStream, profile: Profile):

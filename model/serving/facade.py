@@ -317,12 +317,16 @@ class FacadeApp:
                 self._cancelled(delivered.cancels)
         for delivered in observed.events if action.side != "client" else ():
             self._deliver(action, delivered)
-        for stream in observed.closed:
+        self._close_connections(observed.closed)
+        return observed
+
+    def _close_connections(self, streams) -> None:
+        """End the open HTTP connections of ``streams`` (their SSE bodies see the end)."""
+        for stream in streams:
             connection = self.connections.pop(stream, None)
             if connection is not None and not connection.closed:
                 connection.closed = True
                 connection.queue.put_nowait(None)
-        return observed
 
     def _cancelled(self, request: str) -> None:
         """The server cancelled ``request``: the tool call waiting for its answer ends (with an error result)."""
@@ -381,11 +385,7 @@ class FacadeApp:
             self.event_payloads[observed.event] = answer
         for delivered in observed.events:
             self._deliver(a.Respond(stream), delivered)
-        for closed in observed.closed:
-            connection = self.connections.pop(closed, None)
-            if connection is not None and not connection.closed:
-                connection.closed = True
-                connection.queue.put_nowait(None)
+        self._close_connections(observed.closed)
         self.keep_ring(stream)
         self.retain(stream, session)
 
