@@ -302,7 +302,9 @@ RULES: tuple[Rule, ...] = (
         (
             _g(MUST, "B23"),
             _g(MUST, "C22-C27"),
-            _g(MUST, "D27", "D28", why="D27 makes ids unique (MUST); D28 says they should name their stream"),
+            _g(MUST, "D27", why="D27 makes ids unique across the session's streams (MUST), so each resolves to one "
+                                "event; D28 (an id should name its stream) is a SHOULD on how the server finds it, "
+                                "not judged here"),
             _g(MUST, "D27", "D28", "decision-1"),
             _g(NA, "F10", why=_NO_RESUMPTION),
         ),
