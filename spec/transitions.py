@@ -128,14 +128,15 @@ class NotModelled(ValueError):
     """Raised for a profile whose state machine the spec does not model."""
 
 
-def enabled(state: State, action: Action) -> bool:
-    """True when ``action`` can happen in ``state``.
+def enabled(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> bool:
+    """True when ``action`` can happen in ``state`` under ``profile``.
 
     Client requests are always enabled (servers must answer any headers); a
     server action needs its target open in a live session; a connection can only
-    drop while connected.
+    drop while connected. Only ``CloseConnection`` depends on ``profile``
+    (``SERVER_CLOSES_POST_CONNECTIONS``).
     """
-    condition = _ENABLED.get(type(action))
+    condition = _conditions(profile).get(type(action))
     return True if condition is None else condition(state, action)
 
 
@@ -167,6 +168,11 @@ def _stream_has_retained_events(state: State, action) -> bool:
 def _stream_connected_live(state: State, action) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.connected and _live(state, stream.session)
+
+
+def _get_stream_connected_live(state: State, action) -> bool:
+    stream = state.stream(action.stream)
+    return stream is not None and stream.kind is StreamKind.GET and _stream_connected_live(state, action)
 
 
 def _stream_connected(state: State, action) -> bool:
@@ -202,6 +208,17 @@ _ENABLED = {
 }
 """The condition each server and network action needs (``enabled``); client requests need none."""
 
+SERVER_CLOSES_POST_CONNECTIONS = frozenset({Profile.MCP_2025_11_25, Profile.BOUNDARY})
+"""The profiles under which a server may close a POST stream's connection before the response, for
+the client to poll (MCP D9, D10). Before 2025-11-25 it closes only a GET stream's (B19, C13-C19):
+a POST stream is not closed before its response (B10, C10 SHOULD NOT), and the response ends it."""
+
+_ENABLED_BEFORE_POLLING = {**_ENABLED, CloseConnection: _get_stream_connected_live}
+
+
+def _conditions(profile: Profile) -> dict:
+    return _ENABLED if profile in SERVER_CLOSES_POST_CONNECTIONS else _ENABLED_BEFORE_POLLING
+
 
 def step(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -> Transition:
     """The reference transition for ``action`` in ``state``.
@@ -223,7 +240,7 @@ def step_if_enabled(state: State, action: Action, profile: Profile = Profile.BOU
     """
     if profile not in SESSION_ERA:
         raise NotModelled(f"{profile.value} has no sessions: its state machine is spec.sessionless.machine, with its own actions")
-    condition = _ENABLED.get(type(action))
+    condition = _conditions(profile).get(type(action))
     if condition is not None and not condition(state, action):
         return None
     outcome, observation, after = _HANDLERS[type(action)](state, action, profile)

@@ -306,7 +306,7 @@ def spec_graph(bounds: Bounds, profile: Profile = Profile.BOUNDARY, max_states: 
 
     def moves(key, state):
         for action in candidate_actions(state):
-            if enabled(state, action):
+            if enabled(state, action, profile):
                 for transition in alternatives(state, action, profile):
                     after = transition.after
                     yield action, after, after, after, within(after, bounds)

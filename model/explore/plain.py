@@ -65,7 +65,7 @@ def explore_spec(
 
     def successors(state_key, state: State):
         for action in candidate_actions(state):
-            if not enabled(state, action):
+            if not enabled(state, action, profile):
                 continue
             transition = step(state, action, profile)
             if not within(transition.after, bounds):

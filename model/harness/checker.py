@@ -99,7 +99,7 @@ class Checker:
         self.rejections: dict[Branch, tuple[int, int | None]] = {}  # first refusal seen per branch
 
     def enabled(self, action: Action) -> bool:
-        return enabled(self.state, action)
+        return enabled(self.state, action, self.profile)
 
     def apply(self, action: Action) -> StepReport:
         """Apply ``action`` to both sides and judge the server.

@@ -421,7 +421,8 @@ class _ResumptionMachine(RuleBasedStateMachine):
     @rule(choices=_CHOICES)
     def drop_connection(self, choices) -> None:
         """The network drops a connection, or the server closes it (SEP-1699)."""
-        self.run(self.pick(choices, self.allowed(self.offer.disconnections)))
+        enabled = [action for action in self.offer.disconnections if self.checker.enabled(action)]  # per profile
+        self.run(self.pick(choices, self.allowed(enabled)))
 
     @precondition(lambda self: self.offer.open)
     @rule(choices=_CHOICES)

@@ -30,7 +30,7 @@ def explore(bounds: Bounds = LIFECYCLE_BOUNDS, profile: Profile = Profile.BOUNDA
 
     def successors(_key: State, state: State):
         for action in candidate_actions(state, ISSUED_HEADERS):
-            if not enabled(state, action):
+            if not enabled(state, action, profile):
                 continue
             transition = step(state, action, profile)
             if not within(transition.after, bounds):

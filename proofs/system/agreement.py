@@ -208,7 +208,7 @@ def check_agreement(bounds: Bounds = AGREEMENT_BOUNDS, profile: Profile = Profil
 
     def successors(_key: State, current: State):
         for action in candidate_actions(current):
-            if not enabled(current, action):
+            if not enabled(current, action, profile):
                 continue
             taken = step(current, action, profile)
             if not within(taken.after, bounds):

@@ -558,7 +558,7 @@ def decode_actions(spec: SpecUnrolling, depth: int, view: ModelView, profile: Pr
     actions = []
     for number, step in enumerate(spec.steps[:depth], start=1):
         action = _action(view, step.A, handles)
-        if not enabled(current, action):
+        if not enabled(current, action, profile):
             raise ValueError(f"step {number} ({a.describe(action)}) of the Z3 run is not enabled in the spec")
         taken = spec_step(current, action, profile)
         _pair(view, step.A, ActionKind(action.kind), current, taken.after, handles)

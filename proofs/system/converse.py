@@ -119,7 +119,7 @@ class Converse:
 
     def check(self, before: State, report: ConverseReport) -> None:
         """Look for a successor of ``before`` the formulas allow and the spec does not take."""
-        taken = [step(before, action, self.profile) for action in candidate_actions(before) if enabled(before, action)]
+        taken = [step(before, action, self.profile) for action in candidate_actions(before) if enabled(before, action, self.profile)]
         names = Names(self.L, before, [t.after for t in taken])
         if names.overflow:
             report.problems.append(f"state with {len(before.events)} events does not fit the scope {self.scope}")

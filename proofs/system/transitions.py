@@ -34,6 +34,7 @@ from typing import Callable
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.headers import EventClass
 from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.transitions import SERVER_CLOSES_POST_CONNECTIONS
 
 from mcp_resume.proofs.system.decision import Request, class_definitions
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Conjunct, Logic
@@ -555,11 +556,14 @@ def _drop_connection(step: Step, semantics: Semantics) -> _Effect:
 
 def _close_connection(step: Step, semantics: Semantics) -> _Effect:
     """The server closes a connection (SEP-1699, with ``retry``): only in a live
-    session; the stream stays open for the client to resume."""
+    session; the stream stays open for the client to resume. Before 2025-11-25 only a
+    GET stream's (``spec.transitions.SERVER_CLOSES_POST_CONNECTIONS``; MCP B10, B19)."""
     L, R, X, t = step.L, step.R, step.X, step.A.target_stream
+    kind = L.true() if semantics.profile in SERVER_CLOSES_POST_CONNECTIONS else R.t_get(t)
     return _Effect(
         updates={"t_connected": lambda u: L.and_(X.t_connected(u), L.not_(L.eq(u, t)))},
-        conjuncts=[Conjunct("tr.close_connection.enabled", L.and_(X.t_issued(t), X.t_connected(t), X.s_live(R.owner(t))))],
+        conjuncts=[Conjunct("tr.close_connection.enabled",
+                            L.and_(X.t_issued(t), X.t_connected(t), X.s_live(R.owner(t)), kind))],
     )
 
 

@@ -3,6 +3,8 @@ satisfies its action's transition formula, and every state the invariants; and e
 successor the formulas allow from a reached state is a step the spec takes. A change
 to either side shows up as a disagreement naming the conjunct or the step."""
 
+import pytest
+
 from dataclasses import replace
 
 from mcp_resume.proofs.system import agreement as ts_agreement
@@ -17,14 +19,14 @@ from mcp_resume.spec import transitions
 from mcp_resume.proofs.system.converse import check_converse
 from mcp_resume.proofs.system.logic import Conjunct
 from mcp_resume.spec.actions import (
-    CallTool, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, Respond, RestartClient,
+    CallTool, CloseConnection, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, Respond, RestartClient,
 )
 from mcp_resume.spec import invariants as spec_invariants
 from mcp_resume.spec.decision import RESUMPTION_ERRORS
 from mcp_resume.spec.invariants import check_state
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.state import INITIAL_STATE, ClientSession
-from mcp_resume.spec.transitions import Observation, step
+from mcp_resume.spec.transitions import Observation, enabled, step
 
 
 def _run(actions, profile=Profile.BOUNDARY):
@@ -187,3 +189,14 @@ def test_a_formula_more_permissive_than_the_spec_is_caught_by_the_converse_only(
     report = check_converse([ended[-1].after])
     assert len(report.problems) == 1
     assert "the formulas allow emit_event(target_stream=T1)" in report.problems[0], report.problems
+
+
+@pytest.mark.parametrize("profile", [Profile.MCP_2025_03_26, Profile.MCP_2025_11_25])
+def test_the_formulas_close_a_post_connection_before_the_response_exactly_where_the_spec_does(profile):
+    # B10/C10: before 2025-11-25 a POST stream is not closed before its response; D9 lets the server poll
+    state = _state_after([Initialize(), CallTool("S1"), EmitEvent("T1"), Reconnect("S1", None)])
+    report = check_converse([state], profile)
+    assert report.agrees, report.problems
+    forward = [check_step(step(state, CloseConnection(t), profile), profile) for t in ("T1", "T2")
+               if enabled(state, CloseConnection(t), profile)]
+    assert forward == [[], []] if profile is Profile.MCP_2025_11_25 else forward == [[]]

@@ -127,6 +127,18 @@ def test_a_server_closed_connection_keeps_the_stream_like_a_drop_but_only_in_a_l
     assert not enabled(run(a.ExpireSession("S1"), state=state), a.CloseConnection("T1"))
 
 
+@pytest.mark.covers("call-answered")
+@pytest.mark.parametrize("profile", [Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25,
+                                     Profile.BOUNDARY])
+def test_a_server_closes_a_post_connection_before_the_response_only_from_2025_11_25_on(profile):
+    # T1: the call's POST stream, unanswered; T2: the GET stream of a session resumption
+    state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.Reconnect("S1", None))
+    polls = profile in (Profile.MCP_2025_11_25, Profile.BOUNDARY)  # D9; before it B10/C10 SHOULD NOT
+    assert enabled(state, a.CloseConnection("T1"), profile) is polls
+    assert enabled(state, a.CloseConnection("T2"), profile)  # B19: either side may close the GET stream
+    assert enabled(state, a.DropConnection("T1"), profile)  # the network drops any connection (B12)
+
+
 @pytest.mark.covers("reject-foreign-event-id")
 def test_an_evicted_cursor_is_rejected_and_a_kept_one_replays_only_what_the_ring_buffer_holds():
     state = run(a.Initialize(), a.CallTool("S1"), a.EmitEvent("T1"), a.EmitEvent("T1"), a.EmitEvent("T1"),
