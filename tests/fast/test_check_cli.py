@@ -38,7 +38,7 @@ def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_pa
     assert {"explorer: default bound", "machine vs spec", "machine vs reference", "transition-system proofs",
             "decision proofs", "diagrams"} <= set(names)
     assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
-    assert {"liveness", "explorer: mcp-2025-11-25"} <= set(names)
+    assert {"liveness", "explorer: mcp-2025-11-25", "explorer: mcp-2026-07-28"} <= set(names)
     variations = [n.removeprefix("explorer vs ") for n in names if n.startswith("explorer vs variation-")]
     assert variations == list(check.IN_PROCESS_VARIATIONS) and "variation-cancel" in variations
     assert "variation-reserialised" not in variations  # wire-only: the reference server in process
@@ -72,6 +72,30 @@ def test_a_variation_stage_holds_for_a_correct_variation_and_blames_a_faulty_des
 def test_the_mcp_profile_stage_exhausts_the_spec_under_2025_11_25():
     [line] = check.mcp_profile_stage(bound="small")
     assert line.holds and line.item == "spec, mcp-2025-11-25" and line.detail.startswith("holds within the small bound")
+
+
+def test_the_sessionless_stage_exhausts_the_2026_machine_and_catches_each_faulty_server():
+    from mcp_resume.model.sessionless.server import FAULTY
+
+    machine, reference, *faulty = check.sessionless_stage()
+    assert machine.holds and machine.item == "spec, mcp-2026-07-28" and " 0 findings" in machine.detail
+    assert reference.holds and reference.item == "reference, mcp-2026-07-28"
+    assert [line.item for line in faulty] == [f"faulty {rule}" for rule in FAULTY]
+    assert all(line.holds and line.result == "caught" and line.item.endswith(line.detail.split(",")[0])
+               for line in faulty)
+
+
+def test_the_sessionless_stage_blames_a_faulty_reference_and_a_server_it_cannot_catch(monkeypatch):
+    from mcp_resume.model.sessionless import server
+
+    reference_server = server.SessionlessServer
+    monkeypatch.setattr(server, "SessionlessServer", server.FAULTY["sessionless-close-cancels"])
+    monkeypatch.setitem(server.FAULTY, "sessionless-get-405", reference_server)  # the reference posing as a fault
+    lines = {line.item: line for line in check.sessionless_stage()}
+    reference = lines["reference, mcp-2026-07-28"]
+    assert not reference.holds and reference.result == "BLAMED" and "sessionless-close-cancels" in reference.detail
+    missed = lines["faulty sessionless-get-405"]
+    assert not missed.holds and missed.result == "NOT caught"
 
 
 def test_a_design_the_explorer_cannot_catch_fails_its_stage(tmp_path, monkeypatch):

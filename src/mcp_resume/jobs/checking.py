@@ -24,6 +24,8 @@ Stages, independent of each other, run side by side on the machine's cores
 - the spec's state space under ``mcp-2025-11-25`` exhausted at the kill bound:
   every answer that revision accepts (a session resumption that leaves a
   request) within the spec's own invariants;
+- the 2026-07-28 machine exhausted within its default bound, its reference
+  server explored beside it, and each of its faulty servers caught;
 - ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
   Graphviz is installed);
 - ``explorer/default.json``: the spec's state space exhausted within the
@@ -217,6 +219,40 @@ def mcp_profile_stage(bound: str = KILL_BOUND, profile: Profile = Profile.MCP_20
     return [Line("explorer", f"spec, {profile.value}", result.holds, detail)]
 
 
+SESSIONLESS_SERVER_BOUNDS_CALLS = 2
+"""How many requests the 2026-07-28 reference and faulty servers are explored with beside the
+machine: two (a request and its retry with input) reach every action and check of the machine
+(89 states, 0.2 s); the machine alone is exhausted at its default bound of three."""
+
+
+def sessionless_stage() -> list[Line]:
+    """The 2026-07-28 machine (``spec/sessionless``): exhausted within its default bound with
+    every state and transition passing its own checks; its reference server explored beside it
+    holds; each of its faulty servers is caught (the shortest counterexample is found)."""
+    from mcp_resume.model.sessionless.explore import BOUNDS, explore_server, explore_sessionless
+    from mcp_resume.model.sessionless.server import FAULTY, SessionlessServer
+
+    profile = Profile.MCP_2026_07_28.value
+    started = time.perf_counter()
+    machine = explore_sessionless(BOUNDS)
+    detail = (f"{machine.states} states, {machine.transitions} transitions, {len(machine.problems)} findings "
+              f"({time.perf_counter() - started:.1f} s)")
+    lines = [Line("explorer", f"spec, {profile}", not machine.problems, detail)]
+    server_bounds = replace(BOUNDS, calls=SESSIONLESS_SERVER_BOUNDS_CALLS)
+    reference = explore_server(SessionlessServer, server_bounds)
+    found = reference.counterexample
+    lines.append(Line("explorer", f"reference, {profile}", found is None, f"{reference.states} states" if found is None
+                      else f"blamed by {', '.join(sorted(found.rules))} in {len(found.actions)} steps",
+                      "" if found is None else "BLAMED"))
+    for rule, server in FAULTY.items():
+        found = explore_server(server, server_bounds).counterexample
+        caught = found is not None and rule in found.rules
+        detail = (f"{', '.join(sorted(found.rules))}, {len(found.actions)} steps (shortest)" if found is not None
+                  else "no rule broken")
+        lines.append(Line("explorer", f"faulty {rule}", caught, detail, "caught" if caught else "NOT caught"))
+    return lines
+
+
 def diagrams_stage(folder: Path) -> list[Line]:
     """The decision flowchart and the lifecycles: DOT and Mermaid, SVG when Graphviz is installed."""
     from mcp_resume.proofs.diagrams import graphviz
@@ -250,6 +286,7 @@ def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
         *[Stage(f"explorer vs {name}", variation_stage, (name,)) for name in IN_PROCESS_VARIATIONS],
         Stage("liveness", liveness_stage, ()),
         Stage("explorer: mcp-2025-11-25", mcp_profile_stage, ()),
+        Stage("explorer: mcp-2026-07-28", sessionless_stage, ()),
         Stage("diagrams", diagrams_stage, (out / "diagrams",)),
     ]
 
