@@ -129,6 +129,17 @@ class Deviation(str, Enum):
     RESPONSE_UNSTORED = "response-unstored"
     """A response produced while its stream has no open connection is neither sent nor stored: the
     stream ends without it, so the client that resumes finds nothing (cloudflare/agents PR 1607)."""
+    UNKNOWN_CURSOR_PAST_END = "unknown-cursor-past-end"
+    """A well-formed ``Last-Event-ID`` that names no event is taken as a position one past the end
+    of the session's newest retained stream: 200, nothing replayed, the stream goes on live; a later
+    replay of that stream skips every event up to that position (go-sdk issue 1131)."""
+    EMPTY_REPLAY_NEVER_ANSWERED = "empty-replay-never-answered"
+    """A stream resumption with nothing to replay is never answered: the GET gets no response head
+    (java-sdk PR 1093)."""
+    ENDED_STREAM_EMPTY_200 = "ended-stream-empty-200"
+    """A stream resumption of a stream that has ended (its call answered) is answered 200 with an
+    empty stream that ends at once: the server keeps the session but not the finished stream's
+    channel, and answers the resumption it cannot serve as a success (rust-sdk issue 958)."""
     CANCEL_ON_SESSION_RESUME = "cancel-on-session-resume"
     """Correct: a session resumption cancels (``notifications/cancelled`` on the
     new stream) the pending requests it would re-emit, instead of re-emitting them."""
@@ -377,6 +388,19 @@ DESIGNS: tuple[Design, ...] = (
             "a response produced while the call's connection is gone is neither sent nor stored",
             {"call-answered", "replay-suffix"},
             [D.RESPONSE_UNSTORED]),
+    _design(35, "unknown-cursor-past-end",
+            "an event id never issued is taken as a position past the end of a stream: accepted, and the stream's "
+            "next events are never replayed",
+            {"reject-foreign-event-id", "replay-suffix"},
+            [D.UNKNOWN_CURSOR_PAST_END]),
+    _design(36, "empty-replay-never-answered",
+            "a stream resumption with nothing to replay never gets an answer: the GET hangs",
+            {"replay-suffix"},
+            [D.EMPTY_REPLAY_NEVER_ANSWERED]),
+    _design(37, "ended-stream-empty-200",
+            "resuming a stream that has ended gets 200 and an empty stream that ends at once: nothing replayed",
+            {"replay-suffix"},
+            [D.ENDED_STREAM_EMPTY_200]),
 )
 
 

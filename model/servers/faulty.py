@@ -14,6 +14,7 @@ from dataclasses import replace
 from mcp_resume.spec.designs import DESIGNS as SPECS
 from mcp_resume.spec.designs import Deviation, Design
 from mcp_resume.spec.decision import RESUMPTION_ERROR_CODE
+from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.transitions import Observation
 
 from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
@@ -467,6 +468,47 @@ class ResponseUnstored(ReferenceServer):
         return Observation() if not stream.connected else super().respond(stream)
 
 
+class UnknownCursorPastEnd(ReferenceServer):
+    """``Deviation.UNKNOWN_CURSOR_PAST_END``: a well-formed event id that names no event resumes the
+    session's newest retained stream from one past its end; a later replay of it skips up to there."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.skip: dict[str, int] = {}  # stream -> the events a replay of it skips (the forged position)
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        newest = next((s for s in reversed(self.streams.values()) if s.session == session and s.retained), None)
+        if self.find_stream(last_event_id) is None and is_well_formed(last_event_id) and newest is not None:
+            self.skip[newest.key] = len(newest.events) + 1
+            self.reattach(newest)
+            return Observation(200, stream=newest.key)
+        observation = super().resume_stream(session, last_event_id)
+        skip = self.skip.get(observation.stream, 0) if observation.status == 200 else 0
+        kept = tuple(d for d in observation.events if int(d.event.rpartition("/")[2]) > skip)
+        return replace(observation, events=kept) if skip else observation
+
+
+class EmptyReplayNeverAnswered(ReferenceServer):
+    """``Deviation.EMPTY_REPLAY_NEVER_ANSWERED``: a stream resumption from the last event kept gets
+    no answer (``Observation.status`` ``None``) and changes nothing."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        stream = self.find_stream(last_event_id)
+        kept = [event_id for event_id, _ in self.kept_events(stream)] if stream is not None else []
+        if stream is not None and stream.session == session and kept and kept[-1] == last_event_id:
+            return Observation()
+        return super().resume_stream(session, last_event_id)
+
+
+class EndedStreamEmpty200(ReferenceServer):
+    """``Deviation.ENDED_STREAM_EMPTY_200``: resuming a stream that has ended gets 200 and nothing."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        ended = observation.status == 200 and not self.streams[observation.stream].open
+        return replace(observation, events=()) if ended else observation
+
+
 class DeleteEndsAllSessions(ReferenceServer):
     """``Deviation.DELETE_ENDS_ALL_SESSIONS``: DELETE of one session ends every session."""
 
@@ -513,6 +555,9 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.RESPONSE_ON_ANOTHER_STREAM: ResponseOnAnotherStream,
     Deviation.DISCONNECT_CANCELS: DisconnectCancels,
     Deviation.RESPONSE_UNSTORED: ResponseUnstored,
+    Deviation.UNKNOWN_CURSOR_PAST_END: UnknownCursorPastEnd,
+    Deviation.EMPTY_REPLAY_NEVER_ANSWERED: EmptyReplayNeverAnswered,
+    Deviation.ENDED_STREAM_EMPTY_200: EndedStreamEmpty200,
 }
 """The server class of each deviation."""
 

@@ -222,6 +222,9 @@ class FacadeApp:
         session = headers.get("mcp-session-id")
         last_event_id = headers.get("last-event-id")
         observed = self.apply(a.Reconnect(session, last_event_id))
+        if observed.status is None:  # a server that never answers this GET (design 36): held until the client goes
+            await _watch_disconnect(receive, asyncio.Event())
+            return
         if observed.status != 200:
             await _json_error(send, observed.status, None, observed.error or -32600, _refusal(observed.status))
             return

@@ -601,6 +601,30 @@ def _reattached(d: DesignStep, t):
     return L.or_(d.O.closed(t), L.and_(L.eq(t, d.R.stream_of(d.A.eh)), X.t_connected(t)))
 
 
+def _unknown_cursor_accepted(d: DesignStep):
+    """``UNKNOWN_CURSOR_PAST_END``: a live session presents a well-formed event id never issued,
+    and it has a retained stream to take it as a position of."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    has_stream = L.exists((STREAM,), lambda t: L.and_(d.retained(t), L.eq(R.owner(t), A.sh)))
+    return L.and_(d.reconnect(), d.live_session_header(), A.eh_present, L.not_(A.eh_malformed),
+                  L.not_(X.e_issued(A.eh)), has_stream)
+
+
+def _resumed_from_last(d: DesignStep):
+    """``EMPTY_REPLAY_NEVER_ANSWERED``: a stream resumption with no event after the cursor."""
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.L.not_(d.L.exists((EVENT,), d.suffix)))
+
+
+def _ended_stream_resumed(d: DesignStep):
+    """``ENDED_STREAM_EMPTY_200``: a stream resumption of a stream that has ended."""
+    return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.L.not_(d.X.t_open(d.R.stream_of(d.A.eh))))
+
+
+NO_ANSWER = 0
+"""The status of a request the server never answers (``Observation.status`` ``None``); no status
+the decision accepts."""
+
+
 def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
     """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
     return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
@@ -687,6 +711,13 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
         hidden={"pending": (REQUEST,)}, updates={"pending": _slot})),
     Deviation.RETAINED_CURSOR_EMPTY: _fixed(Variation(
         (Override(lambda d: d.reconnect(Branch.STREAM_RESUMPTION), None, _nothing),))),
+    Deviation.UNKNOWN_CURSOR_PAST_END: _fixed(Variation(
+        (Override(_unknown_cursor_accepted, _status(200), _nothing),), departs=_unknown_cursor_accepted)),
+    Deviation.EMPTY_REPLAY_NEVER_ANSWERED: _fixed(Variation(
+        (Override(_resumed_from_last, _status(NO_ANSWER), _nothing, lambda d, t: d.L.false()),),
+        departs=_resumed_from_last)),
+    Deviation.ENDED_STREAM_EMPTY_200: _fixed(Variation(
+        (Override(_ended_stream_resumed, None, _nothing),), departs=_ended_stream_resumed)),
     Deviation.DELETE_ENDS_ALL_SESSIONS: _fixed(Variation(
         (Override(_client_on_gone_session, _status(404), _nothing, lambda d, t: d.L.false()),
          Override(_send_on_gone_session, None, _nothing),

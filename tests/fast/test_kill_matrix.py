@@ -42,7 +42,7 @@ class Oracle:
 
 
 def test_what_each_cell_must_show():
-    assert ROWS == NUMBERS + VARIATION_TARGETS and len(NUMBERS) == 34 and len(VARIATION_TARGETS) == 7
+    assert ROWS == NUMBERS + VARIATION_TARGETS and len(NUMBERS) == 37 and len(VARIATION_TARGETS) == 7
     assert all(expected_caught(n, Profile.BOUNDARY) for n in NUMBERS)
     assert not any(expected_caught(v, p) for v in VARIATION_TARGETS for p in Profile)
     assert {n for n in NUMBERS if expected_caught(n, Profile.MCP_2025_11_25)} == CAUGHT_UNDER_MCP == {
