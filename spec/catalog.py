@@ -108,6 +108,10 @@ EXTRA_EVENTS = "extra-events"
 stream: the cursor's own event, earlier ones, duplicates, another order (B25/D30 allow replaying
 what followed the id only: a SHOULD NOT under the MCP revisions, where leaving out is a MAY)."""
 
+NO_ANSWER = "no-answer"
+"""The case of ``replay-suffix`` for a stream resumption the server never answers: no response head
+at all. A GET gets an SSE stream or 405 (B15/C15/D18, MUST), whether or not the server replays."""
+
 RESPONSE_ELSEWHERE = "response-elsewhere"
 """The case of ``standalone-stream-scope`` for a response sent on a stream other than its request's:
 the standalone GET stream (B18, MUST NOT) or another request's stream."""
@@ -143,6 +147,14 @@ RULES: tuple[Rule, ...] = (
                 _g(SHOULD, "§3.1", "C22-C27", why=SILENT + " (§3.1): as B25"),
                 _g(SHOULD, "§3.1", "D30", why=SILENT + " (§3.1): as B25"),
                 _g(MUST, "§3.1", "D30", "decision-1"),
+                _g(NA, "F10", why=_NO_RESUMPTION),
+            ),
+            NO_ANSWER: (
+                _g(MUST, "B15", why="a GET is answered with an SSE stream or 405 (B15); replaying is optional, "
+                                    "answering is not"),
+                _g(MUST, "C13-C19", why="as B15"),
+                _g(MUST, "D16-D22", why="as B15"),
+                _g(MUST, "D16-D22", why="as B15"),
                 _g(NA, "F10", why=_NO_RESUMPTION),
             ),
             STRANDED: (

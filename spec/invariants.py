@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import CallTool, CancelRequest, EndStream, ExpireStream, Initialize, Reconnect, Respond
-from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, RESPONSE_ELSEWHERE, STRANDED
+from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch
 from .headers import SessionClass
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
@@ -134,8 +134,10 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 # -- server checks --------------------------------------------------------------------
 
 
-def status_check(t: Transition) -> list[str]:
-    """The status is one the profile accepts for the branch; a refusal delivers nothing."""
+def status_check(t: Transition) -> list:
+    """The status is one the profile accepts for the branch; a refusal delivers nothing. A stream
+    resumption left with no answer at all is the case ``NO_ANSWER`` (B15: a GET gets an SSE
+    stream or 405)."""
     if t.outcome is None or t.observation.version_refused:
         return []  # a refusal for the version header is protocol-version-accepted's finding
     problems = []
@@ -143,7 +145,9 @@ def status_check(t: Transition) -> list[str]:
     if status not in t.outcome.statuses:
         accepted = _describe_statuses(t.outcome.statuses)
         answer = "gave no answer" if status is None else f"answered {status}"
-        problems.append(f"{t.outcome.branch.value}: {answer}, expected {accepted}")
+        problem = f"{t.outcome.branch.value}: {answer}, expected {accepted}"
+        unanswered = status is None and t.outcome.branch is Branch.STREAM_RESUMPTION
+        problems.append((problem, NO_ANSWER) if unanswered else problem)
     elif _is_refusal(status) and t.observation.events:
         problems.append(f"{t.outcome.branch.value}: refused with {status} yet delivered {len(t.observation.events)} event(s)")
     return problems
@@ -769,7 +773,7 @@ def check_transition(t: Transition, expected: Observation | None = None) -> list
             if rule == "status":
                 status = t.observation.status
                 outside = status is None or not 100 <= status < 500
-                findings.append(Finding(_status_rule(t), message, outcome.case, outside))
+                findings.append(Finding(_status_rule(t), message, case or outcome.case, outside))
             else:
                 findings.append(Finding(rule, message, case))
     if findings:

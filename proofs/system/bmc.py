@@ -26,7 +26,7 @@ from typing import Callable
 import z3
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec.catalog import level
+from mcp_resume.spec.catalog import NO_ANSWER, level
 from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
@@ -45,7 +45,9 @@ from mcp_resume.proofs.system.invariants import by_id
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, strands, transition
-from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, METHOD_OF, ActionKind, Observation, observation, params, rigid, state
+from mcp_resume.proofs.system.vocabulary import (
+    CLIENT_REQUESTS, METHOD_OF, NO_ANSWER_STATUS, ActionKind, Observation, observation, params, rigid, state,
+)
 
 DEFAULT_MAX_DEPTH = 8
 
@@ -372,7 +374,20 @@ class SpecUnrolling:
                 broken.append((by_id(name).rule, L.and_(L.not_(by_id(name).formula(judged, self.profile)), L.not_(specific))))
             else:
                 broken.append((by_id(name).rule, L.not_(by_id(name).formula(judged, self.profile))))
-        return [(rule, self._of_must_case(judged, rule, b)) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+        kept = [(rule, self._of_must_case(judged, rule, b)) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+        return kept + [(rule, unanswered) for rule, b in broken if (unanswered := self._unanswered(judged, rule, b)) is not None]
+
+    def _unanswered(self, s: Step, rule: str, broken):
+        """``broken`` as far as it is a stream resumption left with no answer, when the profile levels
+        ``replay-suffix`` below MUST but its case ``no-answer`` a MUST (MCP B15: a GET gets an SSE
+        stream or 405); ``None`` otherwise."""
+        if rule != BRANCH_RULE[Branch.STREAM_RESUMPTION] or level(rule, self.profile) is Level.MUST \
+                or level(rule, self.profile, NO_ANSWER) is not Level.MUST:
+            return None
+        L = s.L
+        request = Request(L, METHOD_OF[ActionKind.RECONNECT], s.X, s.R, s.A, self.profile)
+        resumption = L.and_(L.eq(s.A.kind, L.enum(ActionKind.RECONNECT)), request.lands(Branch.STREAM_RESUMPTION))
+        return L.and_(broken, resumption, L.eq(s.O.status, L.int_(NO_ANSWER_STATUS)))
 
     def _of_must_case(self, s: Step, rule: str, broken):
         """``broken`` without the case of ``rule`` the profile levels below MUST: a session id

@@ -45,7 +45,9 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, STREAM, Conjunct, Logic
 from mcp_resume.proofs.system.transitions import exactable, owed
-from mcp_resume.proofs.system.vocabulary import CLIENT_REQUESTS, ActionKind, Observation, Params, Rigid, State
+from mcp_resume.proofs.system.vocabulary import (
+    CLIENT_REQUESTS, NO_ANSWER_STATUS, ActionKind, Observation, Params, Rigid, State,
+)
 
 
 @dataclass(frozen=True)
@@ -620,11 +622,6 @@ def _ended_stream_resumed(d: DesignStep):
     return d.L.and_(d.reconnect(Branch.STREAM_RESUMPTION), d.L.not_(d.X.t_open(d.R.stream_of(d.A.eh))))
 
 
-NO_ANSWER = 0
-"""The status of a request the server never answers (``Observation.status`` ``None``); no status
-the decision accepts."""
-
-
 def _foreign_event_id_status(design: spec_designs.Design) -> Variation:
     """The refusal of a foreign event id answered with the design's ``status``, nothing delivered."""
     return Variation((Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(design.parameter("status")), _nothing),))
@@ -714,7 +711,7 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
     Deviation.UNKNOWN_CURSOR_PAST_END: _fixed(Variation(
         (Override(_unknown_cursor_accepted, _status(200), _nothing),), departs=_unknown_cursor_accepted)),
     Deviation.EMPTY_REPLAY_NEVER_ANSWERED: _fixed(Variation(
-        (Override(_resumed_from_last, _status(NO_ANSWER), _nothing, lambda d, t: d.L.false()),),
+        (Override(_resumed_from_last, _status(NO_ANSWER_STATUS), _nothing, lambda d, t: d.L.false()),),
         departs=_resumed_from_last)),
     Deviation.ENDED_STREAM_EMPTY_200: _fixed(Variation(
         (Override(_ended_stream_resumed, None, _nothing),), departs=_ended_stream_resumed)),

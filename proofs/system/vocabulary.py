@@ -131,6 +131,11 @@ RIGID_RELATIONS: dict[str, tuple[str, ...]] = {
 }
 
 
+NO_ANSWER_STATUS = 0
+"""The status of a client request the server never answers (``spec.transitions.Observation.status``
+``None``; a server action's status too): no status the decision accepts."""
+
+
 @dataclass(frozen=True)
 class Rigid:
     """Attributes fixed when an entity is minted: ``owner(t)`` the stream's session,

@@ -224,6 +224,11 @@ CASE_LEVELS = [
     ('replay-suffix', 'extra-events', 'mcp-2025-11-25', 'SHOULD', ('§3.1', 'D30')),
     ('replay-suffix', 'extra-events', 'boundary', 'MUST', ('§3.1', 'D30', 'decision-1')),
     ('replay-suffix', 'extra-events', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
+    ('replay-suffix', 'no-answer', 'mcp-2025-03-26', 'MUST', ('B15',)),
+    ('replay-suffix', 'no-answer', 'mcp-2025-06-18', 'MUST', ('C13-C19',)),
+    ('replay-suffix', 'no-answer', 'mcp-2025-11-25', 'MUST', ('D16-D22',)),
+    ('replay-suffix', 'no-answer', 'boundary', 'MUST', ('D16-D22',)),
+    ('replay-suffix', 'no-answer', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
     ('replay-suffix', 'stranded', 'mcp-2025-03-26', 'SHOULD', ('B8', 'B25')),
     ('replay-suffix', 'stranded', 'mcp-2025-06-18', 'SHOULD', ('C8', 'C22-C27')),
     ('replay-suffix', 'stranded', 'mcp-2025-11-25', 'SHOULD', ('D11', 'D30')),
@@ -368,6 +373,14 @@ def test_cases_are_exactly_the_pinned_ones():
     cases = [(r.id, case, p.value, g.level.name, g.sources)
              for r in RULES for case, grades in r.cases.items() for p, g in zip(PROFILE_ORDER, grades)]
     assert cases == CASE_LEVELS
+
+
+def test_a_stream_resumption_left_unanswered_fails_under_every_session_era_profile():
+    # replaying is a MAY of the MCP revisions, answering a GET is not (B15, C15, D18)
+    for profile in MCP_PROFILES:
+        assert verdict_for_broken("replay-suffix", profile, outside=True) is Verdict.WARN
+        assert verdict_for_broken("replay-suffix", profile, "no-answer", outside=True) is Verdict.FAIL
+    assert verdict_for_broken("replay-suffix", Profile.BOUNDARY, "no-answer") is Verdict.FAIL
 
 
 def test_a_never_issued_id_warns_under_mcp_and_an_ended_session_fails():

@@ -91,4 +91,4 @@ def _finding(t, rule: str, problem) -> inv.Finding:
     if rule != "status":
         return inv.Finding(rule, message, case)
     status = t.observation.status
-    return inv.Finding(inv._status_rule(t), message, t.outcome.case, status is None or not 100 <= status < 500)
+    return inv.Finding(inv._status_rule(t), message, case or t.outcome.case, status is None or not 100 <= status < 500)
