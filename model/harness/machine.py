@@ -421,8 +421,8 @@ class _ResumptionMachine(RuleBasedStateMachine):
     @rule(choices=_CHOICES)
     def drop_connection(self, choices) -> None:
         """The network drops a connection, or the server closes it (SEP-1699)."""
-        enabled = [action for action in self.offer.disconnections if self.checker.enabled(action)]  # per profile
-        self.run(self.pick(choices, self.allowed(enabled)))
+        possible = [action for action in self.offer.disconnections if self.checker.enabled(action)]  # per profile
+        self.run(self.pick(choices, self.allowed(possible)))
 
     @precondition(lambda self: self.offer.open)
     @rule(choices=_CHOICES)
