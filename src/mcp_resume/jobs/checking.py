@@ -247,8 +247,9 @@ def sessionless_stage() -> list[Line]:
     for rule, server in FAULTY.items():
         found = explore_server(server, server_bounds).counterexample
         caught = found is not None and rule in found.rules
-        detail = (f"{', '.join(sorted(found.rules))}, {len(found.actions)} steps (shortest)" if found is not None
-                  else "no rule broken")
+        steps = len(found.actions) if found is not None else 0
+        detail = (f"{', '.join(sorted(found.rules))}, {steps} step{'' if steps == 1 else 's'} (shortest)"
+                  if found is not None else "no rule broken")
         lines.append(Line("explorer", f"faulty {rule}", caught, detail, "caught" if caught else "NOT caught"))
     return lines
 
