@@ -145,14 +145,14 @@ def _stream_open(state: State, action) -> bool:
     return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
 
 
-def _open_stream_of(kind: StreamKind):
-    """The condition: the action's stream is open, in a live session, and of ``kind``."""
+def _of_kind(kind: StreamKind, condition):
+    """``condition``, for an action whose stream is of ``kind``."""
 
-    def open_of_kind(state: State, action) -> bool:
+    def on_stream_of_kind(state: State, action) -> bool:
         stream = state.stream(action.stream)
-        return stream is not None and stream.kind is kind and _stream_open(state, action)
+        return stream is not None and stream.kind is kind and condition(state, action)
 
-    return open_of_kind
+    return on_stream_of_kind
 
 
 def _stream_retained(state: State, action) -> bool:
@@ -168,11 +168,6 @@ def _stream_has_retained_events(state: State, action) -> bool:
 def _stream_connected_live(state: State, action) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.connected and _live(state, stream.session)
-
-
-def _get_stream_connected_live(state: State, action) -> bool:
-    stream = state.stream(action.stream)
-    return stream is not None and stream.kind is StreamKind.GET and _stream_connected_live(state, action)
 
 
 def _stream_connected(state: State, action) -> bool:
@@ -197,8 +192,8 @@ def _session_live(state: State, action) -> bool:
 _ENABLED = {
     EmitEvent: _stream_open,
     IssueServerRequest: _stream_open,
-    Respond: _open_stream_of(StreamKind.POST),
-    EndStream: _open_stream_of(StreamKind.GET),
+    Respond: _of_kind(StreamKind.POST, _stream_open),
+    EndStream: _of_kind(StreamKind.GET, _stream_open),
     ExpireStream: _stream_retained,
     EvictEvent: _stream_has_retained_events,
     CloseConnection: _stream_connected_live,
@@ -213,7 +208,7 @@ SERVER_CLOSES_POST_CONNECTIONS = frozenset({Profile.MCP_2025_11_25, Profile.BOUN
 the client to poll (MCP D9, D10). Before 2025-11-25 it closes only a GET stream's (B19, C13-C19):
 a POST stream is not closed before its response (B10, C10 SHOULD NOT), and the response ends it."""
 
-_ENABLED_BEFORE_POLLING = {**_ENABLED, CloseConnection: _get_stream_connected_live}
+_ENABLED_BEFORE_POLLING = {**_ENABLED, CloseConnection: _of_kind(StreamKind.GET, _stream_connected_live)}
 
 
 def _conditions(profile: Profile) -> dict:
