@@ -124,6 +124,10 @@ ENDED_SESSION_ID = "ended-session-id"
 """The case of ``expiry-independent`` for an ended session's event id answered as if it named a
 stream (B23/D27: ids are the session's; a session's end ends them)."""
 
+MALFORMED_ID = "malformed-id"
+"""The case of ``new-session-on-initialize`` for a session id minted outside visible ASCII,
+0x21-0x7E, or empty (B30/D35, MUST): minting one is optional (B28), minting a malformed one is not."""
+
 AFTER_FINAL = "after-final"
 """The case of ``sessionless-request-scope`` for a message after the final response (F8: SHOULD)."""
 
@@ -420,6 +424,16 @@ RULES: tuple[Rule, ...] = (
             _g(NA, "F17", why="2026-07-28 never mints a session id (F17)"),
         ),
         invariants=("status",),
+        cases={
+            MALFORMED_ID: (
+                _g(MUST, "B30", why="a session id is visible ASCII only, 0x21-0x7E (B30); minting one is "
+                                    "optional (B28), minting a malformed one is not"),
+                _g(MUST, "C28-C36", why="as B30"),
+                _g(MUST, "D34-D35", why="as B30"),
+                _g(MUST, "D34-D35", why="as B30"),
+                _g(NA, "F17", why="2026-07-28 never mints a session id (F17)"),
+            ),
+        },
         origin="mcp",
     ),
     _rule(

@@ -26,9 +26,9 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import CallTool, CancelRequest, EndStream, ExpireStream, Initialize, Reconnect, Respond
-from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
+from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, MALFORMED_ID, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch
-from .headers import SessionClass
+from .headers import SessionClass, is_well_formed
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from .transitions import Delivered, Observation, Transition
 
@@ -137,11 +137,14 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 def status_check(t: Transition) -> list:
     """The status is one the profile accepts for the branch; a refusal delivers nothing. A stream
     resumption left with no answer at all is the case ``NO_ANSWER`` (B15: a GET gets an SSE
-    stream or 405)."""
+    stream or 405); a new session named by a malformed id, the case ``MALFORMED_ID`` (B30)."""
     if t.outcome is None or t.observation.version_refused:
         return []  # a refusal for the version header is protocol-version-accepted's finding
     problems = []
     status = t.observation.status
+    minted = t.observation.session
+    if isinstance(t.action, Initialize) and minted is not None and not is_well_formed(minted):
+        problems.append((f"initialize answered with session id {minted!r}, not visible ASCII 0x21-0x7E", MALFORMED_ID))
     if status not in t.outcome.statuses:
         accepted = _describe_statuses(t.outcome.statuses)
         answer = "gave no answer" if status is None else f"answered {status}"

@@ -36,7 +36,6 @@ import httpx
 # requires); the dependency is pinned below 0.5 in pyproject.toml.
 from httpx_sse._decoders import SSELineDecoder
 
-from mcp_resume.spec.headers import is_well_formed
 
 from mcp_resume.model.http.evidence import (
     REQUEST_HEADERS_KEPT,
@@ -361,11 +360,6 @@ class StreamableHttpClient:
         return response
 
     async def _read(self, exchange, response, deadline, reading: "_Reading") -> None:
-        session = exchange.session_header
-        echoed = session is not None and session == exchange.request_headers.get("mcp-session-id")
-        if session is not None and not is_well_formed(session) and not echoed:
-            exchange.fail(ErrorKind.SESSION_HEADER, f"server sent a malformed Mcp-Session-Id {session!r} (MCP B30)")
-            return
         content_type = exchange.content_type
         if content_type == SSE_TYPE:
             await self._read_sse(exchange, response, deadline, reading)

@@ -43,7 +43,6 @@ class ErrorKind(str, Enum):
     CONTENT_TYPE = "content-type"  # a body of a type the exchange cannot carry
     NOT_JSON = "not-json"  # a JSON body or an event's data that does not parse as JSON
     BROKEN_SSE = "broken-sse"  # an SSE body that is not a valid MCP event stream
-    SESSION_HEADER = "session-header"  # an Mcp-Session-Id from the server outside 0x21-0x7E
     PROTOCOL = "protocol"  # anything else that is not Streamable HTTP
 
 
@@ -167,8 +166,9 @@ class Exchange:
         return self.response_headers.get("mcp-session-id")
 
     @property
-    def echoes_malformed_session(self) -> bool:
-        """The answer carries back a malformed ``Mcp-Session-Id`` the request sent (MCP B30)."""
+    def names_malformed_session(self) -> bool:
+        """The answer carries an ``Mcp-Session-Id`` outside 0x21-0x7E, or an empty one (MCP B30):
+        a malformed id sent back, or one the server minted so."""
         header = self.session_header
         return header is not None and not is_well_formed(header)
 

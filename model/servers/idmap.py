@@ -4,7 +4,9 @@ A server under test mints its own session ids, stream keys, event ids and reques
 ids. After every step the checker aligns what the server reported with what the
 spec created (``align``), and translates later actions into the server's ids
 (``to_server``). An id the map cannot pair stays visible as ``?<id>`` so that an
-invariant reports it rather than the map hiding it.
+invariant reports it rather than the map hiding it. A session id outside 0x21-0x7E
+(MCP B30) is never paired and stays itself: no handle looks like it, and the
+invariants see that it is malformed.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from dataclasses import fields
 
 from mcp_resume.spec.actions import Action
+from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.transitions import Delivered, Observation, Transition
 
 UNMAPPED_PREFIX = "?"
@@ -66,12 +69,13 @@ class IdMap:
                 and observed.request is None and not observed.events and not observed.closed:
             return observed  # names nothing (a refusal, an empty answer): nothing to pair or translate
         expected = spec.observation
-        for name in ("session", "stream", "event", "request"):
+        malformed = observed.session is not None and not is_well_formed(observed.session)
+        for name in ("stream", "event", "request") if malformed else ("session", "stream", "event", "request"):
             self.pair(getattr(expected, name), getattr(observed, name))
         self._pair_new_events(spec, observed)
         return Observation(
             status=observed.status,
-            session=self.handle(observed.session),
+            session=observed.session if malformed else self.handle(observed.session),
             stream=self.handle(observed.stream),
             event=self.handle(observed.event),
             request=self.handle(observed.request),

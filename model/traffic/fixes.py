@@ -78,8 +78,8 @@ FIXES: dict[str, str] = {
         "Check the form of Mcp-Session-Id before looking it up: an id with a character outside 0x21-0x7E gets "
         "400 (the boundary profile; MCP also accepts 404) (MCP B30)."),
     "new-session-on-initialize": (
-        "Answer initialize without Mcp-Session-Id with 200 and a new session id in the Mcp-Session-Id header "
-        "(MCP B28)."),
+        "Answer initialize without Mcp-Session-Id with 200 and a new session id in the Mcp-Session-Id header, "
+        "made of visible ASCII only, 0x21 to 0x7E: no space, no control or non-ASCII character (MCP B28, B30)."),
     "session-delete": (
         "Answer DELETE with a live session id by ending the session (2xx) or with 405 if clients may not end "
         "sessions; after a 2xx, answer that id with 404 (MCP B35, B36)."),

@@ -362,6 +362,8 @@ class _Timeline:
             minted = x.response_headers.get("mcp-session-id")
             if self.place(a.Initialize(), Observation(x.status, session=minted), (record.number,), None) and minted:
                 self.sessions.add(minted)
+                if not is_well_formed(minted):
+                    self._leave_malformed(record, minted)
         elif x.method == "POST" and isinstance(body, dict) and "method" in body and "id" in body:
             self._call(record, spec_session, session)
         elif x.method == "POST" and isinstance(body, dict) and "id" in body and ("result" in body or "error" in body):
@@ -374,6 +376,14 @@ class _Timeline:
             self._delete(record, spec_session, session)
         if not initialize:
             self._follow_minted(record)
+
+    def _leave_malformed(self, record: Record, minted: str) -> None:
+        """A session minted with an id outside 0x21-0x7E (MCP B30) is judged on its
+        ``initialize`` (new-session-on-initialize); its later requests would each be judged as
+        a stranger's malformed id, a second finding of the same fault, so they are not judged."""
+        self.unjudged.add(minted)
+        self.open.append(f"exchange {record.number}: session {minted!r} was minted malformed (MCP B30): "
+                         "the rest of it is not judged")
 
     def _follow_minted(self, record: Record) -> None:
         """A request that is not ``initialize`` answered 2xx with a new ``Mcp-Session-Id`` (a

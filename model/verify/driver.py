@@ -90,7 +90,7 @@ class Driver:
             raise Inconclusive(f"{label}: initialize answered HTTP {exchange.status} without a result")
         self.client.protocol_version = negotiated_version(exchange) or self.client.protocol_version
         session = exchange.session_header
-        if exchange.echoes_malformed_session:
+        if exchange.names_malformed_session:
             raise Inconclusive(f"{label}: initialize answered a malformed Mcp-Session-Id {session!r} (MCP B30)")
         if session is not None:
             self._sessions.append(session)

@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from mcp_resume.spec.actions import describe
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Level, Profile
-from mcp_resume.spec.verdicts import Verdict, worst
+from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 
 from mcp_resume.model.http.evidence import Exchange
 from mcp_resume.model.traffic.validate import Placed, Validation
@@ -95,7 +95,7 @@ def _broken(rule: str, profile: Profile, own: Driven | None, broken: list[Driven
     verdict = worst(run.validation.result(rule).verdict for run in broken)
     first = next(run for run in broken if run.validation.result(rule).verdict is verdict)
     steps = [s for s in first.validation.result(rule).steps if _finding(rule, s) is not None]
-    step = steps[0]
+    step = next((s for s in steps if verdict_for_finding(_found(rule, s), profile) is verdict), steps[0])
     label = _exchange(first, step).label
     reason = f"{label}: {_finding(rule, step)}"
     more = sum(len([s for s in run.validation.result(rule).steps if _finding(rule, s)]) for run in broken) - 1
@@ -103,7 +103,7 @@ def _broken(rule: str, profile: Profile, own: Driven | None, broken: list[Driven
         reason += f" (+{more} more)"
     if own is None or first is not own:
         reason += f" (seen in the traffic of the {first.rule} scenario)"
-    rule_level = level(rule, profile)
+    rule_level = level(rule, profile, _found(rule, step).case)  # a case's own level where it has one
     if verdict is Verdict.WARN and rule_level is Level.MAY:
         reason = f"an answer outside what {profile.value} accepts for this MAY: {reason}"
     checks = [c for run in broken for c in checks_of(rule, run)]
@@ -181,8 +181,14 @@ def _delivered(item) -> str:
     return f"{item.event} (request {item.request})" if item.request else item.event
 
 
+def _found(rule: str, step: Placed):
+    """The first finding of ``rule`` at ``step`` (a ``spec.invariants.Finding``), or ``None``."""
+    return next((f for f in step.report.findings if f.rule == rule), None)
+
+
 def _finding(rule: str, step: Placed) -> str | None:
-    return next((f.message for f in step.report.findings if f.rule == rule), None)
+    found = _found(rule, step)
+    return None if found is None else found.message
 
 
 def _exchange(run: Driven, step: Placed) -> Exchange:

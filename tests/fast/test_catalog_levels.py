@@ -249,6 +249,11 @@ CASE_LEVELS = [
     ('standalone-stream-scope', 'response-elsewhere', 'mcp-2025-11-25', 'MUST', ('D16-D22',)),
     ('standalone-stream-scope', 'response-elsewhere', 'boundary', 'MUST', ('D16-D22',)),
     ('standalone-stream-scope', 'response-elsewhere', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7',)),
+    ('new-session-on-initialize', 'malformed-id', 'mcp-2025-03-26', 'MUST', ('B30',)),
+    ('new-session-on-initialize', 'malformed-id', 'mcp-2025-06-18', 'MUST', ('C28-C36',)),
+    ('new-session-on-initialize', 'malformed-id', 'mcp-2025-11-25', 'MUST', ('D34-D35',)),
+    ('new-session-on-initialize', 'malformed-id', 'boundary', 'MUST', ('D34-D35',)),
+    ('new-session-on-initialize', 'malformed-id', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
     ('sessionless-request-scope', 'after-final', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
@@ -381,6 +386,13 @@ def test_a_stream_resumption_left_unanswered_fails_under_every_session_era_profi
         assert verdict_for_broken("replay-suffix", profile, outside=True) is Verdict.WARN
         assert verdict_for_broken("replay-suffix", profile, "no-answer", outside=True) is Verdict.FAIL
     assert verdict_for_broken("replay-suffix", Profile.BOUNDARY, "no-answer") is Verdict.FAIL
+
+
+def test_a_malformed_minted_session_id_fails_where_minting_one_is_a_may():
+    # minting a session id is optional (B28), minting one outside 0x21-0x7E is not (B30, D35)
+    for profile in MCP_PROFILES:
+        assert verdict_for_broken("new-session-on-initialize", profile) is Verdict.PASS
+        assert verdict_for_broken("new-session-on-initialize", profile, "malformed-id") is Verdict.FAIL
 
 
 def test_a_never_issued_id_warns_under_mcp_and_an_ended_session_fails():

@@ -132,6 +132,16 @@ def test_a_never_issued_session_id_is_its_own_case():
     assert (finding.rule, finding.case) == ("unknown-session-404", None)
 
 
+@pytest.mark.covers("new-session-on-initialize")
+@pytest.mark.parametrize("minted", ["S 1", "", "S\u00e91", "S\x7f"])
+def test_a_session_id_minted_outside_visible_ascii_is_its_own_case(minted):
+    initialize = step(DROPPED, a.Initialize())
+    assert rules(initialize) == []
+    [finding] = inv.check_transition(observed(initialize, session=minted))
+    assert (finding.rule, finding.case) == ("new-session-on-initialize", "malformed-id")
+    assert rules(observed(initialize, session="S!~9")) == []
+
+
 @pytest.mark.covers("reject-foreign-event-id")
 def test_a_resumption_error_that_looks_like_the_missing_session_error_is_caught():
     assert inv.distinct_rejections((400, RESUMPTION_ERROR_CODE), (400, MISSING_SESSION_ERROR_CODE)) == []

@@ -78,6 +78,20 @@ def test_an_exchange_the_server_never_answered_is_left_open_with_the_rest_of_its
     assert result.result("reject-foreign-event-id").verdict is not Verdict.FAIL  # its session is no longer judged
 
 
+@pytest.mark.covers("new-session-on-initialize")
+def test_a_session_minted_malformed_fails_on_its_initialize_and_the_rest_of_it_is_not_judged():
+    records = recorded("reference")
+    session = next(r.exchange.session_header for r in records if r.exchange.session_header)
+    for r in records:
+        for headers in (r.exchange.request_headers, r.exchange.response_headers):
+            if headers.get("mcp-session-id") == session:
+                headers["mcp-session-id"] = "bad session id"  # a space: outside 0x21-0x7E (B30)
+    result = validate(records, Profile.MCP_2025_11_25)
+    failed = [r.id for r in RULES if result.result(r.id).verdict is Verdict.FAIL]
+    assert failed == ["new-session-on-initialize"]
+    assert any("'bad session id' was minted malformed" in line for line in result.open)
+
+
 def test_a_request_body_that_is_not_json_is_left_open_and_said():
     records = recorded("reference")
     call = next(r for r in records if isinstance(r.exchange.request_body, dict) and r.exchange.request_body.get("method") == "tools/call")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -26,7 +27,6 @@ BOUND_SECONDS = 1.0
         ("sse_with_bad_json", "not a JSON object"),
         ("html_page", "text/html"),
         ("json_that_is_not", "not JSON"),
-        ("malformed_session_header", "malformed Mcp-Session-Id"),
         ("dripping_sse", "no initialize result"),
         ("not_found", "initialize answered HTTP 404"),
     ],
@@ -41,6 +41,20 @@ def test_hostile_targets_end_in_one_line_and_exit_3(make_target, words, capsys):
     assert words in err and err.startswith("mcp-resume verify: error: ") and err.count("\n") == 1
     assert "Traceback" not in err
     assert elapsed < 4 * BOUND_SECONDS + 2
+
+
+@pytest.mark.timeout(120)
+def test_a_server_minting_a_malformed_session_id_fails_and_is_not_a_target_error(capsys, tmp_path):
+    report = tmp_path / "report.json"
+    with hostile.http_server(hostile.malformed_session_header) as url:
+        code = main(["verify", url, "--timeout", str(BOUND_SECONDS), "--json", str(report)])
+    assert code == 1, capsys.readouterr().err
+    verdicts = {v["rule"]: v for v in json.loads(report.read_text())["verdicts"]}
+    judged = verdicts["new-session-on-initialize"]
+    assert judged["verdict"] == "FAIL" and judged["level"] == "MUST"
+    assert "'bad session id', not visible ASCII" in judged["evidence"]["reason"]
+    assert verdicts["session-delete"]["verdict"] == "INCONCLUSIVE"  # no usable session to DELETE
+    assert "B30" in capsys.readouterr().out
 
 
 def _hostile(kind):
