@@ -109,8 +109,10 @@ stream: the cursor's own event, earlier ones, duplicates, another order (B25/D30
 what followed the id only: a SHOULD NOT under the MCP revisions, where leaving out is a MAY)."""
 
 NO_ANSWER = "no-answer"
-"""The case of ``replay-suffix`` for a stream resumption the server never answers: no response head
-at all. A GET gets an SSE stream or 405 (B15/C15/D18, MUST), whether or not the server replays."""
+"""The case of ``replay-suffix`` and ``reject-foreign-event-id`` for a GET with ``Last-Event-ID`` in a
+live session that the server never answers: no response head at all. A GET gets an SSE stream or 405
+(B15/C15/D18, MUST), whether or not the server replays, and whatever it does with a cursor it cannot
+resume."""
 
 RESPONSE_ELSEWHERE = "response-elsewhere"
 """The case of ``standalone-stream-scope`` for a response sent on a stream other than its request's:
@@ -254,6 +256,16 @@ RULES: tuple[Rule, ...] = (
             _g(MUST, "§3.2", "decision-3"),
             _g(NA, "F17", why="2026-07-28 answers GET with 405 and ignores Last-Event-ID (F17)"),
         ),
+        cases={
+            NO_ANSWER: (
+                _g(MUST, "B15", why="a GET is answered with an SSE stream or 405 (B15); how a cursor the server "
+                                    "cannot resume is refused is open, leaving the GET unanswered is not"),
+                _g(MUST, "C13-C19", why="as B15"),
+                _g(MUST, "D16-D22", why="as B15"),
+                _g(MUST, "D16-D22", "decision-3", why="as B15"),
+                _g(NA, "F17", why="2026-07-28 answers GET with 405 and ignores Last-Event-ID (F17)"),
+            ),
+        },
     ),
     _rule(
         "unknown-session-404",

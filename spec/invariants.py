@@ -134,10 +134,15 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 # -- server checks --------------------------------------------------------------------
 
 
+_CURSOR_BRANCHES = (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
+"""The branches of a GET with ``Last-Event-ID`` in a live session: a cursor resumed or refused."""
+
+
 def status_check(t: Transition) -> list:
-    """The status is one the profile accepts for the branch; a refusal delivers nothing. A stream
-    resumption left with no answer at all is the case ``NO_ANSWER`` (B15: a GET gets an SSE
-    stream or 405); a new session named by a malformed id, the case ``MALFORMED_ID`` (B30)."""
+    """The status is one the profile accepts for the branch; a refusal delivers nothing. A GET with
+    ``Last-Event-ID`` in a live session (branches 1 and 3) left with no answer at all is the case
+    ``NO_ANSWER`` (B15: a GET gets an SSE stream or 405); a new session named by a malformed id,
+    the case ``MALFORMED_ID`` (B30)."""
     if t.outcome is None or t.observation.version_refused:
         return []  # a refusal for the version header is protocol-version-accepted's finding
     problems = []
@@ -149,7 +154,7 @@ def status_check(t: Transition) -> list:
         accepted = _describe_statuses(t.outcome.statuses)
         answer = "gave no answer" if status is None else f"answered {status}"
         problem = f"{t.outcome.branch.value}: {answer}, expected {accepted}"
-        unanswered = status is None and t.outcome.branch is Branch.STREAM_RESUMPTION
+        unanswered = status is None and t.outcome.branch in _CURSOR_BRANCHES
         problems.append((problem, NO_ANSWER) if unanswered else problem)
     elif _is_refusal(status) and t.observation.events:
         problems.append(f"{t.outcome.branch.value}: refused with {status} yet delivered {len(t.observation.events)} event(s)")

@@ -378,16 +378,16 @@ class SpecUnrolling:
         return kept + [(rule, unanswered) for rule, b in broken if (unanswered := self._unanswered(judged, rule, b)) is not None]
 
     def _unanswered(self, s: Step, rule: str, broken):
-        """``broken`` as far as it is a stream resumption left with no answer, when the profile levels
-        ``replay-suffix`` below MUST but its case ``no-answer`` a MUST (MCP B15: a GET gets an SSE
-        stream or 405); ``None`` otherwise."""
-        if rule != BRANCH_RULE[Branch.STREAM_RESUMPTION] or level(rule, self.profile) is Level.MUST \
-                or level(rule, self.profile, NO_ANSWER) is not Level.MUST:
+        """``broken`` as far as it is a GET with a cursor (branch 1 or 3) left with no answer, when the
+        profile levels the branch's rule below MUST but its case ``no-answer`` a MUST (MCP B15: a GET
+        gets an SSE stream or 405); ``None`` otherwise."""
+        branch = next((b for b in (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID) if BRANCH_RULE[b] == rule), None)
+        if branch is None or level(rule, self.profile) is Level.MUST or level(rule, self.profile, NO_ANSWER) is not Level.MUST:
             return None
         L = s.L
         request = Request(L, METHOD_OF[ActionKind.RECONNECT], s.X, s.R, s.A, self.profile)
-        resumption = L.and_(L.eq(s.A.kind, L.enum(ActionKind.RECONNECT)), request.lands(Branch.STREAM_RESUMPTION))
-        return L.and_(broken, resumption, L.eq(s.O.status, L.int_(NO_ANSWER_STATUS)))
+        landed = L.and_(L.eq(s.A.kind, L.enum(ActionKind.RECONNECT)), request.lands(branch))
+        return L.and_(broken, landed, L.eq(s.O.status, L.int_(NO_ANSWER_STATUS)))
 
     def _of_must_case(self, s: Step, rule: str, broken):
         """``broken`` without the case of ``rule`` the profile levels below MUST: a session id

@@ -234,6 +234,11 @@ CASE_LEVELS = [
     ('replay-suffix', 'stranded', 'mcp-2025-11-25', 'SHOULD', ('D11', 'D30')),
     ('replay-suffix', 'stranded', 'boundary', 'MUST', ('D11', 'D30', 'decision-1')),
     ('replay-suffix', 'stranded', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
+    ('reject-foreign-event-id', 'no-answer', 'mcp-2025-03-26', 'MUST', ('B15',)),
+    ('reject-foreign-event-id', 'no-answer', 'mcp-2025-06-18', 'MUST', ('C13-C19',)),
+    ('reject-foreign-event-id', 'no-answer', 'mcp-2025-11-25', 'MUST', ('D16-D22',)),
+    ('reject-foreign-event-id', 'no-answer', 'boundary', 'MUST', ('D16-D22', 'decision-3')),
+    ('reject-foreign-event-id', 'no-answer', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
     ('unknown-session-404', 'never-issued', 'mcp-2025-03-26', 'SHOULD', ('§3.8', 'B33')),
     ('unknown-session-404', 'never-issued', 'mcp-2025-06-18', 'SHOULD', ('§3.8', 'C28-C36')),
     ('unknown-session-404', 'never-issued', 'mcp-2025-11-25', 'SHOULD', ('§3.8', 'D37-D41')),
@@ -386,6 +391,13 @@ def test_a_stream_resumption_left_unanswered_fails_under_every_session_era_profi
         assert verdict_for_broken("replay-suffix", profile, outside=True) is Verdict.WARN
         assert verdict_for_broken("replay-suffix", profile, "no-answer", outside=True) is Verdict.FAIL
     assert verdict_for_broken("replay-suffix", Profile.BOUNDARY, "no-answer") is Verdict.FAIL
+
+
+def test_a_cursor_refusal_left_unanswered_fails_under_every_session_era_profile():
+    # how to refuse a cursor the server cannot resume is open (a MAY), leaving the GET unanswered is not (B15)
+    for profile in MCP_PROFILES:
+        assert verdict_for_broken("reject-foreign-event-id", profile, outside=True) is Verdict.WARN
+        assert verdict_for_broken("reject-foreign-event-id", profile, "no-answer", outside=True) is Verdict.FAIL
 
 
 def test_a_malformed_minted_session_id_fails_where_minting_one_is_a_may():

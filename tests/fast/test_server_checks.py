@@ -143,6 +143,15 @@ def test_a_session_id_minted_outside_visible_ascii_is_its_own_case(minted):
 
 
 @pytest.mark.covers("reject-foreign-event-id")
+def test_a_foreign_cursor_left_unanswered_is_the_no_answer_case():
+    foreign = step(DROPPED, a.Reconnect("S1", "E5"))  # E5 is of S2
+    [finding] = inv.check_transition(observed(foreign, status=None, events=()))
+    assert (finding.rule, finding.case, finding.outside) == ("reject-foreign-event-id", "no-answer", True)
+    [finding] = inv.check_transition(observed(foreign, status=500, events=()))
+    assert (finding.rule, finding.case) == ("reject-foreign-event-id", None)
+
+
+@pytest.mark.covers("reject-foreign-event-id")
 def test_a_resumption_error_that_looks_like_the_missing_session_error_is_caught():
     assert inv.distinct_rejections((400, RESUMPTION_ERROR_CODE), (400, MISSING_SESSION_ERROR_CODE)) == []
     assert inv.distinct_rejections((409, None), (400, None)) == []

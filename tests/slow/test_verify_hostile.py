@@ -29,12 +29,13 @@ def test_a_server_that_stops_answering_after_the_probe_gets_a_verdict_for_every_
     verdicts = {v["rule"]: v for v in report["verdicts"]}
     assert code in (1, 3) and list(verdicts) == [r.id for r in RULES]  # never 0: much was never checked
     assert elapsed < 30 + 10
-    # GET never answered: MCP allows only an SSE stream or 405 (B15), so a session resumption and
-    # a stream resumption that get no answer break a MUST (replay-suffix's case no-answer), and
-    # the rules that need a GET stream have none
+    # GET never answered: MCP allows only an SSE stream or 405 (B15), so a session resumption, a
+    # stream resumption and a cursor refusal that get no answer break a MUST (the case no-answer
+    # of replay-suffix and reject-foreign-event-id), and the rules that need a GET stream have none
     assert verdicts["session-identity-stable"]["verdict"] == "FAIL"
-    replay = verdicts["replay-suffix"]
-    assert replay["verdict"] == "FAIL" and "gave no answer" in replay["evidence"]["reason"]
+    for rule in ("replay-suffix", "reject-foreign-event-id"):
+        judged = verdicts[rule]
+        assert (judged["verdict"], judged["level"]) == ("FAIL", "MUST") and "gave no answer" in judged["evidence"]["reason"]
     for rule in ("no-replay-on-session-resume", "server-request-ownership", "no-broadcast"):
         assert verdicts[rule]["verdict"] == "SKIP" and "answered nothing" in verdicts[rule]["evidence"]["reason"]
     for verdict in verdicts.values():
