@@ -136,6 +136,10 @@ class Deviation(str, Enum):
     EMPTY_REPLAY_NEVER_ANSWERED = "empty-replay-never-answered"
     """A stream resumption with nothing to replay is never answered: the GET gets no response head
     (java-sdk PR 1093)."""
+    CURSOR_REFUSAL_NEVER_ANSWERED = "cursor-refusal-never-answered"
+    """A ``Last-Event-ID`` the server cannot resume in a live session (never issued, another
+    session's, an evicted or expired stream's) is never answered: where a correct server refuses
+    it, the GET gets no response head (java-sdk PR 1093: no replay, no response)."""
     ENDED_STREAM_EMPTY_200 = "ended-stream-empty-200"
     """A stream resumption of a stream that has ended (its call answered) is answered 200 with an
     empty stream that ends at once: the server keeps the session but not the finished stream's
@@ -404,6 +408,14 @@ DESIGNS: tuple[Design, ...] = (
             "resuming a stream that has ended gets 200 and an empty stream that ends at once: nothing replayed",
             {"replay-suffix"},
             [D.ENDED_STREAM_EMPTY_200]),
+    _design(38, "cursor-refusal-never-answered",
+            "a Last-Event-ID the server cannot resume (unknown, another session's, evicted) never gets an answer: "
+            "the GET hangs",
+            {"reject-foreign-event-id"},
+            [D.CURSOR_REFUSAL_NEVER_ANSWERED],
+            # a GET left unanswered breaks the MUST of B15/C15/D18 (reject-foreign-event-id's case NO_ANSWER)
+            caught_under=frozenset({Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25,
+                                    Profile.BOUNDARY})),
 )
 
 

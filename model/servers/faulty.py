@@ -500,6 +500,15 @@ class EmptyReplayNeverAnswered(ReferenceServer):
         return super().resume_stream(session, last_event_id)
 
 
+class CursorRefusalNeverAnswered(ReferenceServer):
+    """``Deviation.CURSOR_REFUSAL_NEVER_ANSWERED``: a stream resumption the reference refuses (the
+    cursor names no retained event of the session) gets no answer (``Observation.status`` ``None``)."""
+
+    def resume_stream(self, session: str, last_event_id: str) -> Observation:
+        observation = super().resume_stream(session, last_event_id)
+        return Observation() if observation.status == 400 else observation
+
+
 class EndedStreamEmpty200(ReferenceServer):
     """``Deviation.ENDED_STREAM_EMPTY_200``: resuming a stream that has ended gets 200 and nothing."""
 
@@ -558,6 +567,7 @@ BEHAVIOUR: dict[Deviation, type[ReferenceServer]] = {
     Deviation.UNKNOWN_CURSOR_PAST_END: UnknownCursorPastEnd,
     Deviation.EMPTY_REPLAY_NEVER_ANSWERED: EmptyReplayNeverAnswered,
     Deviation.ENDED_STREAM_EMPTY_200: EndedStreamEmpty200,
+    Deviation.CURSOR_REFUSAL_NEVER_ANSWERED: CursorRefusalNeverAnswered,
 }
 """The server class of each deviation."""
 

@@ -713,6 +713,8 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
     Deviation.EMPTY_REPLAY_NEVER_ANSWERED: _fixed(Variation(
         (Override(_resumed_from_last, _status(NO_ANSWER_STATUS), _nothing, lambda d, t: d.L.false()),),
         departs=_resumed_from_last)),
+    Deviation.CURSOR_REFUSAL_NEVER_ANSWERED: _fixed(Variation(
+        (Override(lambda d: d.reconnect(Branch.REJECT_FOREIGN_EVENT_ID), _status(NO_ANSWER_STATUS), _nothing),))),
     Deviation.ENDED_STREAM_EMPTY_200: _fixed(Variation(
         (Override(_ended_stream_resumed, None, _nothing),), departs=_ended_stream_resumed)),
     Deviation.DELETE_ENDS_ALL_SESSIONS: _fixed(Variation(

@@ -39,11 +39,13 @@ def add_parser(subparsers, summary: str) -> None:
             "Run every machine check of the spec, side by side on the cores: the Z3 queries over the decision "
             "table and the transition-system proofs (with a shortest run refuting each faulty design), the "
             "Hypothesis state machine against the spec and the in-process reference server, every faulty design "
-            "explored beside the spec to its shortest counterexample (replayed to confirm it), the diagrams, and "
-            "the spec's default bound exhausted and compared with the state-space manifest. --kill-matrix adds "
+            "explored beside the spec to its shortest counterexample (replayed to confirm it), the correct "
+            "variations explored (each holds), liveness (under fair reconnection every pending server request is "
+            "delivered, answered or cancelled) under boundary and mcp-2025-11-25, the spec explored under mcp-2025-11-25, the "
+            "sessionless mcp-2026-07-28 machine with its reference and faulty servers, the diagrams, and the "
+            "spec's default bound exhausted and compared with the state-space manifest. --kill-matrix adds "
             "every faulty design against every checker. Writes proof results, counterexample traces and "
-            "diagrams to --out, and one line per finished stage to stderr. The sessionless mcp-2026-07-28 "
-            "profile has no sessions to resume and is checked by 'verify' only."
+            "diagrams to --out, and one line per finished stage to stderr."
         ),
         epilog="Exit codes: 0 all holds, 1 something does not hold, 2 usage error, 130 interrupted.",
     )

@@ -16,11 +16,11 @@ from mcp_resume.spec.profiles import Profile
 
 
 def test_the_current_expectations_pinned():
-    """A wrong edit of the data shows here: these are docs/design.md §5's thirty-seven designs."""
-    assert designs.NUMBERS == tuple(range(1, 38))
-    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18, 19, 21, 24, 32, 36} \
+    """A wrong edit of the data shows here: these are docs/design.md §5's thirty-eight designs."""
+    assert designs.NUMBERS == tuple(range(1, 39))
+    assert designs.caught_under(Profile.MCP_2025_11_25) == {1, 2, 4, 6, 9, 12, 13, 14, 18, 19, 21, 24, 32, 36, 38} \
         == CAUGHT_UNDER_MCP
-    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 38))
+    assert designs.caught_under(Profile.BOUNDARY) == set(range(1, 39))
     # ending a session at will is MCP-correct (B33): designs 23 and 29 tell the profiles apart
     assert not designs.design(23).caught(Profile.MCP_2025_11_25) and "expiry-independent" in designs.design(23).rules
     assert designs.design(20).rules == designs.design(26).rules == designs.design(27).rules == {"reemit-pending"}
@@ -112,15 +112,15 @@ def test_an_explicit_profile_set_overrides_the_derivation():
 
 def test_unknown_designs_are_named():
     with pytest.raises(KeyError, match="designs are 1, 2"):
-        designs.design(38)
-    assert designs.target_number("design-37") == 37
-    assert designs.target_number("design-38") is None and designs.target_number("design-1x") is None
-    with pytest.raises(ValueError, match="design-37, variation-cancel"):
-        server_factory("design-38")
-    assert designs.numbers_text() == "1-37"
+        designs.design(39)
+    assert designs.target_number("design-38") == 38
+    assert designs.target_number("design-39") is None and designs.target_number("design-1x") is None
+    with pytest.raises(ValueError, match="design-38, variation-cancel"):
+        server_factory("design-39")
+    assert designs.numbers_text() == "1-38"
 
 
-# -- designs 13-37 and the correct variations, each on a short run of its own ---------------
+# -- designs 13-38 and the correct variations, each on a short run of its own ---------------
 
 from mcp_resume.model.harness.checker import Counterexample, Checker, replay  # noqa: E402
 from mcp_resume.model.servers.reference import ReferenceServer  # noqa: E402
@@ -163,6 +163,7 @@ RUNS = {
     35: (_OPEN + [a.DropConnection("T1"), a.Reconnect("S1", "unknown-event")], "reject-foreign-event-id"),
     36: (_OPEN + [a.DropConnection("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
     37: (_OPEN + [a.Respond("T1"), a.Reconnect("S1", "E1")], "replay-suffix"),
+    38: ([a.Initialize(), a.Reconnect("S1", "unknown-event")], "reject-foreign-event-id"),
 }
 
 

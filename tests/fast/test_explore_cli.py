@@ -119,9 +119,9 @@ def test_bad_input_is_a_usage_error(args, message, capsys):
 
 
 @pytest.mark.parametrize("args, message", [
-    (["explore-design", "38"], "unknown design 38"),
-    (["graph", "--out", "g", "--design", "38"], "unknown design 38"),
-    (["liveness", "38"], "unknown design 38"),
+    (["explore-design", "39"], "unknown design 39"),
+    (["graph", "--out", "g", "--design", "39"], "unknown design 39"),
+    (["liveness", "39"], "unknown design 39"),
     (["explore-design", "3", "--bound", "huge"], "unknown bound"),
     (["kill-matrix", "--bound", "huge"], "unknown bound"),
     (["graph", "--out", "g", "--sessions", "0"], "--sessions must be at least 1, got 0"),

@@ -51,3 +51,71 @@ def test_profiles_stated_for_a_design_override_what_its_rules_would_say():
     assert [p for p in Profile if d.caught(p)] == [Profile.MCP_2025_06_18]
     derived = designs.Design(99, "x", "derived", frozenset({"replay-suffix"}), (designs.Deviation.OFF_BY_ONE_REPLAY,))
     assert derived.caught(Profile.BOUNDARY) and not derived.caught(Profile.MCP_2026_07_28)
+
+
+RULES_OF = {
+    1: {"replay-suffix", "reemit-pending", "event-id-unique", "no-cross-session"},
+    2: {"reject-foreign-event-id", "server-request-ownership", "no-cross-session"},
+    3: {"reemit-keeps-pending"},
+    4: {"no-replay-on-session-resume"},
+    5: {"reject-orphan-event-id"},
+    6: {"no-reemit-on-stream-resume"},
+    7: {"replay-suffix"},
+    8: {"reject-foreign-event-id", "expiry-independent"},
+    9: {"reject-foreign-event-id", "server-request-ownership", "no-cross-session"},
+    10: {"reject-foreign-event-id"},
+    11: {"reject-foreign-event-id"},
+    12: {"server-request-ownership", "no-cross-session"},
+    13: {"no-broadcast"},
+    14: {"replay-suffix", "no-cross-session"},
+    15: {"replay-suffix"},
+    16: {"replay-suffix"},
+    17: {"reject-orphan-event-id"},
+    18: {"replay-suffix", "no-cross-session"},
+    19: {"unknown-session-404"},
+    20: {"reemit-pending"},
+    21: {"server-request-ownership", "no-cross-session", "no-broadcast"},
+    22: {"replay-suffix"},
+    23: {"reject-foreign-event-id", "expiry-independent"},
+    24: {"event-id-unique"},
+    25: {"standalone-stream-scope"},
+    26: {"reemit-pending"},
+    27: {"reemit-pending"},
+    28: {"replay-suffix"},
+    29: {"unknown-session-404", "expiry-independent", "no-duplicate-tool-call", "session-identity-stable",
+         "reject-foreign-event-id"},
+    30: {"replay-suffix"},
+    31: {"replay-suffix"},
+    32: {"standalone-stream-scope"},
+    33: {"call-answered", "replay-suffix"},
+    34: {"call-answered", "replay-suffix"},
+    35: {"reject-foreign-event-id", "replay-suffix"},
+    36: {"replay-suffix"},
+    37: {"replay-suffix"},
+    38: {"reject-foreign-event-id"},
+}
+"""The rules each design breaks, as docs/design.md §5 lists them: a rule dropped from a design
+leaves a checker's finding on it unexplained (the kill matrix files findings by these)."""
+
+MUSTS_UNDER_MCP = {1, 2, 4, 6, 9, 12, 13, 14, 18, 19, 21, 24, 32, 36, 38}
+"""The designs every MCP revision catches: those breaking one of its MUSTs."""
+
+
+def test_the_rules_of_every_design_pinned():
+    assert {d.number: set(d.rules) for d in designs.DESIGNS} == RULES_OF
+
+
+def test_every_mcp_revision_catches_the_same_designs():
+    for profile in (Profile.MCP_2025_03_26, Profile.MCP_2025_06_18, Profile.MCP_2025_11_25):
+        assert designs.caught_under(profile) == MUSTS_UNDER_MCP
+
+
+def test_the_correct_variations_and_the_bounds_two_designs_need_pinned():
+    assert [v.target for v in designs.VARIATIONS] == [
+        "variation-cancel", "variation-ring-buffer", "variation-reserialised", "variation-json-response",
+        "variation-second-get-400", "variation-ping-on-resume", "variation-evicted-cursor-exact"]
+    assert designs.variation("ring-buffer") is designs.BY_TARGET["variation-ring-buffer"]
+    with pytest.raises(KeyError, match="ring-buffer"):
+        designs.variation("no-such-variation")
+    assert {d.number: dict(d.needs) for d in designs.DESIGNS if d.needs} == {
+        16: {"events": 3, "depth": 8}, 31: {"events": 3, "depth": 8}}

@@ -1,0 +1,100 @@
+"""The 2026-07-28 machine's own transition relation (spec/sessionless/machine.py): which
+actions are enabled where, what each step shows and leaves, and the machine's sanity
+checks. The rules a server is judged by are pinned in test_spec_pins_sessionless.py."""
+
+from __future__ import annotations
+
+import typing
+
+import pytest
+
+from mcp_resume.spec.sessionless import machine as s
+from mcp_resume.spec.sessionless.machine import Call, CallStatus, Message, MessageKind, SessionlessState
+
+SERVER_ACTIONS = (s.CloseStream, s.SendProgress, s.RequireInput, s.SendResult)
+
+
+def run(*actions, state=s.INITIAL):
+    for action in actions:
+        state = s.step(state, action).after
+    return state
+
+
+OPEN = run(s.SendRequest("Q1"))
+ASKED = run(s.RequireInput("Q1"), state=OPEN)  # Q1 answered with an InputRequiredResult (F20)
+
+
+def test_every_action_class_is_one_kind_of_the_union():
+    assert set(typing.get_args(s.SessionlessAction)) == set(s.ACTION_TYPES.values())
+    assert len(s.ACTION_TYPES) == 9 and all(kind == cls.kind for kind, cls in s.ACTION_TYPES.items())
+
+
+def test_a_new_request_needs_an_id_the_client_never_used():
+    assert s.enabled(s.INITIAL, s.SendRequest("Q1"))
+    assert not s.enabled(OPEN, s.SendRequest("Q1"))  # F19: ids are not reused
+    assert not s.enabled(ASKED, s.RetryWithInput("Q1", "Q1"))  # F20: a retry takes a new id
+
+
+def test_a_retry_needs_an_input_required_answer_not_retried_yet():
+    assert s.enabled(ASKED, s.RetryWithInput("Q1", "Q2"))
+    assert not s.enabled(OPEN, s.RetryWithInput("Q1", "Q2"))  # still open: nothing asked for
+    assert not s.enabled(ASKED, s.RetryWithInput("Q9", "Q2"))  # no such request
+    retried = run(s.RetryWithInput("Q1", "Q2"), state=ASKED)
+    assert not s.enabled(retried, s.RetryWithInput("Q1", "Q3"))  # retried once already
+
+
+@pytest.mark.parametrize("server_action", SERVER_ACTIONS)
+def test_closing_and_every_server_action_need_the_request_open(server_action):
+    assert s.enabled(OPEN, server_action("Q1"))
+    assert not s.enabled(OPEN, server_action("Q2"))  # never sent
+    assert not s.enabled(ASKED, server_action("Q1"))  # answered already
+    cancelled = run(s.CloseStream("Q1"), state=OPEN)
+    assert not s.enabled(cancelled, server_action("Q1"))
+
+
+@pytest.mark.parametrize("action", [s.LegacyGet("S1", "E1"), s.LegacyDelete(None), s.SendNotification()])
+def test_legacy_requests_and_notifications_are_always_enabled_and_change_nothing(action):
+    for state in (s.INITIAL, OPEN, ASKED):
+        t = s.step(state, action)
+        assert t.after == state and t.observation.status == s.STATUS[type(action)]
+
+
+def test_a_step_that_is_not_enabled_is_refused():
+    with pytest.raises(ValueError, match="not enabled"):
+        s.step(OPEN, s.SendResult("Q2"))
+
+
+def test_a_request_opens_its_stream_and_a_retry_names_what_it_answers():
+    t = s.step(s.INITIAL, s.SendRequest("Q1"))
+    assert (t.observation.status, t.observation.call) == (200, "Q1") and t.after.calls == (Call("Q1"),)
+    retry = s.step(ASKED, s.RetryWithInput("Q1", "Q2"))
+    assert (retry.observation.status, retry.observation.call) == (200, "Q2")
+    assert retry.after.call("Q2") == Call("Q2", retries="Q1")
+
+
+def test_each_server_action_shows_its_message_and_leaves_its_status():
+    progress = s.step(OPEN, s.SendProgress("Q1"))
+    assert progress.observation.messages == (Message("Q1", "Q1", MessageKind.NOTIFICATION),)
+    assert progress.observation.closed == () and progress.after.call("Q1").notified == 1
+    for action, kind, status in ((s.RequireInput("Q1"), MessageKind.INPUT_REQUIRED, CallStatus.INPUT_REQUIRED),
+                                 (s.SendResult("Q1"), MessageKind.RESULT, CallStatus.COMPLETED)):
+        t = s.step(OPEN, action)
+        assert t.observation.messages == (Message("Q1", "Q1", kind),) and t.observation.closed == ("Q1",)
+        assert t.after.call("Q1").status is status
+    close = s.step(OPEN, s.CloseStream("Q1"))
+    assert close.observation.messages == () and close.observation.closed == ("Q1",)
+    assert close.after.call("Q1").status is CallStatus.CANCELLED
+
+
+def test_candidate_actions_offer_every_server_action_on_every_request():
+    found = s.candidate_actions(OPEN)
+    assert all(action("Q1") in found for action in SERVER_ACTIONS)
+    assert s.SendRequest("Q2") in found and s.RetryWithInput("Q1", "Q2") in found
+
+
+def test_the_sanity_check_names_ids_out_of_order_and_a_request_retried_twice():
+    assert s.sanity_check(run(s.RetryWithInput("Q1", "Q2"), state=ASKED)) == []
+    assert s.sanity_check(SessionlessState((Call("Q2"),))) == ["request Q2 is number 1 the client sent"]
+    twice = SessionlessState((Call("Q1", status=CallStatus.INPUT_REQUIRED), Call("Q2", retries="Q1"),
+                              Call("Q3", retries="Q1")))
+    assert s.sanity_check(twice) == ["request Q1 was retried 2 times"]
