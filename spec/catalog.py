@@ -612,6 +612,25 @@ RULES: tuple[Rule, ...] = (
         ),
         origin="mcp",
     ),
+    _rule(
+        "sessionless-request-validated",
+        "A POST the server cannot take as sent is refused and opens nothing: 400 with HeaderMismatch for an "
+        "MCP-Protocol-Version or Mcp-Method header that differs from the body, 400 for a protocol version it "
+        "does not implement, 404 with -32601 for a method it does not implement.",
+        (
+            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                                           "is not judged yet"),
+            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                                           "is not judged yet"),
+            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                                           "is not judged yet"),
+            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                                           "is not judged yet"),
+            _g(MUST, "F12", "F13", "F14", "F16", why="each refusal, its status and error are named by the text "
+                                                     "(§6.1, §6.2)"),
+        ),
+        origin="mcp",
+    ),
 )
 
 RULES_BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}

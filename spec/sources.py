@@ -158,7 +158,13 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
                        "inputRequests of an InputRequiredResult (MUST NOT)"),
     ("F10", _F_RECEIVE, "resuming SSE streams with Last-Event-ID is not supported"),
     ("F11", "§5 Cancellation", "closing a request's SSE stream cancels that request"),
+    ("F12", "§6.1 Protocol Version Header", "every POST carries MCP-Protocol-Version, equal to the version in its "
+                                            "params._meta; a mismatch gets 400 and HeaderMismatch (-32020)"),
+    ("F13", "§6.1 Protocol Version Header", "a version the server does not implement gets 400 and "
+                                            "UnsupportedProtocolVersionError"),
     ("F14", "§6.1 Protocol Version Header", "an unknown method gets 404: a 404 no longer means the session is gone"),
+    ("F16", "§6.2 Request Metadata Headers", "every request carries Mcp-Method (and Mcp-Name where the method names "
+                                             "a tool, prompt or resource); one that does not match the body gets 400"),
     ("F17", "§7.1 Earlier Streamable HTTP Revisions", "a server of this revision answers GET and DELETE with 405, "
                                                       "ignores Mcp-Session-Id and Last-Event-ID, mints no session id "
                                                       "(SHOULD)"),

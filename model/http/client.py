@@ -274,11 +274,13 @@ class StreamableHttpClient:
         stop: EventFilter | None = None,
         idle: float | None = None,
         until: asyncio.Event | None = None,
+        headers: dict[str, str] | None = None,
     ) -> Exchange:
         """Send one request and read its answer within the bounds; never raises for
-        what the server does. The exchange is appended to ``exchanges``."""
+        what the server does. The exchange is appended to ``exchanges``. ``headers`` (lower-case
+        names) replace the ones the client would send: a request made wrong on purpose."""
         body = self._shaped(body)
-        headers = self._headers(method, session, last_event_id, body)
+        headers = {**self._headers(method, session, last_event_id, body), **(headers or {})}
         exchange = Exchange(label, method, self.url, request_headers=_kept(headers, REQUEST_HEADERS_KEPT))
         if body is not None:
             exchange.sent = summarize_message(body)
@@ -314,13 +316,14 @@ class StreamableHttpClient:
         """``body`` in the request shape of the revision spoken: under 2026-07-28 a request or
         notification carries the per-request envelope in ``params._meta``: the version (F12, the
         same as the header), the client's capabilities (required beside it), its info, and the
-        lowest log level it wants (every level: a tool's log notifications are what verify reads)."""
+        lowest log level it wants (every level: a tool's log notifications are what verify reads).
+        An envelope key ``body`` already carries is kept (a request made wrong on purpose)."""
         if self.protocol_version != SESSIONLESS_VERSION or not isinstance(body, dict) or "method" not in body:
             return body
         params = dict(body.get("params") or {})
         envelope = {META_VERSION_KEY: self.protocol_version, META_CAPABILITIES_KEY: CLIENT_CAPABILITIES,
                     META_CLIENT_INFO_KEY: CLIENT_INFO, META_LOG_LEVEL_KEY: "debug"}
-        params["_meta"] = {**(params.get("_meta") or {}), **envelope}
+        params["_meta"] = {**envelope, **(params.get("_meta") or {})}
         return {**body, "params": params}
 
     async def _run(self, exchange, method, headers, body, deadline, reading: "_Reading") -> None:

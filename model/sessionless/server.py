@@ -45,6 +45,10 @@ class SessionlessServer:
         self.requests[action.id] = RequestRecord(action.id, retries=action.call)
         return Observation(200, call=action.id)
 
+    def on_send_invalid(self, action: s.SendInvalid) -> Observation:
+        status, error = s.REFUSAL[action.fault]
+        return Observation(status, error=error)
+
     def on_close_stream(self, action: s.CloseStream) -> Observation:
         self.requests[action.call].open = False
         return Observation(closed=(action.call,))
@@ -149,6 +153,16 @@ class MintsSessionIds(SessionlessServer):
         return Observation(opened.status, call=opened.call, session="sess-legacy")
 
 
+class TakesAnyRequest(SessionlessServer):
+    """Serves a request whatever its headers and method say, as a session-era server that reads
+    the body alone would: 200 and a stream (breaks F12-F14, F16)."""
+
+    name = "sessionless-takes-any-request"
+
+    def on_send_invalid(self, action: s.SendInvalid) -> Observation:
+        return Observation(200, call=action.id)
+
+
 class ServesGet(SessionlessServer):
     """Answers GET with an empty 200 SSE stream (breaks F17's SHOULD: 405)."""
 
@@ -165,5 +179,6 @@ FAULTY: dict[str, type[SessionlessServer]] = {
     "sessionless-request-scope": OneProgressStream,
     "sessionless-ignores-headers": MintsSessionIds,
     "sessionless-get-405": ServesGet,
+    "sessionless-request-validated": TakesAnyRequest,
 }
 """Each faulty server, by the rule it breaks."""

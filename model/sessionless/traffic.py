@@ -5,7 +5,10 @@ The same walk as ``validate`` over the records' moments, onto the actions of
 
 - a POSTed JSON-RPC request -> ``SendRequest`` (its id is the client's, named
   ``Q1, Q2 ...`` in sending order), or ``RetryWithInput`` when its params carry
-  ``inputResponses`` and a request was answered with an InputRequiredResult (F20);
+  ``inputResponses`` and a request was answered with an InputRequiredResult (F20),
+  or ``SendInvalid`` when the server cannot take it as sent (``fault_of``: a version
+  header that differs from ``_meta`` or that no revision has, an ``Mcp-Method`` that
+  differs from the body, the method ``UNIMPLEMENTED_METHOD``);
   a POSTed notification -> ``SendNotification``; GET -> ``LegacyGet``; DELETE ->
   ``LegacyDelete``; a POSTed response is no action (this revision has no server
   requests to answer, F7);
@@ -26,18 +29,23 @@ from __future__ import annotations
 from typing import Any
 
 from mcp_resume.spec.sessionless import machine as s
-from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Profile
 from mcp_resume.spec.sessionless.checks import (
-    CLOSE_CANCELS, GET_405, IGNORES_HEADERS, NO_SERVER_REQUESTS, REQUEST_SCOPE, RETRY_NEW_ID, check_step,
+    CLOSE_CANCELS, GET_405, IGNORES_HEADERS, NO_SERVER_REQUESTS, REQUEST_SCOPE, REQUEST_VALIDATED, RETRY_NEW_ID,
+    check_step,
 )
 from mcp_resume.spec.catalog import AGREEMENT
 
 from mcp_resume.model.harness.checker import StepReport
-from mcp_resume.model.http.evidence import End, SseEvent
+from mcp_resume.model.http.client import META_VERSION_KEY
+from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.validate import Placed, Validation, moments_in_order, notes_of, results_of
 
 REVISION = s.REVISION
+
+UNIMPLEMENTED_METHOD = "mcp-resume/unimplemented"
+"""A method no server implements (in mcp-resume's own namespace): what verify sends for F14."""
 
 
 class _Timeline:
@@ -84,6 +92,11 @@ class _Timeline:
 
     def _request(self, record: Record, body: dict, session, cursor, minted) -> None:
         x = record.exchange
+        fault = fault_of(x.request_headers, body)
+        if fault is not None:
+            refused = s.Observation(x.status, session=minted, error=error_code(x.body))
+            self.place(s.SendInvalid(self.state.next_call_id(), fault), refused, record)
+            return
         call = self.calls[str(body["id"])] = self.state.next_call_id()
         retried = _retried(self.state) if "inputResponses" in (body.get("params") or {}) else None
         action = s.RetryWithInput(retried, call) if retried else s.SendRequest(call, session, cursor)
@@ -136,6 +149,30 @@ class _Timeline:
         self.place(s.CloseStream(call), s.Observation(closed=(call,)), record)
 
 
+def fault_of(headers: dict[str, str], body: dict) -> s.Fault | None:
+    """What makes the POSTed request ``body`` with ``headers`` (lower-case names) one a server
+    cannot take as sent, or ``None``: an ``MCP-Protocol-Version`` that differs from the body's
+    ``_meta`` (F12) or that no MCP revision has (F13), an ``Mcp-Method`` that differs from the
+    body's method (F16), the method ``UNIMPLEMENTED_METHOD`` (F14)."""
+    version = headers.get("mcp-protocol-version")
+    meta = _meta_version(body)
+    if version is not None and meta is not None and version != meta:
+        return s.Fault.VERSION_MISMATCH
+    if version is not None and version not in PROFILE_OF_REVISION:
+        return s.Fault.VERSION_UNSUPPORTED
+    named = headers.get("mcp-method")
+    if named is not None and named != body.get("method"):
+        return s.Fault.METHOD_MISMATCH
+    return s.Fault.METHOD_UNKNOWN if body.get("method") == UNIMPLEMENTED_METHOD else None
+
+
+def _meta_version(body) -> str | None:
+    params = body.get("params") if isinstance(body, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    version = meta.get(META_VERSION_KEY) if isinstance(meta, dict) else None
+    return version if isinstance(version, str) else None
+
+
 def _retried(state: s.SessionlessState) -> str | None:
     """The request answered with an InputRequiredResult most lately and not retried yet."""
     waiting = [c.id for c in state.calls if c.status is s.CallStatus.INPUT_REQUIRED and not state.retried(c.id)]
@@ -147,6 +184,8 @@ def _judged(before: s.SessionlessState, action, observed: s.Observation) -> set[
     judged = set()
     if action.side == "client":
         judged.add(IGNORES_HEADERS)
+    if isinstance(action, s.SendInvalid):
+        judged.add(REQUEST_VALIDATED)
     if isinstance(action, (s.LegacyGet, s.LegacyDelete)):
         judged.add(GET_405)
     if observed.messages:
@@ -160,9 +199,10 @@ def _judged(before: s.SessionlessState, action, observed: s.Observation) -> set[
 
 def is_sessionless(record: Record) -> bool:
     """An exchange in the request shape of 2026-07-28: its ``MCP-Protocol-Version`` header, or
-    the version in its body's ``params._meta`` (F12), names that revision."""
+    the version in its body's ``params._meta`` (F12), names that revision, or it carries an
+    ``Mcp-Method`` header, which no earlier revision has (F16)."""
     x = record.exchange
-    if x.request_headers.get("mcp-protocol-version") == REVISION:
+    if x.request_headers.get("mcp-protocol-version") == REVISION or "mcp-method" in x.request_headers:
         return True
     params = x.request_body.get("params") if isinstance(x.request_body, dict) else None
     meta = params.get("_meta") if isinstance(params, dict) else None

@@ -111,6 +111,10 @@ FIXES: dict[str, str] = {
     "sessionless-close-cancels": (
         "Under 2026-07-28 treat a closed response stream as the request's cancellation: stop its work and send "
         "nothing more about it on any stream (MCP F11)."),
+    "sessionless-request-validated": (
+        "Check each POST before serving it: answer 400 with HeaderMismatch (-32020) when MCP-Protocol-Version or "
+        "Mcp-Method differs from the body, 400 for a protocol version you do not implement, and 404 with -32601 "
+        "for a method you do not implement (MCP F12, F13, F14, F16)."),
     "sessionless-input-required-retry": (
         "Under 2026-07-28 answer the client's retry with inputResponses under the retry's own JSON-RPC id, as "
         "a new request (MCP F20)."),

@@ -7,7 +7,8 @@
 - ``no_cross_session_after_delete``: the checks of ``no_cross_session`` plus a
   deleted session's event id presented by another session (D50);
 - ``new_session_on_initialize``, ``session_delete``: B28, B31, B33, B35, B36;
-- ``sessionless_get_405``, ``sessionless_ignores_headers``: F1, F10, F17.
+- ``sessionless_get_405``, ``sessionless_ignores_headers``: F1, F10, F17;
+- ``sessionless_request_validated``: F12, F13, F14, F16.
 
 Stream expiry cannot be commanded over HTTP. The scenario makes more streams
 than a server with bounded event storage keeps (``EXPIRY_STREAMS``), then
@@ -22,7 +23,8 @@ import secrets
 
 from mcp_resume.spec.decision import SUCCESSES
 
-from mcp_resume.model.http.client import SESSIONLESS_VERSION
+from mcp_resume.model.http.client import META_VERSION_KEY, SESSIONLESS_VERSION
+from mcp_resume.model.sessionless.traffic import UNIMPLEMENTED_METHOD
 from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, foreign_cursor, require
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.pending import get_streams_across_sessions
@@ -216,5 +218,40 @@ async def sessionless_ignores_headers(d: Driver, ctx: Context) -> None:
             ),
             "tools/list",
         )
+    finally:
+        d.client.protocol_version = spoken
+
+
+UNSUPPORTED_VERSION = "1999-01-01"
+"""A protocol version no MCP revision has: what verify sends for F13."""
+
+OTHER_VERSION = "2025-11-25"
+"""The ``_meta`` version verify sends against a 2026-07-28 header for F12: a real revision, not this one."""
+
+
+def invalid_requests(next_id) -> list[tuple[str, dict, dict[str, str]]]:
+    """The requests of ``sessionless_request_validated``: (label, body, headers that replace the
+    client's), each with a fresh id from ``next_id()``."""
+    def listing(meta_version: str | None = None, method: str = "tools/list") -> dict:
+        params = {"_meta": {META_VERSION_KEY: meta_version}} if meta_version else {}
+        return {"jsonrpc": "2.0", "id": next_id(), "method": method, **({"params": params} if params else {})}
+
+    return [
+        ("POST tools/list whose MCP-Protocol-Version differs from params._meta (F12)", listing(OTHER_VERSION), {}),
+        (f"POST tools/list in protocol version {UNSUPPORTED_VERSION}, which no revision has (F13)",
+         listing(UNSUPPORTED_VERSION), {"mcp-protocol-version": UNSUPPORTED_VERSION}),
+        (f"POST {UNIMPLEMENTED_METHOD}, a method no server implements (F14)", listing(method=UNIMPLEMENTED_METHOD), {}),
+        ("POST tools/list whose Mcp-Method header says prompts/list (F16)", listing(), {"mcp-method": "prompts/list"}),
+    ]
+
+
+async def sessionless_request_validated(d: Driver, ctx: Context) -> None:
+    """POSTs in the 2026-07-28 request shape the server cannot take as sent (``invalid_requests``):
+    each gets its refusal (F12, F13, F14, F16)."""
+    spoken = d.client.protocol_version
+    d.client.protocol_version = SESSIONLESS_VERSION
+    try:
+        for label, body, headers in invalid_requests(d.client.next_id):
+            require(await d.client.send("POST", label=label, body=body, headers=headers, await_id=body["id"]), label)
     finally:
         d.client.protocol_version = spoken

@@ -39,6 +39,7 @@ from mcp_resume.model.verify.lifecycle import (
     session_delete,
     sessionless_get_405,
     sessionless_ignores_headers,
+    sessionless_request_validated,
 )
 from mcp_resume.model.verify.pending import (
     no_broadcast,
@@ -146,6 +147,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("session-delete", session_delete, SESSIONS),
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
+        Scenario("sessionless-request-validated", sessionless_request_validated, ()),
         Scenario("priming-event", priming_event, ("sessions", "sse")),
         Scenario("protocol-version-accepted", protocol_version_accepted, SESSIONS),
         Scenario("call-answered", _call_answered_unobservable, ()),

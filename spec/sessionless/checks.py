@@ -14,7 +14,9 @@ catalog rule whose statement it breaks:
   ``after-final`` (F8: the final response should end the stream);
 - ``sessionless-get-405`` (F17): GET and DELETE get 405 and nothing else;
 - ``sessionless-ignores-headers`` (F10, F17): no session id minted or echoed, and a POST
-  carrying legacy headers is answered as one without them.
+  carrying legacy headers is answered as one without them;
+- ``sessionless-request-validated`` (F12-F14, F16): a request the server cannot take as
+  sent gets its fault's status and JSON-RPC error code (``machine.REFUSAL``).
 
 ``check_step`` runs them all, and files any other difference from the machine's
 own observation under ``agreement``: a note, never a verdict.
@@ -36,7 +38,9 @@ from .machine import (
     Message,
     MessageKind,
     Observation,
+    REFUSAL,
     RetryWithInput,
+    SendInvalid,
     SendRequest,
     SessionlessAction,
     SessionlessState,
@@ -48,6 +52,7 @@ RETRY_NEW_ID = "sessionless-input-required-retry"
 REQUEST_SCOPE = "sessionless-request-scope"
 GET_405 = "sessionless-get-405"
 IGNORES_HEADERS = "sessionless-ignores-headers"
+REQUEST_VALIDATED = "sessionless-request-validated"
 
 Check = Callable[[SessionlessState, SessionlessAction, Observation], list[str]]
 
@@ -131,6 +136,21 @@ def ignores_headers(before, action, observed) -> list[str]:
     return problems
 
 
+def refuses_invalid(before, action, observed) -> list[str]:
+    """A request the server cannot take as sent gets its fault's status and error (F12-F14, F16);
+    anything it delivers is ``request_scope``'s (no stream of it is open)."""
+    if not isinstance(action, SendInvalid):
+        return []
+    status, error = REFUSAL[action.fault]
+    sent = f"a request with a {action.fault.value}"
+    if observed.status != status:
+        return [f"{sent} was answered {observed.status}, not {status}"]
+    if error is not None and observed.error != error:
+        shown = "no JSON-RPC error" if observed.error is None else f"JSON-RPC error {observed.error}"
+        return [f"{sent} was refused {status} with {shown}, not {error}"]
+    return []
+
+
 def status(before, action, observed) -> list[str]:
     """A POST's status (``agreement`` when no rule above names it)."""
     expected = STATUS.get(type(action))
@@ -149,6 +169,7 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
     (REQUEST_SCOPE, one_final_response),
     (GET_405, get_405),
     (IGNORES_HEADERS, ignores_headers),
+    (REQUEST_VALIDATED, refuses_invalid),
     (AGREEMENT, status),
 )
 """Every check of what a server sent, in the order its findings are reported."""

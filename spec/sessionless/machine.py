@@ -8,7 +8,11 @@ with ``inputResponses`` under a new JSON-RPC id (F20). The server never sends a
 request of its own on any stream (F7). Closing a response stream cancels its
 request, and a broken connection is the same to the server (F11, F21). Legacy
 traffic: GET and DELETE get 405; ``Mcp-Session-Id`` and ``Last-Event-ID`` are
-ignored and no session id is ever minted or echoed (F10, F17).
+ignored and no session id is ever minted or echoed (F10, F17). A request the server
+cannot take as sent is refused and changes nothing: 400 for an ``MCP-Protocol-Version``
+that differs from the body's ``_meta`` (F12) or that the server does not implement
+(F13), or an ``Mcp-Method`` header that differs from the body (F16); 404 for a method
+the server does not implement (F14).
 
 A request is named by its JSON-RPC id, which the *client* picks (``Q1, Q2, ...``
 in sending order): a server's observation needs no id map. Nothing here is
@@ -120,9 +124,34 @@ class Observation:
     session: str | None = None
     messages: tuple[Message, ...] = ()
     closed: tuple[str, ...] = ()
+    error: int | None = None
 
 
 # -- actions ----------------------------------------------------------------------
+
+
+class Fault(str, Enum):
+    """What makes a POSTed request one the server cannot take as sent (§6.1, §6.2)."""
+
+    VERSION_MISMATCH = "version-mismatch"  # MCP-Protocol-Version differs from params._meta's (F12)
+    VERSION_UNSUPPORTED = "version-unsupported"  # a version the server does not implement (F13)
+    METHOD_MISMATCH = "method-mismatch"  # the Mcp-Method header differs from the body's method (F16)
+    METHOD_UNKNOWN = "method-unknown"  # a method the server does not implement (F14)
+
+
+HEADER_MISMATCH_ERROR = -32020
+"""The JSON-RPC error code of ``HeaderMismatch`` (F12, F16)."""
+
+METHOD_NOT_FOUND_ERROR = -32601
+"""JSON-RPC's "method not found", which F14 names for an unimplemented method."""
+
+REFUSAL: dict[Fault, tuple[int, int | None]] = {
+    Fault.VERSION_MISMATCH: (400, HEADER_MISMATCH_ERROR),
+    Fault.VERSION_UNSUPPORTED: (400, None),  # F13 names UnsupportedProtocolVersionError, with no code
+    Fault.METHOD_MISMATCH: (400, HEADER_MISMATCH_ERROR),
+    Fault.METHOD_UNKNOWN: (404, METHOD_NOT_FOUND_ERROR),
+}
+"""The status and JSON-RPC error code each fault is refused with (``None``: any code)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,6 +172,16 @@ class RetryWithInput:
     call: str
     id: str
     kind: ClassVar[str] = "retry_with_input"
+    side: ClassVar[str] = "client"
+
+
+@dataclass(frozen=True, slots=True)
+class SendInvalid:
+    """Client POSTs request ``id`` with ``fault``: refused (``REFUSAL``), nothing opened (F12-F16)."""
+
+    id: str
+    fault: Fault
+    kind: ClassVar[str] = "send_invalid"
     side: ClassVar[str] = "client"
 
 
@@ -212,13 +251,13 @@ class SendResult:
 
 
 SessionlessAction = Union[
-    SendRequest, RetryWithInput, CloseStream, SendNotification, LegacyGet, LegacyDelete,
+    SendRequest, RetryWithInput, SendInvalid, CloseStream, SendNotification, LegacyGet, LegacyDelete,
     SendProgress, RequireInput, SendResult,
 ]
 
 ACTION_TYPES: dict[str, type] = {
     cls.kind: cls
-    for cls in (SendRequest, RetryWithInput, CloseStream, SendNotification, LegacyGet, LegacyDelete,
+    for cls in (SendRequest, RetryWithInput, SendInvalid, CloseStream, SendNotification, LegacyGet, LegacyDelete,
                 SendProgress, RequireInput, SendResult)
 }
 
@@ -229,12 +268,13 @@ STATUS: dict[type, int] = {
     LegacyGet: 405,
     LegacyDelete: 405,
 }
-"""The status of each client request (F4, F5, F17); other actions have none."""
+"""The status of each client request (F4, F5, F17); other actions have none (``SendInvalid``:
+its fault's, ``REFUSAL``)."""
 
 
 def describe(action: SessionlessAction) -> str:
-    """One line, e.g. ``send_request(id=Q1, session=-, last_event_id=-)``."""
-    args = ", ".join(f"{k}={v if v is not None else '-'}" for k, v in asdict(action).items())
+    """One line, e.g. ``send_request(id=Q1, session=-, last_event_id=-)``, ``send_invalid(id=Q2, fault=method-unknown)``."""
+    args = ", ".join(f"{k}={'-' if v is None else getattr(v, 'value', v)}" for k, v in asdict(action).items())
     return f"{action.kind}({args})"
 
 
@@ -252,12 +292,12 @@ class Transition:
 def enabled(state: SessionlessState, action: SessionlessAction) -> bool:
     """True when ``action`` can happen in ``state``.
 
-    A new request needs an id the client never used (F19, and F20's new id for a
-    retry); a retry needs an InputRequiredResult not retried yet; closing a stream
+    A new request, a refused one too, needs an id the client never used (F19, and F20's new
+    id for a retry); a retry needs an InputRequiredResult not retried yet; closing a stream
     and every server action need the request open. Legacy requests are always
     enabled.
     """
-    if isinstance(action, (SendRequest, RetryWithInput)) and state.call(action.id) is not None:
+    if isinstance(action, (SendRequest, RetryWithInput, SendInvalid)) and state.call(action.id) is not None:
         return False
     if isinstance(action, RetryWithInput):
         call = state.call(action.call)
@@ -290,6 +330,11 @@ def _refuse(state, action):
     return Observation(STATUS[type(action)]), state
 
 
+def _refuse_invalid(state, action):
+    status, error = REFUSAL[action.fault]
+    return Observation(status, error=error), state
+
+
 def _progress(state, action):
     call = state.call(action.call)
     message = Message(call.id, call.id, MessageKind.NOTIFICATION)
@@ -308,6 +353,7 @@ def _finish(kind: MessageKind, status: CallStatus):
 _HANDLERS = {
     SendRequest: _open,
     RetryWithInput: _open,
+    SendInvalid: _refuse_invalid,
     CloseStream: _close,
     SendNotification: _refuse,
     LegacyGet: _refuse,
@@ -348,6 +394,7 @@ def candidate_actions(state: SessionlessState) -> list[SessionlessAction]:
         SendRequest(fresh, session, event) for session in LEGACY_SESSIONS for event in LEGACY_EVENTS
     ]
     found += [RetryWithInput(c.id, fresh) for c in state.calls]
+    found += [SendInvalid(fresh, fault) for fault in Fault]
     found += [LegacyGet(session, event) for session in LEGACY_SESSIONS for event in LEGACY_EVENTS]
     found += [LegacyDelete(session) for session in LEGACY_SESSIONS] + [SendNotification()]
     for call in state.calls:

@@ -215,6 +215,12 @@ LEVELS = [
     ('sessionless-input-required-retry', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
     ('sessionless-input-required-retry', 'boundary', 'NOT_APPLICABLE', ()),
     ('sessionless-input-required-retry', 'mcp-2026-07-28', 'MUST', ('F20',)),
+    # sessionless-request-validated (the 2026-07-28 state machine)
+    ('sessionless-request-validated', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-validated', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-validated', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-validated', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-request-validated', 'mcp-2026-07-28', 'MUST', ('F12', 'F13', 'F14', 'F16')),
 ]
 
 # (rule, case, profile, level, the ids the level comes from)
@@ -329,7 +335,10 @@ RULES_FILE = {
     "F8": ("SHOULD", {"SHOULD"}),
     "F10": ("(statement)", set()),
     "F11": ("MUST / SHOULD / MUST NOT", {"MUST", "SHOULD", "MUST NOT"}),
+    "F12": ("MUST", {"MUST"}),
+    "F13": ("MUST", {"MUST"}),
     "F14": ("MUST", {"MUST"}),
+    "F16": ("REQUIRED", {"MUST"}),
     "F17": ("SHOULD", {"SHOULD"}),
     "F20": ("various", {"MUST", "MUST NOT", "MAY"}),
     "F21": ("MUST (changelog only)", {"MUST"}),

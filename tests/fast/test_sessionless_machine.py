@@ -27,6 +27,7 @@ NEW_RULES = (
     "sessionless-no-server-requests",
     "sessionless-close-cancels",
     "sessionless-input-required-retry",
+    "sessionless-request-validated",
 )
 
 

@@ -26,7 +26,7 @@ ASKED = run(s.RequireInput("Q1"), state=OPEN)  # Q1 answered with an InputRequir
 
 def test_every_action_class_is_one_kind_of_the_union():
     assert set(typing.get_args(s.SessionlessAction)) == set(s.ACTION_TYPES.values())
-    assert len(s.ACTION_TYPES) == 9 and all(kind == cls.kind for kind, cls in s.ACTION_TYPES.items())
+    assert len(s.ACTION_TYPES) == 10 and all(kind == cls.kind for kind, cls in s.ACTION_TYPES.items())
 
 
 def test_a_new_request_needs_an_id_the_client_never_used():
@@ -98,3 +98,36 @@ def test_the_sanity_check_names_ids_out_of_order_and_a_request_retried_twice():
     twice = SessionlessState((Call("Q1", status=CallStatus.INPUT_REQUIRED), Call("Q2", retries="Q1"),
                               Call("Q3", retries="Q1")))
     assert s.sanity_check(twice) == ["request Q1 was retried 2 times"]
+
+
+@pytest.mark.parametrize("fault", list(s.Fault))
+def test_a_request_the_server_cannot_take_as_sent_is_refused_and_changes_nothing(fault):
+    t = s.step(OPEN, s.SendInvalid("Q2", fault))
+    assert (t.observation.status, t.observation.error) == s.REFUSAL[fault] and t.after == OPEN
+    assert not s.enabled(OPEN, s.SendInvalid("Q1", fault))  # its id too is one the client never used
+    assert s.SendInvalid("Q2", fault) in s.candidate_actions(OPEN)
+    assert s.describe(s.SendInvalid("Q2", fault)) == f"send_invalid(id=Q2, fault={fault.value})"
+
+
+@pytest.mark.parametrize("fault, status, error", [
+    (s.Fault.VERSION_MISMATCH, 400, -32020), (s.Fault.VERSION_UNSUPPORTED, 400, None),
+    (s.Fault.METHOD_MISMATCH, 400, -32020), (s.Fault.METHOD_UNKNOWN, 404, -32601)])
+def test_each_refusal_has_the_status_and_error_the_text_names(fault, status, error):
+    # F12 and F16: 400 + HeaderMismatch; F13: 400 + UnsupportedProtocolVersionError (no code given); F14: 404 + -32601
+    assert s.REFUSAL[fault] == (status, error)
+
+
+def test_a_refusal_is_judged_on_its_status_then_on_its_error_code():
+    from mcp_resume.spec.sessionless.checks import check_observation
+
+    def rules(fault, **observed):
+        return [(f.rule, f.message) for f in check_observation(OPEN, s.SendInvalid("Q2", fault), s.Observation(**observed))]
+
+    assert rules(s.Fault.METHOD_UNKNOWN, status=404, error=-32601) == []
+    assert rules(s.Fault.VERSION_UNSUPPORTED, status=400, error=-32000) == []  # F13 names no code
+    [(rule, message)] = rules(s.Fault.METHOD_UNKNOWN, status=200)
+    assert rule == "sessionless-request-validated" and message.endswith("method-unknown was answered 200, not 404")
+    [(_, message)] = rules(s.Fault.VERSION_MISMATCH, status=400)
+    assert message.endswith("refused 400 with no JSON-RPC error, not -32020")
+    [(_, message)] = rules(s.Fault.METHOD_MISMATCH, status=400, error=-32600)
+    assert message.endswith("refused 400 with JSON-RPC error -32600, not -32020")

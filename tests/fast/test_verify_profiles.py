@@ -27,6 +27,16 @@ def test_auto_names_boundary_as_the_stricter_profile_and_falls_back_for_unknown_
 
 
 @pytest.mark.timeout(60)
+@pytest.mark.covers("sessionless-request-validated")
+def test_a_sessionless_server_serving_requests_it_cannot_take_as_sent_fails(tmp_path):
+    path = tmp_path / "report.json"
+    with hostile.http_server(hostile.sessionless_server_taking_anything) as url:
+        code = main(["verify", url, "--profile", "mcp-2026-07-28", "--timeout", "1", "--json", str(path)])
+    judged = {v["rule"]: v for v in json.loads(path.read_text())["verdicts"]}["sessionless-request-validated"]
+    assert code == 1 and judged["verdict"] == "FAIL", judged["evidence"]
+    assert "version-mismatch was answered 200, not 400" in judged["evidence"]["reason"]
+
+
 def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
     path = tmp_path / "report.json"
     with hostile.http_server(hostile.sessionless_server) as url:
@@ -35,4 +45,5 @@ def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
     assert code == 0
     assert verdicts["sessionless-get-405"]["verdict"] == "PASS"
     assert verdicts["sessionless-ignores-headers"]["verdict"] == "PASS"
+    assert verdicts["sessionless-request-validated"]["verdict"] == "PASS"
     assert verdicts["replay-suffix"]["verdict"] == "SKIP"

@@ -233,13 +233,51 @@ def mcp_then_silent(handler: BaseHTTPRequestHandler) -> None:
 
 
 def sessionless_server(handler: BaseHTTPRequestHandler) -> None:
-    """A server of the sessionless revision (2026-07-28): GET and DELETE get 405,
-    every POSTed request an answer, and no Mcp-Session-Id, whatever the headers."""
+    """A server of the sessionless revision (2026-07-28): GET and DELETE get 405, a POST it
+    cannot take as sent its refusal (F12-F14, F16), every other POSTed request an answer,
+    and no Mcp-Session-Id, whatever the legacy headers."""
+    refusal = _sessionless_refusal(handler)
+    if refusal is not None:
+        status, code = refusal
+        error = {"jsonrpc": "2.0", "id": request_id(handler), "error": {"code": code, "message": "refused"}}
+        send(handler, status, "application/json", json.dumps(error).encode())
+        return
+    sessionless_server_taking_anything(handler)
+
+
+def sessionless_server_taking_anything(handler: BaseHTTPRequestHandler) -> None:
+    """``sessionless_server`` without its refusals: every POSTed request is served, whatever its
+    version and method headers say (breaks F12-F14, F16)."""
     if handler.command in ("GET", "DELETE"):
         send(handler, 405, "text/plain", b"", {"allow": "POST"})
         return
     result = {"protocolVersion": "2026-07-28", "tools": []}
     send(handler, 200, "application/json", json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": result}).encode())
+
+
+SESSIONLESS_METHODS = {"initialize", "tools/list", "tools/call", "prompts/list", "server/discover"}
+"""The methods ``sessionless_server`` implements."""
+
+
+def _sessionless_refusal(handler: BaseHTTPRequestHandler) -> tuple[int, int] | None:
+    """The status and JSON-RPC error code a 2026-07-28 server refuses this POST with, if any."""
+    try:
+        body = json.loads(handler.request_body)
+    except (ValueError, AttributeError, TypeError):
+        return None
+    if handler.command != "POST" or not isinstance(body, dict) or "method" not in body:
+        return None
+    meta = (body.get("params") or {}).get("_meta") or {}
+    version = handler.headers.get("mcp-protocol-version")
+    stated = meta.get("io.modelcontextprotocol/protocolVersion")
+    named = handler.headers.get("mcp-method")
+    if version is not None and stated is not None and version != stated or named is not None and named != body["method"]:
+        return 400, -32020  # HeaderMismatch (F12, F16)
+    if version not in (None, "2026-07-28", "2025-11-25", "2025-06-18", "2025-03-26"):
+        return 400, -32602  # F13
+    if body["method"] not in SESSIONLESS_METHODS and "id" in body:
+        return 404, -32601  # F14
+    return None
 
 
 def post_not_allowed(handler: BaseHTTPRequestHandler) -> None:

@@ -8,6 +8,7 @@ top-level README can stay short."""
 
 from __future__ import annotations
 
+from mcp_resume.model.sessionless.server import FAULTY as SESSIONLESS_FAULTY
 from mcp_resume.spec.designs import DESIGNS, VARIATIONS, caught_under
 from mcp_resume.spec.profiles import Profile
 
@@ -112,7 +113,8 @@ def contributing_page() -> str:
         "[model/servers/variations.py](../model/servers/variations.py) build their in-process servers and "
         "[proofs/system/faulty_systems.py](../proofs/system/faulty_systems.py) their Z3 variations. The sessionless revision "
         "(2026-07-28) has its own state machine, [spec/sessionless/machine.py](../spec/sessionless/machine.py), explored "
-        "exhaustively and checked against an in-process server, six faulty ones and a server serving both eras "
+        f"exhaustively and checked against an in-process server, {len(SESSIONLESS_FAULTY)} faulty ones and a server "
+        "serving both eras "
         "on one endpoint ([model/sessionless/dual_era_server.py](../model/sessionless/dual_era_server.py)). `mcp_resume.model` "
         "re-exports its public API: `ServerUnderTest`, `run_machine`, `replay`, `explore_spec`, `explore_server`.",
         "A counterexample is a **trace**: a JSON list of the spec's actions (`initialize`, `call_tool`, `reconnect` "

@@ -162,6 +162,8 @@ class VariantApp:
             return await _answer(send, 200, body, {}, "application/json")
         if era and method == "POST" and (problem := _era_problem(headers, rpc)):
             return await _error(send, 400, rpc, -32020, problem)
+        if era and method == "POST" and isinstance(rpc, dict) and "id" in rpc and rpc.get("method") not in ERA_METHODS:
+            return await _error(send, 404, rpc, -32601, f"Method not found: {rpc.get('method')}")  # F14
         if method == "GET" and v.get_version and version is not None and version != v.get_version:
             return await _answer(send, 400, b"Bad Request: Protocol version mismatch")
         if v.version and not is_init and version is not None and version != v.version:
@@ -434,6 +436,10 @@ def serving_variant(variant: Variant) -> Iterator[str]:
 
 
 # -- helpers ------------------------------------------------------------------------------
+
+
+ERA_METHODS = frozenset({"initialize", "server/discover", "tools/list", "tools/call", "ping"})
+"""The requests a 2026-07-28 variant serves; any other gets 404 and -32601 (F14)."""
 
 
 def _era_problem(headers: dict[str, str], rpc) -> str | None:
