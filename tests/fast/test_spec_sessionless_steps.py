@@ -56,7 +56,7 @@ def test_closing_and_every_server_action_need_the_request_open(server_action):
 def test_legacy_requests_and_notifications_are_always_enabled_and_change_nothing(action):
     for state in (s.INITIAL, OPEN, ASKED):
         t = s.step(state, action)
-        assert t.after == state and t.observation.status == s.STATUS[type(action)]
+        assert t.after == state and t.observation.status == (202 if isinstance(action, s.SendNotification) else 405)
 
 
 def test_a_step_that_is_not_enabled_is_refused():
@@ -131,3 +131,23 @@ def test_a_refusal_is_judged_on_its_status_then_on_its_error_code():
     assert message.endswith("refused 400 with no JSON-RPC error, not -32020")
     [(_, message)] = rules(s.Fault.METHOD_MISMATCH, status=400, error=-32600)
     assert message.endswith("refused 400 with JSON-RPC error -32600, not -32020")
+
+
+def test_open_calls_are_those_still_being_worked_on():
+    both = run(s.SendRequest("Q2"), state=ASKED)
+    assert [c.id for c in both.open_calls()] == ["Q2"]
+
+
+def test_candidates_carry_every_legacy_header_a_2026_client_may_send():
+    found = s.candidate_actions(s.INITIAL)
+    for session in (None, "S1", s.UNKNOWN_SESSION, s.MALFORMED_SESSION):
+        assert s.LegacyDelete(session) in found and s.SendRequest("Q1", session, None) in found
+    for event in (None, "E1", s.UNKNOWN_EVENT, s.MALFORMED_EVENT):
+        assert s.LegacyGet(None, event) in found
+
+
+def test_the_sanity_check_names_a_retry_of_a_request_that_asked_for_no_input():
+    wrong = SessionlessState((Call("Q1"), Call("Q2", retries="Q1")))
+    assert s.sanity_check(wrong) == ["request Q2 retries Q1, which asked for no input"]
+    orphan = SessionlessState((Call("Q1", retries="Q9"),))
+    assert s.sanity_check(orphan) == ["request Q1 retries Q9, which asked for no input"]
