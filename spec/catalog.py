@@ -102,6 +102,8 @@ _NO_SERVER_REQUESTS = "2026-07-28 sends no server requests on streams (F7)"
 _SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless rules start with 2026-07-28"
 _KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
 _SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless/machine.py): sessions and server requests exist before it"
+_VERSION_UNJUDGED = (_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                     "is not judged yet")
 
 EXTRA_EVENTS = "extra-events"
 """The case of ``replay-suffix`` for a replay that sends more than what followed the cursor on its
@@ -618,14 +620,7 @@ RULES: tuple[Rule, ...] = (
         "MCP-Protocol-Version or Mcp-Method header that differs from the body, 400 for a protocol version it "
         "does not implement, 404 with -32601 for a method it does not implement.",
         (
-            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
-                                           "is not judged yet"),
-            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
-                                           "is not judged yet"),
-            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
-                                           "is not judged yet"),
-            _g(NA, why=_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
-                                           "is not judged yet"),
+            *(_g(NA, why=_VERSION_UNJUDGED),) * 4,
             _g(MUST, "F12", "F13", "F14", "F16", why="each refusal, its status and error are named by the text "
                                                      "(§6.1, §6.2)"),
         ),
