@@ -17,7 +17,7 @@ from mcp_resume.spec.decision import RESUMPTION_ERROR_CODE
 from mcp_resume.spec.headers import is_well_formed
 from mcp_resume.spec.transitions import Observation
 
-from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
+from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord, event_id_of, sequence_of
 
 
 class SessionLogReplay(ReferenceServer):
@@ -178,7 +178,7 @@ class SharedGetStreamKey(ReferenceServer):
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
         if not stream.key.startswith("get-"):
             return super().send(stream, request)
-        event_id = f"{self.SHARED}/{len(self.shared_events) + 1}"
+        event_id = event_id_of(self.SHARED, len(self.shared_events) + 1)
         self.shared_events.append((event_id, request))
         stream.events.append((event_id, request))
         delivered = (self.delivered(stream, event_id, request),) if stream.connected else ()
@@ -484,7 +484,7 @@ class UnknownCursorPastEnd(ReferenceServer):
             return Observation(200, stream=newest.key)
         observation = super().resume_stream(session, last_event_id)
         skip = self.skip.get(observation.stream, 0) if observation.status == 200 else 0
-        kept = tuple(d for d in observation.events if int(d.event.rpartition("/")[2]) > skip)
+        kept = tuple(d for d in observation.events if (sequence_of(d.event) or 0) > skip)
         return replace(observation, events=kept) if skip else observation
 
 

@@ -222,8 +222,7 @@ class ReferenceServer:
 
     def find_stream(self, event_id: str) -> StreamRecord | None:
         """The stream an event id names: ids encode their stream (D28)."""
-        key, _, _ = event_id.rpartition("/")
-        stream = self.streams.get(key)
+        stream = self.streams.get(stream_key_of(event_id))
         if stream is None or event_id not in (e for e, _ in stream.events):
             return None
         return stream
@@ -270,7 +269,7 @@ class ReferenceServer:
         return replace(observed, events=tuple(replace(d, cancels=request) for d in observed.events))
 
     def send(self, stream: StreamRecord, request: str | None) -> Observation:
-        event_id = f"{stream.key}/{len(stream.events) + 1}"
+        event_id = event_id_of(stream.key, len(stream.events) + 1)
         stream.events.append((event_id, request))
         delivered = (self.delivered(stream, event_id, request),) if stream.connected else ()
         return Observation(event=event_id, request=request, events=delivered)
@@ -278,3 +277,20 @@ class ReferenceServer:
     def _next(self) -> int:
         self._counter += 1
         return self._counter
+
+
+def event_id_of(stream_key: str, sequence: int) -> str:
+    """The id of the ``sequence``-th event (from 1) of stream ``stream_key``: ``<key>/<n>`` (ids encode
+    their stream, D28)."""
+    return f"{stream_key}/{sequence}"
+
+
+def stream_key_of(event_id: str) -> str:
+    """The stream key an event id of ``event_id_of`` names (``""`` for an id of no such form)."""
+    return event_id.rpartition("/")[0]
+
+
+def sequence_of(event_id: str) -> int | None:
+    """The sequence number an event id of ``event_id_of`` carries, or ``None`` for an id of no such form."""
+    tail = event_id.rpartition("/")[2]
+    return int(tail) if tail.isdigit() else None

@@ -39,7 +39,7 @@ from mcp_resume.spec.actions import IssueServerRequest
 from mcp_resume.spec.transitions import Delivered, Observation
 
 from mcp_resume.model.servers.faulty import server_for
-from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord
+from mcp_resume.model.servers.reference import ReferenceServer, StreamRecord, event_id_of
 
 
 class CancelPending(ReferenceServer):
@@ -52,7 +52,7 @@ class CancelPending(ReferenceServer):
         return Observation(200, stream=stream.key, events=tuple(cancelled))
 
     def cancel_on(self, stream: StreamRecord, request: str) -> Delivered:
-        event_id = f"{stream.key}/{len(stream.events) + 1}"
+        event_id = event_id_of(stream.key, len(stream.events) + 1)
         stream.events.append((event_id, None))
         stream.cancels[event_id] = request
         self.sessions[stream.session].pending.remove(request)

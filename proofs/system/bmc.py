@@ -41,7 +41,7 @@ from mcp_resume.proofs.solving import (
 from mcp_resume.proofs.system.decision import Request
 from mcp_resume.proofs.system.faulty_systems import CORRECT, DESIGNS, Design, DesignStep, departs, observation_of
 from mcp_resume.proofs.system.fragment import QUANTIFIER_FREE, Fragment
-from mcp_resume.proofs.system.invariants import by_id
+from mcp_resume.proofs.system.invariants import by_id, reconnect_lands
 from mcp_resume.proofs.system.logic import EVENT, REQUEST, SESSION, SORTS, STREAM, Conjunct, FiniteLogic
 from mcp_resume.proofs.system.picture import ModelView, Picture, render_step
 from mcp_resume.proofs.system.transitions import Semantics, Step, axioms, initial, status_allowed, strands, transition
@@ -384,10 +384,7 @@ class SpecUnrolling:
         branch = next((b for b in (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID) if BRANCH_RULE[b] == rule), None)
         if branch is None or level(rule, self.profile) is Level.MUST or level(rule, self.profile, NO_ANSWER) is not Level.MUST:
             return None
-        L = s.L
-        request = Request(L, METHOD_OF[ActionKind.RECONNECT], s.X, s.R, s.A, self.profile)
-        landed = L.and_(L.eq(s.A.kind, L.enum(ActionKind.RECONNECT)), request.lands(branch))
-        return L.and_(broken, landed, L.eq(s.O.status, L.int_(NO_ANSWER_STATUS)))
+        return s.L.and_(broken, reconnect_lands(s, self.profile, branch), s.L.eq(s.O.status, s.L.int_(NO_ANSWER_STATUS)))
 
     def _of_must_case(self, s: Step, rule: str, broken):
         """``broken`` without the case of ``rule`` the profile levels below MUST: a session id

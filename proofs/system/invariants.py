@@ -151,13 +151,14 @@ def _get(step: Step, profile: Profile) -> Request:
     return Request(step.L, METHOD_OF[ActionKind.RECONNECT], step.X, step.R, step.A, profile)
 
 
-def _reconnect_lands(step: Step, profile: Profile, branch: Branch):
+def reconnect_lands(step: Step, profile: Profile, branch: Branch):
+    """The formula: ``step`` is a reconnect (a GET) that lands in ``branch`` under ``profile``."""
     return step.L.and_(_is(step, ActionKind.RECONNECT), _get(step, profile).lands(branch))
 
 
 def _evicted_last(step: Step, profile: Profile):
     """A reconnect in branch 3 whose cursor its ring buffer evicted last (``transitions.exactable``)."""
-    return step.L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), exactable(step, _get(step, profile)))
+    return step.L.and_(reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), exactable(step, _get(step, profile)))
 
 
 def _sends(step: Step):
@@ -234,12 +235,12 @@ def replay_suffix(step: Step, profile: Profile):
     evicted_last = _evicted_last(step, profile)
     replayed = lambda: L.forall((EVENT,), lambda e: L.iff(L.and_(O.delivered(e), X.e_issued(e)), suffix(e)))
     exact = L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
+        L.and_(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
         L.and_(L.eq(O.stream, resumed), replayed()),
     )
     exact_after_eviction = L.implies(L.and_(evicted_last, _ok(step)), replayed())
     refused = L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(evicted_last), _ok(step),
+        L.and_(reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(evicted_last), _ok(step),
                X.e_issued(A.eh), L.not_(A.sh_malformed), L.eq(R.owner(resumed), A.sh)),
         L.forall((EVENT,), lambda e: L.not_(L.and_(O.delivered(e), X.e_issued(e), L.eq(R.stream_of(e), resumed)))),
     )
@@ -252,7 +253,7 @@ def no_cross_session(step: Step, profile: Profile):
     of_stream = lambda e: L.eq(R.stream_of(e), R.stream_of(A.eh))
     own_session = L.implies(_names_session(step), L.forall((EVENT,), lambda e: L.implies(
         L.and_(O.delivered(e), Y.e_issued(e)), of_session(e))))
-    own_stream = L.implies(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), L.forall((EVENT,), lambda e: L.implies(
+    own_stream = L.implies(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), L.forall((EVENT,), lambda e: L.implies(
         L.and_(O.delivered(e), X.e_issued(e)), of_stream(e))))
     return L.and_(own_session, own_stream)
 
@@ -263,7 +264,7 @@ def no_replay_on_session_resume(step: Step, profile: Profile):
     L, X, O = step.L, step.X, step.O
     reused = _reused(step)
     return L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.and_(reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
         L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(L.not_(X.e_issued(e)), reused(e)))),
     )
 
@@ -275,7 +276,7 @@ def no_reemit_on_stream_resume(step: Step, profile: Profile):
     L, R, X, O = step.L, step.R, step.X, step.O
     known = lambda e: L.exists((REQUEST,), lambda r: L.and_(R.carries(e, r), X.r_issued(r)))
     return L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
+        L.and_(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _ok(step)),
         L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(X.e_issued(e), L.not_(known(e))))),
     )
 
@@ -285,7 +286,7 @@ def _reemits(step: Step, profile: Profile, earlier: bool):
     before, dealt = _reemitted_before(step), _dealt_by_delivery(step)
     which = (lambda r: before(r)) if earlier else (lambda r: L.not_(before(r)))
     return L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.and_(reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
         L.forall((REQUEST,), lambda r: L.implies(L.and_(owed(step, r), which(r)), dealt(r))),
     )
 
@@ -316,7 +317,7 @@ def reemit_keeps_pending(step: Step, profile: Profile):
             L.and_(_is(step, ActionKind.ANSWER_REQUEST, ActionKind.CANCEL_REQUEST), L.eq(A.target_request, r)),
             L.and_(_is(step, ActionKind.RECONNECT), cancelled(r)))))
     resumption_resolves_nothing = L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
+        L.and_(reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step)),
         L.forall((REQUEST,), lambda r: L.iff(X.r_pending(r), L.or_(Y.r_pending(r), cancelled(r)))))
     return L.and_(_reemits(step, profile, earlier=True), resumption_resolves_nothing, resolved_only_by_answer_or_cancel)
 
@@ -324,7 +325,7 @@ def reemit_keeps_pending(step: Step, profile: Profile):
 def reject_orphan_event_id(step: Step, profile: Profile):
     L = step.L
     return L.implies(
-        _reconnect_lands(step, profile, Branch.REJECT_ORPHAN_EVENT_ID),
+        reconnect_lands(step, profile, Branch.REJECT_ORPHAN_EVENT_ID),
         L.and_(L.or_(L.eq(step.O.status, L.int_(400)), L.eq(step.O.status, L.int_(405))),
                _nothing_delivered(step), unchanged(L, step.X, step.Y)),
     )
@@ -336,7 +337,7 @@ def reject_foreign_event_id(step: Step, profile: Profile):
     L, status = step.L, step.O.status
     exact = L.and_(_evicted_last(step, profile), _ok(step))
     return L.implies(
-        L.and_(_reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(exact)),
+        L.and_(reconnect_lands(step, profile, Branch.REJECT_FOREIGN_EVENT_ID), L.not_(exact)),
         L.and_(L.between(status, 400, 499), L.not_(L.eq(status, L.int_(404))), _nothing_delivered(step), unchanged(L, step.X, step.Y)),
     )
 
@@ -351,7 +352,7 @@ def unknown_session_404(step: Step, profile: Profile):
 
 def session_identity_stable(step: Step, profile: Profile):
     L, R, X, A, Y = step.L, step.R, step.X, step.A, step.Y
-    resumption = L.or_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), _reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
+    resumption = L.or_(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
     kept = L.and_(
         Y.s_live(A.sh),
         L.forall((STREAM,), lambda t: L.implies(L.and_(X.t_issued(t), L.eq(R.owner(t), A.sh)), L.and_(Y.t_issued(t), L.iff(X.t_expired(t), Y.t_expired(t))))),
@@ -375,8 +376,8 @@ def event_id_resolves(step: Step, profile: Profile):
     """Every event delivered resolves to an issued event, or is a new event of the stream a
     resumption answered 200 goes on with (``spec.invariants._new``)."""
     L, R, X, O = step.L, step.R, step.X, step.O
-    resumed = L.or_(_reconnect_lands(step, profile, Branch.STREAM_RESUMPTION),
-                    _reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
+    resumed = L.or_(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION),
+                    reconnect_lands(step, profile, Branch.SESSION_RESUMPTION))
     going_on = lambda e: L.and_(resumed, _ok(step), L.not_(X.e_issued(e)), L.eq(R.stream_of(e), O.stream))
     return L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(step.Y.e_issued(e), going_on(e))))
 
@@ -388,7 +389,7 @@ def event_id_fresh(step: Step, profile: Profile):
     L, X, O = step.L, step.X, step.O
     reused = _reused(step)
     sends = L.forall((EVENT,), lambda e: L.implies(L.and_(_sends(step), O.delivered(e)), L.not_(X.e_issued(e))))
-    resumed = L.and_(_reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step))
+    resumed = L.and_(reconnect_lands(step, profile, Branch.SESSION_RESUMPTION), _ok(step))
     resumes = L.forall((EVENT,), lambda e: L.implies(L.and_(resumed, O.delivered(e)), L.or_(
         L.not_(X.e_issued(e)), L.not_(reused(e)))))
     return L.and_(sends, resumes)
