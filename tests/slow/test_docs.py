@@ -85,6 +85,7 @@ def test_the_committed_docs_are_what_the_spec_generates(fresh):
 
 
 @needs_dot
+@pytest.mark.timeout(900)  # its setup may be a whole prove (``fresh``) and a whole docs command, as test_progress's
 def test_generation_is_byte_identical_across_runs_svg_included(fresh, docs_cli_run):
     """This process's generation and the command's, in an interpreter of its own."""
     out, _ = fresh
