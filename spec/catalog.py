@@ -90,6 +90,16 @@ def _g(level: Level, *sources: str, why: str = "") -> Grade:
     return Grade(level, sources, why)
 
 
+def _must_in_every_revision(b: str, c: str, d: str, why: str, not_applicable: Grade,
+                            boundary: Grade | None = None) -> tuple[Grade, ...]:
+    """The grades of a case that is a MUST in every session-era revision: the 2025-03-26 rule ``b``
+    (with ``why``), the 2025-06-18 and 2025-11-25 ones ``c`` and ``d`` "as ``b``", ``boundary`` (by
+    default as 2025-11-25), and the 2026-07-28 grade ``not_applicable``."""
+    like_b = f"as {b}"
+    return (_g(MUST, b, why=why), _g(MUST, c, why=like_b), _g(MUST, d, why=like_b),
+            boundary or _g(MUST, d, why=like_b), not_applicable)
+
+
 def _rule(id, statement, grades, invariants=None, origin="design", cases=None):
     assert len(grades) == len(PROFILE_ORDER), id
     frozen = MappingProxyType({name: tuple(g) for name, g in (cases or {}).items()})
@@ -157,14 +167,10 @@ RULES: tuple[Rule, ...] = (
                 _g(MUST, "§3.1", "D30", "decision-1"),
                 _g(NA, "F10", why=_NO_RESUMPTION),
             ),
-            NO_ANSWER: (
-                _g(MUST, "B15", why="a GET is answered with an SSE stream or 405 (B15); replaying is optional, "
-                                    "answering is not"),
-                _g(MUST, "C13-C19", why="as B15"),
-                _g(MUST, "D16-D22", why="as B15"),
-                _g(MUST, "D16-D22", why="as B15"),
-                _g(NA, "F10", why=_NO_RESUMPTION),
-            ),
+            NO_ANSWER: _must_in_every_revision(
+                "B15", "C13-C19", "D16-D22",
+                "a GET is answered with an SSE stream or 405 (B15); replaying is optional, answering is not",
+                _g(NA, "F10", why=_NO_RESUMPTION)),
             STRANDED: (
                 _g(SHOULD, "B8", "B25", why="the stream should in the end carry its call's response (B8)"),
                 _g(SHOULD, "C8", "C22-C27", why="as B8"),
@@ -259,14 +265,12 @@ RULES: tuple[Rule, ...] = (
             _g(NA, "F17", why="2026-07-28 answers GET with 405 and ignores Last-Event-ID (F17)"),
         ),
         cases={
-            NO_ANSWER: (
-                _g(MUST, "B15", why="a GET is answered with an SSE stream or 405 (B15); how a cursor the server "
-                                    "cannot resume is refused is open, leaving the GET unanswered is not"),
-                _g(MUST, "C13-C19", why="as B15"),
-                _g(MUST, "D16-D22", why="as B15"),
-                _g(MUST, "D16-D22", "decision-3", why="as B15"),
+            NO_ANSWER: _must_in_every_revision(
+                "B15", "C13-C19", "D16-D22",
+                "a GET is answered with an SSE stream or 405 (B15); how a cursor the server cannot resume is "
+                "refused is open, leaving the GET unanswered is not",
                 _g(NA, "F17", why="2026-07-28 answers GET with 405 and ignores Last-Event-ID (F17)"),
-            ),
+                boundary=_g(MUST, "D16-D22", "decision-3", why="as B15")),
         },
     ),
     _rule(
@@ -390,14 +394,12 @@ RULES: tuple[Rule, ...] = (
         ),
         origin="mcp",
         cases={
-            RESPONSE_ELSEWHERE: (
-                _g(MUST, "B18", why="no response on the GET stream unless it resumes the request's own stream (B18); "
-                                    "a response belongs to its request's stream"),
-                _g(MUST, "C13-C19", why="as B18"),
-                _g(MUST, "D16-D22", why="as B18"),
-                _g(MUST, "D16-D22"),
+            RESPONSE_ELSEWHERE: _must_in_every_revision(
+                "B18", "C13-C19", "D16-D22",
+                "no response on the GET stream unless it resumes the request's own stream (B18); a response "
+                "belongs to its request's stream",
                 _g(NA, "F7", why=_NO_SERVER_REQUESTS),
-            ),
+                boundary=_g(MUST, "D16-D22")),
         },
     ),
     _rule(
@@ -439,14 +441,11 @@ RULES: tuple[Rule, ...] = (
         ),
         invariants=("status",),
         cases={
-            MALFORMED_ID: (
-                _g(MUST, "B30", why="a session id is visible ASCII only, 0x21-0x7E (B30); minting one is "
-                                    "optional (B28), minting a malformed one is not"),
-                _g(MUST, "C28-C36", why="as B30"),
-                _g(MUST, "D34-D35", why="as B30"),
-                _g(MUST, "D34-D35", why="as B30"),
-                _g(NA, "F17", why="2026-07-28 never mints a session id (F17)"),
-            ),
+            MALFORMED_ID: _must_in_every_revision(
+                "B30", "C28-C36", "D34-D35",
+                "a session id is visible ASCII only, 0x21-0x7E (B30); minting one is optional (B28), minting a "
+                "malformed one is not",
+                _g(NA, "F17", why="2026-07-28 never mints a session id (F17)")),
         },
         origin="mcp",
     ),

@@ -134,7 +134,7 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 # -- server checks --------------------------------------------------------------------
 
 
-_CURSOR_BRANCHES = (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
+CURSOR_BRANCHES = (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
 """The branches of a GET with ``Last-Event-ID`` in a live session: a cursor resumed or refused."""
 
 
@@ -154,7 +154,7 @@ def status_check(t: Transition) -> list:
         accepted = _describe_statuses(t.outcome.statuses)
         answer = "gave no answer" if status is None else f"answered {status}"
         problem = f"{t.outcome.branch.value}: {answer}, expected {accepted}"
-        unanswered = status is None and t.outcome.branch in _CURSOR_BRANCHES
+        unanswered = status is None and t.outcome.branch in CURSOR_BRANCHES
         problems.append((problem, NO_ANSWER) if unanswered else problem)
     elif _is_refusal(status) and t.observation.events:
         problems.append(f"{t.outcome.branch.value}: refused with {status} yet delivered {len(t.observation.events)} event(s)")

@@ -29,6 +29,7 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import NO_ANSWER, level
 from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
+from mcp_resume.spec.invariants import CURSOR_BRANCHES
 from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, SESSION_ERA, Level, Profile
 from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.trace import Failure, Trace
@@ -381,7 +382,7 @@ class SpecUnrolling:
         """``broken`` as far as it is a GET with a cursor (branch 1 or 3) left with no answer, when the
         profile levels the branch's rule below MUST but its case ``no-answer`` a MUST (MCP B15: a GET
         gets an SSE stream or 405); ``None`` otherwise."""
-        branch = next((b for b in (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID) if BRANCH_RULE[b] == rule), None)
+        branch = next((b for b in CURSOR_BRANCHES if BRANCH_RULE[b] == rule), None)
         if branch is None or level(rule, self.profile) is Level.MUST or level(rule, self.profile, NO_ANSWER) is not Level.MUST:
             return None
         return s.L.and_(broken, reconnect_lands(s, self.profile, branch), s.L.eq(s.O.status, s.L.int_(NO_ANSWER_STATUS)))
