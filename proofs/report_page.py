@@ -417,6 +417,10 @@ NOT_STATED: dict[str, str] = {
                      "on every new stream",
     "protocol-version-accepted": "a property of a request header (MCP-Protocol-Version, C40/D45): the actions of "
                                  "the transition system carry no protocol version",
+    "unsupported-version-400": "a property of a request header (MCP-Protocol-Version, C40/D45): the actions of "
+                               "the transition system carry no protocol version",
+    "retry-before-close": "a property of a stream's bytes (the SSE retry field, D10, D23): events in the "
+                          "encoding carry no payload",
     "call-answered": "the vocabulary tells no response from another event, so a call's stream ending without its "
                      "response cannot be stated (designs 33 and 34 are left out of the search for it)",
     "cancel-notifies": "the cancellation is the cancel_request step's own effect (an event that `cancels` the "

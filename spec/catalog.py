@@ -110,10 +110,12 @@ _NO_RESUMPTION = "2026-07-28 has no Last-Event-ID resumption (F10) and no sessio
 _NO_SESSIONS = "2026-07-28 has no sessions: the server ignores Mcp-Session-Id (F17)"
 _NO_SERVER_REQUESTS = "2026-07-28 sends no server requests on streams (F7)"
 _SESSION_ERA = "sessions and GET streams exist in this revision; the sessionless rules start with 2026-07-28"
+_POLLING_IS_NEW = ("a server closes a connection for the client to poll, with the SSE retry field first, from "
+                   "2025-11-25 on (D9, D10)")
 _KEEPS_D = "outside the five-way decision: boundary keeps 2025-11-25's level"
 _SESSIONLESS_ONLY = "a rule of the 2026-07-28 state machine (spec/sessionless/machine.py): sessions and server requests exist before it"
-_VERSION_UNJUDGED = (_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
-                     "is not judged yet")
+_VERSION_ELSEWHERE = (_SESSIONLESS_ONLY + "; the 400 the session era asks for an unsupported version (C40, D45) "
+                      "is unsupported-version-400's")
 
 EXTRA_EVENTS = "extra-events"
 """The case of ``replay-suffix`` for a replay that sends more than what followed the cursor on its
@@ -521,6 +523,34 @@ RULES: tuple[Rule, ...] = (
         origin="mcp",
     ),
     _rule(
+        "unsupported-version-400",
+        "A request after initialize whose MCP-Protocol-Version is one the server does not support gets 400.",
+        (
+            _g(NA, "C37", why="2025-03-26 has no MCP-Protocol-Version header: it begins with 2025-06-18 (C37)"),
+            _g(MUST, "C40"),
+            _g(MUST, "D42-D45", why="as C40"),
+            _g(MUST, "D42-D45", why=_KEEPS_D),
+            _g(NA, "F13", why="2026-07-28 refuses an unsupported version by its own rule, with its own error "
+                              "(sessionless-request-validated, F13)"),
+        ),
+        invariants=(),
+        origin="mcp",
+    ),
+    _rule(
+        "retry-before-close",
+        "A server that closes a stream's connection without ending the stream, for the client to poll, has "
+        "sent the SSE retry field on that stream first.",
+        (
+            _g(NA, "D9", "D10", why=_POLLING_IS_NEW),
+            _g(NA, "D9", "D10", why=_POLLING_IS_NEW),
+            _g(SHOULD, "D10", "D23", why="D10 for any stream, D23 for a GET stream"),
+            _g(SHOULD, "D10", "D23", why=_KEEPS_D),
+            _g(NA, "F10", why=_NO_RESUMPTION),
+        ),
+        invariants=(),
+        origin="mcp",
+    ),
+    _rule(
         "call-answered",
         "A call's POST stream ends only with the call's response, stored for replay like its other events; a "
         "dropped connection does not end the call.",
@@ -619,7 +649,7 @@ RULES: tuple[Rule, ...] = (
         "MCP-Protocol-Version or Mcp-Method header that differs from the body, 400 for a protocol version it "
         "does not implement, 404 with -32601 for a method it does not implement.",
         (
-            *(_g(NA, why=_VERSION_UNJUDGED),) * 4,
+            *(_g(NA, why=_VERSION_ELSEWHERE),) * 4,
             _g(MUST, "F12", "F13", "F14", "F16", why="each refusal, its status and error are named by the text "
                                                      "(§6.1, §6.2)"),
         ),

@@ -88,3 +88,22 @@ SESSION_LITERALS: tuple[str | None, ...] = (UNKNOWN_SESSION, MALFORMED_SESSION, 
 
 EVENT_LITERALS: tuple[str | None, ...] = (UNKNOWN_EVENT, MALFORMED_EVENT, None)
 """Event headers that name no event: unknown, malformed, absent."""
+
+
+# -- MCP-Protocol-Version values -------------------------------------------------------
+
+FIRST_REVISION = "2024-11-05"
+"""The first MCP revision's date: no protocol version is older."""
+
+
+def names_no_revision(version: str) -> bool:
+    """True when the ``MCP-Protocol-Version`` value ``version`` is one no server can support: a
+    date (YYYY-MM-DD) before ``FIRST_REVISION`` (C40, D45: such a request gets 400). Any other
+    value is not judged: a later date or a draft's name may be a revision newer than this spec,
+    which the server may support."""
+    return _is_date(version) and version < FIRST_REVISION
+
+
+def _is_date(value: str) -> bool:
+    parts = value.split("-")
+    return [len(p) for p in parts] == [4, 2, 2] and all(p.isascii() and p.isdigit() for p in parts)

@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Callable
 
-from .actions import CallTool, CancelRequest, EndStream, ExpireStream, Initialize, Reconnect, Respond
+from .actions import CallTool, CancelRequest, CloseConnection, EndStream, ExpireStream, Initialize, Reconnect, Respond
 from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, MALFORMED_ID, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch
 from .headers import SessionClass, is_well_formed
@@ -143,8 +143,8 @@ def status_check(t: Transition) -> list:
     ``Last-Event-ID`` in a live session (branches 1 and 3) left with no answer at all is the case
     ``NO_ANSWER`` (B15: a GET gets an SSE stream or 405); a new session named by a malformed id,
     the case ``MALFORMED_ID`` (B30)."""
-    if t.outcome is None or t.observation.version_refused:
-        return []  # a refusal for the version header is protocol-version-accepted's finding
+    if t.outcome is None or t.observation.version_refused or t.observation.version_unsupported:
+        return []  # an answer to the version header is protocol-version-accepted's or unsupported-version-400's
     problems = []
     status = t.observation.status
     minted = t.observation.session
@@ -453,6 +453,34 @@ def protocol_version_accepted(t: Transition) -> list[str]:
     return []
 
 
+def unsupported_version_400(t: Transition) -> list[str]:
+    """A request of a live session that carried an ``MCP-Protocol-Version`` no server can support
+    is refused with 400 (C40, D45). In a session that is not live, whether the session's refusal or
+    the version's comes first is MCP's silence (rules §4 row 7): either answer is accepted."""
+    if not _judges_version(t) or t.observation.status == 400:
+        return []
+    answer = "gave no answer" if t.observation.status is None else f"answered {t.observation.status}"
+    return [f"a request ({t.action.kind}) carried an MCP-Protocol-Version no MCP revision has and {answer}: such a "
+            "request gets 400 (C40)"]
+
+
+def retry_before_close(t: Transition) -> list[str]:
+    """A server that closes a stream's connection without ending the stream (for the client to
+    poll, D9) has sent the SSE ``retry`` field on that stream first (D10; D23 for a GET stream)."""
+    if isinstance(t.action, CloseConnection) and t.observation.retry is False:
+        return [f"closed the connection of {t.action.stream} without ending the stream, and no event of the stream "
+                "carried the SSE retry field first: the client has no reconnection delay to wait"]
+    return []
+
+
+def _judges_version(t: Transition) -> bool:
+    """``t`` is a request of a live session that carried an unsupported ``MCP-Protocol-Version``."""
+    if t.outcome is None or not t.observation.version_unsupported:
+        return False
+    session = t.before.session(getattr(t.action, "session", None))
+    return session is not None and session.status is SessionStatus.LIVE
+
+
 def expiry_independent(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
@@ -566,6 +594,8 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[Problem]]], ...] = (
     ("cancel-notifies", cancel_notifies),
     ("priming-event", priming_event),
     ("protocol-version-accepted", protocol_version_accepted),
+    ("unsupported-version-400", unsupported_version_400),
+    ("retry-before-close", retry_before_close),
 )
 """Server checks in the order their findings are reported; ``status`` findings
 are filed under the rule that judges the outcome's branch."""
@@ -584,6 +614,8 @@ def judged_rules(t: Transition) -> frozenset[str]:
     did otherwise here would have broken them. A rule is PASS only where a step judged
     it this way and no finding broke it (docs/design.md §3: a PASS has a check that held
     and could have failed); a step that merely passes by is no evidence."""
+    if t.observation.version_unsupported:  # the answer is the version's, whatever the branch would be
+        return frozenset({"unsupported-version-400"}) if _judges_version(t) else frozenset()
     judged = set()
     outcome = t.outcome
     if outcome is not None:
@@ -608,6 +640,8 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged.add("priming-event")
     if t.observation.version_refused is not None:
         judged.add("protocol-version-accepted")
+    if isinstance(t.action, CloseConnection) and t.observation.retry is not None:
+        judged.add("retry-before-close")
     if _strangers_reachable(t):
         judged.add("no-cross-session")
     if t.observation.events and _other_sessions_requests(t):
@@ -830,8 +864,8 @@ def comparable(observation: Observation) -> Observation:
 
 def _disagreement(t: Transition, expected: Observation) -> list[Finding]:
     observed = t.observation
-    if comparable(observed) == comparable(expected):
-        return []
+    if comparable(observed) == comparable(expected) or observed.version_unsupported and _is_refusal(observed.status):
+        return []  # the second: a refusal for the version header, judged by unsupported-version-400 alone
     if t.outcome is not None and observed.status != expected.status and observed.status in t.outcome.statuses:
         return []  # an accepted alternative (a refusal): judged by status_check
     return [Finding(AGREEMENT, f"observed {observed}, the spec expects {expected}")]

@@ -124,17 +124,25 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("C20-C21", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("C22-C27", "§2.4 " + _RESUME, "the 2025-03-26 resumability rules (B22-B27), unchanged"),
     ("C28-C36", "§2.5 " + _SESSION, "the 2025-03-26 session rules (B28-B36), unchanged"),
+    ("C37", "§2.7 Protocol Version Header", "new in 2025-06-18: the client sends MCP-Protocol-Version on every "
+                                            "request after initialize (2025-03-26 has no such header)"),
     ("C40", "§2.7 Protocol Version Header", "a request whose MCP-Protocol-Version is invalid or unsupported gets 400 "
                                             "(MUST): 400 is for such a version only, never for the negotiated one"),
     ("C42", "Lifecycle; Basic: Requests", "as B38, B39, B41: timeouts end in notifications/cancelled, request ids "
                                           "unique in the session"),
     ("D3-D7", "§2.1 " + _SEND, "as C3-C7: one POST per message; a request gets an SSE stream or one JSON object"),
+    ("D9", "§2.1 " + _SEND, "new: once it has sent an event with an id, a server may close the connection without "
+                           "ending the stream; the client polls by reconnecting"),
+    ("D10", "§2.1 " + _SEND, "new: a server that closes the connection before ending the stream should first send "
+                            "an event with the SSE retry field, which the client must wait before reconnecting"),
     ("D11", "§2.1 " + _SEND, "as C8: the POST stream should in the end carry the response"),
     ("D8", "§2.1 " + _SEND, "new: a POST SSE stream opens with an event that has an id and empty data (priming), "
                             "so the client has a cursor before anything else arrives (SHOULD)"),
     ("D13", "§2.1 " + _SEND, "the server may end an SSE stream when the session expires (replaces B10) (MAY)"),
     ("D15", "§2.1 " + _SEND, "as B12: a disconnection is not a cancellation"),
     ("D16-D22", "§2.2 " + _LISTEN, "as C13-C19: a GET gets an SSE stream or 405; no response on it unless resuming"),
+    ("D23", "§2.2 " + _LISTEN, "new: a server that closes a GET connection without ending the stream polls as D10 "
+                              "asks: the retry field first, then the client reconnects"),
     ("D24-D25", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams (MUST)"),
     ("D28", "§2.4 " + _RESUME, "new: an event id carries enough to find the stream it came from (SHOULD)"),

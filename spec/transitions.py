@@ -90,7 +90,12 @@ class Observation:
       request it is about, when the traffic tells: a call's server request on the standalone
       GET stream (B17), a response or a progress notification (by the client's own request id
       or progress token) wherever it came; ``None`` when nobody can tell;
-    - ``response``: that message is the JSON-RPC response to the request on ``about``.
+    - ``response``: that message is the JSON-RPC response to the request on ``about``;
+    - ``version_unsupported``: the client request carried an ``MCP-Protocol-Version`` no server
+      can support (``headers.names_no_revision``), which it must refuse with 400 (C40, D45);
+    - ``retry``: for a server's close of a stream's connection (``CloseConnection``), whether an
+      event of that stream carried the SSE ``retry`` field before it (D10, D23); ``None`` when
+      not seen (the spec's own observations).
     """
 
     status: int | None = None
@@ -105,6 +110,8 @@ class Observation:
     version_refused: bool | None = None
     about: str | None = None
     response: bool = False
+    version_unsupported: bool = False
+    retry: bool | None = None
 
 
 class Pending(str, Enum):
@@ -348,7 +355,7 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
         observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error, o.primed,
-                                  o.version_refused, o.about, o.response)
+                                  o.version_refused, o.about, o.response, o.version_unsupported, o.retry)
     return Transition(state, action, outcome, observation, remember(state, after, observation))
 
 

@@ -202,7 +202,8 @@ class Checker:
         server answered in its own ids.
 
         Under an MCP revision a 404 for a live session is the server having ended it at
-        will (``spec.transitions.ended_at_will``, MCP B33): the spec's state ends it first."""
+        will (``spec.transitions.ended_at_will``, MCP B33): the spec's state ends it first; not
+        a 404 to a request with an unsupported ``MCP-Protocol-Version`` (unsupported-version-400's)."""
         try:
             raw = self.server.apply(self.ids.to_server(action))
         except Unsupported:
@@ -213,7 +214,7 @@ class Checker:
         except Exception as error:  # a crash of the server under test is a finding, not ours: under the step's rule
             rule = variants[0].outcome.rule if variants[0].outcome is not None else AGREEMENT
             return variants[0], Observation(status=-1), [Finding(rule, f"the server raised {error!r}")], Observation()
-        ended = ended_at_will(self.state, action, raw.status, self.profile)
+        ended = None if raw.version_unsupported else ended_at_will(self.state, action, raw.status, self.profile)
         if ended is not None:
             self.state = step(self.state, ExpireSession(ended), self.profile).after
             variants = self._variants(action)

@@ -86,6 +86,8 @@ class IdMap:
             version_refused=observed.version_refused,
             about=self.handle(observed.about),
             response=observed.response,
+            version_unsupported=observed.version_unsupported,
+            retry=observed.retry,
         )
 
     def _delivered(self, item: Delivered) -> Delivered:

@@ -65,6 +65,10 @@ LATEST_VERSION = SUPPORTED_VERSIONS[-1]
 STEP_SECONDS = 0.02
 """Pause between two notifications of a fixture tool, in seconds (shorter than the
 definition's ``fixture_tools.STEP_SECONDS``: any pause under verify's idle bound works)."""
+RETRY_MILLISECONDS = 0
+"""The SSE ``retry`` field of every priming event: the delay, in milliseconds, a client waits before it
+reconnects to a stream whose connection the server closed (MCP D10, D23). None: a client polls as fast
+as it can, and verify's polls of the faulty designs meet their faults where a server's would."""
 RECONNECT_PAUSE_SECONDS = 0.2
 """How long ``test_reconnection`` works on after closing its connection, in seconds."""
 ANSWER_TIMEOUT_SECONDS = fixtures.ANSWER_TIMEOUT_SECONDS
@@ -99,8 +103,10 @@ class FacadeApp:
         *,
         step_seconds: float = STEP_SECONDS,
         retained_streams: int = RETAINED_STREAMS,
+        retry_milliseconds: int | None = RETRY_MILLISECONDS,
     ) -> None:
         self.server = server
+        self.retry_field = "" if retry_milliseconds is None else f"retry: {retry_milliseconds}\n"
         self.reserialise_replays = bool(getattr(server, "reserialise_replays", False))
         self.json_responses = bool(getattr(server, "json_responses", False))
         self.ring_capacity = int(getattr(server, "ring_capacity", 0))
@@ -128,6 +134,8 @@ class FacadeApp:
         if method == "POST":
             body = await _read_body(receive)
             await self.post(headers, body, receive, send)
+        elif _unsupported_version(headers) and method in ("GET", "DELETE"):
+            await _json_error(send, 400, None, -32600, UNSUPPORTED_VERSION_TEXT.format(headers["mcp-protocol-version"]))
         elif method == "GET":
             await self.get(headers, receive, send)
         elif method == "DELETE":
@@ -147,7 +155,10 @@ class FacadeApp:
             await _json_error(send, 400, None, -32600, "one JSON-RPC message per POST")
             return
         session = headers.get("mcp-session-id")
-        if "method" not in message:
+        if message.get("method") != "initialize" and _unsupported_version(headers):
+            await _json_error(send, 400, message.get("id"), -32600,
+                              UNSUPPORTED_VERSION_TEXT.format(headers["mcp-protocol-version"]))
+        elif "method" not in message:
             await self.answer(session, message, send)
         elif "id" not in message:
             refusal = self.server.check_session(session)
@@ -304,8 +315,8 @@ class FacadeApp:
         else:  # a notification the server sent on its own
             payload = {"jsonrpc": "2.0", "method": "notifications/message",
                        "params": {"level": "info", "data": f"event {delivered.event}"}}
-        if payload is None:
-            return f"id: {delivered.event}\ndata: \n\n".encode()
+        if payload is None:  # the priming event, which also gives the client its reconnection delay (MCP D10)
+            return f"id: {delivered.event}\n{self.retry_field}data: \n\n".encode()
         text = json.dumps(_reversed_keys(payload), indent=2) if reserialise else json.dumps(payload)
         data = "".join(f"data: {line}\n" for line in text.splitlines())
         return f"id: {delivered.event}\n{data}\n".encode()
@@ -571,6 +582,16 @@ async def _json(send, status: int, body: Any, extra: dict[str, str] | None = Non
     headers += [(k.encode(), v.encode()) for k, v in (extra or {}).items()]
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": json.dumps(body).encode()})
+
+
+UNSUPPORTED_VERSION_TEXT = "Bad Request: unsupported MCP-Protocol-Version {!r}"
+
+
+def _unsupported_version(headers: dict[str, str]) -> bool:
+    """The request carries an ``MCP-Protocol-Version`` this server does not support: it gets
+    400 before anything else is looked at (MCP C40, D45)."""
+    version = headers.get("mcp-protocol-version")
+    return version is not None and version not in SUPPORTED_VERSIONS
 
 
 async def _json_error(send, status: int, rid, code: int, text: str) -> None:

@@ -2,7 +2,8 @@
 
 Run it with ``python -m mcp_resume.model.targets.python_sdk_server --port N`` (it binds
 127.0.0.1 only). It is the SDK's own session manager (``MCPServer.streamable_http_app``)
-with two things added, written the way an SDK user would write them:
+with two things added, written the way an SDK user would write them, and a ``retry_interval`` for the
+SSE retry field its priming events carry (MCP D10; the TypeScript target sets ``retryInterval``):
 
 - ``InMemoryEventStore``, an implementation of the SDK's
   ``mcp.server.streamable_http.EventStore`` interface. That interface passes a
@@ -33,6 +34,9 @@ STEP_SECONDS = 0.05
 """Pause between the notifications of one fixture tool call, in seconds."""
 RECONNECT_PAUSE_SECONDS = 0.3
 """How long ``test_reconnection`` works on after closing its connection, in seconds."""
+RETRY_MILLISECONDS = 1000
+"""The SSE retry field of every priming event: how long a client waits before it reconnects to a
+stream whose connection the server closed, in milliseconds (MCP D10)."""
 
 
 @dataclass(frozen=True)
@@ -138,7 +142,7 @@ async def _log(ctx: Context, text: str) -> None:
 def build_app():
     """The Starlette app: the SDK's session manager at ``/mcp`` with an ``InMemoryEventStore``."""
     return build_server().streamable_http_app(
-        streamable_http_path=MCP_PATH, event_store=InMemoryEventStore(), host=HOST
+        streamable_http_path=MCP_PATH, event_store=InMemoryEventStore(), retry_interval=RETRY_MILLISECONDS, host=HOST
     )
 
 

@@ -95,6 +95,13 @@ FIXES: dict[str, str] = {
     "protocol-version-accepted": (
         "Accept, on every request of the session (GET included), the MCP-Protocol-Version you negotiated in "
         "initialize; 400 is only for a version you do not support (MCP C40)."),
+    "unsupported-version-400": (
+        "Refuse with 400 every request after initialize whose MCP-Protocol-Version you do not support, before "
+        "serving it (MCP C40); the official SDKs do this in their transports."),
+    "retry-before-close": (
+        "Send the SSE retry field (a reconnection delay in milliseconds) on a stream before you close its "
+        "connection for the client to poll, e.g. on the priming event (MCP D10, D23); the Python SDK sends it when "
+        "given retry_interval, the TypeScript SDK when given retryInterval."),
     "call-answered": (
         "Finish every tools/call with its response on the call's own stream and store that response with the "
         "stream's other events, so a client whose connection dropped gets it by resuming; do not take a dropped "

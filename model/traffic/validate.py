@@ -49,7 +49,7 @@ from typing import Any
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.catalog import AGREEMENT, RULES
 from mcp_resume.spec.decision import Branch
-from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_formed
+from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, is_well_formed, names_no_revision
 from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.state import SessionStatus, State
 from mcp_resume.spec.trace import Failure, Trace
@@ -241,7 +241,10 @@ class _Timeline:
             return False
         if not self.resumable:
             unjudged |= UNRESUMABLE | BLIND_WITHOUT_IDS
-        if observed.status == 404 and action.side == "client":
+        if action.side == "client" and not isinstance(action, a.Initialize) and _version_of_no_revision(
+                self.records.get(records[0])):
+            observed = replace(observed, version_unsupported=True)  # its answer is unsupported-version-400's
+        elif observed.status == 404 and action.side == "client":
             self._assume_ended(action, records, session)
         if not self.checker.enabled(action):
             if session is not None:
@@ -464,7 +467,8 @@ class _Timeline:
         spec_cursor = None if cursor is None else (self.handle(named) if is_well_formed(cursor) else MALFORMED_EVENT)
         if x.status != 200:
             version_refused = self._version_refused(record)
-            if x.status is not None and 400 <= x.status < 500 and x.status != 404 and not version_refused:
+            if x.status is not None and 400 <= x.status < 500 and x.status != 404 and not version_refused \
+                    and not _version_of_no_revision(record):
                 self._assume_evicted(record, spec_cursor, session)
             refused = Observation(x.status, session=_named(x), error=error_code(x.body), version_refused=version_refused)
             self.place(a.Reconnect(spec_session, spec_cursor), refused, (record.number,), session)
@@ -690,7 +694,15 @@ class _Timeline:
             # before 2025-11-25 a server does not close a POST stream's connection before the response
             # (B10): on the wire that close is the same as a drop, which the judge places instead
             action = a.DropConnection(self.handle(key))
-        self._server_step(action, Observation(closed=(key,)), record, session, soft=True)
+        retry = self._retry_sent(key, record) if isinstance(action, a.CloseConnection) else None
+        self._server_step(action, Observation(closed=(key,), retry=retry), record, session, soft=True)
+
+    def _retry_sent(self, key: str, closed: Record) -> bool:
+        """An event of stream ``key`` carried the SSE ``retry`` field on a connection that began
+        before ``closed``'s ended (MCP D10, D23)."""
+        until = closed.ended if closed.ended is not None else float("inf")
+        return any(e.retry is not None for number, k in self.key_of.items() if k == key
+                   and self.records[number].started <= until for e in self.records[number].exchange.events)
 
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
@@ -1023,6 +1035,12 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen) -> list[int]:
     return burst
 
 
+
+
+def _version_of_no_revision(record: Record | None) -> bool:
+    """The request carried an ``MCP-Protocol-Version`` no server can support (C40)."""
+    version = record.exchange.request_headers.get("mcp-protocol-version") if record is not None else None
+    return version is not None and names_no_revision(version)
 
 
 def _oversized_refused(x) -> bool:

@@ -146,6 +146,9 @@ def _check(rule: str, run: Driven, step: Placed) -> Check:
     branch = report.branch.value if report.branch is not None else None
     what = f"{_exchange(run, step).label}: {describe(step.action)}"
     statuses = (report.expected.status, report.observed.status)
+    if getattr(report.observed, "version_unsupported", False):  # refused before anything else (C40); 2026 has its own
+        return Check(what, "HTTP 400 (an MCP-Protocol-Version no server supports, C40)", observed, finding is None,
+                     branch, False)
     other = finding is None and None not in statuses and statuses[0] != statuses[1]
     expected = _observed(report.expected, reference=True)
     if other:

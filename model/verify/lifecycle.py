@@ -28,7 +28,7 @@ from mcp_resume.model.sessionless.traffic import UNIMPLEMENTED_METHOD
 from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, foreign_cursor, require
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.pending import get_streams_across_sessions
-from mcp_resume.model.verify.scenarios import Context, _any_event_id, no_cross_session
+from mcp_resume.model.verify.scenarios import UNSUPPORTED_VERSION, Context, _any_event_id, no_cross_session
 
 EXPIRY_STREAMS = 6
 """Complete streams made after the oldest one before it is resumed in ``expiry_independent``."""
@@ -221,9 +221,6 @@ async def sessionless_ignores_headers(d: Driver, ctx: Context) -> None:
     finally:
         d.client.protocol_version = spoken
 
-
-UNSUPPORTED_VERSION = "1999-01-01"
-"""A protocol version no MCP revision has: what verify sends for F13."""
 
 OTHER_VERSION = "2025-11-25"
 """The ``_meta`` version verify sends against a 2026-07-28 header for F12: a real revision, not this one."""

@@ -87,6 +87,8 @@ UNLOCKS = {
                     "all five), or name a tool of yours that sends notifications before its answer: "
                     "--tool notifications=NAME[:ARGUMENTS_JSON]",
     "ttl": "give --stream-ttl S and --session-ttl S (the server's expiry times)",
+    "reconnection-tool": f"add the fixture tool {RECONNECTION_TOOL} ({PAGE}; {KIT} adds all five), which closes its "
+                         "call's connection mid-call",
 }
 """What would let verify judge the rules a missing need left unjudged (docs/design.md §7)."""
 
@@ -535,6 +537,36 @@ async def protocol_version_accepted(d: Driver, ctx: Context) -> None:
             require(await d.client.get(label="the same GET without MCP-Protocol-Version", session=session), "GET")
     finally:
         d.client.version_on_get = ctx.caps.get_refused_version is None
+
+
+UNSUPPORTED_VERSION = "1999-01-01"
+"""A protocol version older than the first MCP revision, which no server supports: what verify sends
+for C40, D45 and F13."""
+
+
+async def unsupported_version_400(d: Driver, ctx: Context) -> None:
+    """A POST tools/list of a live session whose ``MCP-Protocol-Version`` is ``UNSUPPORTED_VERSION``
+    (MCP C40, D45: it gets 400)."""
+    session = await d.open_session("session S")
+    body = {"jsonrpc": "2.0", "id": d.client.next_id(), "method": "tools/list"}
+    label = f"POST tools/list with MCP-Protocol-Version {UNSUPPORTED_VERSION}, which no server supports"
+    require(await d.client.send("POST", label=label, session=session, body=body,
+                                headers={"mcp-protocol-version": UNSUPPORTED_VERSION}, await_id=body["id"]), label)
+
+
+async def retry_before_close(d: Driver, ctx: Context) -> None:
+    """``test_reconnection``, whose server closes the call's connection mid-call and keeps the stream
+    (MCP D9): the stream carried the SSE ``retry`` field first (D10). A server that does not close it
+    asks nothing of D10: not observable."""
+    if not any(tool.name == RECONNECTION_TOOL and not tool.given for tool in d.tools_of(Role.LONG_RUNNING)):
+        raise NotObservable(f"the server lists no {RECONNECTION_TOOL}: nothing makes it close a connection to be "
+                            "polled (MCP D9)", unlock="reconnection-tool")
+    session = await d.open_session("session S")
+    call = require(await d.client.call_tool(session, RECONNECTION_TOOL, label=f"session S: {RECONNECTION_TOOL}"),
+                   RECONNECTION_TOOL)
+    if call.end is not End.CLOSED:
+        raise NotObservable(f"{RECONNECTION_TOOL}'s connection ended with {call.end.value if call.end else 'nothing'}, "
+                            "not a close by the server: no connection closed to be polled (D9)")
 
 
 async def priming_event(d: Driver, ctx: Context) -> None:

@@ -70,9 +70,11 @@ from mcp_resume.model.verify.scenarios import (
     reject_foreign_event_id,
     reject_orphan_event_id,
     replay_suffix,
+    retry_before_close,
     session_identity_stable,
     unknown_session_404,
     unlock_for,
+    unsupported_version_400,
 )
 
 SCENARIO_EXCHANGES = 12
@@ -150,6 +152,8 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-request-validated", sessionless_request_validated, ()),
         Scenario("priming-event", priming_event, ("sessions", "sse")),
         Scenario("protocol-version-accepted", protocol_version_accepted, SESSIONS),
+        Scenario("unsupported-version-400", unsupported_version_400, SESSIONS),
+        Scenario("retry-before-close", retry_before_close, ("sessions", "sse")),
         Scenario("call-answered", _call_answered_unobservable, ()),
         Scenario("cancel-notifies", _cancel_notifies_unobservable, ()),
         *(Scenario(rule, _in_process_only, ()) for rule in IN_PROCESS_ONLY),

@@ -503,6 +503,11 @@ NOT_ENCODED: dict[str, str] = {
                       "on a stream; the explorer, the Hypothesis machine and verify check it"),
     "protocol-version-accepted": ("the Z3 vocabulary has no MCP-Protocol-Version header: requests there are "
                                   "classified by session and event id only; the explorer and verify check it"),
+    "unsupported-version-400": ("the Z3 vocabulary has no MCP-Protocol-Version header: requests there are "
+                                "classified by session and event id only; the judge reads the header off "
+                                "traffic (verify, validate)"),
+    "retry-before-close": ("a property of a stream's bytes (the SSE retry field, D10): events in the Z3 vocabulary "
+                           "carry no payload; the judge reads it off traffic (verify, validate)"),
     "call-answered": ("the Z3 vocabulary tells no response from another event that carries no request: a "
                       "respond step there is an event and the stream's end; the explorer and the Hypothesis machine "
                       "check it"),

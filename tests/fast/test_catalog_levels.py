@@ -181,6 +181,18 @@ LEVELS = [
     ('protocol-version-accepted', 'mcp-2025-11-25', 'MUST', ('D42-D45', 'D16-D22')),
     ('protocol-version-accepted', 'boundary', 'MUST', ('D42-D45', 'D16-D22')),
     ('protocol-version-accepted', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F17',)),
+    # unsupported-version-400
+    ('unsupported-version-400', 'mcp-2025-03-26', 'NOT_APPLICABLE', ('C37',)),
+    ('unsupported-version-400', 'mcp-2025-06-18', 'MUST', ('C40',)),
+    ('unsupported-version-400', 'mcp-2025-11-25', 'MUST', ('D42-D45',)),
+    ('unsupported-version-400', 'boundary', 'MUST', ('D42-D45',)),
+    ('unsupported-version-400', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F13',)),
+    # retry-before-close
+    ('retry-before-close', 'mcp-2025-03-26', 'NOT_APPLICABLE', ('D9', 'D10')),
+    ('retry-before-close', 'mcp-2025-06-18', 'NOT_APPLICABLE', ('D9', 'D10')),
+    ('retry-before-close', 'mcp-2025-11-25', 'SHOULD', ('D10', 'D23')),
+    ('retry-before-close', 'boundary', 'SHOULD', ('D10', 'D23')),
+    ('retry-before-close', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
     # sessionless-request-scope (the 2026-07-28 state machine)
     ('call-answered', 'mcp-2025-03-26', 'SHOULD', ('B8', 'B10', 'B12')),
     ('call-answered', 'mcp-2025-06-18', 'SHOULD', ('C8', 'C10', 'C12')),
@@ -311,14 +323,18 @@ RULES_FILE = {
     "C20-C21": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
     "C22-C27": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =B22-B27
     "C28-C36": ("—", {"MAY", "SHOULD", "MUST"}),  # =B28-B36
+    "C37": ("MUST", {"MUST"}),
     "C40": ("MUST", {"MUST"}),
     "C42": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT"}),  # =B38, B39, B41
     "D3-D7": ("—", {"MUST", "MAY"}),  # =C3-C7
     "D8": ("SHOULD", {"SHOULD"}),
+    "D9": ("MAY / SHOULD", {"MAY", "SHOULD"}),
+    "D10": ("SHOULD / MUST", {"SHOULD", "MUST"}),
     "D11": ("SHOULD", {"SHOULD"}),
     "D13": ("MAY", {"MAY"}),
     "D15": ("—", {"MAY", "SHOULD NOT", "SHOULD"}),  # =B12
     "D16-D22": ("—", {"MAY", "MUST", "SHOULD", "MUST NOT"}),  # =C13-C19
+    "D23": ("SHOULD", {"SHOULD"}),
     "D24-D25": ("—", {"MAY", "MUST", "MUST NOT"}),  # =B20-B21
     "D27": ("MUST", {"MUST"}),
     "D28": ("SHOULD", {"SHOULD"}),
@@ -575,7 +591,10 @@ def test_the_revision_boundaries():
             assert [rule.level(p) for p in PROFILE_ORDER][:4] == [Level.NOT_APPLICABLE] * 4
         else:
             assert rule.level(Profile.MCP_2026_07_28) is Level.NOT_APPLICABLE
-    assert all(rule.grade(Profile.MCP_2025_03_26).level is rule.grade(Profile.MCP_2025_06_18).level for rule in RULES)
+    header_rules = {"unsupported-version-400"}  # MCP-Protocol-Version begins with 2025-06-18 (C37)
+    assert all(rule.grade(Profile.MCP_2025_03_26).level is rule.grade(Profile.MCP_2025_06_18).level
+               for rule in RULES if rule.id not in header_rules)
+    assert [level("unsupported-version-400", p) for p in PROFILE_ORDER] == [Level.NOT_APPLICABLE] + [Level.MUST] * 3 + [Level.NOT_APPLICABLE]
 
 
 # -- the sources exist ---------------------------------------------------------------

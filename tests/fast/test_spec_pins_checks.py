@@ -213,6 +213,31 @@ def test_a_get_refused_for_the_negotiated_version_is_filed_once_under_its_own_ru
     assert rules(seen(TWO, a.Reconnect("S1", None), status=400, stream=None)) == ["session-identity-stable"]
 
 
+@pytest.mark.covers("unsupported-version-400")
+def test_a_request_served_in_a_version_no_server_supports_is_filed_under_its_own_rule():
+    for action in (a.CallTool("S1"), a.Reconnect("S1", None), a.Reconnect("S1", "E1"), a.DeleteSession("S1")):
+        expected = step(TWO, action).observation
+        assert rules(seen(TWO, action, version_unsupported=True), expected) == ["unsupported-version-400"], action
+        refused = seen(TWO, action, status=400, stream=None, events=(), closed=(), version_unsupported=True)
+        assert rules(refused, expected) == [], action
+    unanswered = seen(TWO, a.CallTool("S1"), status=None, stream=None, version_unsupported=True)
+    assert rules(unanswered) == ["unsupported-version-400"]
+    # a session that is not live: its refusal or the version's, either may come first (MCP is silent)
+    for status in (400, 404):
+        t = seen(TWO, a.CallTool("S9"), status=status, version_unsupported=True)
+        assert rules(t, step(TWO, a.CallTool("S9")).observation) == []
+
+
+@pytest.mark.covers("retry-before-close")
+def test_a_close_for_polling_without_the_retry_field_first():
+    close = a.CloseConnection("T2")
+    assert rules(seen(TWO, close, retry=False)) == ["retry-before-close"]
+    assert rules(seen(TWO, close, retry=True)) == []
+    assert rules(step(TWO, close)) == []  # not seen (the spec's own step): nothing to judge
+    assert "retry-before-close" in inv_judged(seen(TWO, close, retry=True))
+    assert "retry-before-close" not in inv_judged(step(TWO, close))
+
+
 @pytest.mark.covers("expiry-independent")
 def test_a_stream_expiry_closes_only_its_own_connection_and_a_404_after_it_is_filed_under_expiry():
     state = run(a.CallTool("S1"), state=TWO)

@@ -67,6 +67,14 @@ def test_priming_and_the_version_header_are_judged_only_where_they_were_seen():
     assert "protocol-version-accepted" not in judged_rules(step(TWO, a.CallTool("S1")))
 
 
+@pytest.mark.covers("unsupported-version-400")
+def test_an_unsupported_version_is_judged_on_requests_of_a_live_session_that_carried_it():
+    assert "unsupported-version-400" in judged_rules(seen(TWO, a.CallTool("S1"), status=400, version_unsupported=True))
+    assert "unsupported-version-400" not in judged_rules(step(TWO, a.CallTool("S1")))
+    assert "unsupported-version-400" not in judged_rules(seen(TWO, a.CallTool("S9"), version_unsupported=True))
+    assert "unsupported-version-400" not in judged_rules(seen(TWO, a.EmitEvent("T1"), version_unsupported=True))
+
+
 @pytest.mark.covers("server-request-ownership")
 def test_ownership_is_judged_where_events_reach_a_session_while_another_one_could_own_requests():
     # S1 re-emits R1 while S2 holds R2: R2 could have been sent instead

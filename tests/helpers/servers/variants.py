@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
-from mcp_resume.model.serving.facade import FacadeApp, serving
+from mcp_resume.model.serving.facade import RETRY_MILLISECONDS, FacadeApp, serving
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.headers import is_well_formed
@@ -54,6 +54,8 @@ class Variant:
     get_status: int | None = None  # faulty: a GET with the session id alone gets this status
     get_silent: bool = False  # faulty: a GET with the session id alone is never answered
     get_version: str | None = None  # faulty: a GET with any other MCP-Protocol-Version gets 400 (as mcp-lite 0.10.0)
+    any_version: bool = False  # faulty: a request in any MCP-Protocol-Version is served (C40 asks 400)
+    no_retry: bool = False  # faulty (a SHOULD): no SSE retry field before the server closes a connection (D10)
     sessionless: bool = False  # no Mcp-Session-Id; GET and DELETE get 405
     era_2026: bool = False  # speaks only 2026-07-28 (its headers and _meta required)
     no_initialize: bool = False  # with era_2026: no initialize at all, server/discover is its handshake
@@ -88,7 +90,8 @@ class VariantApp:
     def __init__(self, variant: Variant) -> None:
         self.v = variant
         retained = 10_000 if variant.stream_ttl else 4
-        self.facade = FacadeApp(ReferenceServer(), retained_streams=retained)
+        self.facade = FacadeApp(ReferenceServer(), retained_streams=retained,
+                                retry_milliseconds=None if variant.no_retry else RETRY_MILLISECONDS)
         self.hidden: str | None = None
         self.delivered: dict[str, list[tuple[str, str]]] = {}  # session -> (event id, data) sent on POST streams
         self.open_requests: dict[str, tuple[str, bytes]] = {}  # request id -> (session, frame) on an open POST
@@ -217,9 +220,12 @@ class VariantApp:
         leid = headers.get("last-event-id")
         if self.v.sessionless or era:
             session = None if isinstance(rpc, dict) and rpc.get("method") == "initialize" else self.hidden
-            headers = {k: v for k, v in headers.items() if k not in ("mcp-session-id", "last-event-id")}
+            dropped = ("mcp-session-id", "last-event-id", "mcp-protocol-version")  # the façade speaks the session era
+            headers = {k: v for k, v in headers.items() if k not in dropped}
             if session is not None:
                 headers["mcp-session-id"] = session
+        if self.v.any_version:
+            headers = {k: v for k, v in headers.items() if k != "mcp-protocol-version"}
         if method == "GET" and leid is not None and self.v.ring_gap and session and self.live(session) and self.evicted(leid):
             headers["last-event-id"] = self.oldest_cursor(leid)
         kind = "other"
@@ -247,8 +253,8 @@ class VariantApp:
             if not state["sse"]:
                 await send({**message, "body": self.negotiated(request, chunk)})
                 return
-            for event_id, data in frames:
-                await self.frame(send, request, state, event_id, data)
+            for event_id, data, retry in frames:
+                await self.frame(send, request, state, event_id, data, retry)
             if not message.get("more_body", False) and send in self.open_sse:
                 self.open_sse.remove(send)
             if not message.get("more_body", False) and not state["done"]:
@@ -280,7 +286,7 @@ class VariantApp:
         if request.kind == "resume" and self.v.leak_replay and state["status"] == 200:
             await self.leak(send, request)
 
-    async def frame(self, send, request, state, event_id, data) -> None:
+    async def frame(self, send, request, state, event_id, data, retry=None) -> None:
         v = self.v
         message = _parse(data.encode()) if data else None
         if data == "" and v.version == "2025-03-26":
@@ -320,7 +326,7 @@ class VariantApp:
                 data = json.dumps(self.cancel(message))
             elif v.delay_reemit:
                 await asyncio.sleep(v.delay_reemit)
-        await send({"type": "http.response.body", "body": _encode(event_id, data), "more_body": True})
+        await send({"type": "http.response.body", "body": _encode(event_id, data, retry), "more_body": True})
         if v.broadcast_all and request.kind in ("post", "session-get") and isinstance(message, dict) and "method" in message:
             await self.to_every_stream(send, _encode(event_id, data))
 
@@ -464,21 +470,24 @@ def _is_response(message) -> bool:
     return isinstance(message, dict) and "method" not in message and ("result" in message or "error" in message)
 
 
-def _frame(part: str) -> tuple[str | None, str]:
-    event_id, data = None, []
+def _frame(part: str) -> tuple[str | None, str, str | None]:
+    """One SSE event's id, data and retry field."""
+    event_id, data, retry = None, [], None
     for line in part.split("\n"):
         name, _, value = line.partition(": ")
         if name == "id":
             event_id = value
+        elif name == "retry":
+            retry = value
         elif name == "data":
             data.append(value)
         elif line.startswith("data:"):
             data.append(line[5:])
-    return event_id, "\n".join(data)
+    return event_id, "\n".join(data), retry
 
 
-def _encode(event_id: str | None, data: str) -> bytes:
-    head = f"id: {event_id}\n" if event_id else ""
+def _encode(event_id: str | None, data: str, retry: str | None = None) -> bytes:
+    head = (f"id: {event_id}\n" if event_id else "") + (f"retry: {retry}\n" if retry is not None else "")
     return f"{head}data: {data}\n\n".encode()
 
 
