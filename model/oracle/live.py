@@ -8,7 +8,9 @@ exchange still running counts with what it delivered so far, once its response
 head is ``REPLAY_WINDOW`` seconds old (before that, what a GET delivers at once
 may be incomplete). A DELETE counts once its answer is ``REPLAY_WINDOW`` seconds
 old: ``validate`` takes the session's streams that end within that window as the
-ones the DELETE closed, so an earlier look would see them still open. The final
+ones the DELETE closed, so an earlier look would see them still open; a later exchange of
+that session counts with it (a client may reconnect at once to the session it just ended,
+which is judged against the DELETE). The final
 validation (``stop``) counts every record, as ``validate`` on the recording does.
 Validating in a thread keeps the proxy's event loop free: forwarding never waits
 for a check.
@@ -70,7 +72,8 @@ class LiveChecker:
         record, settled or not."""
         with self._lock:
             now = self.clock()
-            snapshot = [_snapshot(r) for r in self.records if final or _settled(r, now)]
+            counted = self.records if final else _counted(self.records, now)
+            snapshot = [_snapshot(r) for r in counted]
         result = judge(snapshot, self.profile)
         self.judged_records = snapshot
         for rule in result.results:
@@ -88,6 +91,18 @@ class LiveChecker:
             self._changed.clear()
             self.check()
             self._stopping.wait(self.interval)
+
+
+def _counted(records: list[Record], now: float) -> list[Record]:
+    """The records settled at ``now`` (``_settled``), without those that began after a DELETE of
+    their session that has not settled yet: each counts once that DELETE does."""
+    held: dict[str, float] = {}  # session -> when its earliest unsettled DELETE began
+    for record in records:
+        session = record.exchange.request_headers.get("mcp-session-id")
+        if record.exchange.method == "DELETE" and session is not None and not _settled(record, now):
+            held[session] = min(held.get(session, record.started), record.started)
+    return [r for r in records if _settled(r, now)
+            and r.started < held.get(r.exchange.request_headers.get("mcp-session-id"), float("inf"))]
 
 
 def _settled(record: Record, now: float) -> bool:

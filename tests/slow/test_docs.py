@@ -143,7 +143,9 @@ def test_every_diagram_is_written_as_dot_mermaid_and_svg(fresh):
 def test_the_profile_comparison_shows_what_changes(fresh):
     out, _ = fresh
     text = (out / "profiles.md").read_text()
-    assert "### mcp-2025-03-26 → mcp-2025-06-18\n\nNo rule changes level." in text
+    first = text.split("### mcp-2025-03-26 → mcp-2025-06-18", 1)[1].split("###", 1)[0]
+    assert "[`unsupported-version-400`](rules/unsupported-version-400.md) | n/a | MUST" in first  # the header (C37)
+    assert first.count("](rules/") == 1  # the only change: 2025-06-18 restates 2025-03-26's rules
     boundary = text.split("### mcp-2025-11-25 → boundary", 1)[1].split("###", 1)[0]
     assert "[`reemit-pending`](rules/reemit-pending.md) | n/a | MUST" in boundary
     assert "[`reject-foreign-event-id`](rules/reject-foreign-event-id.md) | MAY | MUST" in boundary

@@ -29,7 +29,10 @@ def add(a: int, b: int) -> int:
 
 
 add_fixture_tools(server)  # the five tools below; before the app is built
-app = server.streamable_http_app(event_store=BoundedEventStore())  # event ids to resume from (B22, D8)
+app = server.streamable_http_app(
+    event_store=BoundedEventStore(),  # event ids to resume from (B22, D8)
+    retry_interval=1000,  # milliseconds a client waits before it reconnects to a closed connection (D10)
+)
 scope_sessions(server.session_manager)  # each session replays only its own events (B26)
 '''
 

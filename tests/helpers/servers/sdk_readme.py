@@ -66,7 +66,7 @@ def readme_app(*, fixtures: bool, event_store: bool = True, bounded: bool = Fals
     if fixtures:
         add_fixture_tools(server)
     if bounded:
-        app = server.streamable_http_app(event_store=BoundedEventStore())
+        app = server.streamable_http_app(event_store=BoundedEventStore(), retry_interval=1000)  # as docs/fixtures.md
         scope_sessions(server.session_manager)
         return app
     return server.streamable_http_app(event_store=InMemoryEventStore() if event_store else None)
