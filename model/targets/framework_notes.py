@@ -40,6 +40,9 @@ class Note:
         return "; ".join(str(w) for w in self.where)
 
 
+_NO_CLOSE = ("gives a tool no way to close its call's SSE connection early, so the fixture has no test_reconnection "
+             "and verify sees no connection closed to be polled (D9): SKIP is right")
+
 _SDK_GET = Where("mcp", "mcp/server/streamable_http.py", ("_handle_get_request", "GET_STREAM_KEY"))
 
 FASTMCP_PYTHON = (
@@ -103,6 +106,9 @@ FASTMCP_TYPESCRIPT = (
          "sendSessionNotFoundResponse, 404 'Session not found', without looking at its form; MCP allows 404 for "
          "an id it never issued, so only boundary's 400-for-malformed FAILs it",
          (Where("mcp-proxy", "dist/startStdioServer-*.mjs", ("handleStreamRequest", "sendSessionNotFoundResponse")),)),
+    Note(("retry-before-close",),
+         "FastMCP's tool context (reportProgress, streamContent and the like) " + _NO_CLOSE,
+         (Where("fastmcp", _FASTMCP_TS, ("reportProgress", "streamContent")),)),
 )
 
 _TMCP_HTTP = "@tmcp/transport-http"
@@ -140,6 +146,15 @@ TMCP = (
          "404), a malformed id is echoed back in the answer's Mcp-Session-Id, and a GET with an invented "
          "Last-Event-ID and no session opens a stream for a new session (200, not 400)",
          (Where(_TMCP_HTTP, _TMCP_INDEX, ("#handle_get", "#handle_post", "#handle_delete", "getSessionId")),)),
+    Note(("unsupported-version-400",),
+         "MCP-Protocol-Version is read only to tell a request of the 2026-07-28 shape (#is_per_request, "
+         "getPerRequestProtocolVersions); a request of a session that carries any other value, 1999-01-01 "
+         "included, is served 200, where 2025-06-18 asks 400 for an unsupported version (C40)",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("#is_per_request", "getPerRequestProtocolVersions")),)),
+    Note(("retry-before-close",),
+         "tmcp's tool context " + _NO_CLOSE + "; the transport writes no SSE retry field anywhere, so a close it made "
+         "would WARN",
+         (Where(_TMCP_HTTP, _TMCP_INDEX, ("event: message", "text/event-stream")),)),
     Note(("reject-foreign-event-id",),
          "Last-Event-ID is never read: a GET with a live session and an event id it never issued (invented, "
          "malformed or oversized) is answered 200 with a fresh standalone stream, where boundary asks a 4xx; "
@@ -191,6 +206,15 @@ MCP_LITE = (
          "unknown id 400 'Bad Request: Invalid or missing session ID' where MCP says 404 (B33)",
          (Where("mcp-lite", "dist/index.js", ("handlePost", "handleDelete", "sessionAdapter.delete",
                                               "Invalid or missing session ID")),)),
+    Note(("unsupported-version-400",),
+         "validateProtocolHeader answers a POST whose MCP-Protocol-Version differs from the session's version "
+         "400 (respondToProtocolMismatch), an unsupported one included: PASS under boundary; under auto mcp-lite "
+         "negotiates 2025-03-26, which has no such header, so the rule does not apply (SKIP)",
+         (Where("mcp-lite", "dist/index.js", ("validateProtocolHeader", "respondToProtocolMismatch")),)),
+    Note(("retry-before-close",),
+         "mcp-lite's tool context " + _NO_CLOSE + "; createSSEStream writes no SSE retry field, so a close it made "
+         "would WARN",
+         (Where("mcp-lite", "dist/index.js", ("createSSEStream",)),)),
     Note(("expiry-independent",),
          "nothing to judge: no stream delivered an event id while verify watched it, and "
          "InMemorySessionAdapter never expires a session or a stream (it only caps each stream's buffer at "

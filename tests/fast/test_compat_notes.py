@@ -54,6 +54,13 @@ def test_a_rule_that_does_not_apply_under_either_profile_is_not_listed():
     assert "sessionless-get-405" not in compat.shown_rules(result)
 
 
+def test_a_rule_verify_checks_in_process_only_is_not_listed_while_it_skips():
+    skipped = _result({"cancel-notifies": Verdict.SKIP}, {"cancel-notifies": Verdict.SKIP})
+    assert "cancel-notifies" not in compat.shown_rules(skipped)
+    judged = _result({"cancel-notifies": Verdict.FAIL}, {"cancel-notifies": Verdict.SKIP})
+    assert "cancel-notifies" in compat.shown_rules(judged)
+
+
 def _page_sections() -> dict[str, list[str]]:
     text = PAGE.read_text(encoding="utf-8")
     starts = list(SECTION.finditer(text))

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 HOST = "127.0.0.1"
 STEP_SECONDS = 0.05
 RECONNECT_PAUSE_SECONDS = 0.3
+RETRY_MILLISECONDS = 1000  # as the python-sdk 2.x target (model/targets/python_sdk_server.py)
 
 
 class InMemoryEventStore(EventStore):
@@ -60,6 +61,7 @@ def build_server() -> FastMCP:
         host=HOST,
         streamable_http_path="/mcp",
         event_store=InMemoryEventStore(),
+        retry_interval=RETRY_MILLISECONDS,  # the SSE retry field of its priming events (MCP D10)
         log_level="WARNING",
     )
 

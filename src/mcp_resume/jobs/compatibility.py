@@ -29,7 +29,7 @@ from mcp_resume.model.targets.modern_sdks import MODERN_TARGETS
 from mcp_resume.model.targets.sdk_venvs import COMPAT_RELEASES
 from mcp_resume.model.targets.typescript_sdk import DEFAULT_VERSION
 from mcp_resume.model.verify.report import Report
-from mcp_resume.model.verify.suite import VerifyRun, verify
+from mcp_resume.model.verify.suite import IN_PROCESS_OVER_HTTP, VerifyRun, verify
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
@@ -158,7 +158,13 @@ def shown_rules(result: TargetResult) -> list[str]:
     """The rules a framework's section lists: not PASS under some profile, and applicable under one."""
     return [rule.id for rule in RULES
             if not all(_verdict(result.reports[name], rule.id) is Verdict.PASS for name, _ in RUNS)
-            and not _not_applicable(result, rule.id)]
+            and not _not_applicable(result, rule.id) and not _never_judged_over_http(result, rule.id)]
+
+
+def _never_judged_over_http(result: TargetResult, rule: str) -> bool:
+    """``rule`` is one verify checks in process only and SKIPs over HTTP for every server
+    (``IN_PROCESS_OVER_HTTP``), and it did here: a note would say nothing of the framework."""
+    return rule in IN_PROCESS_OVER_HTTP and all(_verdict(result.reports[name], rule) is Verdict.SKIP for name, _ in RUNS)
 
 
 def _explain(note: Note | None) -> str:
