@@ -67,8 +67,8 @@ STEP_SECONDS = 0.02
 definition's ``fixture_tools.STEP_SECONDS``: any pause under verify's idle bound works)."""
 RETRY_MILLISECONDS = 0
 """The SSE ``retry`` field of every priming event: the delay, in milliseconds, a client waits before it
-reconnects to a stream whose connection the server closed (MCP D10, D23). None: a client polls as fast
-as it can, and verify's polls of the faulty designs meet their faults where a server's would."""
+reconnects to a stream whose connection the server closed (MCP D10, D23). 0: a client polls as fast as
+it can, and verify's polls of the faulty designs meet their faults where a server's would."""
 RECONNECT_PAUSE_SECONDS = 0.2
 """How long ``test_reconnection`` works on after closing its connection, in seconds."""
 ANSWER_TIMEOUT_SECONDS = fixtures.ANSWER_TIMEOUT_SECONDS
@@ -134,8 +134,8 @@ class FacadeApp:
         if method == "POST":
             body = await _read_body(receive)
             await self.post(headers, body, receive, send)
-        elif _unsupported_version(headers) and method in ("GET", "DELETE"):
-            await _json_error(send, 400, None, -32600, UNSUPPORTED_VERSION_TEXT.format(headers["mcp-protocol-version"]))
+        elif method in ("GET", "DELETE") and _unsupported_version(headers):
+            await _refuse_version(send, headers, None)
         elif method == "GET":
             await self.get(headers, receive, send)
         elif method == "DELETE":
@@ -156,8 +156,7 @@ class FacadeApp:
             return
         session = headers.get("mcp-session-id")
         if message.get("method") != "initialize" and _unsupported_version(headers):
-            await _json_error(send, 400, message.get("id"), -32600,
-                              UNSUPPORTED_VERSION_TEXT.format(headers["mcp-protocol-version"]))
+            await _refuse_version(send, headers, message.get("id"))
         elif "method" not in message:
             await self.answer(session, message, send)
         elif "id" not in message:
@@ -584,14 +583,16 @@ async def _json(send, status: int, body: Any, extra: dict[str, str] | None = Non
     await send({"type": "http.response.body", "body": json.dumps(body).encode()})
 
 
-UNSUPPORTED_VERSION_TEXT = "Bad Request: unsupported MCP-Protocol-Version {!r}"
-
-
 def _unsupported_version(headers: dict[str, str]) -> bool:
     """The request carries an ``MCP-Protocol-Version`` this server does not support: it gets
-    400 before anything else is looked at (MCP C40, D45)."""
+    400 before anything else is looked at (``_refuse_version``, MCP C40, D45)."""
     version = headers.get("mcp-protocol-version")
     return version is not None and version not in SUPPORTED_VERSIONS
+
+
+async def _refuse_version(send, headers: dict[str, str], rid) -> None:
+    version = headers["mcp-protocol-version"]
+    await _json_error(send, 400, rid, -32600, f"Bad Request: unsupported MCP-Protocol-Version {version!r}")
 
 
 async def _json_error(send, status: int, rid, code: int, text: str) -> None:

@@ -242,7 +242,7 @@ class _Timeline:
         if not self.resumable:
             unjudged |= UNRESUMABLE | BLIND_WITHOUT_IDS
         if action.side == "client" and not isinstance(action, a.Initialize) and _version_of_no_revision(
-                self.records.get(records[0])):
+                self.records[records[0]]):
             observed = replace(observed, version_unsupported=True)  # its answer is unsupported-version-400's
         elif observed.status == 404 and action.side == "client":
             self._assume_ended(action, records, session)
@@ -694,15 +694,14 @@ class _Timeline:
             # before 2025-11-25 a server does not close a POST stream's connection before the response
             # (B10): on the wire that close is the same as a drop, which the judge places instead
             action = a.DropConnection(self.handle(key))
-        retry = self._retry_sent(key, record) if isinstance(action, a.CloseConnection) else None
+        retry = self._retry_sent(key) if isinstance(action, a.CloseConnection) else None
         self._server_step(action, Observation(closed=(key,), retry=retry), record, session, soft=True)
 
-    def _retry_sent(self, key: str, closed: Record) -> bool:
-        """An event of stream ``key`` carried the SSE ``retry`` field on a connection that began
-        before ``closed``'s ended (MCP D10, D23)."""
-        until = closed.ended if closed.ended is not None else float("inf")
+    def _retry_sent(self, key: str) -> bool:
+        """An event of stream ``key`` carried the SSE ``retry`` field on one of its connections so far
+        (the walk has begun only those that began before the close it judges; MCP D10, D23)."""
         return any(e.retry is not None for number, k in self.key_of.items() if k == key
-                   and self.records[number].started <= until for e in self.records[number].exchange.events)
+                   for e in self.records[number].exchange.events)
 
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a
@@ -1037,9 +1036,9 @@ def _burst(record: Record, *, resumption: bool, sent_again, seen) -> list[int]:
 
 
 
-def _version_of_no_revision(record: Record | None) -> bool:
+def _version_of_no_revision(record: Record) -> bool:
     """The request carried an ``MCP-Protocol-Version`` no server can support (C40)."""
-    version = record.exchange.request_headers.get("mcp-protocol-version") if record is not None else None
+    version = record.exchange.request_headers.get("mcp-protocol-version")
     return version is not None and names_no_revision(version)
 
 
