@@ -442,6 +442,7 @@ class StreamableHttpClient:
 def _take_events(exchange: Exchange, reader: "_SseReader", text: str, reading: "_Reading") -> bool:
     """Add the events ``text`` completes to ``exchange``; True when the reading ends there."""
     events = reader.feed(text)
+    exchange.retry = reader.retry
     if reader.pending_chars > MAX_EVENT_CHARS:
         exchange.fail(ErrorKind.PROTOCOL, f"an SSE event longer than {MAX_EVENT_CHARS} characters")
         return True
@@ -526,11 +527,14 @@ class _SseReader:
     that an event's ``id`` is the id field *of that event* (``None`` without one)
     and a block with only an ``id`` field counts as an event with empty data (a
     bare cursor). A block cut off by the end of the stream is discarded.
-    Remembers the first line that is not an SSE field (``stray_line``)."""
+    Remembers the first line that is not an SSE field (``stray_line``) and the
+    last ``retry`` value read, in milliseconds, in any block (``retry``): a block
+    with only that field makes no event."""
 
     def __init__(self) -> None:
         self._lines = SSELineDecoder()
         self.stray_line: str | None = None
+        self.retry: int | None = None
         self._reset()
 
     def _reset(self) -> None:
@@ -562,8 +566,8 @@ class _SseReader:
             self._id = value
         elif name == "event":
             self._event = value
-        elif name == "retry" and value.isdigit():
-            self._retry = int(value)
+        elif name == "retry" and value.isascii() and value.isdigit():
+            self._retry = self.retry = int(value)
         elif name not in SSE_FIELDS and self.stray_line is None:
             self.stray_line = line
         return None
@@ -579,11 +583,6 @@ class _SseReader:
 
 SseStreamReader = _SseReader
 """Incremental SSE parsing: ``SseStreamReader().feed(text)`` returns the events completed so far."""
-
-
-def parse_event_stream(text: str) -> list[SseEvent]:
-    """The complete events of an SSE body ``text`` (a block cut off at the end is dropped)."""
-    return _SseReader().feed(text)
 
 
 def event_from_fields(event_id: str | None, kind: str, data: str, retry: int | None = None) -> SseEvent:

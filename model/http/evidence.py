@@ -132,7 +132,10 @@ class Exchange:
       time to live the server states (``verify --stream-ttl`` / ``--session-ttl``): its
       stream, or the session an ``initialize`` opened;
     - ``promised``: when (``time.monotonic()``) the server has sent every event of this
-      exchange's stream, by the definition of the fixture tool it called.
+      exchange's stream, by the definition of the fixture tool it called;
+    - ``retry``: the last SSE ``retry`` field of the response, in milliseconds, whether its
+      block made an event or held that field alone (a field of its own sets the client's
+      reconnection time all the same: MCP D10, D23); ``None`` when none came.
     """
 
     label: str
@@ -155,6 +158,7 @@ class Exchange:
     arrivals: list[float] = field(default_factory=list)
     expires: float | None = None
     promised: float | None = None
+    retry: int | None = None
 
     @property
     def ok(self) -> bool:
@@ -230,6 +234,8 @@ class Exchange:
             item["request"]["body"] = self.sent
         if self.events:
             item["events"] = [e.to_json() for e in self.events]
+        if self.retry is not None:
+            item["retry"] = self.retry
         if self.body is not None:
             item["body"] = summarize_message(self.body) if isinstance(self.body, dict) else _cut(str(self.body))
         if self.error:

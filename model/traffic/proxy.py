@@ -203,7 +203,9 @@ class RecordingProxy:
             if sum(map(len, body)) < MAX_RECORDED_BODY_CHARS:
                 body.append(text)
             return
-        for event in sse.feed(text):
+        events = sse.feed(text)
+        record.exchange.retry = sse.retry
+        for event in events:
             record.exchange.events.append(event)
             record.arrivals.append(self.now())
             self._recorder(record).event(record, event)

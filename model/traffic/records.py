@@ -29,7 +29,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from mcp_resume.model.http.client import event_from_fields, parse_event_stream
+from mcp_resume.model.http.client import SseStreamReader, event_from_fields
 from mcp_resume.model.http.evidence import End, Exchange, SseEvent
 from mcp_resume.model.traffic.compact import Skeletons, compact_record
 
@@ -76,6 +76,8 @@ class Record:
             },
             "end": x.end.value if x.end else None,
         }
+        if x.retry is not None:
+            item["response"]["retry"] = x.retry
         if x.error:
             item["error"] = x.error
         return item
@@ -297,6 +299,8 @@ def _record_from_json(item: dict[str, Any]) -> Record:
     )
     events = _field(response, "events", (list,), "response", required=False) or []
     exchange.events = [_event(e.get("id"), e.get("event") or "message", e.get("data") or "", e.get("retry")) for e in events]
+    retry = _field(response, "retry", (int,), "response", required=False)
+    exchange.retry = next((e.retry for e in reversed(exchange.events) if e.retry is not None), None) if retry is None else retry
     arrivals = [float(e["at"]) for e in events]
     started = float(item["started"])
     ended = None if item.get("ended") is None else float(item["ended"])
@@ -341,7 +345,8 @@ def _record_from_har(number: int, entry: dict[str, Any], origin: float) -> Recor
         text = base64.b64decode(text).decode("utf-8")
     arrivals: list[float] = []
     if exchange.content_type == "text/event-stream":
-        exchange.events = parse_event_stream(text)
+        reader = SseStreamReader()
+        exchange.events, exchange.retry = reader.feed(text), reader.retry
         count = len(exchange.events)
         arrivals = [started + duration * (i + 1) / (count + 1) for i in range(count)]
     elif text.strip():
@@ -393,8 +398,8 @@ def _har_entry(record: Record, began: datetime) -> dict[str, Any]:
     if x.request_body is not None:
         text = x.request_body if isinstance(x.request_body, str) else json.dumps(x.request_body)
         request["postData"] = {"mimeType": x.request_headers.get("content-type", "application/json"), "text": text}
-    if x.events:
-        text = "".join(_as_block(e.id, e.event, e.data, e.retry) for e in x.events)
+    if x.events or x.retry is not None:
+        text = _retry_block(x) + "".join(_as_block(e.id, e.event, e.data, e.retry) for e in x.events)
     elif x.body is not None:
         text = x.body if isinstance(x.body, str) else json.dumps(x.body)
     else:
@@ -409,6 +414,14 @@ def _har_entry(record: Record, began: datetime) -> dict[str, Any]:
 
 def _har_header_list(headers: dict[str, str]) -> list[dict[str, str]]:
     return [{"name": k, "value": v} for k, v in headers.items()]
+
+
+def _retry_block(x: Exchange) -> str:
+    """A block with only the exchange's ``retry`` field, when no event carries it (so the
+    HAR keeps what the stream said; the field applies wherever it stands)."""
+    if x.retry is None or any(e.retry is not None for e in x.events):
+        return ""
+    return f"retry: {int(x.retry)}\n\n"
 
 
 def _as_block(event_id, kind: str, data: str, retry) -> str:

@@ -700,8 +700,9 @@ class _Timeline:
     def _retry_sent(self, key: str) -> bool:
         """An event of stream ``key`` carried the SSE ``retry`` field on one of its connections so far
         (the walk has begun only those that began before the close it judges; MCP D10, D23)."""
-        return any(e.retry is not None for number, k in self.key_of.items() if k == key
-                   for e in self.records[number].exchange.events)
+        return any(self.records[number].exchange.retry is not None
+                   or any(e.retry is not None for e in self.records[number].exchange.events)
+                   for number, k in self.key_of.items() if k == key)
 
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a

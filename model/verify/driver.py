@@ -128,12 +128,12 @@ class Driver:
         response comes. Returns ``exchange`` with every event of the stream so far and how it ended.
         ``due``: the response was owed by now (a call that ends on its own), so when the last poll
         still lacks it, it is placed on that poll's connection (``Exchange.promised``) for the judge."""
-        events, last = list(exchange.events), exchange
+        events, last, retry = list(exchange.events), exchange, 0
         for poll in range(1, POLLS + 1):
             cursor = next((e.id for e in reversed(events) if e.id is not None), None)
             if cursor is None or last.end is not End.CLOSED:
                 break
-            retry = next((e.retry for e in reversed(events) if e.retry is not None), 0)
+            retry = retry if last.retry is None else last.retry
             await asyncio.sleep(min(retry / 1000, MAX_POLL_WAIT))
             last = require(await self.client.get(label=f"{label}: poll {poll}, resumed from {cursor} (D9)",
                                                  session=session, last_event_id=cursor,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.helpers import hostile_servers as hostile
@@ -22,6 +24,30 @@ def test_sse_reader_keeps_each_events_own_id_and_discards_a_cut_off_event():
 def test_sse_reader_joins_data_lines_and_reads_retry():
     events = _SseReader().feed('id: a\nretry: 250\ndata: {"x":\ndata: 1}\n\n')
     assert events[0].data == '{"x":\n1}' and events[0].message == {"x": 1} and events[0].retry == 250
+
+
+def test_sse_reader_keeps_a_retry_sent_in_a_block_of_its_own_without_an_event():
+    reader = _SseReader()
+    assert reader.feed("retry: 3000\n\n") == [] and reader.retry == 3000
+    events = reader.feed('id: 1\ndata: {"a": 1}\n\nretry: 40\n\n')
+    assert [e.retry for e in events] == [None] and reader.retry == 40
+
+
+def test_sse_reader_ignores_a_retry_that_is_not_ascii_digits():
+    reader = _SseReader()
+    assert reader.feed("retry: \u00b2\nid: 1\ndata: \n\nretry: 1.5\n\n")[0].retry is None
+    assert reader.retry is None
+
+
+def test_a_retry_block_of_its_own_reaches_the_exchange():
+    def answer(handler):
+        body = json.dumps({"jsonrpc": "2.0", "id": hostile.request_id(handler), "result": hostile.INITIALIZE_RESULT})
+        hostile.send(handler, 200, "text/event-stream", f"retry: 1500\n\nid: 1\ndata: {body}\n\n".encode(),
+                     {"Mcp-Session-Id": "s-1"})
+
+    with hostile.http_server(answer) as url:
+        exchange = run(initialize(url))
+    assert exchange.ok and exchange.retry == 1500 and [e.retry for e in exchange.events] == [None]
 
 
 def test_sse_reader_notes_a_line_that_is_no_sse_field():
