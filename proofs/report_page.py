@@ -368,12 +368,15 @@ def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> 
 RULE_NOTES: dict[str, str] = {
     "replay-suffix": "step property; delivery is a set in the encoding, read in event order (`lt`), so a reorder "
                      "is not expressible and not claimed here (the Hypothesis checks compare sequences)",
-    "no-cross-session": "state invariant on the client's cursors and step property on every delivery",
+    "no-cross-session": "state invariant on the client's cursors and step property on every delivery, over the "
+                        "connection that carried it (`on`): no event goes out on a connection of another session",
     "no-replay-on-session-resume": "step property",
     "no-reemit-on-stream-resume": "step property",
     "no-broadcast": "state invariant (a request has at most one carrying stream, of its session) and step property "
                     "(MCP B21: a request sent anew, issued in the step or re-emitted, goes out on one stream only, and "
-                    "not while an open connection of another stream carries it pending)",
+                    "not while an open connection of another stream carries it pending), and no event goes out "
+                    "on two streams' connections at once (`on`, the message's place apart from its event id: "
+                    "design 21)",
     "reemit-pending": "step property: every pending request whose carrier has no open connection is re-emitted or "
                       "cancelled (boundary only: the MCP revisions also let a session resumption leave it pending)",
     "reemit-keeps-pending": "step property: a re-emitted request is re-emitted again while pending, a session "
@@ -393,10 +396,12 @@ RULE_NOTES: dict[str, str] = {
     "no-duplicate-tool-call": "end to end, stated as what the state machine can say: a request naming a live session "
                               "is never answered 404 (the only answer after which a client following B34 re-runs "
                               "its tools/call in a new session)",
-    "standalone-stream-scope": "step property: an event of a call's POST stream is delivered on that stream only; "
-                               "trivially so, an event being delivered on its own stream's connection "
-                               "(`stream_of`), which is also why a response sent on another stream (design 32) "
-                               "cannot be stated",
+    "standalone-stream-scope": "step property: a server action on a call's POST stream sends its event on that "
+                               "stream's connection only (`on`: a response sent on another stream is design 32, "
+                               "a MUST NOT of B18/D21 in every revision), and a call's message sent on the GET "
+                               "stream comes with its own event; for the spec this follows from the encoding "
+                               "(an event goes out on its own stream's connection), so Z3 shows the two "
+                               "encodings agree, and the bounded search shows the property catches design 32",
 }
 """How each rule of docs/design.md §4 is stated in the encoding."""
 

@@ -409,6 +409,7 @@ def _observation_values(tag: str, observed) -> dict[str, object]:
     return {
         f"{tag}.status": observed.status or 0,
         f"{tag}.delivered": set(delivered),
+        f"{tag}.on": {(d.event, d.stream) for d in observed.events},
         f"{tag}.requests": {d.request for d in observed.events if d.request is not None},
         f"{tag}.closed": set(observed.closed),
         f"{tag}.any": bool(delivered),

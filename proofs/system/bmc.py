@@ -26,7 +26,7 @@ from typing import Callable
 import z3
 
 from mcp_resume.spec import actions as a
-from mcp_resume.spec.catalog import NO_ANSWER, level
+from mcp_resume.spec.catalog import NO_ANSWER, RESPONSE_ELSEWHERE, level
 from mcp_resume.spec.decision import BRANCH_RULE, NEVER_ISSUED, Branch
 from mcp_resume.spec.headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_REQUEST, UNKNOWN_SESSION
 from mcp_resume.spec.invariants import CURSOR_BRANCHES
@@ -376,7 +376,18 @@ class SpecUnrolling:
             else:
                 broken.append((by_id(name).rule, L.not_(by_id(name).formula(judged, self.profile))))
         kept = [(rule, self._of_must_case(judged, rule, b)) for rule, b in broken if level(rule, self.profile) is Level.MUST]
+        kept += [(rule, elsewhere) for rule, b in broken if (elsewhere := self._response_elsewhere(judged, rule, b)) is not None]
         return kept + [(rule, unanswered) for rule, b in broken if (unanswered := self._unanswered(judged, rule, b)) is not None]
+
+    def _response_elsewhere(self, s: Step, rule: str, broken):
+        """``broken`` as far as it is a response sent on another stream's connection than its call's,
+        when the profile levels ``rule`` below MUST but that case (``RESPONSE_ELSEWHERE``) a MUST (MCP
+        B18, D21: MUST NOT); ``None`` for the rules without that case or a MUST already."""
+        if level(rule, self.profile) is Level.MUST or level(rule, self.profile, RESPONSE_ELSEWHERE) is not Level.MUST:
+            return None
+        L, A, O = s.L, s.A, s.O
+        moved = L.exists((STREAM,), lambda t: L.and_(O.on(A.new_event, t), L.not_(L.eq(t, A.target_stream))))
+        return L.and_(broken, L.eq(A.kind, L.enum(ActionKind.RESPOND)), moved)
 
     def _unanswered(self, s: Step, rule: str, broken):
         """``broken`` as far as it is a GET with a cursor (branch 1 or 3) left with no answer, when the

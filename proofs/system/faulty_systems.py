@@ -101,14 +101,16 @@ class DesignStep:
 @dataclass(frozen=True)
 class Override:
     """Where the server's observation differs: ``when`` it happens, and the status,
-    delivered events, closed connections and named stream it shows then (``None``: as
-    the spec's)."""
+    delivered events, closed connections, named stream and the streams whose connections
+    carried each delivered event (``on``) it shows then (``None``: as the spec's; an event
+    the server delivers goes on its own stream's connection unless ``on`` says otherwise)."""
 
     when: Callable[[DesignStep], object]
     status: Callable[[DesignStep], object] | None = None
     delivered: Callable[[DesignStep, object], object] | None = None
     closed: Callable[[DesignStep, object], object] | None = None
     stream: Callable[[DesignStep], object] | None = None
+    on: Callable[[DesignStep, object, object], object] | None = None
 
 
 @dataclass(frozen=True)
@@ -160,6 +162,7 @@ def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
     choice for the requests a session resumption deals with (``A.cancel``)."""
     L, O, F = d.L, d.O, d.F
     status, delivered, closed, stream = O.status, O.delivered, O.closed, O.stream
+    on = lambda e, t: L.and_(F.delivered(e), L.eq(t, d.R.stream_of(e)))
     for dev in reversed(design.overrides):
         condition = dev.when(d)
         if dev.status is not None:
@@ -170,10 +173,13 @@ def observation_of(design: Design, d: DesignStep) -> list[Conjunct]:
             delivered = (lambda c, f, rest: lambda e: L.ite(c, f(d, e), rest(e)))(condition, dev.delivered, delivered)
         if dev.closed is not None:
             closed = (lambda c, f, rest: lambda t: L.ite(c, f(d, t), rest(t)))(condition, dev.closed, closed)
+        if dev.on is not None:
+            on = (lambda c, f, rest: lambda e, t: L.ite(c, f(d, e, t), rest(e, t)))(condition, dev.on, on)
     parts = [
         Conjunct("server.status", L.eq(F.status, status)),
         Conjunct("server.delivered", L.forall((EVENT,), lambda e: L.iff(F.delivered(e), delivered(e)))),
         Conjunct("server.closed", L.forall((STREAM,), lambda t: L.iff(F.closed(t), closed(t)))),
+        Conjunct("server.on", L.forall((EVENT, STREAM), lambda e, t: L.iff(F.on(e, t), on(e, t)))),
         Conjunct("server.stream", L.eq(F.stream, stream)),
         Conjunct("server.cancels", L.forall((REQUEST,), lambda r: d.A.cancel(r) if design.cancels else L.not_(d.A.cancel(r)))),
     ]
@@ -539,6 +545,49 @@ def _moved_event(d: DesignStep) -> list[Conjunct]:
             Conjunct("server.moved-sent", L.implies(when, L.exists((EVENT,), moved)))]
 
 
+def _sends_any(d: DesignStep):
+    """A server action that sends one new event (``A.new_event``) on ``A.target_stream``: a
+    message, a server request, a response or a cancellation (what ``send`` serves concretely)."""
+    return _is(d, ActionKind.EMIT_EVENT, ActionKind.ISSUE_SERVER_REQUEST, ActionKind.RESPOND, ActionKind.CANCEL_REQUEST)
+
+
+def _connected_elsewhere(d: DesignStep, t, same_session: bool):
+    """Stream ``t`` has an open connection in a live session and is not the step's own stream;
+    of the step's session when ``same_session``."""
+    L, R, X, A = d.L, d.R, d.X, d.A
+    session = L.eq(R.owner(t), R.owner(A.target_stream)) if same_session else L.true()
+    return L.and_(X.t_connected(t), L.not_(L.eq(t, A.target_stream)), X.s_live(R.owner(t)), session)
+
+
+def _broadcast(d: DesignStep, e):
+    """``BROADCAST_NEW_MESSAGES``: the new event also reaches every other connected stream."""
+    L = d.L
+    elsewhere = L.exists((STREAM,), lambda t: _connected_elsewhere(d, t, False))
+    return L.or_(d.O.delivered(e), L.and_(L.eq(e, d.A.new_event), elsewhere))
+
+
+def _broadcast_on(d: DesignStep, e, t):
+    L = d.L
+    return L.or_(L.and_(d.O.delivered(e), L.eq(t, d.R.stream_of(e))),
+                 L.and_(L.eq(e, d.A.new_event), _connected_elsewhere(d, t, False)))
+
+
+def _response_moves(d: DesignStep):
+    """``RESPONSE_ON_ANOTHER_STREAM``: a response while another stream of the session is connected."""
+    L = d.L
+    return L.and_(_is(d, ActionKind.RESPOND), L.exists((STREAM,), lambda t: _connected_elsewhere(d, t, True)))
+
+
+def _response_elsewhere(d: DesignStep) -> list[Conjunct]:
+    """``RESPONSE_ON_ANOTHER_STREAM``: the one other connected stream of the session the response goes
+    to (the newest, concretely; which one, when several, matters to no check)."""
+    L, there = d.L, d.aux["elsewhere"]
+    shape = L.forall((STREAM,), lambda t: L.implies(there(t), L.and_(_response_moves(d), _connected_elsewhere(d, t, True))))
+    one = L.forall((STREAM, STREAM), lambda t, u: L.implies(L.and_(there(t), there(u)), L.eq(t, u)))
+    return [Conjunct("server.elsewhere-shape", shape), Conjunct("server.elsewhere-one", one),
+            Conjunct("server.elsewhere-chosen", L.implies(_response_moves(d), L.exists((STREAM,), there)))]
+
+
 def _slot(d: DesignStep, r):
     """``SINGLE_SLOT_PENDING``: the server's pending table, one request per session: a new server request
     takes the slot of its session; answers and cancellations empty it as in the spec."""
@@ -729,6 +778,12 @@ VARIATIONS: dict[Deviation, Callable[[spec_designs.Design], Variation]] = {
         aux={"ping": (EVENT,), "note": (EVENT,), "asked": (REQUEST,)}, extra=_ping_events, departs=_pings)),
     Deviation.EVICTED_CURSOR_EXACT: _fixed(Variation(
         (Override(_evicted_last, _status(200), _kept, _reattached, _cursor_stream),))),
+    Deviation.BROADCAST_NEW_MESSAGES: _fixed(Variation(
+        (Override(_sends_any, None, _broadcast, on=_broadcast_on),))),
+    Deviation.RESPONSE_ON_ANOTHER_STREAM: _fixed(Variation(
+        (Override(_response_moves, None, lambda d, e: d.L.eq(e, d.A.new_event),
+                  on=lambda d, e, t: d.L.and_(d.L.eq(e, d.A.new_event), d.aux["elsewhere"](t))),),
+        aux={"elsewhere": (STREAM,)}, extra=_response_elsewhere)),
 }
 """The variation of each deviation, made from the design (for its parameters)."""
 
@@ -739,20 +794,12 @@ NEEDS_ENCODING: dict[Deviation, str] = {
     Deviation.DUPLICATE_AFTER_REPLAY: (
         "the observation's delivered events are a set: an event delivered twice in one step is the same fact as "
         "once, so a duplicate cannot be stated"),
-    Deviation.RESPONSE_ON_ANOTHER_STREAM: (
-        "the observation says which events a step delivered, not on which connection (an event is delivered on "
-        "its own stream's): a response delivered on another stream cannot be stated"),
     Deviation.DISCONNECT_CANCELS: (
         "the Z3 vocabulary tells no response from another event, and a respond step that sends nothing is "
         "what call-answered judges, a rule with no invariant there"),
     Deviation.RESPONSE_UNSTORED: (
         "the Z3 vocabulary tells no response from another event, and a respond step that sends nothing is "
         "what call-answered judges, a rule with no invariant there"),
-    Deviation.BROADCAST_NEW_MESSAGES: (
-        "the observation says which events a step delivered, not on which connection: an event is delivered on "
-        "the connection of its own stream (stream_of), so one message delivered on several streams, or on a "
-        "connection of another session, cannot be stated, nor can no-broadcast's and no-cross-session's step "
-        "properties judge it (they would need a delivered-on relation over (event, stream) in the vocabulary)"),
 }
 """Deviations the transition formulas cannot express, with the reason: a design that
 makes one has no Z3 variation (its bounded search is not available)."""

@@ -255,7 +255,9 @@ def no_cross_session(step: Step, profile: Profile):
         L.and_(O.delivered(e), Y.e_issued(e)), of_session(e))))
     own_stream = L.implies(reconnect_lands(step, profile, Branch.STREAM_RESUMPTION), L.forall((EVENT,), lambda e: L.implies(
         L.and_(O.delivered(e), X.e_issued(e)), of_stream(e))))
-    return L.and_(own_session, own_stream)
+    own_connections = L.forall((EVENT, STREAM), lambda e, t: L.implies(
+        O.on(e, t), L.eq(R.owner(t), R.owner(R.stream_of(e)))))
+    return L.and_(own_session, own_stream, own_connections)
 
 
 def no_replay_on_session_resume(step: Step, profile: Profile):
@@ -296,13 +298,17 @@ def no_broadcast(step: Step, profile: Profile):
     issued in this very step, one re-emitted, or a server's own new message): it goes out
     on one stream only, and not on another stream than the one whose open connection
     carried it, pending, before the step. A replay (an event sent before) is its stream's
-    history, not a new sending (``spec.invariants.no_broadcast``)."""
+    history, not a new sending (``spec.invariants.no_broadcast``). And any event a step
+    delivers goes out on one stream's connection (``on``), not on several at once."""
     L, R, X, O = step.L, step.R, step.X, step.O
     sent = lambda e, r: L.and_(O.delivered(e), L.not_(X.e_issued(e)), R.carries(e, r))
     one_stream = lambda e, r: L.forall((EVENT,), lambda x: L.implies(sent(x, r), L.eq(R.stream_of(x), R.stream_of(e))))
-    not_elsewhere = lambda e, r: L.forall((STREAM,), lambda t: L.implies(
-        L.and_(X.r_pending(r), X.r_carrier(r, t), X.t_connected(t)), L.eq(R.stream_of(e), t)))
-    return L.forall((EVENT, REQUEST), lambda e, r: L.implies(sent(e, r), L.and_(one_stream(e, r), not_elsewhere(e, r))))
+    not_elsewhere = lambda e, r: L.forall((STREAM, STREAM), lambda t, u: L.implies(
+        L.and_(X.r_pending(r), X.r_carrier(r, t), X.t_connected(t), O.on(e, u)), L.eq(u, t)))
+    one_connection = L.forall((EVENT, STREAM, STREAM), lambda e, t, u: L.implies(
+        L.and_(O.on(e, t), O.on(e, u)), L.eq(t, u)))
+    return L.and_(one_connection, L.forall((EVENT, REQUEST), lambda e, r: L.implies(
+        sent(e, r), L.and_(one_stream(e, r), not_elsewhere(e, r)))))
 
 
 def reemit_pending(step: Step, profile: Profile):
@@ -396,15 +402,18 @@ def event_id_fresh(step: Step, profile: Profile):
 
 
 def standalone_stream_scope(step: Step, profile: Profile):
-    """A server action on a POST stream (a message of its call) that delivers a new event on a
-    GET stream of the same session delivers its own event too: a call's message goes on the
-    call's stream, not on the standalone one instead (B17, B9)."""
+    """A server action on a POST stream (a message of its call, or its response) sends its own
+    event on that stream's connection only, and one that delivers a new event on a GET stream
+    of the same session delivers its own event too: a call's message goes on the call's
+    stream, not on the standalone one or another call's instead (B17, B9, B18/D21)."""
     L, R, X, A, O = step.L, step.R, step.X, step.A, step.O
     t = A.target_stream
     on_get = lambda e: L.and_(R.t_get(R.stream_of(e)), L.eq(R.owner(R.stream_of(e)), R.owner(t)), L.not_(L.eq(R.stream_of(e), t)))
-    return L.forall((EVENT,), lambda e: L.implies(
+    own_event_here = L.forall((STREAM,), lambda u: L.implies(
+        L.and_(_sends(step), L.not_(R.t_get(t)), O.on(A.new_event, u)), L.eq(u, t)))
+    return L.and_(own_event_here, L.forall((EVENT,), lambda e: L.implies(
         L.and_(_sends(step), L.not_(R.t_get(t)), O.delivered(e), L.not_(X.e_issued(e))),
-        L.or_(L.not_(on_get(e)), O.delivered(A.new_event))))
+        L.or_(L.not_(on_get(e)), O.delivered(A.new_event)))))
 
 
 def server_request_ownership(step: Step, profile: Profile):
@@ -432,8 +441,9 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "the cursor; any other refused cursor of the session's own stream answered 200 replays nothing "
               "of that stream", replay_suffix),
     Invariant("no-cross-session.step", "no-cross-session", STEP,
-              "every event delivered under a session header belongs to that session, and a stream "
-              "resumption replays only the resumed stream's events", no_cross_session),
+              "every event delivered under a session header belongs to that session, a stream "
+              "resumption replays only the resumed stream's events, and no event goes out on a connection "
+              "of another session", no_cross_session),
     Invariant("no-replay-on-session-resume.step", "no-replay-on-session-resume", STEP,
               "a session resumption answered 200 delivers no event sent before (an old id reused for an owed "
               "request is event-id-unique's)", no_replay_on_session_resume),
@@ -442,10 +452,12 @@ STEP_PROPERTIES: tuple[Invariant, ...] = (
               "new events of the stream's own may follow the replay", no_reemit_on_stream_resume),
     Invariant("no-broadcast.step", "no-broadcast", STEP,
               "a server request sent anew (issued in the step, or re-emitted) goes out on one stream only, "
-              "and not while an open connection of another stream carries it pending", no_broadcast),
+              "and not while an open connection of another stream carries it pending; no event goes out on "
+              "two streams' connections at once", no_broadcast),
     Invariant("standalone-stream-scope.step", "standalone-stream-scope", STEP,
-              "a server action on a POST stream that delivers a new event on a GET stream of its session "
-              "delivers its own event too", standalone_stream_scope),
+              "a server action on a POST stream sends its own event on that stream's connection only, and "
+              "one that delivers a new event on a GET stream of its session delivers its own event too",
+              standalone_stream_scope),
     Invariant("reemit-pending.step", "reemit-pending", STEP,
               "a session resumption answered 200 re-emits or cancels every pending server request of the session "
               "whose carrying stream has no open connection", reemit_pending),

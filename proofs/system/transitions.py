@@ -138,7 +138,7 @@ def transition(step: Step, kind: ActionKind, semantics: Semantics) -> list[Conju
     return parts
 
 
-OBSERVATION_EQUATIONS = ("tr.obs.requests", "tr.obs.any", "tr.obs.last")
+OBSERVATION_EQUATIONS = ("tr.obs.on", "tr.obs.requests", "tr.obs.any", "tr.obs.last")
 """The observation's definitions every action shares (``_observation``)."""
 
 RECONNECT_EQUATIONS = ("tr.reconnect.stream", "tr.reconnect.events-kept", "tr.reconnect.new-events")
@@ -252,13 +252,15 @@ def _seen_update(step: Step, kind: ActionKind, effect: _Effect):
 
 
 def _observation(step: Step, kind: ActionKind, effect: _Effect) -> list[Conjunct]:
-    """The observation's definitions: what was delivered, the requests it carries,
-    the last event, the connections closed."""
+    """The observation's definitions: what was delivered and on which stream's connection (its
+    own: a reference server sends each event once, on its stream, MCP B21), the requests it
+    carries, the last event, the connections closed."""
     L, R, X, Y, O = step.L, step.R, step.X, step.Y, step.O
     delivered = effect.delivered or (lambda e: L.false())
     superseded = effect.closed or (lambda t: L.false())
     return [
         Conjunct(f"tr.{kind.value}.delivered", L.forall((EVENT,), lambda e: L.iff(O.delivered(e), delivered(e)))),
+        Conjunct("tr.obs.on", L.forall((EVENT, STREAM), lambda e, t: L.iff(O.on(e, t), L.and_(O.delivered(e), L.eq(t, R.stream_of(e)))))),
         Conjunct("tr.obs.requests", L.forall((REQUEST,), lambda r: L.iff(O.requests(r), L.exists((EVENT,), lambda e: L.and_(O.delivered(e), R.carries(e, r)))))),
         Conjunct("tr.obs.any", L.iff(O.any, L.exists((EVENT,), lambda e: O.delivered(e)))),
         Conjunct("tr.obs.last", L.implies(O.any, L.and_(O.delivered(O.last), L.forall((EVENT,), lambda e: L.implies(O.delivered(e), L.or_(L.eq(e, O.last), R.lt(e, O.last))))))),

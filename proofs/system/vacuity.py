@@ -64,7 +64,7 @@ def restricted(step: Step, print_: Footprint, formula: z3.BoolRef) -> z3.BoolRef
             functions.append((after, before(*(z3.Var(i, L.sort(s)) for i, s in enumerate(sorts)))))
     if not print_.delivers:
         constants.append((O.any, L.false()))
-        functions += [(O.delivered, L.false()), (O.requests, L.false())]
+        functions += [(O.delivered, L.false()), (O.on, L.false()), (O.requests, L.false())]
     if "t_connected" in print_.framed and not print_.supersedes:
         functions.append((O.closed, L.false()))
     result = z3.substitute(formula, *constants)

@@ -233,7 +233,9 @@ class Observation:
     """What one step shows the client.
 
     ``status`` (an HTTP status; 0 for server and network actions),
-    ``delivered(e)``, ``requests(r)`` (some delivered event carries ``r``),
+    ``delivered(e)``, ``on(e, t)`` (``e`` went out on a connection of stream ``t``: where a
+    message was sent, apart from which event it is, so one event sent on several streams, or
+    on a connection of another session, can be stated), ``requests(r)`` (some delivered event carries ``r``),
     ``closed(t)`` (the step ended ``t``'s connection), ``any`` (something was
     delivered), ``last`` (the last event delivered, when ``any``) and ``stream``
     (the stream a reconnect answered 200 names: the resumed one, or the new one
@@ -243,6 +245,7 @@ class Observation:
     tag: str
     status: object
     delivered: Callable
+    on: Callable
     requests: Callable
     closed: Callable
     any: object
@@ -255,6 +258,7 @@ def observation(L: Logic, tag: str) -> Observation:
         tag=tag,
         status=L.integer(f"{tag}.status"),
         delivered=L.relation(f"{tag}.delivered", (EVENT,)),
+        on=L.relation(f"{tag}.on", (EVENT, STREAM)),
         requests=L.relation(f"{tag}.requests", (REQUEST,)),
         closed=L.relation(f"{tag}.closed", (STREAM,)),
         any=L.boolean(f"{tag}.any"),

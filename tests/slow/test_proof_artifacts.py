@@ -122,7 +122,7 @@ def test_the_report_lists_every_obligation_and_every_design_and_no_costs(outcome
     assert sum(counted[k] for k in classes) == counted["required"] == solved_or_skipped
     assert "## Trivial obligations" in report and "`consecution.no-replay-on-session-resume.step.reconnect`" in report
     assert (f"faulty designs caught: {len(Z3_DESIGNS)} of the {len(Z3_DESIGNS)} searched; traces confirmed by replay: "
-            f"{len(Z3_DESIGNS)}; left out of the search: design 21 (") in report
+            f"{len(Z3_DESIGNS)}; left out of the search: design 30 (") in report
     assert "**NO**" not in report and "rlimit used" not in report
     for result in outcome.proofs:
         if result.invariant:

@@ -32,7 +32,11 @@ SEEN_SINCE = {13: "no-broadcast", 15: "replay-suffix", 16: "replay-suffix"}
 THIRD_ROUND = {19: "unknown-session-404", 20: "reemit-pending", 22: "replay-suffix", 23: "expiry-independent",
                24: "event-id-unique", 25: "standalone-stream-scope", 26: "reemit-pending", 27: "reemit-pending",
                28: "replay-suffix", 29: "session-identity-stable"}
-"""Designs 19-29 with a Z3 variation (21 has none: ``NEEDS_ENCODING``), with the rule that catches each."""
+"""Designs 19-29 but 21, with the rule that catches each."""
+
+ON_ANOTHER_CONNECTION = {21: "no-broadcast", 32: "standalone-stream-scope"}
+"""Designs that send a message on another stream's connection, stated by the delivered-on relation
+(``proofs.system.vocabulary.Observation.on``), with the rule that catches each."""
 
 
 @pytest.fixture(scope="module")
@@ -44,9 +48,9 @@ def test_every_design_is_modelled(boundary):
     assert set(DESIGNS) == set(boundary) == set(ENCODED) and set(SERVERS) == set(designs.NUMBERS)
 
 
-@pytest.mark.parametrize("number", sorted(SEEN_SINCE) + sorted(THIRD_ROUND))
+@pytest.mark.parametrize("number", sorted(SEEN_SINCE) + sorted(THIRD_ROUND) + sorted(ON_ANOTHER_CONNECTION))
 def test_a_design_seen_since_is_caught_by_the_rule_design_5_names(boundary, number):
-    rule = {**SEEN_SINCE, **THIRD_ROUND}[number]
+    rule = {**SEEN_SINCE, **THIRD_ROUND, **ON_ANOTHER_CONNECTION}[number]
     result = boundary[number]
     assert result.caught and result.rule == rule
     with pytest.raises(Counterexample) as found:
@@ -61,6 +65,13 @@ def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(bou
     assert last[13].last_event_id is None and "issue_server_request" in kinds[13]  # a session resumption, a request
     assert last[15].last_event_id is not None and last[16].last_event_id is not None  # a cursor to resume
     assert kinds[16].count("evict_event") == 2 and boundary[16].depth == 8  # a gap: the cursor and the next evicted
+
+
+def test_the_runs_sending_on_another_connection_have_a_second_connection_open(boundary):
+    for number in ON_ANOTHER_CONNECTION:
+        kinds = [a.kind for a in boundary[number].trace.actions]
+        assert kinds.count("call_tool") + kinds.count("reconnect") >= 2  # a stream besides the sender's
+    assert boundary[32].trace.actions[-1].kind == "respond"
 
 
 def test_the_runs_of_the_third_round_take_the_steps_their_faults_need(boundary):
