@@ -389,8 +389,9 @@ RULES: tuple[Rule, ...] = (
         (
             _g(SHOULD, "B17", "B9"),
             _g(SHOULD, "C13-C19"),
-            _g(SHOULD, "D16-D22"),
-            _g(MUST, "D16-D22", "decision-2", why="the carrying stream decides what a session resumption re-emits: "
+            _g(SHOULD, "D16-D22", "D47", why="a message sent for a task (its _meta names the task) may come on "
+                                             "any stream, the GET stream too (D47): it is no call's"),
+            _g(MUST, "D16-D22", "D47", "decision-2", why="the carrying stream decides what a session resumption re-emits: "
                                                   "boundary keeps a call's server requests on the call's stream"),
             _g(NA, "F7", why=_NO_SERVER_REQUESTS),
         ),

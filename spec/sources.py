@@ -143,6 +143,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D16-D22", "§2.2 " + _LISTEN, "as C13-C19: a GET gets an SSE stream or 405; no response on it unless resuming"),
     ("D23", "§2.2 " + _LISTEN, "new: a server that closes a GET connection without ending the stream polls as D10 "
                               "asks: the retry field first, then the client reconnects"),
+    ("D47", "Tasks (utilities/tasks)", "tasks (experimental): a task's messages may be sent on any SSE stream, the "
+                                       "GET stream too; the client should expect them there"),
     ("D24-D25", "§2.3 " + _MULTI, "as B20-B21: several streams at once, each message on exactly one"),
     ("D27", "§2.4 " + _RESUME, "as B23: event ids unique across the session's streams (MUST)"),
     ("D28", "§2.4 " + _RESUME, "new: an event id carries enough to find the stream it came from (SHOULD)"),

@@ -5,6 +5,7 @@ A long recording (``mcp-resume proxy --record`` over hours: hundreds of megabyte
 events, not by its bytes. The judge (``model.traffic.validate``, ``.sessionless``,
 ``.judge``) reads of a JSON-RPC message only its kind, its ``id``, its ``method``,
 the ids it names (``params.requestId`` of a cancellation, ``params.progressToken``),
+whether it is sent for a task (``params._meta``'s related-task key, MCP D47),
 the revision it shows (``params._meta``, ``result.protocolVersion``), whether it
 asks for or carries input (``result.inputRequests`` / ``resultType``,
 ``params.inputResponses``) and an error's ``code``; never its text (a message is known by
@@ -41,6 +42,8 @@ PRESENT = None
 """The value kept for a field the judge only tests for presence (``inputRequests``, ``inputResponses``)."""
 
 _PARAMS = ("requestId", "progressToken", "progress")  # kept whole: ids the judge compares
+RELATED_TASK = "io.modelcontextprotocol/related-task"
+"""The ``params._meta`` key of a message sent for a task (MCP 2025-11-25 tasks, D47), kept for its presence."""
 _RESULT = ("protocolVersion", "resultType")
 
 
@@ -116,7 +119,7 @@ def _params(params: Any) -> Any:
         kept["inputResponses"] = PRESENT
     meta = params.get("_meta")
     if isinstance(meta, dict):
-        kept["_meta"] = {k: v for k, v in meta.items() if _scalar(v)}
+        kept["_meta"] = {k: v if _scalar(v) else PRESENT for k, v in meta.items() if _scalar(v) or k == RELATED_TASK}
     elif "_meta" in params:
         kept["_meta"] = None
     return kept

@@ -59,7 +59,7 @@ from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 from mcp_resume.model.harness.checker import Checker, SpecSanityError, StepReport
 from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.http.evidence import End, ErrorKind, SseEvent, error_code
-from mcp_resume.model.traffic.compact import MESSAGE_DATA
+from mcp_resume.model.traffic.compact import MESSAGE_DATA, RELATED_TASK
 from mcp_resume.model.traffic.records import Record
 
 EVERY_RULE = frozenset(rule.id for rule in RULES)
@@ -570,7 +570,7 @@ class _Timeline:
         elif event.is_input_request:
             action = a.IssueServerRequest(self.handle(key))
             observed = Observation(event=item.event, request=item.request, events=events,
-                                   about=self._call_it_serves(key, session))
+                                   about=None if _for_a_task(event) else self._call_it_serves(key, session))
         else:
             about = self._request_stream(event, session)
             response = about is not None and _response_id(event) is not None
@@ -885,6 +885,14 @@ def _owner(value: str, session: str | None, owners: dict[str, set[str]], per_ses
     if known and scope not in known and len(known) == 1 and not per_session:
         return next(iter(known))
     return scope
+
+
+def _for_a_task(event: SseEvent) -> bool:
+    """The message says it is sent for a task (``params._meta`` names the related task): a task's
+    message may go on any SSE stream, the GET stream too (MCP D47), so it is about no running call."""
+    params = event.message.get("params") if isinstance(event.message, dict) else None
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return isinstance(meta, dict) and RELATED_TASK in meta
 
 
 def _progress_token(event: SseEvent):

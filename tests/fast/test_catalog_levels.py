@@ -130,8 +130,8 @@ LEVELS = [
     # standalone-stream-scope
     ('standalone-stream-scope', 'mcp-2025-03-26', 'SHOULD', ('B17', 'B9')),
     ('standalone-stream-scope', 'mcp-2025-06-18', 'SHOULD', ('C13-C19',)),
-    ('standalone-stream-scope', 'mcp-2025-11-25', 'SHOULD', ('D16-D22',)),
-    ('standalone-stream-scope', 'boundary', 'MUST', ('D16-D22', 'decision-2')),
+    ('standalone-stream-scope', 'mcp-2025-11-25', 'SHOULD', ('D16-D22', 'D47')),
+    ('standalone-stream-scope', 'boundary', 'MUST', ('D16-D22', 'D47', 'decision-2')),
     ('standalone-stream-scope', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F7',)),
     # missing-session-400
     ('missing-session-400', 'mcp-2025-03-26', 'SHOULD', ('B32',)),
@@ -344,6 +344,7 @@ RULES_FILE = {
     "D34-D35": ("SHOULD / MUST", {"SHOULD", "MUST"}),
     "D37-D41": ("—", {"MAY", "SHOULD", "MUST"}),  # =B31-B36
     "D42-D45": ("—", {"MUST", "SHOULD"}),  # =C37-C40
+    "D47": ("SHOULD / SHOULD NOT / MAY", {"SHOULD", "SHOULD NOT", "MAY"}),
     "D51": ("—", {"SHOULD NOT", "SHOULD", "MAY", "MUST NOT", "MUST"}),  # =C42/C43
     "F1": ("MUST", {"MUST"}),
     "F6": ("MAY / MUST", {"MAY", "MUST"}),
