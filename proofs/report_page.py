@@ -438,6 +438,7 @@ NOT_STATED: dict[str, str] = {
     "sessionless-close-cancels": _SESSIONLESS,
     "sessionless-input-required-retry": _SESSIONLESS,
     "sessionless-request-validated": _SESSIONLESS,
+    "sessionless-notification-202": _SESSIONLESS,
 }
 """The catalog's rules the transition system does not state, and why (every other rule is in ``RULE_NOTES``)."""
 

@@ -645,6 +645,16 @@ RULES: tuple[Rule, ...] = (
         origin="mcp",
     ),
     _rule(
+        "sessionless-notification-202",
+        "A notification POSTed in the 2026-07-28 request shape gets 202 with no body when the server accepts "
+        "it, and an error status (4xx or 5xx) when it does not: never another success or a redirect.",
+        (
+            *(_g(NA, why=_SESSIONLESS_ONLY + "; the session era's notifications are no action of its machine"),) * 4,
+            _g(MUST, "F4", why="an accepted notification gets 202 with no body, a refused one an error status (§2)"),
+        ),
+        origin="mcp",
+    ),
+    _rule(
         "sessionless-request-validated",
         "A POST the server cannot take as sent is refused and opens nothing: 400 with HeaderMismatch for an "
         "MCP-Protocol-Version or Mcp-Method header that differs from the body, 400 for a protocol version it "

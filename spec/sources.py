@@ -161,6 +161,8 @@ _TABLE: tuple[tuple[str, str, str], ...] = (
     ("D51", "Lifecycle; Basic: Requests", "as C42: timeouts end in notifications/cancelled, request ids unique in "
                                           "the session"),
     ("F1", "Streamable HTTP (introduction)", "the endpoint takes POST; GET is no longer required"),
+    ("F4", "§2 Sending Messages", "an accepted notification gets 202 with no body; one the server does not "
+                                  "accept gets an error status"),
     ("F6", "§3 Receiving Messages", "the response stream may carry notifications before the final response, each "
                                     "about the request that opened it"),
     ("F8", "§3 Receiving Messages", "the final response should end the stream"),

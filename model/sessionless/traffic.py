@@ -31,8 +31,8 @@ from typing import Any
 from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Profile
 from mcp_resume.spec.sessionless.checks import (
-    CLOSE_CANCELS, GET_405, IGNORES_HEADERS, NO_SERVER_REQUESTS, REQUEST_SCOPE, REQUEST_VALIDATED, RETRY_NEW_ID,
-    check_step,
+    CLOSE_CANCELS, GET_405, IGNORES_HEADERS, NO_SERVER_REQUESTS, NOTIFICATION_202, REQUEST_SCOPE, REQUEST_VALIDATED,
+    RETRY_NEW_ID, check_step,
 )
 from mcp_resume.spec.catalog import AGREEMENT
 
@@ -186,6 +186,8 @@ def _judged(before: s.SessionlessState, action, observed: s.Observation) -> set[
         judged.add(IGNORES_HEADERS)
     if isinstance(action, s.SendInvalid):
         judged.add(REQUEST_VALIDATED)
+    if isinstance(action, s.SendNotification):
+        judged.add(NOTIFICATION_202)
     if isinstance(action, (s.LegacyGet, s.LegacyDelete)):
         judged.add(GET_405)
     if observed.messages:

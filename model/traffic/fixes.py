@@ -122,6 +122,9 @@ FIXES: dict[str, str] = {
         "Check each POST before serving it: answer 400 with HeaderMismatch (-32020) when MCP-Protocol-Version or "
         "Mcp-Method differs from the body, 400 for a protocol version you do not implement, and 404 with -32601 "
         "for a method you do not implement (MCP F12, F13, F14, F16)."),
+    "sessionless-notification-202": (
+        "Answer a POSTed notification you accept with 202 Accepted and an empty body, and one you refuse with an "
+        "error status such as 400; never 200 with a body (MCP F4)."),
     "sessionless-input-required-retry": (
         "Under 2026-07-28 answer the client's retry with inputResponses under the retry's own JSON-RPC id, as "
         "a new request (MCP F20)."),

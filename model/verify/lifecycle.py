@@ -8,7 +8,8 @@
   deleted session's event id presented by another session (D50);
 - ``new_session_on_initialize``, ``session_delete``: B28, B31, B33, B35, B36;
 - ``sessionless_get_405``, ``sessionless_ignores_headers``: F1, F10, F17;
-- ``sessionless_request_validated``: F12, F13, F14, F16.
+- ``sessionless_request_validated``: F12, F13, F14, F16;
+- ``sessionless_notification_202``: F4.
 
 Stream expiry cannot be commanded over HTTP. The scenario makes more streams
 than a server with bounded event storage keeps (``EXPIRY_STREAMS``), then
@@ -240,6 +241,23 @@ def invalid_requests(next_id) -> list[tuple[str, dict, dict[str, str]]]:
         (f"POST {UNIMPLEMENTED_METHOD}, a method no server implements (F14)", listing(method=UNIMPLEMENTED_METHOD), {}),
         ("POST tools/list whose Mcp-Method header says prompts/list (F16)", listing(), {"mcp-method": "prompts/list"}),
     ]
+
+
+NOTIFICATION = "notifications/roots/list_changed"
+"""The notification ``sessionless_notification_202`` sends: one a client of every revision may send,
+which asks nothing of a server that does not track roots."""
+
+
+async def sessionless_notification_202(d: Driver, ctx: Context) -> None:
+    """POST a notification in the 2026-07-28 request shape: accepted, it gets 202 with no body;
+    refused, an error status (F4)."""
+    spoken = d.client.protocol_version
+    d.client.protocol_version = SESSIONLESS_VERSION
+    try:
+        label = f"POST {NOTIFICATION} in the 2026-07-28 request shape (F4)"
+        require(await d.client.notify(None, NOTIFICATION, label=label), NOTIFICATION)
+    finally:
+        d.client.protocol_version = spoken
 
 
 async def sessionless_request_validated(d: Driver, ctx: Context) -> None:

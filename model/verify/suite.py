@@ -39,6 +39,7 @@ from mcp_resume.model.verify.lifecycle import (
     session_delete,
     sessionless_get_405,
     sessionless_ignores_headers,
+    sessionless_notification_202,
     sessionless_request_validated,
 )
 from mcp_resume.model.verify.pending import (
@@ -150,6 +151,7 @@ SCENARIOS: dict[str, Scenario] = {
         Scenario("sessionless-get-405", sessionless_get_405, ()),
         Scenario("sessionless-ignores-headers", sessionless_ignores_headers, ()),
         Scenario("sessionless-request-validated", sessionless_request_validated, ()),
+        Scenario("sessionless-notification-202", sessionless_notification_202, ()),
         Scenario("priming-event", priming_event, ("sessions", "sse")),
         Scenario("protocol-version-accepted", protocol_version_accepted, SESSIONS),
         Scenario("unsupported-version-400", unsupported_version_400, SESSIONS),

@@ -532,6 +532,7 @@ NOT_ENCODED: dict[str, str] = {
     "sessionless-close-cancels": _SESSIONLESS_RULE,
     "sessionless-input-required-retry": _SESSIONLESS_RULE,
     "sessionless-request-validated": _SESSIONLESS_RULE,
+    "sessionless-notification-202": _SESSIONLESS_RULE,
 }
 """Why a catalog rule has no invariant in the transition system (every other rule has one)."""
 

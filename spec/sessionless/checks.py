@@ -41,6 +41,7 @@ from .machine import (
     REFUSAL,
     RetryWithInput,
     SendInvalid,
+    SendNotification,
     SendRequest,
     SessionlessAction,
     SessionlessState,
@@ -53,6 +54,7 @@ REQUEST_SCOPE = "sessionless-request-scope"
 GET_405 = "sessionless-get-405"
 IGNORES_HEADERS = "sessionless-ignores-headers"
 REQUEST_VALIDATED = "sessionless-request-validated"
+NOTIFICATION_202 = "sessionless-notification-202"
 
 Check = Callable[[SessionlessState, SessionlessAction, Observation], list[str]]
 
@@ -151,10 +153,20 @@ def refuses_invalid(before, action, observed) -> list[str]:
     return []
 
 
+def notification_202(before, action, observed) -> list[str]:
+    """A POSTed notification gets 202 when accepted, an error status (4xx, 5xx) when not (F4)."""
+    if not isinstance(action, SendNotification) or observed.status == STATUS[SendNotification]:
+        return []
+    if observed.status is not None and observed.status >= 400:
+        return []
+    return [f"a notification was answered {observed.status}: accepted, it gets 202 with no body; refused, an error "
+            "status"]
+
+
 def status(before, action, observed) -> list[str]:
     """A POST's status (``agreement`` when no rule above names it)."""
     expected = STATUS.get(type(action))
-    if expected is None or observed.status == expected or isinstance(action, (LegacyGet, LegacyDelete)):
+    if expected is None or observed.status == expected or isinstance(action, (LegacyGet, LegacyDelete, SendNotification)):
         return []
     if isinstance(action, SendRequest) and (action.session or action.last_event_id):
         return []  # judged by ignores_headers
@@ -170,6 +182,7 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
     (GET_405, get_405),
     (IGNORES_HEADERS, ignores_headers),
     (REQUEST_VALIDATED, refuses_invalid),
+    (NOTIFICATION_202, notification_202),
     (AGREEMENT, status),
 )
 """Every check of what a server sent, in the order its findings are reported."""

@@ -227,6 +227,12 @@ LEVELS = [
     ('sessionless-input-required-retry', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
     ('sessionless-input-required-retry', 'boundary', 'NOT_APPLICABLE', ()),
     ('sessionless-input-required-retry', 'mcp-2026-07-28', 'MUST', ('F20',)),
+    # sessionless-notification-202 (the 2026-07-28 state machine)
+    ('sessionless-notification-202', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
+    ('sessionless-notification-202', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
+    ('sessionless-notification-202', 'mcp-2025-11-25', 'NOT_APPLICABLE', ()),
+    ('sessionless-notification-202', 'boundary', 'NOT_APPLICABLE', ()),
+    ('sessionless-notification-202', 'mcp-2026-07-28', 'MUST', ('F4',)),
     # sessionless-request-validated (the 2026-07-28 state machine)
     ('sessionless-request-validated', 'mcp-2025-03-26', 'NOT_APPLICABLE', ()),
     ('sessionless-request-validated', 'mcp-2025-06-18', 'NOT_APPLICABLE', ()),
@@ -352,6 +358,7 @@ RULES_FILE = {
     "F8": ("SHOULD", {"SHOULD"}),
     "F10": ("(statement)", set()),
     "F11": ("MUST / SHOULD / MUST NOT", {"MUST", "SHOULD", "MUST NOT"}),
+    "F4": ("MUST", {"MUST"}),
     "F12": ("MUST", {"MUST"}),
     "F13": ("MUST", {"MUST"}),
     "F14": ("MUST", {"MUST"}),

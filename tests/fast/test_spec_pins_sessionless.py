@@ -245,7 +245,8 @@ def test_a_post_without_legacy_headers_is_judged_by_its_status_alone():
 
 def test_a_wrong_status_no_rule_names_is_filed_under_agreement():
     assert messages(OPEN, s.SendNotification(), status=200) == [
-        ("agreement", "send_notification was answered 200, expected 202")]
+        ("sessionless-notification-202", "a notification was answered 200: accepted, it gets 202 with no body; "
+                                         "refused, an error status")]
     assert messages(OPEN, s.RetryWithInput("Q1", "Q3"), status=400) == [
         ("agreement", "retry_with_input was answered 400, expected 200")]
     assert messages(OPEN, s.SendNotification(), status=202) == []

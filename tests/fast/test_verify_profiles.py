@@ -37,6 +37,21 @@ def test_a_sessionless_server_serving_requests_it_cannot_take_as_sent_fails(tmp_
     assert "version-mismatch was answered 200, not 400" in judged["evidence"]["reason"]
 
 
+def test_a_sessionless_server_answering_a_notification_200_fails_notification_202(tmp_path):
+    def answer(handler):
+        if handler.command == "POST" and b'"id"' not in handler.request_body:
+            hostile.send(handler, 200, "application/json", b'{"jsonrpc": "2.0", "result": {}}')
+        else:
+            hostile.sessionless_server(handler)
+
+    path = tmp_path / "report.json"
+    with hostile.http_server(answer) as url:
+        code = main(["verify", url, "--profile", "mcp-2026-07-28", "--timeout", "1", "--json", str(path)])
+    verdicts = {v["rule"]: v["verdict"] for v in json.loads(path.read_text())["verdicts"]}
+    assert code == 1 and verdicts["sessionless-notification-202"] == "FAIL"
+    assert verdicts["sessionless-request-validated"] == "PASS"
+
+
 def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
     path = tmp_path / "report.json"
     with hostile.http_server(hostile.sessionless_server) as url:
@@ -46,4 +61,5 @@ def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
     assert verdicts["sessionless-get-405"]["verdict"] == "PASS"
     assert verdicts["sessionless-ignores-headers"]["verdict"] == "PASS"
     assert verdicts["sessionless-request-validated"]["verdict"] == "PASS"
+    assert verdicts["sessionless-notification-202"]["verdict"] == "PASS"
     assert verdicts["replay-suffix"]["verdict"] == "SKIP"

@@ -247,12 +247,23 @@ def sessionless_server(handler: BaseHTTPRequestHandler) -> None:
 
 def sessionless_server_taking_anything(handler: BaseHTTPRequestHandler) -> None:
     """``sessionless_server`` without its refusals: every POSTed request is served, whatever its
-    version and method headers say (breaks F12-F14, F16)."""
+    version and method headers say (breaks F12-F14, F16); a notification gets 202 (F4)."""
     if handler.command in ("GET", "DELETE"):
         send(handler, 405, "text/plain", b"", {"allow": "POST"})
         return
+    if _is_notification(handler):
+        send(handler, 202, "application/json", b"")
+        return
     result = {"protocolVersion": "2026-07-28", "tools": []}
     send(handler, 200, "application/json", json.dumps({"jsonrpc": "2.0", "id": request_id(handler), "result": result}).encode())
+
+
+def _is_notification(handler: BaseHTTPRequestHandler) -> bool:
+    try:
+        body = json.loads(handler.request_body)
+    except ValueError:
+        return False
+    return isinstance(body, dict) and "method" in body and "id" not in body
 
 
 SESSIONLESS_METHODS = {"initialize", "tools/list", "tools/call", "prompts/list", "server/discover"}
