@@ -540,12 +540,14 @@ RULES: tuple[Rule, ...] = (
     _rule(
         "retry-before-close",
         "A server that closes a stream's connection without ending the stream, for the client to poll, has "
-        "sent the SSE retry field on that stream first.",
+        "sent the SSE retry field on that stream first, and on a call's POST stream an event with an id to "
+        "resume from.",
         (
             _g(NA, "D9", "D10", why=_POLLING_IS_NEW),
             _g(NA, "D9", "D10", why=_POLLING_IS_NEW),
-            _g(SHOULD, "D10", "D23", why="D10 for any stream, D23 for a GET stream"),
-            _g(SHOULD, "D10", "D23", why=_KEEPS_D),
+            _g(SHOULD, "D9", "D10", "D23", why="D9: the connection may close once an event with an id was sent; D10 "
+                                               "for any stream, D23 for a GET stream"),
+            _g(SHOULD, "D9", "D10", "D23", why=_KEEPS_D),
             _g(NA, "F10", why=_NO_RESUMPTION),
         ),
         invariants=(),

@@ -466,11 +466,21 @@ def unsupported_version_400(t: Transition) -> list[str]:
 
 def retry_before_close(t: Transition) -> list[str]:
     """A server that closes a stream's connection without ending the stream (for the client to
-    poll, D9) has sent the SSE ``retry`` field on that stream first (D10; D23 for a GET stream)."""
-    if isinstance(t.action, CloseConnection) and t.observation.retry is False:
-        return [f"closed the connection of {t.action.stream} without ending the stream, and no event of the stream "
-                "carried the SSE retry field first: the client has no reconnection delay to wait"]
-    return []
+    poll, D9) has sent the SSE ``retry`` field on that stream first (D10; D23 for a GET stream),
+    and, on a call's POST stream, an event with an id: only once it has may it close (D9), else
+    its client has no ``Last-Event-ID`` to resume the call from. (A GET stream closed before any
+    event is a GET stream ended, which a server may do: B19, D22.)"""
+    if not isinstance(t.action, CloseConnection):
+        return []
+    problems = []
+    stream = t.before.stream(t.action.stream)
+    if t.observation.cursor is False and stream is not None and stream.kind is StreamKind.POST:
+        problems.append(f"closed the connection of {t.action.stream} before any event of the stream had an id: its "
+                        "client has no Last-Event-ID to resume the call from (D9)")
+    if t.observation.retry is False:
+        problems.append(f"closed the connection of {t.action.stream} without ending the stream, and no event of the "
+                        "stream carried the SSE retry field first: the client has no reconnection delay to wait")
+    return problems
 
 
 def _judges_version(t: Transition) -> bool:
@@ -640,7 +650,7 @@ def judged_rules(t: Transition) -> frozenset[str]:
         judged.add("priming-event")
     if t.observation.version_refused is not None:
         judged.add("protocol-version-accepted")
-    if isinstance(t.action, CloseConnection) and t.observation.retry is not None:
+    if isinstance(t.action, CloseConnection) and (t.observation.retry is not None or t.observation.cursor is not None):
         judged.add("retry-before-close")
     if _strangers_reachable(t):
         judged.add("no-cross-session")

@@ -95,7 +95,9 @@ class Observation:
       can support (``headers.names_no_revision``), which it must refuse with 400 (C40, D45);
     - ``retry``: for a server's close of a stream's connection (``CloseConnection``), whether an
       event of that stream carried the SSE ``retry`` field before it (D10, D23); ``None`` when
-      not seen (the spec's own observations).
+      not seen (the spec's own observations);
+    - ``cursor``: for the same close, whether an event of that stream with an id (a
+      ``Last-Event-ID`` to resume from) came before it (D9); ``None`` when not seen.
     """
 
     status: int | None = None
@@ -112,6 +114,7 @@ class Observation:
     response: bool = False
     version_unsupported: bool = False
     retry: bool | None = None
+    cursor: bool | None = None
 
 
 class Pending(str, Enum):
@@ -355,7 +358,8 @@ def _finish(state: State, action: Action, outcome, observation: Observation, aft
         # built field by field: ``dataclasses.replace`` costs several times more, on every step
         o = observation
         observation = Observation(o.status, o.session, o.stream, o.event, o.request, o.events, closed, error, o.primed,
-                                  o.version_refused, o.about, o.response, o.version_unsupported, o.retry)
+                                  o.version_refused, o.about, o.response, o.version_unsupported, o.retry,
+                                  o.cursor)
     return Transition(state, action, outcome, observation, remember(state, after, observation))
 
 

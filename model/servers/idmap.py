@@ -88,6 +88,7 @@ class IdMap:
             response=observed.response,
             version_unsupported=observed.version_unsupported,
             retry=observed.retry,
+            cursor=observed.cursor,
         )
 
     def _delivered(self, item: Delivered) -> Delivered:

@@ -694,8 +694,9 @@ class _Timeline:
             # before 2025-11-25 a server does not close a POST stream's connection before the response
             # (B10): on the wire that close is the same as a drop, which the judge places instead
             action = a.DropConnection(self.handle(key))
-        retry = self._retry_sent(key) if isinstance(action, a.CloseConnection) else None
-        self._server_step(action, Observation(closed=(key,), retry=retry), record, session, soft=True)
+        closing = isinstance(action, a.CloseConnection)
+        retry, cursor = (self._retry_sent(key), self._cursor_sent(key)) if closing else (None, None)
+        self._server_step(action, Observation(closed=(key,), retry=retry, cursor=cursor), record, session, soft=True)
 
     def _retry_sent(self, key: str) -> bool:
         """An event of stream ``key`` carried the SSE ``retry`` field on one of its connections so far
@@ -703,6 +704,12 @@ class _Timeline:
         return any(self.records[number].exchange.retry is not None
                    or any(e.retry is not None for e in self.records[number].exchange.events)
                    for number, k in self.key_of.items() if k == key)
+
+    def _cursor_sent(self, key: str) -> bool:
+        """An event of stream ``key`` with an id came on one of its connections so far: a
+        ``Last-Event-ID`` its client can resume from (MCP D9)."""
+        return any(e.id is not None for number, k in self.key_of.items() if k == key
+                   for e in self.records[number].exchange.events)
 
     def _sent_again(self, event: SseEvent, key: str) -> bool:
         """A server request of the session delivered before, now under a new event id: a

@@ -190,8 +190,8 @@ LEVELS = [
     # retry-before-close
     ('retry-before-close', 'mcp-2025-03-26', 'NOT_APPLICABLE', ('D9', 'D10')),
     ('retry-before-close', 'mcp-2025-06-18', 'NOT_APPLICABLE', ('D9', 'D10')),
-    ('retry-before-close', 'mcp-2025-11-25', 'SHOULD', ('D10', 'D23')),
-    ('retry-before-close', 'boundary', 'SHOULD', ('D10', 'D23')),
+    ('retry-before-close', 'mcp-2025-11-25', 'SHOULD', ('D9', 'D10', 'D23')),
+    ('retry-before-close', 'boundary', 'SHOULD', ('D9', 'D10', 'D23')),
     ('retry-before-close', 'mcp-2026-07-28', 'NOT_APPLICABLE', ('F10',)),
     # sessionless-request-scope (the 2026-07-28 state machine)
     ('call-answered', 'mcp-2025-03-26', 'SHOULD', ('B8', 'B10', 'B12')),

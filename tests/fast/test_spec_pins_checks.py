@@ -238,6 +238,18 @@ def test_a_close_for_polling_without_the_retry_field_first():
     assert "retry-before-close" not in inv_judged(step(TWO, close))
 
 
+@pytest.mark.covers("retry-before-close")
+def test_a_calls_stream_closed_before_any_event_with_an_id_leaves_nothing_to_resume():
+    close = a.CloseConnection("T2")
+    found = check_transition(seen(TWO, close, retry=True, cursor=False))
+    assert [f.rule for f in found] == ["retry-before-close"] and "no Last-Event-ID" in found[0].message
+    assert len(check_transition(seen(TWO, close, retry=False, cursor=False))) == 2
+    assert rules(seen(TWO, close, retry=True, cursor=True)) == []
+    assert "retry-before-close" in inv_judged(seen(TWO, close, cursor=True))
+    listening = run(a.Reconnect("S2", None), state=TWO)  # T3: S2's GET stream, no event yet
+    assert rules(seen(listening, a.CloseConnection("T3"), retry=True, cursor=False)) == []  # a GET stream ended
+
+
 @pytest.mark.covers("expiry-independent")
 def test_a_stream_expiry_closes_only_its_own_connection_and_a_404_after_it_is_filed_under_expiry():
     state = run(a.CallTool("S1"), state=TWO)

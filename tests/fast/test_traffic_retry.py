@@ -2,7 +2,8 @@
 a stream's connection is judged against the SSE retry field of any earlier connection of that
 stream (a POST stream primed with retry, resumed, closed again, holds); a GET stream closed with no
 retry field ever sent is a WARN under 2025-11-25 and not judged under 2025-06-18. A retry field in a
-block of its own (no event) counts: the recording keeps it on the exchange."""
+block of its own (no event) counts: the recording keeps it on the exchange. A call's stream closed
+before any event had an id leaves its client nothing to resume from (D9): a WARN too."""
 
 from __future__ import annotations
 
@@ -79,3 +80,11 @@ def test_a_retry_in_a_block_of_its_own_counts_and_survives_a_har_round_trip():
     assert _verdict(records, Profile.MCP_2025_11_25) is Verdict.PASS
     again = read_har(json.dumps(to_har(records, datetime(2026, 1, 1, tzinfo=timezone.utc))))
     assert again[-1].exchange.retry == 2000 and again[-1].exchange.events[0].retry is None
+
+
+def test_a_calls_stream_closed_before_any_event_id_warns_under_2025_11_25():
+    records = _log({"retry": 1000}, {"retry": 1000})
+    for event in records[1].exchange.events:
+        event.id = None  # a server without ids: the call's client has nothing to resume from (D9)
+    result = validate(records, Profile.MCP_2025_11_25, complete=True).result("retry-before-close")
+    assert result.verdict is Verdict.WARN and "no Last-Event-ID to resume the call from (D9)" in result.reason
