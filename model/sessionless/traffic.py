@@ -15,8 +15,10 @@ The same walk as ``validate`` over the records' moments, onto the actions of
 - each message on a request's response stream (SSE events, or a JSON body): a
   notification -> ``SendProgress``, a server request -> the same step carrying a
   ``request`` message (F7 forbids it), the final response -> ``SendResult`` or
-  ``RequireInput``; what a message is *about* is the request its progress token or
-  response id names, else the request of the stream that carried it;
+  ``RequireInput``; what a message is *about* is the request its progress token (the one
+  a request asked under in ``params._meta``) or response id names, else the request of the
+  stream that carried it: a ``subscriptions/listen`` stream (F22) carries its change
+  notifications, never another request's progress;
 - the client leaving a response stream before its final response -> ``CloseStream``
   (F11, F21).
 
@@ -54,6 +56,7 @@ class _Timeline:
         self.steps: list[Placed] = []
         self.open: list[str] = []
         self.calls: dict[str, str] = {}  # the client's JSON-RPC id (as text) -> the machine's Q<n>
+        self.tokens: dict[str, str] = {}  # a progressToken a request asked under (as text) -> its Q<n>
         self.stream_of: dict[int, str] = {}  # record number -> Q<n> of its open response stream
 
     def place(self, action, observed: s.Observation, record: Record) -> bool:
@@ -98,6 +101,9 @@ class _Timeline:
             self.place(s.SendInvalid(self.state.next_call_id(), fault), refused, record)
             return
         call = self.calls[str(body["id"])] = self.state.next_call_id()
+        token = _progress_token_of(body)
+        if token is not None:
+            self.tokens[str(token)] = call
         retried = _retried(self.state) if "inputResponses" in (body.get("params") or {}) else None
         action = s.RetryWithInput(retried, call) if retried else s.SendRequest(call, session, cursor)
         observed = s.Observation(x.status, call=call if x.status == 200 else None, session=minted)
@@ -135,7 +141,7 @@ class _Timeline:
         if "method" in message:
             params = message.get("params") if isinstance(message.get("params"), dict) else {}
             token = str(params.get("progressToken", ""))
-            named = self.calls.get(token.removesuffix("-progress")) if token else None
+            named = (self.tokens.get(token) or self.calls.get(token.removesuffix("-progress"))) if token else None
             return s.MessageKind.NOTIFICATION, named or call
         about = self.calls.get(str(message.get("id")), call)
         result = message.get("result")
@@ -164,6 +170,13 @@ def fault_of(headers: dict[str, str], body: dict) -> s.Fault | None:
     if named is not None and named != body.get("method"):
         return s.Fault.METHOD_MISMATCH
     return s.Fault.METHOD_UNKNOWN if body.get("method") == UNIMPLEMENTED_METHOD else None
+
+
+def _progress_token_of(body: dict) -> Any:
+    """The ``progressToken`` a request asked progress under (``params._meta``), else ``None``."""
+    params = body.get("params")
+    meta = params.get("_meta") if isinstance(params, dict) else None
+    return meta.get("progressToken") if isinstance(meta, dict) else None
 
 
 def _meta_version(body) -> str | None:

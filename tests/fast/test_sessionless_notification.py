@@ -43,3 +43,4 @@ def _recording(status):
 @pytest.mark.parametrize("status,verdict", [(202, Verdict.PASS), (400, Verdict.PASS), (200, Verdict.FAIL)])
 def test_recorded_traffic_is_judged_by_the_same_rule(status, verdict):
     assert validate_sessionless(_recording(status)).result(NOTIFICATION_202).verdict is verdict
+
