@@ -145,7 +145,8 @@ MALFORMED_ID = "malformed-id"
 0x21-0x7E, or empty (B30/D35, MUST): minting one is optional (B28), minting a malformed one is not."""
 
 AFTER_FINAL = "after-final"
-"""The case of ``sessionless-request-scope`` for a message after the final response (F8: SHOULD)."""
+"""The case of ``sessionless-request-scope`` for a message after the final response, or a stream held
+open after it (F8: SHOULD)."""
 
 
 RULES: tuple[Rule, ...] = (
@@ -602,7 +603,8 @@ RULES: tuple[Rule, ...] = (
                 _g(NA, why=_SESSIONLESS_ONLY),
                 _g(NA, why=_SESSIONLESS_ONLY),
                 _g(NA, why=_SESSIONLESS_ONLY),
-                _g(SHOULD, "F8", why="the final response should end the stream (F8): a message after it"),
+                _g(SHOULD, "F8", why="the final response should end the stream (F8): a message after it, or the "
+                                     "stream held open"),
             ),
         },
     ),

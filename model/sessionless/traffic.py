@@ -124,7 +124,9 @@ class _Timeline:
         call = self.stream_of[record.number]
         kind, about = self._kind(message, call)
         final = kind in s.FINAL
-        observed = s.Observation(messages=(s.Message(call, about, kind),), closed=(call,) if final else ())
+        held = final and _held_open(record)
+        observed = s.Observation(messages=(s.Message(call, about, kind),), closed=(call,) if final else (),
+                                 held_open=held)
         if kind is s.MessageKind.RESULT:
             action = s.SendResult(call)
         elif kind is s.MessageKind.INPUT_REQUIRED:
@@ -153,6 +155,15 @@ class _Timeline:
         if call is None or record.exchange.end in (End.CLOSED, None):
             return  # the server ended it, or the log does not say who did
         self.place(s.CloseStream(call), s.Observation(closed=(call,)), record)
+
+
+def _held_open(record: Record) -> bool:
+    """The server held the response stream open after its final response: the client read on
+    past it and stopped waiting (its idle or exchange bound ran out) before the stream ended.
+    A stream that ended, one the client left at its final response, and a log that does not
+    say how it ended (HAR) are not (F8)."""
+    x = record.exchange
+    return x.content_type == "text/event-stream" and x.end in (End.IDLE, End.DEADLINE)
 
 
 def fault_of(headers: dict[str, str], body: dict) -> s.Fault | None:

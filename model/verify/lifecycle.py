@@ -200,14 +200,23 @@ async def sessionless_get_405(d: Driver, ctx: Context) -> None:
     require(await d.client.delete(None, label="DELETE without headers"), "DELETE")
 
 
+AFTER_FINAL_SECONDS = 1.0
+"""How long verify reads on past one final response for its stream to end (F8): a server that ends
+the stream with its final response has done so within it on any connection verify makes; one that
+holds the stream open costs this once."""
+
+
 async def sessionless_ignores_headers(d: Driver, ctx: Context) -> None:
     """POST ``tools/list`` in the 2026-07-28 request shape, without and with a made-up
-    ``Mcp-Session-Id`` and ``Last-Event-ID`` (F10, F17)."""
+    ``Mcp-Session-Id`` and ``Last-Event-ID`` (F10, F17). The first is read on past its final
+    response, up to ``AFTER_FINAL_SECONDS``, to see its stream end (F8)."""
     spoken = d.client.protocol_version
     d.client.protocol_version = SESSIONLESS_VERSION
     rid = d.client.next_id()
     try:
-        require(await d.client.request(None, "tools/list", label="POST tools/list without headers"), "tools/list")
+        listing = {"jsonrpc": "2.0", "id": d.client.next_id(), "method": "tools/list"}
+        require(await d.client.send("POST", label="POST tools/list without headers, read to the stream's end (F8)",
+                                    body=listing, idle=AFTER_FINAL_SECONDS), "tools/list")
         require(
             await d.client.send(
                 "POST",

@@ -10,8 +10,9 @@ catalog rule whose statement it breaks:
 - ``sessionless-input-required-retry`` (F20): a retry is answered under its own id, never
   under the id of the request it retries;
 - ``sessionless-request-scope`` (F6): a message travels on the response stream of the
-  request it is about, while that stream is open; a second final response is its case
-  ``after-final`` (F8: the final response should end the stream);
+  request it is about, while that stream is open; a second final response, or a stream
+  held open after the final one, is its case ``after-final`` (F8: the final response should
+  end the stream);
 - ``sessionless-get-405`` (F17): GET and DELETE get 405 and nothing else;
 - ``sessionless-ignores-headers`` (F10, F17): no session id minted or echoed, and a POST
   carrying legacy headers is answered as one without them;
@@ -39,10 +40,12 @@ from .machine import (
     MessageKind,
     Observation,
     REFUSAL,
+    RequireInput,
     RetryWithInput,
     SendInvalid,
     SendNotification,
     SendRequest,
+    SendResult,
     SessionlessAction,
     SessionlessState,
 )
@@ -106,6 +109,14 @@ def one_final_response(before, action, observed) -> list[str]:
                 problems.append(f"the response stream of {m.stream} carried a second final response")
             finals.add(m.stream)
     return problems
+
+
+def final_ends_stream(before, action, observed) -> list[str]:
+    """The final response ends its stream (F8, SHOULD): a stream the server held open after it
+    (``Observation.held_open``) breaks it."""
+    if not isinstance(action, (SendResult, RequireInput)) or not observed.held_open:
+        return []
+    return [f"the response stream of {action.call} stayed open after its final response"]
 
 
 def _scoped(before, action, observed) -> list[Message]:
@@ -179,6 +190,7 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
     (RETRY_NEW_ID, retry_answered_under_its_id),
     (REQUEST_SCOPE, request_scope),
     (REQUEST_SCOPE, one_final_response),
+    (REQUEST_SCOPE, final_ends_stream),
     (GET_405, get_405),
     (IGNORES_HEADERS, ignores_headers),
     (REQUEST_VALIDATED, refuses_invalid),
@@ -188,7 +200,7 @@ SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
 """Every check of what a server sent, in the order its findings are reported."""
 
 
-CASES: dict[Check, str] = {one_final_response: AFTER_FINAL}
+CASES: dict[Check, str] = {one_final_response: AFTER_FINAL, final_ends_stream: AFTER_FINAL}
 """The case of its rule each check's findings are (the catalog levels a second final response
 apart: F8 is a SHOULD)."""
 

@@ -116,7 +116,9 @@ class Observation:
     - ``call``: the request whose response stream a POST opened;
     - ``session``: an ``Mcp-Session-Id`` on the response (never, F17);
     - ``messages``: what arrived in this step, in order;
-    - ``closed``: response streams that ended in this step.
+    - ``closed``: response streams that ended in this step;
+    - ``held_open``: the stream of this step's final response stayed open after it, until the
+      client stopped waiting (F8); ``False`` when it ended or nobody can tell.
     """
 
     status: int | None = None
@@ -125,6 +127,7 @@ class Observation:
     messages: tuple[Message, ...] = ()
     closed: tuple[str, ...] = ()
     error: int | None = None
+    held_open: bool = False
 
 
 # -- actions ----------------------------------------------------------------------

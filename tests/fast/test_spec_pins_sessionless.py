@@ -262,3 +262,13 @@ def test_check_step_adds_agreement_only_where_no_rule_explains_the_step():
     assert check_step(OPEN, s.SendResult("Q1"), expected, expected) == []
     wrong = Observation(messages=(Message("Q2", "Q2", NOTE),))
     assert [f.rule for f in check_step(OPEN, s.SendResult("Q1"), wrong, expected)] == [SCOPE]
+
+
+@pytest.mark.covers("sessionless-request-scope")
+@pytest.mark.parametrize("final,kind", [(s.SendResult, MessageKind.RESULT), (s.RequireInput, MessageKind.INPUT_REQUIRED)])
+def test_a_stream_held_open_after_its_final_response_is_the_after_final_case(final, kind):
+    sent = ("Q1", "Q1", kind)
+    assert filed(OPEN, final("Q1"), sent, closed=("Q1",), held_open=True) == [(SCOPE, AFTER_FINAL)]
+    assert filed(OPEN, final("Q1"), sent, closed=("Q1",)) == []
+    assert filed(OPEN, s.SendProgress("Q1"), ("Q1", "Q1", MessageKind.NOTIFICATION), held_open=True) == []
+    assert "stayed open after its final response" in messages(OPEN, final("Q1"), sent, held_open=True)[0][1]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -50,6 +51,27 @@ def test_a_sessionless_server_answering_a_notification_200_fails_notification_20
     verdicts = {v["rule"]: v["verdict"] for v in json.loads(path.read_text())["verdicts"]}
     assert code == 1 and verdicts["sessionless-notification-202"] == "FAIL"
     assert verdicts["sessionless-request-validated"] == "PASS"
+
+
+def test_a_sessionless_server_holding_a_stream_open_after_its_final_response_warns(tmp_path):
+    def answer(handler):
+        if handler.command != "POST" or b'"tools/list"' not in handler.request_body:
+            hostile.sessionless_server(handler)
+            return
+        result = {"jsonrpc": "2.0", "id": hostile.request_id(handler), "result": {"tools": []}}
+        handler.send_response(200)
+        handler.send_header("content-type", "text/event-stream")
+        handler.end_headers()
+        handler.wfile.write(f"data: {json.dumps(result)}\n\n".encode())
+        handler.wfile.flush()
+        time.sleep(3)  # the stream stays open after the final response (F8)
+
+    path = tmp_path / "report.json"
+    with hostile.http_server(answer) as url:
+        main(["verify", url, "--profile", "mcp-2026-07-28", "--timeout", "1", "--json", str(path)])
+    verdicts = {v["rule"]: v for v in json.loads(path.read_text())["verdicts"]}
+    scope = verdicts["sessionless-request-scope"]
+    assert scope["verdict"] == "WARN" and "stayed open after its final response" in scope["evidence"]["reason"]
 
 
 def test_a_sessionless_server_passes_the_sessionless_rules(tmp_path):
