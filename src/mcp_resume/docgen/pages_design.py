@@ -62,6 +62,12 @@ def design_page() -> str:
         "B33; the boundary profile holds a session's life apart from its streams'); a resumed stream goes on "
         "with its own new events; a request given up on gets `notifications/cancelled` (B39). The full "
         "table by header class is [the decision page](decision.md).",
+        "A server without sessions (it mints no `Mcp-Session-Id`, which MCP allows: B28) is outside the table: "
+        "every row names a session, and MCP leaves open how such a server tells one client's streams from "
+        "another's (its event ids are unique across \"all streams with that specific client\", B23). No "
+        "resumption rule can be judged on it without guessing which streams are one client's, so `verify` "
+        "SKIPs every rule that needs a session, with that reason and what would unlock it (an "
+        "`Mcp-Session-Id` on initialize).",
         "## §3 Profiles and verdicts",
         table(["profile", "what it holds a server to"], [(code(p.value), PROFILE_NOTES[p]) for p in Profile]),
         "Every rule has a level per profile: MUST, SHOULD, MAY or not applicable ([profiles](profiles.md)). "
