@@ -78,7 +78,8 @@ NAMED_BOUNDS: dict[str, Bounds] = {
     "deep": Bounds(sessions=2, streams=2, events=3, requests=1, depth=11),
 }
 """The bounds a user can name on the command line. ``default`` is what ``mcp-resume
-check`` exhausts; ``kill`` is where the kill matrix explores each faulty design
+explore`` exhausts unless told otherwise; ``kill`` is where ``mcp-resume check`` exhausts
+the spec and the kill matrix explores each faulty design
 (the deepest design needs 7 steps and two streams of one session); ``graph`` is
 small enough to draw. ``default`` and ``kill`` hold two server requests per session:
 the real failure had two requests pending on one dropped stream, re-emitted together

@@ -2,10 +2,11 @@
 
 Stages, independent of each other, run side by side on the machine's cores
 (``--workers``), each written under ``--out`` (``jobs.checking`` lists them): the Z3
-queries over the decision table and the transition-system proofs, the Hypothesis
-machine against the spec and the reference server, every faulty design explored
-beside the spec to its shortest counterexample (confirmed by replay), the
-diagrams, and the default bound exhausted and compared with the manifest.
+queries over the decision table and the transition-system proofs with their
+agreement with the spec, the Hypothesis machine against the spec and the
+reference server, every faulty design explored beside the spec to its shortest
+counterexample (confirmed by replay), the diagrams, and the kill bound exhausted
+and compared with the manifest.
 ``--kill-matrix`` adds the matrix of ``mcp-resume kill-matrix``:
 ``kill-matrix.json``/``.md``.
 
@@ -22,7 +23,7 @@ from pathlib import Path
 
 from rich.console import Console
 
-from mcp_resume.jobs.checking import print_summary, run_gate
+from mcp_resume.jobs.checking import CHECK_EXAMPLES, print_summary, run_gate
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcp_resume.options import SESSION_PROFILE_NAMES, handler, output_path, positive_int, worker_count
 from mcp_resume.outputs import output_paths_problem, write_output
@@ -37,14 +38,15 @@ def add_parser(subparsers, summary: str) -> None:
         help=summary,
         description=(
             "Run every machine check of the spec, side by side on the cores: the Z3 queries over the decision "
-            "table and the transition-system proofs (with a shortest run refuting each faulty design), the "
+            "table and the transition-system proofs with their agreement with the spec, the "
             "Hypothesis state machine against the spec and the in-process reference server, every faulty design "
             "explored beside the spec to its shortest counterexample (replayed to confirm it), the correct "
             "variations explored (each holds), liveness (under fair reconnection every pending server request is "
             "delivered, answered or cancelled) under boundary and mcp-2025-11-25, the spec explored under "
             "mcp-2025-11-25, the sessionless mcp-2026-07-28 machine with its reference and faulty servers, the "
             "diagrams, and the "
-            "spec's default bound exhausted and compared with the state-space manifest. --kill-matrix adds "
+            "spec's kill bound exhausted and compared with the state-space manifest, in seconds (mcp-resume explore "
+            "exhausts the default bound; mcp-resume prove refutes each design with Z3). --kill-matrix adds "
             "every faulty design against every checker. Writes proof results, counterexample traces and "
             "diagrams to --out, and one line per finished stage to stderr."
         ),
@@ -57,7 +59,8 @@ def add_parser(subparsers, summary: str) -> None:
                        help="profile for the machine against the spec and the reference server; the faulty designs "
                             "always run under boundary (default: %(default)s)")
     check.add_argument("--examples", type=positive_int, default=None, metavar="N",
-                       help="Hypothesis examples per machine run, at least 1 (default: the derandomized CI profile's)")
+                       help=f"Hypothesis examples per machine run, at least 1 (default: {CHECK_EXAMPLES}, the derandomized CI "
+                            "profile's; the kill matrix keeps its own unless given)")
     check.add_argument("--json", type=output_path, default=None, metavar="FILE", help="also write the summary as JSON")
     check.add_argument("--kill-matrix", action="store_true",
                        help="also run every faulty design against every checker (Hypothesis, explorer, Z3, HTTP verify) "

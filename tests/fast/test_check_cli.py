@@ -35,7 +35,7 @@ def test_check_runs_stages_in_worker_processes_in_stage_order(tmp_path):
 
 def test_check_has_a_stage_for_every_design_and_every_checker_it_promises(tmp_path):
     names = [stage.name for stage in check.stages(tmp_path, Profile.BOUNDARY, 1)]
-    assert {"explorer: default bound", "machine vs spec", "machine vs reference", "transition-system proofs",
+    assert {"explorer: kill bound", "machine vs spec", "machine vs reference", "transition-system proofs",
             "decision proofs", "diagrams"} <= set(names)
     assert [n for n in names if n.startswith("explorer vs design-")] == [f"explorer vs design-{n}" for n in NUMBERS]
     assert {"liveness", "explorer: mcp-2025-11-25", "explorer: mcp-2026-07-28"} <= set(names)

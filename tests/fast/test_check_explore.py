@@ -11,7 +11,7 @@ from mcp_resume.spec import transitions
 
 
 def test_a_bound_that_matches_the_manifest_holds(tmp_path):
-    line = check_explore.explore_default_bound(tmp_path, bound="graph")
+    line = check_explore.explore_bound(tmp_path, bound="graph")
     assert line["holds"] and "matches the manifest" in line["detail"]
     assert json.loads((tmp_path / "explorer" / "graph.json").read_text())["states"] == 64
 
@@ -20,7 +20,7 @@ def test_a_spec_change_that_alters_the_state_space_fails_check(tmp_path, monkeyp
     unchanged = lambda state, action, profile: (None, transitions.Observation(), state)  # noqa: E731
     monkeypatch.setitem(transitions._HANDLERS, a.DropConnection, unchanged)
     monkeypatch.setitem(transitions._HANDLERS, a.CloseConnection, unchanged)
-    line = check_explore.explore_default_bound(tmp_path, bound="graph")
+    line = check_explore.explore_bound(tmp_path, bound="graph")
     assert not line["holds"] and "differs from the manifest" in line["detail"]
 
 

@@ -24,8 +24,8 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert code == 0, captured.out
     assert summary["holds"] is True and summary["profile"] == "boundary"
     items = {line["item"] for line in summary["checks"]}
-    assert {"decision table", "spec", "reference", "decision and lifecycles", "spec within default bound"} <= items
-    assert {"transition-system invariants", "faulty designs (bounded model checking)"} <= items
+    assert {"decision table", "spec", "reference", "decision and lifecycles", "spec within kill bound"} <= items
+    assert "transition-system invariants" in items and "faulty designs (bounded model checking)" not in items
     assert {f"design-{n}" for n in NUMBERS} <= items
     assert set(check.IN_PROCESS_VARIATIONS) | {"spec, boundary", "spec, mcp-2025-11-25"} <= items
     assert (out / "proofs" / "machine" / "boundary" / "REPORT.md").exists()
@@ -33,8 +33,8 @@ def test_check_runs_every_stage_writes_artifacts_and_exits_zero(tmp_path, capsys
     assert len(list((out / "traces").glob("design-*.json"))) == len(NUMBERS) and (out / "traces" / "mine.json").exists()
     assert json.loads((out / "traces" / "design-3.json").read_text())["actions"]
     assert (out / "diagrams" / "decision-flow.dot").exists()
-    default = json.loads((out / "explorer" / "default.json").read_text())
-    assert default["holds"] and default["manifest_differences"] == []
+    kill = json.loads((out / "explorer" / "kill.json").read_text())
+    assert kill["holds"] and kill["manifest_differences"] == []
     assert "everything holds" in captured.out
     assert not (out / "kill-matrix.json").exists()  # only with --kill-matrix
     total = len(check.stages(out, Profile.BOUNDARY, 1))

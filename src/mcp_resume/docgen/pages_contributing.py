@@ -143,8 +143,8 @@ def contributing_page() -> str:
         "broken rule the shortest trace, in the trace format of the Hypothesis machine.",
         "The named bounds and their counts are the state-space manifest, `model/explore/state_space.json` (shown on "
         "[the state-graph page](state-graph/README.md#state-space-manifest)): the tests explore the small bounds "
-        "again and fail when a count changes, and `mcp-resume check` does the same for the default bound, so a "
-        "change to the spec that alters its state space is never silent. `default`, `kill` and the `liveness` bound "
+        "again and fail when a count changes, `mcp-resume check` does the same for the kill bound and the slow tier "
+        "for the default bound, so a change to the spec that alters its state space is never silent. `default`, `kill` and the `liveness` bound "
         "hold two server requests per session: the failure this project started from had two requests pending on "
         "one dropped stream, and a pending table that keeps one request per session (design 27) is caught only once "
         "a second request overwrites the first. `deep` (2 sessions, 2 streams, 3 events, 1 request, depth 11) is "

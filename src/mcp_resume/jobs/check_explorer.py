@@ -1,11 +1,11 @@
-"""The stages ``mcp-resume check`` adds for the explorer: the default bound and the kill matrix.
+"""The stages ``mcp-resume check`` adds for the explorer: a named bound and the kill matrix.
 
 Each returns summary lines as plain dicts (``stage``, ``item``, ``holds``,
 ``detail``, ``result``) that ``check`` turns into rows, and writes its
 artifacts under ``out``:
 
-- ``explorer/default.json``: the exploration of the default bound, compared
-  with the state-space manifest;
+- ``explorer/<bound>.json``: the exploration of a named bound (``check``: the kill
+  bound), compared with the state-space manifest;
 - ``kill-matrix.json`` and ``kill-matrix.md``, and the explorer's shortest
   counterexample of every design in ``traces/explorer/``.
 """
@@ -18,15 +18,17 @@ from typing import Callable
 
 from mcp_resume.model.explore import state_space
 from mcp_resume.model.explore.fast import explore_fast
-from mcp_resume.spec.space import DEFAULT_BOUND, NAMED_BOUNDS
+from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
 from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, target
 from mcp_resume.spec.designs import NUMBERS
 
 from mcp_resume.jobs.kill_matrix import fill_kill_matrix
 
 
-def explore_default_bound(out: Path, bound: str = DEFAULT_BOUND) -> dict:
-    """Exhaust the named bound with the fast explorer; it must hold and match the manifest."""
+def explore_bound(out: Path, bound: str = KILL_BOUND) -> dict:
+    """Exhaust the named ``bound`` (a key of ``spec.space.NAMED_BOUNDS``) with the fast explorer
+    under ``boundary``; it must hold and match the manifest's counts. Writes
+    ``out/explorer/<bound>.json``; returns a summary line as a dict (module docstring)."""
     result = explore_fast(NAMED_BOUNDS[bound])
     differences = state_space.differences(bound, result)
     folder = out / "explorer"

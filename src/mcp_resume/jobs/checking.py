@@ -6,8 +6,9 @@ Stages, independent of each other, run side by side on the machine's cores
 - ``proofs/decision/``: the Z3 queries over the decision table (total,
   exclusive, reachable, agreeing with the Python decision), as ``decision.json``
   and ``DECISION.md``;
-- ``proofs/machine/boundary/``: the transition-system proofs and the faulty
-  designs' shortest runs found by bounded model checking (``mcp-resume prove``);
+- ``proofs/machine/boundary/``: the transition-system proofs and the agreement
+  of their formulas with the spec (``mcp-resume prove`` without its bounded model
+  checking of the faulty designs: the explorer finds their shortest runs here);
 - the Hypothesis machine against the spec itself and against the in-process
   reference server, under ``--profile``: both must hold, covering every action
   and decision branch (a run that does not is vacuous and fails);
@@ -28,8 +29,10 @@ Stages, independent of each other, run side by side on the machine's cores
   server explored beside it, and each of its faulty servers caught;
 - ``diagrams/``: the decision and the lifecycles (DOT, Mermaid, SVG when
   Graphviz is installed);
-- ``explorer/default.json``: the spec's state space exhausted within the
-  default bound, every invariant checked, counts compared with the manifest.
+- ``explorer/kill.json``: the spec's state space exhausted within the kill
+  bound, every invariant checked, counts compared with the manifest (the
+  default bound, 13 times the transitions, is ``mcp-resume explore``'s and the
+  slow test tier's: ``check`` stays a gate of seconds).
 
 ``--kill-matrix`` adds every faulty design against every checker (Hypothesis,
 explorer, Z3 bounded model checking, ``verify`` over HTTP) under ``boundary``
@@ -54,13 +57,18 @@ from rich.console import Console
 from rich.table import Table
 
 from mcp_resume.jobs import check_explorer
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
 from mcp_resume.model.harness.runs import design_names, run_server
 from mcp_resume.spec.designs import NUMBERS, VARIATIONS, WIRE_ONLY
 from mcp_resume.model.harness.workers import finished_tasks
 from mcp_resume.outputs import StageProgress, staged_folder
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS, Bounds
+
+
+CHECK_EXAMPLES = 200
+"""Hypothesis examples per machine run in ``check`` (the derandomized CI profile's): every action
+and decision branch is covered within them, against the spec and the reference alike; a faulty
+design is found within a hundred (``model.harness.machine.DEFAULT_EXAMPLES``)."""
 
 
 IN_PROCESS_VARIATIONS: tuple[str, ...] = tuple(v.target for v in VARIATIONS
@@ -132,7 +140,7 @@ def decision_stage(folder: Path) -> list[Line]:
 
 
 def proofs_stage(folder: Path) -> list[Line]:
-    """The transition-system proofs and bounded model checking of ``mcp-resume prove`` (boundary)."""
+    """The transition-system proofs of ``mcp-resume prove`` and their agreement with the spec (boundary)."""
     from mcp_resume.jobs.proving import prove_stage
 
     return [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(folder)]
@@ -270,18 +278,18 @@ def diagrams_stage(folder: Path) -> list[Line]:
 
 
 def explorer_stage(out: Path) -> list[Line]:
-    """The default bound exhausted and compared with the state-space manifest."""
-    return [Line(**check_explorer.explore_default_bound(out))]
+    """The kill bound exhausted under ``boundary`` and compared with the state-space manifest."""
+    return [Line(**check_explorer.explore_bound(out, KILL_BOUND))]
 
 
 def stages(out: Path, profile: Profile, examples: int) -> list[Stage]:
     """Every stage of a run, the longest first (so two workers finish close together)."""
     traces = out / "traces"
     return [
-        Stage("explorer: default bound", explorer_stage, (out,)),
+        Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
         Stage("machine vs spec", machine_stage, ("spec", profile, examples, traces)),
         Stage("machine vs reference", machine_stage, ("reference", profile, examples, traces)),
-        Stage("transition-system proofs", proofs_stage, (out / "proofs" / "machine",)),
+        Stage("explorer: kill bound", explorer_stage, (out,)),
         Stage("decision proofs", decision_stage, (out / "proofs" / "decision",)),
         *[Stage(f"explorer vs design-{n}", design_stage, (n, traces)) for n in NUMBERS],
         *[Stage(f"explorer vs {name}", variation_stage, (name,)) for name in IN_PROCESS_VARIATIONS],
@@ -305,7 +313,7 @@ def run_gate(out: Path, profile: Profile, examples: int | None = None, workers: 
     report = _Reporter(quiet=quiet)
     summary = CheckSummary(profile)
     with staged_folder(out) as scratch:
-        work = stages(scratch, profile, examples or DEFAULT_EXAMPLES)
+        work = stages(scratch, profile, examples or CHECK_EXAMPLES)
         report.say(f"{len(work)} stages on {min(workers, len(work))} process(es); artifacts in {out}/")
         summary.lines += run_stages(work, workers, report.stage_done)
         if kill_matrix:
