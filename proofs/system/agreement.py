@@ -245,29 +245,36 @@ def _alternatives(current: State, action: Action, profile: Profile) -> list[Tran
 
 @dataclass(frozen=True)
 class ProveAgreement:
-    """The two agreement runs of ``mcp-resume prove`` (``prove_agreement``): ``wide`` (two
-    sessions, ``PROVE_BOUNDS``) and ``deep`` (one session, ``PROVE_DEEP_BOUNDS``)."""
+    """The agreement runs of ``mcp-resume prove`` (``prove_agreement``): ``wide`` (two
+    sessions, ``PROVE_BOUNDS``) and ``deep`` (one session, ``PROVE_DEEP_BOUNDS``; ``None``
+    where only the wide run was asked for, as ``mcp-resume check`` does)."""
 
     wide: AgreementFigures
-    deep: AgreementFigures
+    deep: AgreementFigures | None = None
 
     @property
-    def runs(self) -> tuple[AgreementFigures, AgreementFigures]:
-        return self.wide, self.deep
+    def named_runs(self) -> dict[str, AgreementFigures]:
+        return {"wide": self.wide} if self.deep is None else {"wide": self.wide, "deep": self.deep}
+
+    @property
+    def runs(self) -> tuple[AgreementFigures, ...]:
+        return tuple(self.named_runs.values())
 
     @property
     def agrees(self) -> bool:
         return all(run.agrees for run in self.runs)
 
     def problems(self) -> list[str]:
-        return [f"{name} run: {p}" for name, run in zip(("wide", "deep"), self.runs) for p in run.problems()]
+        return [f"{name} run: {p}" for name, run in self.named_runs.items() for p in run.problems()]
 
     def to_json(self) -> dict:
-        """``{"wide": ..., "deep": ...}``, each as ``AgreementFigures.to_json``."""
-        return {"wide": self.wide.to_json(), "deep": self.deep.to_json()}
+        """``{"wide": ..., "deep": ...}`` (no ``deep`` when it did not run), each as
+        ``AgreementFigures.to_json``."""
+        return {name: run.to_json() for name, run in self.named_runs.items()}
 
     def describe(self) -> str:
-        return f"wide {self.wide.describe()}; deep {self.deep.describe()}"
+        deep = "deep not run (mcp-resume prove runs it)" if self.deep is None else f"deep {self.deep.describe()}"
+        return f"wide {self.wide.describe()}; {deep}"
 
 
 def owed(state: State) -> int:
@@ -283,13 +290,15 @@ def reemission_states(report: AgreementReport, depth: int) -> list[State]:
     return [s for s in report.reached if (owed(s) and report.depths[s] <= depth) or owed(s) >= 2]
 
 
-def prove_agreement(profile: Profile = Profile.BOUNDARY, limit: int = 20) -> ProveAgreement:
+def prove_agreement(profile: Profile = Profile.BOUNDARY, limit: int = 20, deep: bool = True) -> ProveAgreement:
     """Both ways, wide and deep, as ``mcp-resume prove`` runs them: ``agreement_both_ways``
-    within ``PROVE_BOUNDS`` (converse from depth ``PROVE_CONVERSE_DEPTH``), then
-    ``check_agreement`` within ``PROVE_DEEP_BOUNDS`` with the converse from its
-    ``reemission_states`` (``PROVE_DEEP_CONVERSE_DEPTH``). Raises ``NotModelled`` for a
-    sessionless profile."""
+    within ``PROVE_BOUNDS`` (converse from depth ``PROVE_CONVERSE_DEPTH``), then, unless
+    ``deep`` is false, ``check_agreement`` within ``PROVE_DEEP_BOUNDS`` with the converse
+    from its ``reemission_states`` (``PROVE_DEEP_CONVERSE_DEPTH``). Raises ``NotModelled``
+    for a sessionless profile."""
     wide = agreement_both_ways(PROVE_BOUNDS, profile, PROVE_CONVERSE_DEPTH, limit)
+    if not deep:
+        return ProveAgreement(wide)
     forward = check_agreement(PROVE_DEEP_BOUNDS, profile, limit)
     start = reemission_states(forward, PROVE_DEEP_CONVERSE_DEPTH)
     where = (f"the states that owe a re-emission (within depth {PROVE_DEEP_CONVERSE_DEPTH}, "

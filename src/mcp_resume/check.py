@@ -46,7 +46,8 @@ def add_parser(subparsers, summary: str) -> None:
             "mcp-2025-11-25, the sessionless mcp-2026-07-28 machine with its reference and faulty servers, the "
             "diagrams, and the "
             "spec's kill bound exhausted and compared with the state-space manifest, in seconds (mcp-resume explore "
-            "exhausts the default bound; mcp-resume prove refutes each design with Z3). --kill-matrix adds "
+            "exhausts the default bound; mcp-resume prove adds the deep agreement run and refutes each design with "
+            "Z3). --kill-matrix adds "
             "every faulty design against every checker. Writes proof results, counterexample traces and "
             "diagrams to --out, and one line per finished stage to stderr."
         ),

@@ -200,3 +200,19 @@ def test_the_formulas_close_a_post_connection_before_the_response_exactly_where_
     forward = [check_step(step(state, CloseConnection(t), profile), profile) for t in ("T1", "T2")
                if enabled(state, CloseConnection(t), profile)]
     assert forward == [[], []] if profile is Profile.MCP_2025_11_25 else forward == [[]]
+
+
+def test_the_quick_agreement_of_check_runs_the_wide_run_alone_and_says_so(monkeypatch):
+    monkeypatch.setattr(ts_agreement, "PROVE_BOUNDS", replace(ts_agreement.PROVE_BOUNDS, sessions=1, depth=2))
+    monkeypatch.setattr(ts_agreement, "check_agreement", _refuse_deep(ts_agreement.check_agreement))
+    quick = ts_agreement.prove_agreement(deep=False)
+    assert quick.deep is None and quick.agrees and quick.runs == (quick.wide,)
+    assert set(quick.to_json()) == {"wide"} and quick.wide.forward.transitions > 0
+    assert quick.describe().endswith("deep not run (mcp-resume prove runs it)")
+
+
+def _refuse_deep(check):
+    def only_wide(bounds, profile=Profile.BOUNDARY, limit=20):
+        assert bounds != ts_agreement.PROVE_DEEP_BOUNDS, "the quick agreement ran the deep run"
+        return check(bounds, profile, limit)
+    return only_wide

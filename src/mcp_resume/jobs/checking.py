@@ -7,8 +7,9 @@ Stages, independent of each other, run side by side on the machine's cores
   exclusive, reachable, agreeing with the Python decision), as ``decision.json``
   and ``DECISION.md``;
 - ``proofs/machine/boundary/``: the transition-system proofs and the agreement
-  of their formulas with the spec (``mcp-resume prove`` without its bounded model
-  checking of the faulty designs: the explorer finds their shortest runs here);
+  of their formulas with the spec on two sessions (``mcp-resume prove`` adds the
+  deep agreement run, through re-emitting session resumptions, and the bounded
+  model checking of the faulty designs, whose shortest runs the explorer finds here);
 - the Hypothesis machine against the spec itself and against the in-process
   reference server, under ``--profile``: both must hold, covering every action
   and decision branch (a run that does not is vacuous and fails);
@@ -140,7 +141,7 @@ def decision_stage(folder: Path) -> list[Line]:
 
 
 def proofs_stage(folder: Path) -> list[Line]:
-    """The transition-system proofs of ``mcp-resume prove`` and their agreement with the spec (boundary)."""
+    """The transition-system proofs of ``mcp-resume prove`` and their wide agreement with the spec (boundary)."""
     from mcp_resume.jobs.proving import prove_stage
 
     return [Line("z3", item, holds, detail) for item, holds, detail in prove_stage(folder)]

@@ -102,12 +102,13 @@ class ProfileOutcome:
 
 def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, random_seed: int = DEFAULT_SEED,
                   max_depth: int = DEFAULT_MAX_DEPTH, progress: StageProgress | None = None,
-                  smt2: bool = False, search_designs: bool = True) -> ProfileOutcome:
+                  smt2: bool = False, quick: bool = False) -> ProfileOutcome:
     """Prove, search, replay and write the artifacts of ``profile`` into ``out/<profile>``
     (``smt2``: also one SMT-LIB2 file per query). ``progress`` is told each of the four
     stages (obligations, agreement, bounded model checking, replays) and each query.
-    Without ``search_designs`` the last two are left out (``check`` finds each design's
-    shortest run with the explorer instead): the outcome's ``bmc`` is empty.
+    ``quick`` (``check``'s gate of seconds) leaves out the deep agreement run and the last
+    two stages, the outcome's ``bmc`` then empty: ``check`` finds each design's shortest
+    run with the explorer instead.
 
     Raises ``ValueError`` for a sessionless profile or a bad limit, ``OSError`` when
     ``out`` cannot be written, ``KeyboardInterrupt`` when interrupted (before writing).
@@ -118,9 +119,9 @@ def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, ran
     progress.stage(f"{name}: stage 1 of 4: proof obligations", total=len(obligations()))
     proofs = run_proofs(profile, rlimit, random_seed, progress.advance, smt2=smt2)
     progress.stage(f"{name}: stage 2 of 4: agreement of the formulas with the spec, both ways")
-    agreement = prove_agreement(profile)
+    agreement = prove_agreement(profile, deep=not quick)
     bmc = []
-    if search_designs:
+    if not quick:
         progress.stage(f"{name}: stage 3 of 4: bounded model checking of the faulty designs", total=len(BMC_DESIGNS))
         bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress.advance, smt2=smt2)
     traced = [b for b in bmc if b.trace is not None]
@@ -203,11 +204,12 @@ def _design_problems(outcome: ProfileOutcome) -> list[str]:
 
 
 def prove_stage(folder: Path) -> list[tuple[str, bool, str]]:
-    """The ``boundary`` proofs and their agreement with the spec, without the designs' bounded
-    model checking (``check`` explores each design instead; ``prove`` and ``check --kill-matrix``
-    run it), as ``(item, holds, detail)`` lines for ``mcp-resume check``; an unknown query holds
-    nothing."""
-    outcome = prove_profile(Profile.BOUNDARY, folder, search_designs=False)
+    """The ``boundary`` proofs and their wide agreement with the spec, without the deep
+    agreement run and the designs' bounded model checking (``prove_profile(quick=True)``:
+    ``check`` explores each design instead; ``prove`` runs both, ``check --kill-matrix`` the
+    model checking), as ``(item, holds, detail)`` lines for ``mcp-resume check``; an unknown
+    query holds nothing."""
+    outcome = prove_profile(Profile.BOUNDARY, folder, quick=True)
     detail = (f"{tally(outcome.proofs).describe()} (initiation and consecution per action, any number of "
               f"entities); {outcome.agreement.describe()}")
     if outcome.unknown:
