@@ -75,13 +75,14 @@ NAMED_BOUNDS: dict[str, Bounds] = {
     "small": Bounds(sessions=2, streams=1, events=2, requests=1, depth=6),
     "kill": Bounds(sessions=2, streams=2, events=2, requests=2, depth=7),
     "default": Bounds(sessions=2, streams=2, events=3, requests=2, depth=10),
-    "deep": Bounds(sessions=2, streams=2, events=3, requests=1, depth=11),
+    "deep": Bounds(sessions=2, streams=2, events=3, requests=2, depth=11),
 }
 """The bounds a user can name on the command line. ``default`` is what ``mcp-resume
 explore`` exhausts unless told otherwise; ``kill`` is where ``mcp-resume check`` exhausts
 the spec and the kill matrix explores each faulty design
 (the deepest design needs 7 steps and two streams of one session); ``graph`` is
-small enough to draw. ``default`` and ``kill`` hold two server requests per session:
+small enough to draw; ``deep`` goes four steps further than ``kill`` with a third event
+per stream. ``default``, ``kill`` and ``deep`` hold two server requests per session:
 the real failure had two requests pending on one dropped stream, re-emitted together
 by a session resumption, and a pending table that keeps one request per session
 (design 27) shows only once a second request overwrites the first."""

@@ -59,7 +59,7 @@ def add_parser(subparsers, summary: str) -> None:
     engine.add_argument("--workers", type=worker_count, default=None, metavar="N", help="processes for the fast explorer, over session forms (default: cores, at most 4)")
     engine.add_argument("--reference", action="store_true", help="the reference explorer instead: over whole states, symmetry reduced, one process")
     engine.add_argument("--no-symmetry", action="store_true", help="the reference explorer without symmetry reduction")
-    explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="refuse a run estimated above N states (default: 3,000,000 fast, 150,000 reference; none with --max-states or --max-memory)")
+    explore.add_argument("--budget", type=positive_int, default=None, metavar="N", help="refuse a run estimated above N states (default: 4,000,000 fast, 150,000 reference; none with --max-states or --max-memory)")
     explore.add_argument("--max-states", type=positive_int, default=None, metavar="N", help="stop once more than N states are held (the successors of the state that passes N are kept: a few more), marked incomplete (exit 3)")
     explore.add_argument("--max-memory", type=positive_int, default=None, metavar="MB", help="stop at MB of resident memory, marked incomplete (exit 3)")
     explore.add_argument("--json", type=output_path, default=None, metavar="FILE", help="write the result as JSON")

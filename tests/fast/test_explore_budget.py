@@ -166,4 +166,4 @@ def test_a_deep_runaway_bound_is_refused_from_its_first_levels(capsys):
     args = ["explore", "--sessions", "3", "--streams", "3", "--events", "3", "--requests", "2", "--depth", "12", "--quiet"]
     assert main(args) == 2
     err = capsys.readouterr().err
-    assert "at least" in err and "above the budget of 3,000,000" in err and "--budget well above that" in err
+    assert "at least" in err and "above the budget of 4,000,000" in err and "--budget well above that" in err
