@@ -93,3 +93,21 @@ def test_a_cursor_a_ring_buffer_discarded_is_evicted_and_the_next_one_still_reta
     assert [classify_event(twice, "S1", e) for e in ("E1", "E2", "E3")] == [
         EventClass.EVICTED, EventClass.EVICTED, EventClass.RETAINED]
     assert classify_event(twice, "S2", "E1") is EventClass.FOREIGN
+
+
+@pytest.mark.parametrize("version", ["1999-01-01", "2024-11-04", "0000-00-00"])
+def test_a_date_before_the_first_revision_names_no_revision(version):
+    from mcp_resume.spec.headers import names_no_revision
+
+    assert names_no_revision(version)  # C40, D45: 400
+
+
+@pytest.mark.parametrize("version", [
+    "2024-11-05", "2025-06-18", "2026-07-28", "9999-12-31",  # the first revision and later: maybe supported
+    "draft", "", "1999-01", "1999-01-01-01", "199-001-01", "19999-1-01", "1999-1-001", "19990-01-1",
+    "1999-0a-01", "1a99-01-01", "01-01", "abcd-ef-gh", "\uff11999-01-01", "1999-01-0\u00b2",  # not YYYY-MM-DD in ASCII digits
+])
+def test_anything_else_is_not_judged_unsupported(version):
+    from mcp_resume.spec.headers import names_no_revision
+
+    assert not names_no_revision(version)

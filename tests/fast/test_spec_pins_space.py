@@ -100,3 +100,10 @@ def test_the_kill_bound_reaches_the_deepest_design():
     kill = NAMED_BOUNDS["kill"]
     assert kill.depth >= 7 and kill.streams >= 2 and kill.sessions >= 2
     assert NAMED_BOUNDS["graph"].depth is not None  # a graph small enough to draw
+
+
+def test_every_named_bound_but_the_one_session_ones_holds_two_server_requests():
+    # a session resumption re-emitting two pending requests is the failure the project started from
+    for name in ("kill", "default", "deep"):
+        assert NAMED_BOUNDS[name].requests == 2, name
+    assert NAMED_BOUNDS["deep"] == Bounds(sessions=2, streams=2, events=3, requests=2, depth=11)
