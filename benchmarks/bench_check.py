@@ -29,7 +29,7 @@ import time
 from pathlib import Path
 
 GOAL_SECONDS = 30.0
-STAGE_LINE = re.compile(r"^check: \[\d+/\d+\] (.+): [^:]+? \(([\d.]+) s;")
+STAGE_LINE = re.compile(r"^check: \[\d+/\d+\] (.+): ([^:]+?) \(([\d.]+) s;")
 
 
 def children_cpu() -> float:
@@ -38,7 +38,8 @@ def children_cpu() -> float:
 
 
 def run_check(command: str) -> dict:
-    """One ``check`` run in a scratch folder: ``{"wall", "cpu", "load", "holds", "longest"}``."""
+    """One ``check`` run in a scratch folder: ``{"wall", "cpu", "load", "holds", "stages"}``, seconds;
+    ``stages`` as ``(seconds, stage, result)`` from ``check``'s progress lines, the longest first."""
     with tempfile.TemporaryDirectory() as folder:
         load = os.getloadavg()[0]
         cpu, started = children_cpu(), time.perf_counter()
@@ -46,13 +47,13 @@ def run_check(command: str) -> dict:
                               capture_output=True, text=True, timeout=900)
         wall, cpu = time.perf_counter() - started, children_cpu() - cpu
         holds = done.returncode == 0 and json.loads(Path(folder, "c.json").read_text())["holds"]
-    stages = sorted(((float(m.group(2)), m.group(1)) for m in map(STAGE_LINE.match, done.stderr.splitlines()) if m),
-                    reverse=True)
-    return {"wall": wall, "cpu": cpu, "load": load, "holds": holds, "longest": stages[:3]}
+    stages = sorted(((float(m.group(3)), m.group(1), m.group(2))
+                     for m in map(STAGE_LINE.match, done.stderr.splitlines()) if m), reverse=True)
+    return {"wall": wall, "cpu": cpu, "load": load, "holds": holds, "stages": stages}
 
 
 def describe(label: str, run: dict) -> str:
-    longest = ", ".join(f"{name} {seconds:.1f} s" for seconds, name in run["longest"])
+    longest = ", ".join(f"{name} {seconds:.1f} s" for seconds, name, _ in run["stages"][:3])
     return (f"  {label:<7} {run['wall']:5.1f} s wall, {run['cpu']:5.1f} cpu-s, load {run['load']:.2f} before, "
             f"{'holds' if run['holds'] else 'DOES NOT HOLD'}; longest: {longest}")
 

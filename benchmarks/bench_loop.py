@@ -14,16 +14,12 @@ process, so they add up to more than the wall time on two cores).
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import re
 import subprocess
 import sys
-import tempfile
 import time
-from pathlib import Path
 
-STAGE_LINE = re.compile(r"^check: \[(\d+)/(\d+)\] (.+): ([^:]+?) \(([\d.]+) s;")
+from bench_check import run_check  # this folder is on sys.path when a benchmark runs as a script
 
 
 def timed(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProcess]:
@@ -33,13 +29,10 @@ def timed(command: list[str], **kwargs) -> tuple[float, subprocess.CompletedProc
 
 
 def bench_check() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        seconds, done = timed(["mcp-resume", "check", "--out", folder, "--json", os.path.join(folder, "c.json")])
-        holds = json.loads(Path(folder, "c.json").read_text())["holds"] if done.returncode in (0, 1) else None
-    print(f"mcp-resume check: {seconds:.1f} s wall, exit {done.returncode}, everything holds: {holds}")
-    stages = [STAGE_LINE.match(line) for line in done.stderr.splitlines()]
-    for match in sorted(filter(None, stages), key=lambda m: -float(m.group(5))):
-        print(f"  {match.group(3):<28} {float(match.group(5)):6.1f} s  {match.group(4)}")
+    run = run_check("mcp-resume")
+    print(f"mcp-resume check: {run['wall']:.1f} s wall, {run['cpu']:.1f} cpu-s, everything holds: {run['holds']}")
+    for seconds, stage, result in run["stages"]:
+        print(f"  {stage:<28} {seconds:6.1f} s  {result}")
 
 
 def bench_tests(label: str, extra: list[str]) -> None:

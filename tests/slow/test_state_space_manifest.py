@@ -1,5 +1,6 @@
-"""The state-space manifest: the small bounds explored again match it exactly, and a
-change to the spec that alters the state space shows up as a difference."""
+"""The state-space manifest: the bounds marked ``ci`` (the default bound among them) explored
+again match it exactly, and a change to the spec that alters the state space shows up as a
+difference."""
 
 import pytest
 
@@ -10,8 +11,9 @@ from mcp_resume.spec.profiles import Profile
 ENTRIES = state_space.load_manifest()
 
 
+@pytest.mark.timeout(600)  # the default bound: about a minute on two idle cores
 @pytest.mark.parametrize("item", [e for e in ENTRIES if e["ci"]], ids=lambda e: f"{e['bound']}-{e['profile']}")
-def test_exploring_a_small_bound_again_gives_the_manifests_counts(item):
+def test_exploring_a_named_bound_again_gives_the_manifests_counts(item):
     profile = Profile.parse(item["profile"])
     result = state_space.explore_named(item["bound"], profile)
     assert state_space.differences(item["bound"], result) == []

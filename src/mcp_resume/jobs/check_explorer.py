@@ -17,8 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from mcp_resume.model.explore import state_space
-from mcp_resume.model.explore.fast import explore_fast
-from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS
+from mcp_resume.spec.space import KILL_BOUND
 from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, target
 from mcp_resume.spec.designs import NUMBERS
 
@@ -29,7 +28,7 @@ def explore_bound(out: Path, bound: str = KILL_BOUND) -> dict:
     """Exhaust the named ``bound`` (a key of ``spec.space.NAMED_BOUNDS``) with the fast explorer
     under ``boundary``; it must hold and match the manifest's counts. Writes
     ``out/explorer/<bound>.json``; returns a summary line as a dict (module docstring)."""
-    result = explore_fast(NAMED_BOUNDS[bound])
+    result = state_space.explore_named(bound)
     differences = state_space.differences(bound, result)
     folder = out / "explorer"
     folder.mkdir(parents=True, exist_ok=True)

@@ -120,16 +120,7 @@ def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, ran
     proofs = run_proofs(profile, rlimit, random_seed, progress.advance, smt2=smt2)
     progress.stage(f"{name}: stage 2 of 4: agreement of the formulas with the spec, both ways")
     agreement = prove_agreement(profile, deep=not quick)
-    bmc = []
-    if not quick:
-        progress.stage(f"{name}: stage 3 of 4: bounded model checking of the faulty designs", total=len(BMC_DESIGNS))
-        bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress.advance, smt2=smt2)
-    traced = [b for b in bmc if b.trace is not None]
-    progress.stage(f"{name}: stage 4 of 4: replaying the designs' shortest runs", total=len(traced))
-    replays = {}
-    for b in traced:
-        replays[b.design] = replay_trace(b.trace, b.design)
-        progress.advance(f"design {b.design}")
+    bmc, replays = ([], {}) if quick else _refute_designs(profile, max_depth, rlimit, random_seed, progress, smt2)
     folder = Path(out) / profile.value
     write_prove_artifacts(profile, proofs, bmc, replays, folder, smt2=smt2, agreement=agreement.to_json())
     outcome = ProfileOutcome(profile, folder, proofs, bmc, replays, time.perf_counter() - started, agreement,
@@ -137,6 +128,22 @@ def prove_profile(profile: Profile, out: Path, rlimit: int = DEFAULT_RLIMIT, ran
     outcome.problems = _problems(outcome)
     outcome.unknown = _unknown(outcome)
     return outcome
+
+
+def _refute_designs(profile: Profile, max_depth: int, rlimit: int, random_seed: int, progress: StageProgress,
+                    smt2: bool) -> tuple[list[BmcResult], dict[int, Replay]]:
+    """Stages 3 and 4 of ``prove_profile``: each faulty design's shortest run by bounded model
+    checking, then each run found replayed (``replay_trace``), by design number."""
+    name = profile.value
+    progress.stage(f"{name}: stage 3 of 4: bounded model checking of the faulty designs", total=len(BMC_DESIGNS))
+    bmc = bmc_designs(profile, max_depth, rlimit, random_seed, progress=progress.advance, smt2=smt2)
+    traced = [b for b in bmc if b.trace is not None]
+    progress.stage(f"{name}: stage 4 of 4: replaying the designs' shortest runs", total=len(traced))
+    replays = {}
+    for b in traced:
+        replays[b.design] = replay_trace(b.trace, b.design)
+        progress.advance(f"design {b.design}")
+    return bmc, replays
 
 
 def replay_trace(trace: Trace, design: int) -> Replay:
