@@ -97,16 +97,18 @@ async def server_request_ownership(d: Driver, ctx: Context) -> None:
 
 
 async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
-    """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
-    is opened before A's second session resumption and resumed after it (design 12)."""
+    """Two sessions' GET streams, each carrying its own re-emitted request: both sessions resumed at
+    once, then B's GET stream, opened before A's second session resumption, resumed after it
+    (design 12)."""
     tool = d.tools_of(Role.SERVER_REQUEST)[0]
     async with watching(d, ctx, "session W"):
         a = await d.open_session("session A")
         _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
         b = await d.open_session("session B")
         _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
-        await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
-        first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
+        _, first_b = await asyncio.gather(
+            _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption"),
+            _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption"))
         cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
         if cursor is not None:
             await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")
@@ -209,7 +211,8 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
     """With the session's GET stream open, every message about a call comes on the call's own
     POST stream: its notifications and response (B9, B18: no response on the GET stream), the
     progress of two calls run at once each on its own stream (told by their progress tokens),
-    and a server request (B17). The GET stream is read until the calls have ended."""
+    and a server request (B17). The GET stream is read until the calls have ended, then until quiet
+    for ``Timeouts.settle``: what a server sends about a call it sends before or as the call ends."""
     if d.json_posts:
         raise NotObservable("the server answers POST requests with JSON: a call's messages can only come on the GET "
                             "stream")
@@ -228,7 +231,7 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
         return False
 
     get = asyncio.ensure_future(d.client.get(label="GET with the session id, kept open while tools run",
-                                             session=session, stop=watch, idle=3 * ctx.bounds.idle, until=done))
+                                             session=session, stop=watch, idle=ctx.bounds.settle, until=done))
     await asyncio.sleep(GET_AFTER_CALL_SECONDS)
     try:
         if history:
@@ -237,9 +240,12 @@ async def standalone_stream_scope(d: Driver, ctx: Context) -> None:
             await asyncio.gather(*calls)  # two at once: each one's progress on its own stream
         if asking:
             await _request_with_get_open(d, ctx, session, asking[0], arrived, watch)
-    finally:
-        done.set()
+    except BaseException:  # cut off (the scenario's bound) or failed: stop reading at once
+        get.cancel()
         await asyncio.gather(get, return_exceptions=True)
+        raise
+    done.set()
+    await asyncio.gather(get, return_exceptions=True)
 
 
 async def _request_with_get_open(d: Driver, ctx: Context, session, tool: ToolUse, arrived: asyncio.Future,

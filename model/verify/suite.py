@@ -12,6 +12,12 @@ every rule of ``spec.catalog.RULES`` in catalog order:
   client, bounded by ``Timeouts.exchange * SCENARIO_EXCHANGES`` seconds and by
   what is left of the whole run (``VerifyRun.run_seconds``).
 
+Sessions of different scenarios do not interact (MCP B30: a session's state is its own), so
+up to ``VerifyRun.concurrency`` scenarios run at once on one event loop. A scenario whose
+traffic shows the server strained by that (``strain``: a refused or broken connection, an
+overload status, a wait cut at its bound) is run again alone, and the report's note says so:
+a server that cannot take concurrent sessions is judged as it would be one scenario at a time.
+
 Verdicts are appended to ``VerifyRun.verdicts`` as they are made, so a caller
 interrupted (Ctrl-C) or out of time still has every verdict made so far:
 ``VerifyRun.report(stopped=...)`` fills the rest with INCONCLUSIVE.
@@ -29,7 +35,7 @@ from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
-from mcp_resume.model.http.evidence import ErrorKind
+from mcp_resume.model.http.evidence import End, ErrorKind
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
     event_id_unique,
@@ -83,6 +89,15 @@ SCENARIO_EXCHANGES = 12
 RUN_SECONDS = 600.0
 """Default bound on a whole verify run, in seconds."""
 CLEANUP_SECONDS = 5.0
+"""Bound on one scenario's cleanup (DELETE of its sessions, answers to its open server requests), in
+seconds, and never past the whole run's bound."""
+CONCURRENCY = 6
+"""Scenarios run at once by default. Most of a scenario is waiting on the server, so six keep a
+two-core machine idle while the run takes about as long as its longest scenario; each scenario opens
+at most a few sessions and streams (so about twenty connections at once)."""
+STRAIN_STATUSES = frozenset({429, 500, 502, 503, 504})
+"""Statuses that may say the server is overloaded rather than what it thinks of a request (a 500
+answered to a malformed request costs only the scenario's second run)."""
 
 IN_PROCESS_ONLY = (
     "sessionless-request-scope",
@@ -178,7 +193,9 @@ class VerifyRun:
     role would be; ``sdk`` the SDK the server is built with (``verify --sdk``, a target
     of ``model.traffic.fixes.SDKS``; ``None``: recognised from ``serverInfo``), whose
     remedies the report's fixes give; ``headers`` extra request headers (``verify --header``),
-    whose names alone the report keeps (``capabilities["headers"]``).
+    whose names alone the report keeps (``capabilities["headers"]``); ``concurrency`` how many
+    scenarios run at once (``verify --concurrency``; 1: one after another). ``run_seconds`` counts
+    from ``started`` (the first request to the server).
     """
 
     url: str
@@ -196,11 +213,15 @@ class VerifyRun:
     tools: list[ToolUse] = field(default_factory=list)
     sdk: str | None = None
     headers: tuple[tuple[str, str], ...] = ()
+    concurrency: int = CONCURRENCY
     started: float = field(default_factory=time.monotonic)
+    stopped: str | None = None
 
     def report(self, stopped: str | None = None) -> Report:
         """The report; rules not judged yet are INCONCLUSIVE with ``stopped`` as reason, and the
-        report is partial (``Report.partial``) when ``stopped`` is given."""
+        report is partial (``Report.partial``) when ``stopped`` is given (default: why the run
+        stopped early, ``VerifyRun.stopped``, if it did)."""
+        stopped = stopped or self.stopped
         profile = self.profile or self.requested or Profile.BOUNDARY
         verdicts = list(self.verdicts)
         judged = {v.rule for v in verdicts}
@@ -234,10 +255,34 @@ def resolve_profile(requested: Profile | None, negotiated: str | None) -> tuple[
 async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     """Probe, pick the profile, judge every rule; returns the report.
 
-    Raises ``TargetError`` (one line) when the server is unreachable or not MCP, and
-    ``roles.ToolRoleError`` when a tool of ``run.tools`` is not one the server lists.
+    The run ends within ``run.run_seconds`` of its start (plus the time to judge and report):
+    rules not judged by then are INCONCLUSIVE, and the report is partial. Raises ``TargetError``
+    (one line) when the server is unreachable or not MCP, and ``roles.ToolRoleError`` when a
+    tool of ``run.tools`` is not one the server lists.
     """
-    started = time.monotonic()
+    run.started = time.monotonic()
+    deadline = run.started + run.run_seconds
+    out_of_time = f"the whole run's time bound (--max-seconds {run.run_seconds:g}) was reached"
+    try:
+        await asyncio.wait_for(_probe(run), run.run_seconds)
+    except asyncio.TimeoutError:
+        run.stopped = f"{out_of_time} during the probe"
+        return run.report()
+    ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl, run.headers)
+    await _judge_all(run, ctx, deadline, on_verdict)
+    if run.concurrency > 1:
+        await _run_strained_alone(run, ctx, deadline, on_verdict)
+    _in_catalog_order(run)
+    for revised in revise(run):
+        if on_verdict is not None:
+            on_verdict(revised)
+    if time.monotonic() >= deadline and any(v.verdict is Verdict.INCONCLUSIVE for v in run.verdicts):
+        run.stopped = out_of_time
+    return run.report()
+
+
+async def _probe(run: VerifyRun) -> None:
+    """Probe the server into ``run.caps`` and pick ``run.profile``."""
     try:
         async with StreamableHttpClient(run.url, run.bounds, headers=run.headers) as client:
             run.caps = await probe(client)
@@ -251,20 +296,68 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     run.profile, note = resolve_profile(run.requested, run.caps.protocol_version)
     if note:
         run.notes.append(note)
-    ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl, run.headers)
     if run.requested is None and run.caps.sessionless_too and run.profile is not Profile.MCP_2026_07_28:
         run.notes.append("The endpoint also serves 2026-07-28 (server/discover names it): auto judges the revision "
                          "it negotiated; --profile mcp-2026-07-28 judges that revision's rules, in its request shape.")
-    for rule in RULES:
-        left = run.run_seconds - (time.monotonic() - started)
-        verdict = await judge_rule(SCENARIOS[rule.id], run.url, ctx, left, run.runs)
+
+
+async def _judge_all(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
+    """Judge every rule, up to ``run.concurrency`` scenarios at once; verdicts are appended as made."""
+    slots = asyncio.Semaphore(max(1, run.concurrency))
+
+    async def judge_one(rule_id: str) -> None:
+        async with slots:
+            verdict = await judge_rule(SCENARIOS[rule_id], run.url, ctx, deadline - time.monotonic(), run.runs,
+                                       deadline=deadline)
         run.verdicts.append(verdict)
         if on_verdict is not None:
             on_verdict(verdict)
-    for revised in revise(run):
-        if on_verdict is not None:
-            on_verdict(revised)
-    return run.report()
+
+    await asyncio.gather(*(judge_one(rule.id) for rule in RULES))
+
+
+async def _run_strained_alone(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
+    """Run again, one at a time, every scenario whose traffic shows strain (``strain``), and take
+    its verdict from that run, while the whole run's time lasts; the report's note names them and why."""
+    strained = [(driven, why) for driven in list(run.runs) if (why := strain(driven)) is not None]
+    strained = strained if time.monotonic() < deadline else []
+    for driven, _ in strained:
+        run.runs.remove(driven)
+        index = next(i for i, v in enumerate(run.verdicts) if v.rule == driven.rule)
+        before = run.verdicts[index]
+        again = await judge_rule(SCENARIOS[driven.rule], run.url, ctx, deadline - time.monotonic(), run.runs,
+                                 deadline=deadline)
+        run.verdicts[index] = again
+        if on_verdict is not None and again.verdict is not before.verdict:
+            on_verdict(again)
+    if strained:
+        named = "; ".join(f"{driven.rule} ({why})" for driven, why in strained)
+        run.notes.append(f"Scenarios ran {run.concurrency} at once; {len(strained)} showed strain and were run again "
+                         f"alone, their verdicts from that run: {named}. --concurrency 1 runs every scenario alone.")
+
+
+def strain(driven: Driven) -> str | None:
+    """Why the traffic of a scenario run beside others may show the server strained rather than
+    what it does with one client at a time: a connection refused, timed out or broken, an overload
+    status (``STRAIN_STATUSES``), a stream read to its whole-exchange bound, or the scenario itself
+    cut off (INCONCLUSIVE); ``None`` when it shows none of these."""
+    if driven.stopped is not None and driven.stopped.verdict is Verdict.INCONCLUSIVE:
+        return "it did not finish"
+    for exchange in driven.exchanges:
+        if exchange.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE, ErrorKind.NETWORK):
+            return f"{exchange.label}: {exchange.error}"
+        if exchange.status in STRAIN_STATUSES:
+            return f"{exchange.label}: HTTP {exchange.status}"
+        if exchange.end is End.DEADLINE:
+            return f"{exchange.label}: read to its bound of {exchange.seconds:.0f} s"
+    return None
+
+
+def _in_catalog_order(run: VerifyRun) -> None:
+    """Verdicts and runs in catalog order, whatever order the scenarios finished in."""
+    order = {rule.id: index for index, rule in enumerate(RULES)}
+    run.verdicts.sort(key=lambda v: order[v.rule])
+    run.runs.sort(key=lambda r: order[r.rule])
 
 
 def revise(run: VerifyRun) -> list[RuleVerdict]:
@@ -333,10 +426,11 @@ def _beside(profile: Profile, negotiated: str | None) -> Profile | None:
 
 
 async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: float,
-                     runs: list[Driven] | None = None) -> RuleVerdict:
+                     runs: list[Driven] | None = None, *, deadline: float | None = None) -> RuleVerdict:
     """The verdict on one rule: its scenario driven with a client and sessions of its own,
     its traffic judged by the spec, beside that of the scenarios in ``runs`` (to which
-    this run is added)."""
+    this run is added). ``seconds_left`` bounds the scenario; ``deadline`` (``time.monotonic()``,
+    default: ``seconds_left`` from now) its cleanup too."""
     runs = [] if runs is None else runs
     profile = ctx.profile
     not_applicable = _not_applicable(scenario.rule, profile, ctx.caps.protocol_version)
@@ -348,7 +442,7 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
         return skip(scenario.rule, profile, missing, unlock=unlock_for(need) if need != "sessions" else None)
     if seconds_left <= 0:
         return inconclusive(scenario.rule, profile, "the whole run's time bound was reached first", [], [])
-    driven = await drive(scenario, url, ctx, seconds_left)
+    driven = await drive(scenario, url, ctx, seconds_left, deadline)
     runs.append(driven)
     beside = _beside(profile, ctx.caps.protocol_version)
     verdict = with_beside(verdict_of(scenario.rule, profile, driven, runs), beside, driven, runs)
@@ -357,9 +451,12 @@ async def judge_rule(scenario: Scenario, url: str, ctx: Context, seconds_left: f
     return verdict
 
 
-async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float) -> Driven:
-    """Run ``scenario`` against ``url`` within its bound and judge its traffic with the spec."""
+async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float,
+                deadline: float | None = None) -> Driven:
+    """Run ``scenario`` against ``url`` within its bound and judge its traffic with the spec; its
+    cleanup is bounded by ``CLEANUP_SECONDS`` and by ``deadline`` (default: ``seconds_left`` from now)."""
     profile = ctx.profile
+    deadline = time.monotonic() + seconds_left if deadline is None else deadline
     waits = (ctx.stream_ttl or 0) + (ctx.session_ttl or 0) if scenario.rule == "expiry-independent" else 0
     own_bound = ctx.bounds.exchange * SCENARIO_EXCHANGES + waits
     bound = min(own_bound, seconds_left)
@@ -378,8 +475,10 @@ async def drive(scenario: Scenario, url: str, ctx: Context, seconds_left: float)
         except asyncio.TimeoutError:
             stopped = inconclusive(scenario.rule, profile, _timed_out(bound, own_bound), [], client.exchanges)
         finally:
+            cleanup = min(CLEANUP_SECONDS, deadline - time.monotonic())
             try:
-                await asyncio.wait_for(driver.cleanup(), CLEANUP_SECONDS)
+                if cleanup > 0:
+                    await asyncio.wait_for(driver.cleanup(), cleanup)
             except asyncio.TimeoutError:
                 pass
     records = records_of(client.exchanges)

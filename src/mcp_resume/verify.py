@@ -62,6 +62,7 @@ from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.model.verify.probe import TargetError
 from mcp_resume.model.verify.report import unreachable_report
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
+from mcp_resume.model.verify.suite import CONCURRENCY
 from mcp_resume.options import PROFILE_NAMES, handler, output_path
 from mcp_resume.outputs import OutputError, output_file_problem, prepare_output_folder, wide_console, write_problem
 from mcp_resume.spec.profiles import Profile
@@ -113,7 +114,15 @@ def add_parser(subparsers, summary: str) -> None:
                              "keeps its own). A later run into the same folder replaces the reproducers there, "
                              "and says so when they were another target's or profile's")
     verify.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for any one response or event (default: %(default)s)")
-    verify.add_argument("--max-seconds", type=float, default=600.0, help="bound on the whole run in seconds (default: %(default)s)")
+    verify.add_argument("--max-seconds", type=float, default=600.0,
+                        help="bound on the whole run in seconds, from the first request to the server (starting an "
+                             "embedded target is not counted): the run ends within it, plus the time to write the "
+                             "report, and the rules not judged by then are INCONCLUSIVE (default: %(default)s)")
+    verify.add_argument("--concurrency", type=int, default=CONCURRENCY, metavar="N",
+                        help="scenarios run at once, each in sessions of its own (default: %(default)s; 1: one after "
+                             "another). A scenario whose traffic shows the server strained (a refused or broken "
+                             "connection, HTTP 429/5xx, a read cut at its bound) is run again alone, and the report "
+                             "says so")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
     verify.add_argument("--session-ttl", type=float, default=None, metavar="S", help="seconds after which the server ends an idle session: verify waits that long and checks expiry-independent")
     verify.add_argument(
@@ -157,6 +166,9 @@ def run_verify(args) -> int:
             raise UsageError(f"--timeout must be at most {MAX_TIMEOUT:g} seconds, got {args.timeout:g}")
         bounds = Timeouts.from_timeout(args.timeout)
         run_seconds = _positive(getattr(args, "max_seconds", 600.0), "--max-seconds")
+        concurrency = getattr(args, "concurrency", CONCURRENCY)
+        if concurrency < 1:
+            raise UsageError(f"--concurrency must be at least 1, got {concurrency}")
         ttls = {
             name: None if getattr(args, name, None) is None else _positive(getattr(args, name), "--" + name.replace("_", "-"))
             for name in ("stream_ttl", "session_ttl")
@@ -178,7 +190,8 @@ def run_verify(args) -> int:
     progress = None if getattr(args, "quiet", False) else progress_printer(getattr(args, "progress", False))
     stopped = None
     try:
-        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk, headers)
+        run = run_suite(args.target, url, profile, bounds, run_seconds, progress, ttls, tools, sdk, headers,
+                        concurrency)
         report = run.report()
     except KeyboardInterrupt:
         stopped = "interrupted (Ctrl-C) before this rule was judged"

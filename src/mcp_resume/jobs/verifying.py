@@ -26,7 +26,7 @@ from mcp_resume.model.targets.embedded import running_target
 from mcp_resume.model.traffic.fixes import SDK_BY_TARGET, SHOWN_ORDER, remedies_for
 from mcp_resume.model.verify.formats import earlier_run, junit_xml, markdown, write_findings
 from mcp_resume.model.verify.report import Report, RuleVerdict, driver_line, tools_text, unplayed_lines
-from mcp_resume.model.verify.suite import RULES, VerifyRun, verify
+from mcp_resume.model.verify.suite import CONCURRENCY, RULES, VerifyRun, verify
 from mcp_resume.outputs import StageProgress, is_standard_output, short_ids, write_output
 from mcp_resume.spec.verdicts import Verdict
 
@@ -152,19 +152,19 @@ def print_fixes(report: Report, console: Console) -> None:
 
 
 def run_suite(target, url, profile, bounds, run_seconds, progress, ttls=None, tools=(), sdk=None,
-              headers=()) -> VerifyRun:
+              headers=(), concurrency: int = CONCURRENCY) -> VerifyRun:
     """Run every verify scenario against ``url`` (``None``: start the embedded ``target`` here and stop it
-    after); the run in progress is kept for ``partial_report``."""
+    after), ``concurrency`` scenarios at once; the run in progress is kept for ``partial_report``."""
     global _PARTIAL
     ttls = ttls or {}
     if url is not None:
         _PARTIAL = VerifyRun(url, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk,
-                             headers=tuple(headers))
+                             headers=tuple(headers), concurrency=concurrency)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
     with running_target(target) as started:
         _PARTIAL = VerifyRun(started, target, profile, bounds, run_seconds, **ttls, tools=list(tools), sdk=sdk,
-                             headers=tuple(headers))
+                             headers=tuple(headers), concurrency=concurrency)
         asyncio.run(verify(_PARTIAL, progress))
         return _PARTIAL
 
