@@ -32,10 +32,6 @@ from mcp_resume.model.verify.suite import VerifyRun, verify
 FACADE_BOUNDS = Timeouts(connect=10.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)
 """Timeouts for a server in this process: it answers at once, so short waits suffice; the connect
 wait is longer, since a loaded machine may take seconds to accept (and a passing run never waits it)."""
-FACADE_CONCURRENCY = 1
-"""Scenarios run one after another here: the server shares this process (one interpreter) with
-verify, its waits are already short, and scenarios side by side would put the client's latency
-into the faults that need a quick reconnect (design 15's poll within ``RECONNECT_PAUSE_SECONDS``)."""
 
 
 def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Timeouts = FACADE_BOUNDS) -> Report:
@@ -43,7 +39,7 @@ def verify_server_over_http(name: str, profile: Profile | str | None = Profile.B
     ``design-<n>``) served over HTTP; ``profile`` ``None`` or ``"auto"`` = auto."""
     chosen = None if profile in (None, "auto") else Profile.parse(profile) if isinstance(profile, str) else profile
     with serving_design(name) as url:
-        return asyncio.run(verify(VerifyRun(url, name, chosen, bounds, concurrency=FACADE_CONCURRENCY)))
+        return asyncio.run(verify(VerifyRun(url, name, chosen, bounds)))
 
 
 def verify_design_over_http(number: int, profile: Profile | str = Profile.BOUNDARY) -> tuple[bool, list[str]]:

@@ -97,18 +97,16 @@ async def server_request_ownership(d: Driver, ctx: Context) -> None:
 
 
 async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
-    """Two sessions' GET streams, each carrying its own re-emitted request: both sessions resumed at
-    once, then B's GET stream, opened before A's second session resumption, resumed after it
-    (design 12)."""
+    """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
+    is opened before A's second session resumption and resumed after it (design 12)."""
     tool = d.tools_of(Role.SERVER_REQUEST)[0]
     async with watching(d, ctx, "session W"):
         a = await d.open_session("session A")
         _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
         b = await d.open_session("session B")
         _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
-        _, first_b = await asyncio.gather(
-            _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption"),
-            _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption"))
+        await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
+        first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
         cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
         if cursor is not None:
             await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")

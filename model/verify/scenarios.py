@@ -53,6 +53,8 @@ MALFORMED_VALUE = "not well formed"
 DROP_NOTICE_SECONDS = 0.2
 """Pause between dropping a connection and the session resumption that must re-emit
 its request: a server learns of a drop from its transport a moment late (docs/design.md §2)."""
+WATCH_LABEL = "its GET stream, read while other sessions work"
+"""The end of the label of a watching session's GET stream (``watching``)."""
 GET_OPEN_SECONDS = 0.1
 """Pause after opening a watching GET stream, so that the server holds it open before the traffic it watches."""
 OVERSIZED_CHARS = 4096
@@ -268,47 +270,32 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> None:
 async def no_cross_session(d: Driver, ctx: Context) -> None:
     """Session B presenting session A's event id; session C resuming its stream after
     session D used the same JSON-RPC request id; a stream resumed after another stream
-    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50), each in sessions of its
-    own and side by side. All of it while session W's GET stream, opened before, is read: nothing
-    of theirs may reach it."""
+    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50). All of it
+    while session W's GET stream, opened before, is read: nothing of theirs may reach it."""
     async with watching(d, ctx, "session W"):
-        parts = []
         if ctx.caps.post_event_ids:
-            parts += [_foreign_session_cursor(d), _shared_request_id(d), _other_stream_of_session(d)]
+            await _foreign_session_cursor(d)
+            await _shared_request_id(d)
+            await _other_stream_of_session(d)
         if ctx.caps.get_event_ids:
-            parts.append(_get_stream_replay_in_new_session(d, ctx))
-        await side_by_side(*parts)
-
-
-async def _get_stream_replay_in_new_session(d: Driver, ctx: Context) -> None:
-    await get_stream_replay(d, ctx, await d.open_session("session G"))
-
-
-async def side_by_side(*parts: Awaitable[None]) -> None:
-    """Run ``parts`` (each in sessions of its own) at once and wait for all of them; the first
-    exception any of them raises is raised once all have ended, so none is left running."""
-    results = await asyncio.gather(*parts, return_exceptions=True)
-    for result in results:
-        if isinstance(result, BaseException):
-            raise result
+            session = await d.open_session("session G")
+            await get_stream_replay(d, ctx, session)
 
 
 @asynccontextmanager
 async def watching(d: Driver, ctx: Context, name: str) -> AsyncIterator[None]:
     """Open session ``name`` and read its GET stream in the background while the block's
-    traffic goes on, then until it has been quiet for ``Timeouts.settle``, within the exchange
-    bound: a server that sends messages to every open stream shows them here, however long the
-    block takes. The block's own waits (a session resumption's grace period, ``reemit_wait``)
-    are already read here, so only its last exchange's consequences need the quiet period.
-    Nothing is opened without a GET stream."""
+    traffic goes on, then until it has been quiet for the grace period (``reemit_wait``),
+    within the exchange bound: a server that sends messages to every open stream shows
+    them here, however long the block takes. Nothing is opened without a GET stream."""
     if not ctx.caps.get_stream:
         yield
         return
     session = await d.open_session(name)
     traffic_done = asyncio.Event()
     reading = asyncio.ensure_future(
-        d.client.get(label=f"{name}: its GET stream, read while other sessions work", session=session,
-                     idle=ctx.bounds.settle, until=traffic_done))
+        d.client.get(label=f"{name}: {WATCH_LABEL}", session=session,
+                     idle=reemit_wait(ctx.bounds), until=traffic_done))
     try:
         await asyncio.sleep(GET_OPEN_SECONDS)
         yield

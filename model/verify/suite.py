@@ -12,15 +12,13 @@ every rule of ``spec.catalog.RULES`` in catalog order:
   client, bounded by ``Timeouts.exchange * SCENARIO_EXCHANGES`` seconds and by
   what is left of the whole run (``VerifyRun.run_seconds``).
 
-Sessions of different scenarios do not interact (MCP B30: a session's state is its own), so
-up to ``VerifyRun.concurrency`` scenarios run at once on one event loop. A scenario whose
-traffic shows the server strained by that (``strain``: a refused or broken connection, an
-overload status, a wait cut at its bound) is run again alone, and the report's note says so:
-a server that cannot take concurrent sessions is judged as it would be one scenario at a time.
-
-Verdicts are appended to ``VerifyRun.verdicts`` as they are made, so a caller
-interrupted (Ctrl-C) or out of time still has every verdict made so far:
-``VerifyRun.report(stopped=...)`` fills the rest with INCONCLUSIVE.
+With ``VerifyRun.concurrency`` above 1 (``verify --concurrency N``), scenarios run side by side on
+one event loop, once the first scenario, ``no-cross-session``, has run alone: its watching
+sessions' GET streams show whether the server sends one session's messages to another's
+(``leak``); one that does has scenarios run one at a time, since each would see the others'
+traffic. A scenario run beside others whose traffic shows the server strained (``strain``: a
+refused or broken connection, an overload status, a wait cut at its bound) is run again alone and
+its verdict taken from that run. The report's note says which.
 """
 
 from __future__ import annotations
@@ -65,6 +63,7 @@ from mcp_resume.model.verify.report import Report, RuleVerdict, inconclusive, sk
 from mcp_resume.model.verify.scenarios import (
     Context,
     UNLOCKS,
+    WATCH_LABEL,
     Scenario,
     _missing,
     missing_need,
@@ -91,10 +90,15 @@ RUN_SECONDS = 600.0
 CLEANUP_SECONDS = 5.0
 """Bound on one scenario's cleanup (DELETE of its sessions, answers to its open server requests), in
 seconds, and never past the whole run's bound."""
-CONCURRENCY = 6
-"""Scenarios run at once by default. Most of a scenario is waiting on the server, so six keep a
-two-core machine idle while the run takes about as long as its longest scenario; each scenario opens
-at most a few sessions and streams (so about twenty connections at once)."""
+CONCURRENCY = 1
+"""Scenarios run at once by default: one, in catalog order. ``verify --concurrency N`` runs up to N
+side by side (most of a scenario is waiting on the server, so N = 10 takes about as long as the
+longest scenario and keeps two cores idle). Side by side is not the default because a server that
+mixes sessions up in ways no watching session sees (a re-emission filed under another session's
+key, design 12) can give other verdicts than one scenario at a time; ``strain`` and ``leak`` catch
+the rest."""
+LEAK_WATCH = "no-cross-session"
+"""The scenario run alone first: its watching sessions show a server that sends to every session."""
 STRAIN_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Statuses that may say the server is overloaded rather than what it thinks of a request (a 500
 answered to a malformed request costs only the scenario's second run)."""
@@ -269,9 +273,10 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
         run.stopped = f"{out_of_time} during the probe"
         return run.report()
     ctx = Context(run.profile, run.bounds, run.caps, run.stream_ttl, run.session_ttl, run.headers)
-    await _judge_all(run, ctx, deadline, on_verdict)
-    if run.concurrency > 1:
-        await _run_strained_alone(run, ctx, deadline, on_verdict)
+    if run.concurrency == 1:
+        await _judge_all(run, ctx, deadline, on_verdict, [r.id for r in RULES], 1)
+    else:
+        await _judge_side_by_side(run, ctx, deadline, on_verdict)
     _in_catalog_order(run)
     for revised in revise(run):
         if on_verdict is not None:
@@ -279,6 +284,20 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     if time.monotonic() >= deadline and any(v.verdict is Verdict.INCONCLUSIVE for v in run.verdicts):
         run.stopped = out_of_time
     return run.report()
+
+
+async def _judge_side_by_side(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
+    """``LEAK_WATCH`` alone, then the other scenarios ``run.concurrency`` at once (one at a time on a
+    server that leaks), then the strained ones again alone."""
+    await _judge_all(run, ctx, deadline, on_verdict, [LEAK_WATCH], slots=1)
+    leaked = next((why for driven in run.runs if (why := leak(driven)) is not None), None)
+    if leaked is not None and run.concurrency > 1:
+        run.notes.append(f"Scenarios ran one at a time: the server sends messages to sessions that did not ask "
+                         f"for them ({leaked}), so scenarios side by side would see each other's.")
+    slots = 1 if leaked is not None else run.concurrency
+    await _judge_all(run, ctx, deadline, on_verdict, [r.id for r in RULES if r.id != LEAK_WATCH], slots)
+    if slots > 1:
+        await _run_strained_alone(run, ctx, deadline, on_verdict)
 
 
 async def _probe(run: VerifyRun) -> None:
@@ -301,25 +320,28 @@ async def _probe(run: VerifyRun) -> None:
                          "it negotiated; --profile mcp-2026-07-28 judges that revision's rules, in its request shape.")
 
 
-async def _judge_all(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
-    """Judge every rule, up to ``run.concurrency`` scenarios at once; verdicts are appended as made."""
-    slots = asyncio.Semaphore(max(1, run.concurrency))
+async def _judge_all(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None,
+                     rule_ids: list[str], slots: int) -> None:
+    """Judge ``rule_ids``, up to ``slots`` scenarios at once; verdicts are appended as made."""
+    free = asyncio.Semaphore(max(1, slots))
 
     async def judge_one(rule_id: str) -> None:
-        async with slots:
+        async with free:
             verdict = await judge_rule(SCENARIOS[rule_id], run.url, ctx, deadline - time.monotonic(), run.runs,
                                        deadline=deadline)
         run.verdicts.append(verdict)
         if on_verdict is not None:
             on_verdict(verdict)
 
-    await asyncio.gather(*(judge_one(rule.id) for rule in RULES))
+    await asyncio.gather(*(judge_one(rule_id) for rule_id in rule_ids))
 
 
 async def _run_strained_alone(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
-    """Run again, one at a time, every scenario whose traffic shows strain (``strain``), and take
-    its verdict from that run, while the whole run's time lasts; the report's note names them and why."""
-    strained = [(driven, why) for driven in list(run.runs) if (why := strain(driven)) is not None]
+    """Run again, one at a time, every scenario run beside others whose traffic shows strain
+    (``strain``), and take its verdict from that run, while the whole run's time lasts; the
+    report's note names them and why."""
+    strained = [(driven, why) for driven in list(run.runs)
+                if driven.rule != LEAK_WATCH and (why := strain(driven)) is not None]
     strained = strained if time.monotonic() < deadline else []
     for driven, _ in strained:
         run.runs.remove(driven)
@@ -350,6 +372,16 @@ def strain(driven: Driven) -> str | None:
             return f"{exchange.label}: HTTP {exchange.status}"
         if exchange.end is End.DEADLINE:
             return f"{exchange.label}: read to its bound of {exchange.seconds:.0f} s"
+    return None
+
+
+def leak(driven: Driven) -> str | None:
+    """Where a watching session's GET stream (``scenarios.WATCH_LABEL``: a session that sends
+    nothing while other sessions work) carried a JSON-RPC message, which could only be another
+    session's (MCP B23, B26); ``None`` when none did."""
+    for exchange in driven.exchanges:
+        if exchange.label.endswith(WATCH_LABEL) and any(e.message is not None for e in exchange.events):
+            return f"{exchange.label}: {sum(e.message is not None for e in exchange.events)} message(s)"
     return None
 
 
