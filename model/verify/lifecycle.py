@@ -29,7 +29,7 @@ from mcp_resume.model.sessionless.traffic import UNIMPLEMENTED_METHOD
 from mcp_resume.model.verify.driver import Driver, NotObservable, cursor_in_middle, foreign_cursor, require
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.pending import get_streams_across_sessions
-from mcp_resume.model.verify.scenarios import UNSUPPORTED_VERSION, Context, _any_event_id, no_cross_session
+from mcp_resume.model.verify.scenarios import UNSUPPORTED_VERSION, Context, _any_event_id, no_cross_session, parts
 
 EXPIRY_STREAMS = 6
 """Complete streams made after the oldest one before it is resumed in ``expiry_independent``."""
@@ -149,14 +149,19 @@ async def _deleted_session_ids_are_dead(d: Driver, ctx: Context) -> None:
 
 async def no_cross_session_after_delete(d: Driver, ctx: Context) -> None:
     """``no_cross_session``, two sessions' pending requests, and a deleted session's event
-    id presented by another session (D50)."""
-    await no_cross_session(d, ctx)
+    id presented by another session (D50), each in sessions of its own (``parts``)."""
+    steps = [lambda: no_cross_session(d, ctx)]
     if d.tools_of(Role.SERVER_REQUEST):
-        await get_streams_across_sessions(d, ctx)
-    if not ctx.caps.post_event_ids:
-        if not ctx.caps.get_event_ids and not d.tools_of(Role.SERVER_REQUEST):
-            raise NotObservable("no event ids on POST streams, no GET-stream ids, no fixture tool with a server request")
-        return
+        steps.append(lambda: get_streams_across_sessions(d, ctx))
+    if ctx.caps.post_event_ids:
+        steps.append(lambda: _deleted_session_cursor(d))
+    await parts(ctx, *steps)
+    if not ctx.caps.post_event_ids and not ctx.caps.get_event_ids and not d.tools_of(Role.SERVER_REQUEST):
+        raise NotObservable("no event ids on POST streams, no GET-stream ids, no fixture tool with a server request")
+
+
+async def _deleted_session_cursor(d: Driver) -> None:
+    """Session F presents the event id of session E, deleted before (D50)."""
     a = await d.open_session("session E")
     history = await d.history(a, "session E: a complete stream")
     _any_event_id(history)

@@ -41,7 +41,7 @@ from mcp_resume.model.verify.driver import (
 )
 from mcp_resume.model.verify.fixture_tools import Role
 from mcp_resume.model.verify.roles import ToolUse
-from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, watching
+from mcp_resume.model.verify.scenarios import DROP_NOTICE_SECONDS, Context, _reemits, parts, watching
 
 
 async def reemit_keeps_pending(d: Driver, ctx: Context) -> None:
@@ -97,16 +97,22 @@ async def server_request_ownership(d: Driver, ctx: Context) -> None:
 
 
 async def get_streams_across_sessions(d: Driver, ctx: Context) -> None:
-    """Two sessions' GET streams, each carrying its own re-emitted request; B's GET stream
-    is opened before A's second session resumption and resumed after it (design 12)."""
+    """Two sessions' GET streams, each carrying its own re-emitted request: both sessions resumed
+    (``parts``), then B's GET stream, opened before A's second session resumption, resumed after it
+    (design 12)."""
     tool = d.tools_of(Role.SERVER_REQUEST)[0]
     async with watching(d, ctx, "session W"):
         a = await d.open_session("session A")
         _, _, request_a = await d.tool_until_server_request(a, f"session A: call {tool}", tool)
         b = await d.open_session("session B")
         _, _, request_b = await d.tool_until_server_request(b, f"session B: call {tool}", tool)
-        await _session_resume(d, ctx, a, request_a.request_id, "session A: session resumption")
-        first_b = await _session_resume(d, ctx, b, request_b.request_id, "session B: session resumption")
+        resumed: dict[str, Exchange] = {}
+
+        async def resume(name: str, session, request) -> None:
+            resumed[name] = await _session_resume(d, ctx, session, request.request_id, f"session {name}: session resumption")
+
+        await parts(ctx, lambda: resume("A", a, request_a), lambda: resume("B", b, request_b))
+        first_b = resumed["B"]
         cursor = first_b.events[-1] if first_b.end is End.DROPPED and first_b.events[-1].id else None
         if cursor is not None:
             await _session_resume(d, ctx, a, request_a.request_id, "session A: second session resumption")

@@ -106,6 +106,23 @@ class Context:
     session_ttl: float | None = None
     headers: tuple[tuple[str, str], ...] = ()
     """Extra request headers (``verify --header``), sent on every request of every scenario."""
+    side_by_side: bool = False
+    """Whether a scenario runs its independent parts (each in sessions of its own) at once
+    (``parts``); ``False``: one after another, in the order given."""
+
+
+async def parts(ctx: Context, *steps: Callable[[], Awaitable[None]]) -> None:
+    """Run ``steps`` (each a part of a scenario in sessions of its own) one after another, or at
+    once when ``ctx.side_by_side``; then the first exception any of them raised is raised once all
+    have ended, so none is left running."""
+    if not ctx.side_by_side:
+        for step in steps:
+            await step()
+        return
+    results = await asyncio.gather(*(step() for step in steps), return_exceptions=True)
+    for result in results:
+        if isinstance(result, BaseException):
+            raise result
 
 
 ScenarioRun = Callable[[Driver, Context], Awaitable[None]]
@@ -270,16 +287,20 @@ async def _resume_after_server_close(d: Driver, ctx: Context, session) -> None:
 async def no_cross_session(d: Driver, ctx: Context) -> None:
     """Session B presenting session A's event id; session C resuming its stream after
     session D used the same JSON-RPC request id; a stream resumed after another stream
-    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50). All of it
-    while session W's GET stream, opened before, is read: nothing of theirs may reach it."""
+    of its session; the GET stream resumed (MCP B23, B26, D27, D28, D50), each in sessions of its
+    own (``parts``). All of it while session W's GET stream, opened before, is read: nothing of
+    theirs may reach it."""
+    steps: list[Callable[[], Awaitable[None]]] = []
+    if ctx.caps.post_event_ids:
+        steps += [lambda: _foreign_session_cursor(d), lambda: _shared_request_id(d), lambda: _other_stream_of_session(d)]
+    if ctx.caps.get_event_ids:
+        steps.append(lambda: _get_stream_replay_in_new_session(d, ctx))
     async with watching(d, ctx, "session W"):
-        if ctx.caps.post_event_ids:
-            await _foreign_session_cursor(d)
-            await _shared_request_id(d)
-            await _other_stream_of_session(d)
-        if ctx.caps.get_event_ids:
-            session = await d.open_session("session G")
-            await get_stream_replay(d, ctx, session)
+        await parts(ctx, *steps)
+
+
+async def _get_stream_replay_in_new_session(d: Driver, ctx: Context) -> None:
+    await get_stream_replay(d, ctx, await d.open_session("session G"))
 
 
 @asynccontextmanager

@@ -12,13 +12,20 @@ every rule of ``spec.catalog.RULES`` in catalog order:
   client, bounded by ``Timeouts.exchange * SCENARIO_EXCHANGES`` seconds and by
   what is left of the whole run (``VerifyRun.run_seconds``).
 
-With ``VerifyRun.concurrency`` above 1 (``verify --concurrency N``), scenarios run side by side on
-one event loop, once the first scenario, ``no-cross-session``, has run alone: its watching
-sessions' GET streams show whether the server sends one session's messages to another's
-(``leak``); one that does has scenarios run one at a time, since each would see the others'
-traffic. A scenario run beside others whose traffic shows the server strained (``strain``: a
-refused or broken connection, an overload status, a wait cut at its bound) is run again alone and
-its verdict taken from that run. The report's note says which.
+Scenarios run side by side, up to ``VerifyRun.concurrency`` at once on one event loop, and their
+independent parts too (``Context.side_by_side``): sessions of different scenarios do not interact
+(MCP B30: a session's state is its own). On a server where they do, side by side must not change a
+verdict, so:
+
+- when any scenario's traffic shows the server delivering messages across sessions on its own
+  (``leak``: a watching session's GET stream got messages, or a cross-session finding where no
+  foreign event id was presented), every scenario is run again one at a time, parts one after
+  another, and every verdict taken from that run;
+- otherwise a scenario whose traffic shows strain (``strain``: a refused, slow or broken
+  connection, an overload status, a read cut at its bound, a session it opened answered 404 while
+  it had not deleted it) is run again alone and its verdict taken from that run.
+
+The report's note says which. ``concurrency`` 1 runs every scenario and part one after another.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
+from typing import Any
 from dataclasses import dataclass, field, replace
 
 from mcp_resume.spec.catalog import RULES, level
@@ -33,7 +41,7 @@ from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
-from mcp_resume.model.http.evidence import End, ErrorKind
+from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
     event_id_unique,
@@ -90,15 +98,12 @@ RUN_SECONDS = 600.0
 CLEANUP_SECONDS = 5.0
 """Bound on one scenario's cleanup (DELETE of its sessions, answers to its open server requests), in
 seconds, and never past the whole run's bound."""
-CONCURRENCY = 1
-"""Scenarios run at once by default: one, in catalog order. ``verify --concurrency N`` runs up to N
-side by side (most of a scenario is waiting on the server, so N = 10 takes about as long as the
-longest scenario and keeps two cores idle). Side by side is not the default because a server that
-mixes sessions up in ways no watching session sees (a re-emission filed under another session's
-key, design 12) can give other verdicts than one scenario at a time; ``strain`` and ``leak`` catch
-the rest."""
-LEAK_WATCH = "no-cross-session"
-"""The scenario run alone first: its watching sessions show a server that sends to every session."""
+CONCURRENCY = 8
+"""Scenarios run at once by default. Most of a scenario is waiting on the server, so eight take
+about as long as the longest scenario and keep two cores nearly idle; each opens a few sessions and
+streams, so a server sees a few dozen connections at once."""
+CROSS_SESSION_RULES = ("no-cross-session", "server-request-ownership", "no-broadcast", "standalone-stream-scope")
+"""The rules whose findings show a server delivering a message to a connection it does not belong to."""
 STRAIN_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Statuses that may say the server is overloaded rather than what it thinks of a request (a 500
 answered to a malformed request costs only the scenario's second run)."""
@@ -276,7 +281,9 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     if run.concurrency == 1:
         await _judge_all(run, ctx, deadline, on_verdict, [r.id for r in RULES], 1)
     else:
-        await _judge_side_by_side(run, ctx, deadline, on_verdict)
+        await _judge_all(run, replace(ctx, side_by_side=True), deadline, on_verdict, [r.id for r in RULES],
+                         run.concurrency)
+        await _run_again_alone(run, ctx, deadline, on_verdict)
     _in_catalog_order(run)
     for revised in revise(run):
         if on_verdict is not None:
@@ -284,20 +291,6 @@ async def verify(run: VerifyRun, on_verdict: OnVerdict | None = None) -> Report:
     if time.monotonic() >= deadline and any(v.verdict is Verdict.INCONCLUSIVE for v in run.verdicts):
         run.stopped = out_of_time
     return run.report()
-
-
-async def _judge_side_by_side(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
-    """``LEAK_WATCH`` alone, then the other scenarios ``run.concurrency`` at once (one at a time on a
-    server that leaks), then the strained ones again alone."""
-    await _judge_all(run, ctx, deadline, on_verdict, [LEAK_WATCH], slots=1)
-    leaked = next((why for driven in run.runs if (why := leak(driven)) is not None), None)
-    if leaked is not None and run.concurrency > 1:
-        run.notes.append(f"Scenarios ran one at a time: the server sends messages to sessions that did not ask "
-                         f"for them ({leaked}), so scenarios side by side would see each other's.")
-    slots = 1 if leaked is not None else run.concurrency
-    await _judge_all(run, ctx, deadline, on_verdict, [r.id for r in RULES if r.id != LEAK_WATCH], slots)
-    if slots > 1:
-        await _run_strained_alone(run, ctx, deadline, on_verdict)
 
 
 async def _probe(run: VerifyRun) -> None:
@@ -336,36 +329,54 @@ async def _judge_all(run: VerifyRun, ctx: Context, deadline: float, on_verdict: 
     await asyncio.gather(*(judge_one(rule_id) for rule_id in rule_ids))
 
 
-async def _run_strained_alone(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
-    """Run again, one at a time, every scenario run beside others whose traffic shows strain
-    (``strain``), and take its verdict from that run, while the whole run's time lasts; the
-    report's note names them and why."""
-    strained = [(driven, why) for driven in list(run.runs)
-                if driven.rule != LEAK_WATCH and (why := strain(driven)) is not None]
-    strained = strained if time.monotonic() < deadline else []
-    for driven, _ in strained:
+async def _run_again_alone(run: VerifyRun, ctx: Context, deadline: float, on_verdict: OnVerdict | None) -> None:
+    """After scenarios side by side: every scenario again, one at a time, when one shows a leak
+    (``leak``); else each that shows strain (``strain``). Verdicts are taken from the second run,
+    while the whole run's time lasts; the report's note says which and why."""
+    if time.monotonic() >= deadline:
+        return
+    leaked = next((why for driven in run.runs if (why := leak(driven)) is not None), None)
+    if leaked is not None:
+        again = [(driven, leaked) for driven in list(run.runs)]
+        run.notes.append(f"Scenarios ran one at a time: the server delivered messages across sessions ({leaked}), "
+                         "so scenarios side by side could see each other's traffic.")
+    else:
+        again = [(driven, why) for driven in list(run.runs) if (why := strain(driven)) is not None]
+        if again:
+            named = "; ".join(f"{driven.rule} ({why})" for driven, why in again)
+            run.notes.append(f"Scenarios ran {run.concurrency} at once; {len(again)} showed strain and were run "
+                             f"again alone, their verdicts from that run: {named}. --concurrency 1 runs every "
+                             "scenario alone.")
+    order = {rule.id: index for index, rule in enumerate(RULES)}
+    for driven, _ in sorted(again, key=lambda pair: order[pair[0].rule]):
         run.runs.remove(driven)
         index = next(i for i, v in enumerate(run.verdicts) if v.rule == driven.rule)
         before = run.verdicts[index]
-        again = await judge_rule(SCENARIOS[driven.rule], run.url, ctx, deadline - time.monotonic(), run.runs,
-                                 deadline=deadline)
-        run.verdicts[index] = again
-        if on_verdict is not None and again.verdict is not before.verdict:
-            on_verdict(again)
-    if strained:
-        named = "; ".join(f"{driven.rule} ({why})" for driven, why in strained)
-        run.notes.append(f"Scenarios ran {run.concurrency} at once; {len(strained)} showed strain and were run again "
-                         f"alone, their verdicts from that run: {named}. --concurrency 1 runs every scenario alone.")
+        verdict = await judge_rule(SCENARIOS[driven.rule], run.url, ctx, deadline - time.monotonic(), run.runs,
+                                   deadline=deadline)
+        run.verdicts[index] = verdict
+        if on_verdict is not None and verdict.verdict is not before.verdict:
+            on_verdict(verdict)
 
 
 def strain(driven: Driven) -> str | None:
     """Why the traffic of a scenario run beside others may show the server strained rather than
-    what it does with one client at a time: a connection refused, timed out or broken, an overload
-    status (``STRAIN_STATUSES``), a stream read to its whole-exchange bound, or the scenario itself
-    cut off (INCONCLUSIVE); ``None`` when it shows none of these."""
+    what it does with one client at a time: a session the scenario opened answered 404 before it
+    deleted it (a server that ends sessions of its own accord, or one session's DELETE ending
+    others), a connection refused, timed out or broken, an overload status (``STRAIN_STATUSES``),
+    a stream read to its whole-exchange bound, or the scenario itself cut off (INCONCLUSIVE);
+    ``None`` when it shows none of these."""
     if driven.stopped is not None and driven.stopped.verdict is Verdict.INCONCLUSIVE:
         return "it did not finish"
+    live = set()
     for exchange in driven.exchanges:
+        session = exchange.request_headers.get("mcp-session-id")
+        if exchange.status == 404 and session in live:
+            return f"{exchange.label}: HTTP 404 for a session it opened and had not deleted"
+        if exchange.session_header and exchange.status is not None and exchange.status < 300:
+            live.add(exchange.session_header)
+        if exchange.method == "DELETE":
+            live.discard(session)
         if exchange.error_kind in (ErrorKind.CONNECT, ErrorKind.FIRST_BYTE, ErrorKind.NETWORK):
             return f"{exchange.label}: {exchange.error}"
         if exchange.status in STRAIN_STATUSES:
@@ -376,13 +387,51 @@ def strain(driven: Driven) -> str | None:
 
 
 def leak(driven: Driven) -> str | None:
-    """Where a watching session's GET stream (``scenarios.WATCH_LABEL``: a session that sends
-    nothing while other sessions work) carried a JSON-RPC message, which could only be another
-    session's (MCP B23, B26); ``None`` when none did."""
+    """Where a scenario's traffic shows the server delivering messages across sessions on its own:
+    a watching session's GET stream (``scenarios.WATCH_LABEL``, a session that sends nothing) that
+    carried a JSON-RPC message, or a finding of a cross-session rule (``CROSS_SESSION_RULES``) at an
+    exchange that did not provoke it on purpose (``_provoked``; MCP B23, B26); ``None`` when it
+    shows none. A server that mixes sessions up only when one presents another's event id, or
+    reuses its request id, leaks nothing to scenarios side by side."""
     for exchange in driven.exchanges:
         if exchange.label.endswith(WATCH_LABEL) and any(e.message is not None for e in exchange.events):
             return f"{exchange.label}: {sum(e.message is not None for e in exchange.events)} message(s)"
+    presented = _provoked(driven.exchanges)
+    for validation in (driven.validation, driven.beside):
+        for result in validation.results if validation is not None else ():
+            if result.rule not in CROSS_SESSION_RULES or result.verdict not in (Verdict.FAIL, Verdict.WARN):
+                continue
+            for step in result.steps:
+                if any(f.rule == result.rule for f in step.report.findings) and not set(step.records) <= presented:
+                    return f"{result.rule} {result.verdict.value} at {driven.exchanges[step.records[0] - 1].label}"
     return None
+
+
+def _provoked(exchanges: list[Exchange]) -> set[int]:
+    """The 1-based numbers of the exchanges that provoke a cross-session fault on purpose: a
+    ``Last-Event-ID`` no event of its session (``Mcp-Session-Id``) carried, or one of a stream whose
+    JSON-RPC request id another session also used. Scenarios side by side never share either: each
+    presents its own sessions' event ids, and each client's request ids are its own."""
+    ids: dict[str | None, set[str]] = {}
+    request_of: dict[str, Any] = {}
+    sessions_of: dict[str, set[str | None]] = {}
+    for exchange in exchanges:
+        session = exchange.request_headers.get("mcp-session-id") or exchange.session_header
+        ids.setdefault(session, set()).update(e.id for e in exchange.events if e.id is not None)
+        rid = exchange.request_body.get("id") if isinstance(exchange.request_body, dict) else None
+        if isinstance(rid, (str, int)) and exchange.method == "POST":
+            sessions_of.setdefault(repr(rid), set()).add(session)
+            request_of.update({e.id: repr(rid) for e in exchange.events if e.id is not None})
+    provoked = set()
+    for number, exchange in enumerate(exchanges, start=1):
+        cursor = exchange.request_headers.get("last-event-id")
+        if cursor is None:
+            continue
+        session = exchange.request_headers.get("mcp-session-id")
+        shared = len(sessions_of.get(request_of.get(cursor, ""), ())) > 1
+        if cursor not in ids.get(session, set()) or shared:
+            provoked.add(number)
+    return provoked
 
 
 def _in_catalog_order(run: VerifyRun) -> None:
