@@ -40,14 +40,16 @@ def spin() -> None:
 
 
 def run_verify(command: str, target: str, folder: str) -> dict:
-    """One ``verify`` run: ``{"wall": s, "load": 1-min load before, "verdicts": {rule: [verdict, beside]}}``."""
+    """One ``verify`` run: ``{"wall": s, "load": 1-min load before, "verdicts": {rule: (verdict, beside)}}``,
+    ``beside`` the verdict under the profile shown beside (``None`` when none is)."""
     report = Path(folder, f"{target}.json")
     load = os.getloadavg()[0]
     started = time.perf_counter()
     subprocess.run([command, "verify", target, "--json", str(report), "--out", str(Path(folder, "findings")),
                     "--quiet"], capture_output=True, text=True, timeout=RUN_TIMEOUT_SECONDS)
     wall = time.perf_counter() - started
-    verdicts = {v["rule"]: [v["verdict"], v.get("beside")] for v in json.loads(report.read_text())["verdicts"]}
+    verdicts = {v["rule"]: (v["verdict"], (v.get("beside") or {}).get("verdict"))
+                for v in json.loads(report.read_text())["verdicts"]}
     return {"wall": wall, "load": load, "verdicts": verdicts}
 
 
