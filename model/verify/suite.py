@@ -22,8 +22,8 @@ verdict, so:
   foreign event id was presented), every scenario is run again one at a time, parts one after
   another, and every verdict taken from that run;
 - otherwise a scenario whose traffic shows strain (``strain``: a refused, slow or broken
-  connection, an overload status, a read cut at its bound, a session it opened answered 404 while
-  it had not deleted it) is run again alone and its verdict taken from that run.
+  connection, an overload status, a session it opened answered 404 while it had not deleted it)
+  is run again alone and its verdict taken from that run.
 
 The report's note says which. ``concurrency`` 1 runs every scenario and part one after another.
 """
@@ -102,8 +102,10 @@ CONCURRENCY = 8
 """Scenarios run at once by default. Most of a scenario is waiting on the server, so eight take
 about as long as the longest scenario and keep two cores nearly idle; each opens a few sessions and
 streams, so a server sees a few dozen connections at once."""
-CROSS_SESSION_RULES = ("no-cross-session", "server-request-ownership", "no-broadcast", "standalone-stream-scope")
-"""The rules whose findings show a server delivering a message to a connection it does not belong to."""
+CROSS_SESSION_RULES = ("no-cross-session", "server-request-ownership")
+"""The rules whose findings show a server delivering a message to another session's connection.
+(no-broadcast and standalone-stream-scope are about the streams of one session: what they find
+stays in the scenario that drives that session.)"""
 STRAIN_STATUSES = frozenset({429, 500, 502, 503, 504})
 """Statuses that may say the server is overloaded rather than what it thinks of a request (a 500
 answered to a malformed request costs only the scenario's second run)."""
@@ -364,8 +366,9 @@ def strain(driven: Driven) -> str | None:
     what it does with one client at a time: a session the scenario opened answered 404 before it
     deleted it (a server that ends sessions of its own accord, or one session's DELETE ending
     others), a connection refused, timed out or broken, an overload status (``STRAIN_STATUSES``),
-    a stream read to its whole-exchange bound, or the scenario itself cut off (INCONCLUSIVE);
-    ``None`` when it shows none of these."""
+    or the scenario itself cut off (INCONCLUSIVE); ``None`` when it shows none of these. A stream
+    read to its whole-exchange bound is not strain: a server that keeps an idle stream busy (SSE
+    keep-alive events) does so alone too."""
     if driven.stopped is not None and driven.stopped.verdict is Verdict.INCONCLUSIVE:
         return "it did not finish"
     live = set()
@@ -381,8 +384,6 @@ def strain(driven: Driven) -> str | None:
             return f"{exchange.label}: {exchange.error}"
         if exchange.status in STRAIN_STATUSES:
             return f"{exchange.label}: HTTP {exchange.status}"
-        if exchange.end is End.DEADLINE:
-            return f"{exchange.label}: read to its bound of {exchange.seconds:.0f} s"
     return None
 
 

@@ -119,13 +119,12 @@ def add_parser(subparsers, summary: str) -> None:
                              "embedded target is not counted): the run ends within it, plus the time to write the "
                              "report, and the rules not judged by then are INCONCLUSIVE (default: %(default)s)")
     verify.add_argument("--concurrency", type=int, default=CONCURRENCY, metavar="N",
-                        help="scenarios run at once, each in sessions of its own (default: %(default)s: one after "
-                             "another, in catalog order). 10 takes about as long as the longest scenario. no-cross-"
-                             "session runs alone first: a server that sends messages to sessions that did not ask "
-                             "has the rest run one at a time too; a scenario whose traffic shows the server strained "
-                             "(a refused or broken connection, HTTP 429/5xx, a read cut at its bound) is run again "
-                             "alone; the report says which. A server that mixes sessions up in ways no watching "
-                             "session sees may get other verdicts side by side than alone")
+                        help="scenarios run at once, each in sessions of its own (default: %(default)s; 1: one after "
+                             "another, in catalog order). Verdicts are those of one at a time: when the traffic shows "
+                             "the server delivering messages across sessions, every scenario runs again one at a "
+                             "time; a scenario whose traffic shows strain (a refused, slow or broken connection, "
+                             "HTTP 429/5xx, a session it opened answered 404) runs again alone; the report's note "
+                             "says which")
     verify.add_argument("--stream-ttl", type=float, default=None, metavar="S", help="seconds after which the server expires an ended stream: verify waits that long and checks expiry-independent")
     verify.add_argument("--session-ttl", type=float, default=None, metavar="S", help="seconds after which the server ends an idle session: verify waits that long and checks expiry-independent")
     verify.add_argument(
