@@ -12,6 +12,7 @@ from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.serving.facade import FacadeApp, serving, serving_design
 from mcp_resume.model.verify.suite import VerifyRun, verify
 from mcp_resume.spec.profiles import Profile
+from mcp_resume.spec.verdicts import Verdict
 
 pytestmark = pytest.mark.slow
 
@@ -68,3 +69,18 @@ def test_one_scenario_at_a_time_gives_the_same_verdicts(reference_verdicts):
     with serving_design("reference") as url:
         verdicts, _ = verdicts_of(url, 1)
     assert verdicts == reference_verdicts
+
+
+def test_a_server_that_sends_to_every_session_has_every_scenario_run_again_one_at_a_time():
+    with serving_design("design-21") as url:  # every new message to every connected stream
+        verdicts, run = verdicts_of(url, 6)
+    assert any("Scenarios ran one at a time: the server delivered messages across sessions" in n for n in run.notes)
+    assert verdicts["no-broadcast"][0] is Verdict.FAIL and verdicts["no-cross-session"][0] is Verdict.FAIL
+
+
+def test_a_delete_that_ends_every_session_has_the_scenarios_it_cut_run_again_alone():
+    with serving_design("design-29") as url:  # DELETE of one session ends every session
+        verdicts, run = verdicts_of(url, 6)
+    note = " ".join(run.notes)
+    assert "showed strain and were run again alone" in note and "HTTP 404 for a session it opened" in note
+    assert verdicts["session-identity-stable"][0] is Verdict.FAIL
