@@ -33,7 +33,6 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable
-from typing import Any
 from dataclasses import dataclass, field, replace
 
 from mcp_resume.spec.catalog import RULES, level
@@ -41,7 +40,7 @@ from mcp_resume.spec.profiles import PROFILE_OF_REVISION, Level, Profile
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
-from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
+from mcp_resume.model.http.evidence import ErrorKind, Exchange
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
 from mcp_resume.model.verify.lifecycle import (
     event_id_unique,
@@ -102,6 +101,8 @@ CONCURRENCY = 8
 """Scenarios run at once by default. Most of a scenario is waiting on the server, so eight take
 about as long as the longest scenario and keep two cores nearly idle; each opens a few sessions and
 streams, so a server sees a few dozen connections at once."""
+CATALOG_ORDER = {rule.id: index for index, rule in enumerate(RULES)}
+"""Each rule id's position in the catalog: verdicts and runs are kept in that order."""
 CROSS_SESSION_RULES = ("no-cross-session", "server-request-ownership")
 """The rules whose findings show a server delivering a message to another session's connection.
 (no-broadcast and standalone-stream-scope are about the streams of one session: what they find
@@ -349,8 +350,7 @@ async def _run_again_alone(run: VerifyRun, ctx: Context, deadline: float, on_ver
             run.notes.append(f"Scenarios ran {run.concurrency} at once; {len(again)} showed strain and were run "
                              f"again alone, their verdicts from that run: {named}. --concurrency 1 runs every "
                              "scenario alone.")
-    order = {rule.id: index for index, rule in enumerate(RULES)}
-    for driven, _ in sorted(again, key=lambda pair: order[pair[0].rule]):
+    for driven, _ in sorted(again, key=lambda pair: CATALOG_ORDER[pair[0].rule]):
         run.runs.remove(driven)
         index = next(i for i, v in enumerate(run.verdicts) if v.rule == driven.rule)
         before = run.verdicts[index]
@@ -414,7 +414,7 @@ def _provoked(exchanges: list[Exchange]) -> set[int]:
     JSON-RPC request id another session also used. Scenarios side by side never share either: each
     presents its own sessions' event ids, and each client's request ids are its own."""
     ids: dict[str | None, set[str]] = {}
-    request_of: dict[str, Any] = {}
+    request_of: dict[str, str] = {}
     sessions_of: dict[str, set[str | None]] = {}
     for exchange in exchanges:
         session = exchange.request_headers.get("mcp-session-id") or exchange.session_header
@@ -437,9 +437,8 @@ def _provoked(exchanges: list[Exchange]) -> set[int]:
 
 def _in_catalog_order(run: VerifyRun) -> None:
     """Verdicts and runs in catalog order, whatever order the scenarios finished in."""
-    order = {rule.id: index for index, rule in enumerate(RULES)}
-    run.verdicts.sort(key=lambda v: order[v.rule])
-    run.runs.sort(key=lambda r: order[r.rule])
+    run.verdicts.sort(key=lambda v: CATALOG_ORDER[v.rule])
+    run.runs.sort(key=lambda r: CATALOG_ORDER[r.rule])
 
 
 def revise(run: VerifyRun) -> list[RuleVerdict]:
