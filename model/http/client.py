@@ -72,6 +72,8 @@ MAX_EVENT_CHARS = 1 << 20
 """Longest SSE event read, in characters; a longer one fails the exchange."""
 MAX_EVENTS = 10_000
 """Most SSE events read in one exchange; more fail it (a server that floods)."""
+CLOSE_WAIT_SECONDS = 2.0
+"""How long a read waits for its connection to close, in seconds; the close goes on after it."""
 
 SSE_FIELDS = ("data", "event", "id", "retry")
 
@@ -677,7 +679,26 @@ def _snippet(text: str, limit: int = 60) -> str:
 
 
 async def _close_quietly(response: httpx.Response) -> None:
+    """Close ``response``'s connection: the client's drop, which the server must see (a drop that
+    never reaches it leaves its requests on a connection it thinks open). The wait is bounded by
+    ``CLOSE_WAIT_SECONDS``; a close that takes longer (a loop held up by other work, a broken
+    connection) goes on in the background rather than being cut off half done."""
+    closing = asyncio.ensure_future(response.aclose())
+    _CLOSING.add(closing)
+    closing.add_done_callback(_retrieved)
     try:
-        await asyncio.wait_for(response.aclose(), 2.0)
-    except Exception:  # closing a broken connection may fail; nothing is lost
+        await asyncio.wait_for(asyncio.shield(closing), CLOSE_WAIT_SECONDS)
+    except Exception:  # closing a broken connection may fail or hang; nothing is lost
         pass
+
+
+_CLOSING: set[asyncio.Future] = set()
+"""Closes still going on after their wait (a task nobody holds may be collected half done)."""
+
+
+def _retrieved(task: asyncio.Future) -> None:
+    _CLOSING.discard(task)
+    if not task.cancelled():
+        task.exception()  # a failed close is nothing to report
+
+

@@ -115,3 +115,27 @@ def test_an_error_status_is_an_observation_not_an_error():
         exchange = run(initialize(url))
     assert exchange.ok and exchange.status == 404 and exchange.body == "no such endpoint"
 
+
+
+def test_a_close_that_outlasts_its_wait_still_closes_the_connection(monkeypatch):
+    """The client's drop must reach the server: a close held up past ``CLOSE_WAIT_SECONDS`` (a
+    loop busy with other work) goes on in the background instead of being cut off half done."""
+    import asyncio
+
+    from mcp_resume.model.http import client
+
+    closed = []
+
+    class SlowClose:
+        async def aclose(self) -> None:
+            await asyncio.sleep(0.05)
+            closed.append(True)
+
+    async def drop_then_wait() -> None:
+        await client._close_quietly(SlowClose())
+        assert not closed  # the wait ended first
+        await asyncio.sleep(0.2)
+
+    monkeypatch.setattr(client, "CLOSE_WAIT_SECONDS", 0.01)
+    asyncio.run(drop_then_wait())
+    assert closed == [True]
