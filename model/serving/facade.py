@@ -78,9 +78,8 @@ RESUMPTION_HOLD_SECONDS = 0.05
 stream's connection and at once send the GET, and the transport tells this server of the close a
 few event-loop turns later (docs/design.md §2); when the server's thread was held up across both,
 the two arrive together. The hold lets every close already received become a drop first, so the
-requests it leaves pending are re-emitted on the new stream (rule reemit-pending) instead of waiting
-for the next session resumption. Requests of the session that arrive during the hold wait for it (a
-DELETE sent after the GET is applied after it): a drop is the only thing the hold lets go first."""
+requests it leaves pending are re-emitted on the new stream (rule reemit-pending) instead
+of waiting for the next session resumption."""
 ANSWER_TIMEOUT_SECONDS = fixtures.ANSWER_TIMEOUT_SECONDS
 """How long a fixture tool waits for the answer to its server request before cancelling it."""
 RETAINED_STREAMS = 4
@@ -128,8 +127,6 @@ class FacadeApp:
         self.answers: dict[str, asyncio.Future] = {}
         self.ended_streams: dict[str, list[str]] = {}
         self.tasks: set[asyncio.Task] = set()
-        self.holds: dict[str, asyncio.Event] = {}
-        """Per session id, set once the session resumption held for it has been applied."""
         self.log: list[str] = []
         """Every action applied, as ``describe(action)``: what the server was asked to do."""
 
@@ -143,10 +140,8 @@ class FacadeApp:
             await _plain(send, 404, b"not found")
             return
         method = scope["method"]
-        body = await _read_body(receive) if method == "POST" else b""
-        if method != "GET" or "last-event-id" in headers:
-            await self._in_turn(headers.get("mcp-session-id"))
         if method == "POST":
+            body = await _read_body(receive)
             await self.post(headers, body, receive, send)
         elif method in ("GET", "DELETE") and _unsupported_version(headers):
             await _refuse_version(send, headers, None)
@@ -245,10 +240,9 @@ class FacadeApp:
     async def get(self, headers, receive, send) -> None:
         session = headers.get("mcp-session-id")
         last_event_id = headers.get("last-event-id")
-        if last_event_id is None and session:
-            observed = await self._held_resumption(session)
-        else:
-            observed = self.apply(a.Reconnect(session, last_event_id))
+        if last_event_id is None:
+            await asyncio.sleep(RESUMPTION_HOLD_SECONDS)
+        observed = self.apply(a.Reconnect(session, last_event_id))
         if observed.status is None:  # a server that never answers this GET (design 36): held until the client goes
             await _watch_disconnect(receive, asyncio.Event())
             return
@@ -264,28 +258,6 @@ class FacadeApp:
             self.emit(stream, None)  # priming event of the new GET stream (MCP D8): it too can be resumed
         self.keep_ring(stream)
         await self.stream_out(connection, list(observed.events), receive, send, minted, replayed)
-
-    async def _held_resumption(self, session: str):
-        """Apply the session resumption of ``session`` after ``RESUMPTION_HOLD_SECONDS`` (and after one held
-        before it); the session's other requests wait meanwhile (``_in_turn``)."""
-        earlier = self.holds.get(session)
-        applied = asyncio.Event()
-        self.holds[session] = applied
-        try:
-            if earlier is not None:
-                await earlier.wait()
-            await asyncio.sleep(RESUMPTION_HOLD_SECONDS)
-            return self.apply(a.Reconnect(session, None))
-        finally:
-            applied.set()
-            if self.holds.get(session) is applied:
-                del self.holds[session]
-
-    async def _in_turn(self, session: str | None) -> None:
-        """Wait until a session resumption of ``session`` held before this request has been applied."""
-        held = self.holds.get(session) if session else None
-        if held is not None:
-            await held.wait()
 
     async def delete(self, headers, send) -> None:
         observed = self.apply(a.DeleteSession(headers.get("mcp-session-id")))
