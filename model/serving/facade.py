@@ -73,13 +73,6 @@ RECONNECT_PAUSE_SECONDS = 1.0
 """How long ``test_reconnection`` works on after closing its connection, in seconds: long enough
 that a client busy with other scenarios has resumed before the rest is sent (a design that loses
 what is sent to a resumed stream, design 15, shows only then), shorter than verify's idle bound."""
-RESUMPTION_HOLD_SECONDS = 0.05
-"""How long a session resumption waits before it is applied, in seconds. A client may close a
-stream's connection and at once send the GET, and the transport tells this server of the close a
-few event-loop turns later (docs/design.md §2); when the server's thread was held up across both,
-the two arrive together. The hold lets every close already received become a drop first, so the
-requests it leaves pending are re-emitted on the new stream (rule reemit-pending) instead
-of waiting for the next session resumption."""
 ANSWER_TIMEOUT_SECONDS = fixtures.ANSWER_TIMEOUT_SECONDS
 """How long a fixture tool waits for the answer to its server request before cancelling it."""
 RETAINED_STREAMS = 4
@@ -240,8 +233,6 @@ class FacadeApp:
     async def get(self, headers, receive, send) -> None:
         session = headers.get("mcp-session-id")
         last_event_id = headers.get("last-event-id")
-        if last_event_id is None:
-            await asyncio.sleep(RESUMPTION_HOLD_SECONDS)
         observed = self.apply(a.Reconnect(session, last_event_id))
         if observed.status is None:  # a server that never answers this GET (design 36): held until the client goes
             await _watch_disconnect(receive, asyncio.Event())
