@@ -149,8 +149,8 @@ class Scenario:
 async def replay_suffix(d: Driver, ctx: Context) -> None:
     """Stream resumption (branch 1; MCP B25, D30) from a middle, the oldest and the
     latest event id of a complete POST stream, from the first of many short ones
-    (``back_to_back``), of the GET stream wherever its events carry ids, and, with a long-running tool, of an unfinished call: after the server
-    closed its connection (``test_reconnection``, D9, D29) or after verify dropped it
+    (``back_to_back``), of the GET stream wherever its events carry ids, and, with a
+    long-running tool, of an unfinished call: after the server closed its connection (``test_reconnection``, D9, D29) or after verify dropped it
     (a tool given with ``--tool long-running=NAME``)."""
     session = await d.open_session("session S")
     driven = False
@@ -194,8 +194,7 @@ async def back_to_back(d: Driver, ctx: Context, session) -> None:
         if not resumed.responds_to(rid):
             response = next((e for e in listed.events if e.is_response_to(rid) and e.id is not None), None)
             if response is not None:
-                require(await d.client.get(label=f"resume {name} from {response.id}, its response's event",
-                                           session=session, last_event_id=response.id), "stream resumption")
+                await _resume_from(d, session, response, f"{name} at its response")
             return
 
 
