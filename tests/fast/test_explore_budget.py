@@ -40,29 +40,33 @@ def test_a_level_of_forms_is_expanded_by_workers_as_in_this_process(monkeypatch)
 
 
 def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
-    """The worker that claims the first chunk of a level is slow on it: the other answers
-    later chunks first, the parent keeps them until their turn; ids and expansions are
-    those of one process."""
-    import time
+    """The worker that claims the first chunk of a level holds it until the parent has the
+    answer of a later chunk: the parent keeps that answer until its turn; ids and
+    expansions are those of one process."""
+    import multiprocessing
 
-    monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 1)
+    monkeypatch.setattr(fast.forms, "MIN_PARALLEL", 4)  # a level on the workers has two chunks or more
     monkeypatch.setattr(fast.forms, "CHUNK", 3)
     bounds = Bounds(sessions=2, streams=2, events=2, requests=1, depth=5)
     here, table_here = expanded_table(bounds, 1)
-    real_chunk, real_answer, arrived = fast.forms._expand_chunk, fast.forms._answer, []
+    later_chunk_answered = multiprocessing.get_context("fork").Event()  # made before the workers' fork
+    real_take, real_answer, arrived = fast.forms.Claims.take, fast.forms._answer, []
 
-    def slow_on_the_first_chunk(table, forms, foreign, start):
-        if forms[0] == min(n for n, expansion in enumerate(table.expansions) if expansion is None):
-            time.sleep(0.1)  # chunk 0: the lowest form not expanded when the level started
-        return real_chunk(table, forms, foreign, start)
+    def take_holding_the_first_chunk(read):
+        number = real_take(read)
+        if number == 0 and not later_chunk_answered.is_set():
+            later_chunk_answered.wait(30)  # bounded: a worker that never answers fails the test, not CI
+        return number
 
     def answer(message):
         number, found = real_answer(message)
         if number is not None:  # None: a worker's level is done
             arrived.append(number)
+            if number != 0:
+                later_chunk_answered.set()
         return number, found
 
-    monkeypatch.setattr(fast.forms, "_expand_chunk", slow_on_the_first_chunk)
+    monkeypatch.setattr(fast.forms.Claims, "take", staticmethod(take_holding_the_first_chunk))
     monkeypatch.setattr(fast.forms, "_answer", answer)
     real_collect = fast.forms._collect
     monkeypatch.setattr(fast.forms, "_collect", lambda *args: arrived.append(None) or real_collect(*args))
@@ -70,7 +74,7 @@ def test_answers_that_come_out_of_chunk_order_give_the_same_ids(monkeypatch):
     assert here == split and table_here.forms == table_split.forms
     assert [mine.moves for mine in table_here.expansions if mine] == [theirs.moves for theirs in table_split.expansions if theirs]
     levels = [arrival.split() for arrival in " ".join(map(str, arrived)).split("None") if arrival.strip()]
-    assert any(level[0] != "0" for level in levels)  # a later chunk came before chunk 0
+    assert levels and levels[0][0] != "0"  # the first level on the workers: a later chunk came before chunk 0
 
 
 def test_a_broken_rule_found_by_two_workers_has_the_shortest_trace(monkeypatch):
