@@ -244,3 +244,39 @@ def test_a_design_over_http_fails_the_same_rules_twice_in_a_row(design_over_http
     from mcp_resume.model.serving.designs_over_http import verify_design_over_http
 
     assert verify_design_over_http(number, Profile.BOUNDARY) == design_over_http(number, Profile.BOUNDARY)
+
+
+def test_a_replay_slower_than_settle_is_not_judged_a_skip(monkeypatch):
+    """``back_to_back`` waits for each resumed ``tools/list`` response up to the idle bound: a
+    server whose replays come three settle periods after the response head (a loaded machine, a
+    store on disk) passes, where a settle-bounded read would be judged to skip the response."""
+    import asyncio
+
+    from mcp_resume.model.http.client import StreamableHttpClient
+    from mcp_resume.model.serving.designs_over_http import FACADE_BOUNDS
+    from mcp_resume.model.serving.facade import FacadeApp, serving
+    from mcp_resume.model.verify import scenarios
+    from mcp_resume.model.verify.probe import probe
+    from mcp_resume.model.verify.scenarios import Context, Scenario, back_to_back
+    from mcp_resume.model.verify.suite import STREAMS, judge_rule
+
+    class SlowReplays(FacadeApp):
+        async def stream_out(self, connection, first, receive, send, extra_headers, reserialised=frozenset()):
+            async def send_slowly(message):
+                await send(message)
+                if first and message["type"] == "http.response.start":
+                    await asyncio.sleep(3 * FACADE_BOUNDS.settle)
+            await super().stream_out(connection, first, receive, send_slowly, extra_headers, reserialised)
+
+    async def judged(url):
+        async with StreamableHttpClient(url, FACADE_BOUNDS) as client:
+            caps = await probe(client)
+        return await judge_rule(Scenario("replay-suffix", back_to_back, STREAMS), url,
+                                Context(Profile.BOUNDARY, FACADE_BOUNDS, caps), 60.0)
+
+    monkeypatch.setattr(scenarios, "BACK_TO_BACK_STREAMS", 3)
+    with serving(SlowReplays(ReferenceServer())) as url:
+        verdict = asyncio.run(judged(url))
+    assert verdict.verdict is Verdict.PASS, verdict.reason
+    resumed = [x for x in verdict.exchanges if x.label.startswith("resume tools/list stream")]
+    assert len(resumed) == 3 and all(x.seconds >= 3 * FACADE_BOUNDS.settle for x in resumed)
