@@ -13,7 +13,7 @@ Prints, in one run and one process, for each faulty design (docs/design.md §5) 
   of each step is computed afresh for each design, as in a fresh process;
 - ``command``: the whole ``mcp-resume explore-design N --quiet`` process, start-up
   included (the median of three runs);
-- ``hypothesis``: the Hypothesis machine (``machine.run_machine``), shrinking
+- ``hypothesis``: the Hypothesis machine (``stateful.run_machine``), shrinking
   included, with its default examples: the seconds and actions to the first
   failing action, then the whole run;
 - ``z3``: bounded model checking (``bmc.bmc_design``), for the designs the
@@ -43,11 +43,11 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from mcp_resume.jobs.workers import default_workers
+from mcp_resume.model.harness.workers import default_workers
 from mcp_resume.model.explore import server as design_explorer
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.model.explore.server import Stop, explore_server
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.outputs import output_file_problem, write_output
 from mcp_resume.proofs.system.bmc import bmc_design

@@ -24,8 +24,8 @@ import time
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
 
-from mcp_resume.model.explore.kill_matrix import KILL_PROFILES
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.explore.kill_cells import KILL_PROFILES
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.model.servers.inprocess import server_factory
 
 COLUMNS = ("design", "profile", "seed", "first", "first s", "actions", "wall s", "cpu s", "trace", "rule", "act/s wall", "act/s cpu")

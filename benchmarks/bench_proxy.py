@@ -1,7 +1,7 @@
 """What the recording proxy costs: latency per request and delay of SSE events.
 
 Serves the reference server over HTTP on 127.0.0.1 and sends the same requests
-directly and through ``model.traffic.proxy.RecordingProxy`` (recording to memory,
+directly and through ``model.traffic.recording_proxy.RecordingProxy`` (recording to memory,
 the live checker off), in one run:
 
 - ``tools/list`` round trips: median and 90th percentile, milliseconds;
@@ -20,7 +20,7 @@ import time
 
 from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
 from mcp_resume.model.serving.facade import serving, serving_design
-from mcp_resume.model.traffic.proxy import RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import RecordingProxy
 from mcp_resume.model.traffic.recording import MemoryRecorder
 
 BOUNDS = Timeouts(connect=2.0, first_byte=2.0, idle=2.0, exchange=10.0, settle=0.3)

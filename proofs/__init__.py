@@ -15,7 +15,8 @@ Public entry points:
   ``tally`` counts them;
 - ``bmc_design(number, profile, max_depth) -> BmcResult`` (``system.bmc``): a
   shortest run of faulty design ``number`` breaking a MUST, as a ``spec.trace.Trace``
-  (source ``z3``); ``bmc_designs`` for all twelve;
+  (source ``z3``); ``bmc_designs`` for every design the formulas can state
+  (``system.faulty_systems.LEFT_OUT`` names the others and why);
 - ``check_agreement(bounds, profile) -> AgreementReport`` (``system.agreement``): the
   encoding read on every step a bounded exploration of ``spec.transitions`` takes;
   ``agreement_both_ways`` adds the converse (``system.converse``): every successor
@@ -34,8 +35,8 @@ rlimit-bounded checks, tracked conjuncts and unsat cores, ``SatResult`` and
 ``ProofStatus``); ``decision/`` (``domain``: enum sorts, ``encoding``: the design in
 Z3, ``table``: the Python table as a Z3 lookup, ``queries``); ``system/`` (``logic``:
 one vocabulary, three backends, ``vocabulary``, ``decision``, ``transitions``,
-``invariants``, ``designs``, ``fragment``, ``picture``, ``vacuity``, ``triviality``, ``proofs``,
-``bmc``, ``converse``, ``agreement``); ``spec_hash``, ``report`` (the Markdown reports) and
+``invariants``, ``faulty_systems``, ``fragment``, ``picture``, ``vacuity``, ``triviality``, ``proofs``,
+``bmc``, ``converse``, ``agreement``); ``spec_hash``, ``report_page`` (the Markdown reports) and
 ``artifacts`` (the one writer); ``diagrams/``.
 Nothing here imports ``mcp_resume.model``.
 """

@@ -410,7 +410,7 @@ _STATUS_BRANCH = ("a branch of the decision table: its status is proven by the d
                   "transition system, whose requests carry an issued, unknown or no session id")
 _SESSIONLESS = ("a rule of the sessionless 2026-07-28 revision, which has no sessions to resume: its checks "
                 "(`spec/sessionless/checks.py`) judge that revision's own state machine, explored exhaustively "
-                "(`model/sessionless/explore.py`); it is not encoded in Z3")
+                "(`model/sessionless/sessionless_explore.py`); it is not encoded in Z3")
 
 NOT_STATED: dict[str, str] = {
     "missing-session-400": _STATUS_BRANCH,

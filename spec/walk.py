@@ -5,7 +5,7 @@ No module of the specification uses it. It sits in ``spec/`` because the explore
 two layers that never import each other walk the spec's states with it: in ``model/``,
 ``explore.plain`` (the reference explorer), ``explore.fast`` (the search over session
 forms and the path back to a finding), ``explore.server`` (a faulty design beside the
-spec), ``explore.liveness`` and ``sessionless.explore``; in ``proofs/``,
+spec), ``explore.liveness_check`` and ``sessionless.sessionless_explore``; in ``proofs/``,
 ``system.agreement`` (the Z3 encoding against the spec) and ``diagrams.exploration``
 (the lifecycle diagrams). ``spec/`` is the one package both layers import.
 

@@ -114,10 +114,10 @@ def add_counterexample(data: GraphData, trace: Trace, server: ServerUnderTest | 
 
 
 def add_lasso(data: GraphData, lasso, server: ServerUnderTest | None = None) -> None:
-    """Draw ``lasso`` (``liveness.Lasso``): its prefix dark, one round of its cycle red,
+    """Draw ``lasso`` (``liveness_check.Lasso``): its prefix dark, one round of its cycle red,
     and a dashed red edge back to the cycle's first state; the states are the spec's
-    view beside ``server`` (a fresh instance), as ``liveness.design_graph`` walks it."""
-    from mcp_resume.model.explore.liveness import tracking_checker
+    view beside ``server`` (a fresh instance), as ``liveness_check.design_graph`` walks it."""
+    from mcp_resume.model.explore.liveness_check import tracking_checker
 
     states = [INITIAL_STATE]
     checker = tracking_checker(server) if server is not None else None

@@ -9,7 +9,7 @@ replaces each, in this process only, with a memoized wrapper of the same functio
 every verdict and count is what the plain spec gives (``tests/fast/test_memos.py`` holds
 each wrapper to the spec's function on every input). It wins back the 9-12% of CPU
 ``check`` and the default bound spent once the spec's own memos were taken out of it
-(benchmarks/RESULTS.md). Called on import by the machine (``harness.machine``) and the
+(benchmarks/RESULTS.md). Called on import by the machine (``harness.stateful``) and the
 explorers (``explore.fast``, ``explore.server``); calling it again changes nothing.
 """
 

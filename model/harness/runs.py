@@ -17,7 +17,7 @@ from mcp_resume.spec.trace import Trace, loads
 
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, MachineResult, run_machine
+from mcp_resume.model.harness.stateful import DEFAULT_EXAMPLES, MachineResult, run_machine
 from mcp_resume.model.servers.reference import ReferenceServer
 
 

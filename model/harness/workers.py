@@ -39,6 +39,15 @@ from typing import Callable, Iterator, Sequence
 
 START_METHODS = ("fork", "spawn")
 
+MAX_WORKERS = 4
+"""The most processes a run takes unasked (the explorers and the kill matrix): more than the
+cores only slows it, and four already saturate a laptop."""
+
+
+def default_workers() -> int:
+    """Processes a run uses unless ``--workers`` says: the cores, at most ``MAX_WORKERS``."""
+    return min(MAX_WORKERS, os.cpu_count() or 1)
+
 
 class WorkerFailed(RuntimeError):
     """A worker process died without answering (killed, out of memory)."""

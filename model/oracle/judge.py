@@ -18,7 +18,7 @@ from mcp_resume.spec.profiles import MCP_SESSION_REVISIONS, PROFILE_OF_REVISION,
 
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.sessionless.traffic import is_sessionless, validate_sessionless
-from mcp_resume.model.traffic.validate import Validation, negotiated_versions, validate
+from mcp_resume.model.traffic.trace_validation import Validation, negotiated_versions, validate
 
 FALLBACK = Profile.MCP_2025_11_25
 """The profile of session-era traffic whose revision the log does not show."""
@@ -31,9 +31,9 @@ def judge(records: list[Record], profile: Profile | None = None, *, complete: bo
     ``complete``: the records hold every session their client used (``verify``), so an
     unseen session id names no session; ``session_ttl``: the seconds a session lives idle,
     as the server states it (``verify --session-ttl``); ``lean``: steps keep no observations
-    (``validate.validate``'s ``lean``: the same verdicts and report, less memory);
+    (``trace_validation.validate``'s ``lean``: the same verdicts and report, less memory);
     ``bounded_waits``: the client bounded its own waits (``verify``), so a GET left without a
-    response head within its bound is judged as unanswered (``validate.validate``). Never raises
+    response head within its bound is judged as unanswered (``trace_validation.validate``). Never raises
     for what a server did.
     """
     sessionless = [r for r in records if is_sessionless(r)]

@@ -1,6 +1,6 @@
 """The proxy's live checker: the records so far validated again whenever they change.
 
-``LiveChecker`` is a recorder (``model.traffic.proxy.Recorder``). Every event and
+``LiveChecker`` is a recorder (``model.traffic.recording_proxy.Recorder``). Every event and
 every end marks the recording changed; a worker thread validates all records
 seen so far (``validate``), at most once per ``interval`` seconds, and calls
 ``on_finding(result)`` once for each rule the first time it FAILs or WARNs. An
@@ -25,7 +25,7 @@ from typing import Callable
 from mcp_resume.model.http.evidence import SseEvent
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.oracle.judge import judge
-from mcp_resume.model.traffic.validate import REPLAY_WINDOW, RuleResult, Validation
+from mcp_resume.model.traffic.trace_validation import REPLAY_WINDOW, RuleResult, Validation
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 

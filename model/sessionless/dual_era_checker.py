@@ -25,8 +25,8 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.sessionless.machine import CallStatus
 
 from mcp_resume.model.harness.checker import Checker, Counterexample
-from mcp_resume.model.harness.machine import run_until_counterexample
-from mcp_resume.model.sessionless.checker import STRICT, SessionlessChecker, SessionlessCounterexample
+from mcp_resume.model.harness.stateful import run_until_counterexample
+from mcp_resume.model.sessionless.sessionless_checker import STRICT, SessionlessChecker, SessionlessCounterexample
 
 LEGACY_PROFILE = Profile.BOUNDARY
 MAX_SESSIONS = 2

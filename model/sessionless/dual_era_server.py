@@ -22,7 +22,7 @@ from mcp_resume.spec.sessionless import machine as s
 from mcp_resume.spec.transitions import Observation as LegacyObservation
 
 from mcp_resume.model.servers.reference import ReferenceServer
-from mcp_resume.model.sessionless.server import SessionlessServer
+from mcp_resume.model.sessionless.sessionless_server import SessionlessServer
 
 LEGACY = "2025-11-25"
 MODERN = s.REVISION

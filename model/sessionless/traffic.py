@@ -42,7 +42,7 @@ from mcp_resume.model.harness.checker import StepReport
 from mcp_resume.model.http.client import META_VERSION_KEY
 from mcp_resume.model.http.evidence import End, SseEvent, error_code
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.validate import Placed, Validation, moments_in_order, notes_of, results_of
+from mcp_resume.model.traffic.trace_validation import Placed, Validation, moments_in_order, notes_of, results_of
 
 REVISION = s.REVISION
 

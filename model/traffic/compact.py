@@ -2,7 +2,7 @@
 
 A long recording (``mcp-resume proxy --record`` over hours: hundreds of megabytes of
 2 KB log notifications) is judged in memory bounded by its number of exchanges and
-events, not by its bytes. The judge (``model.traffic.validate``, ``.sessionless``,
+events, not by its bytes. The judge (``model.traffic.trace_validation``, ``.sessionless``,
 ``.judge``) reads of a JSON-RPC message only its kind, its ``id``, its ``method``,
 the ids it names (``params.requestId`` of a cancellation, ``params.progressToken``),
 whether it is sent for a task (``params._meta``'s related-task key, MCP D47),

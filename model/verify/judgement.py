@@ -2,7 +2,7 @@
 
 A scenario only drives the server; what it sent and saw (its exchanges, timed) is
 laid on one time line and judged by the same mapping and the same spec checks as a
-recording (``model.traffic.validate``, with ``complete=True``: verify knows every
+recording (``model.traffic.trace_validation``, with ``complete=True``: verify knows every
 session it made). A rule's verdict comes from those judgements alone:
 
 - a finding of the rule in the traffic of *any* scenario: the catalog's verdict of
@@ -30,7 +30,7 @@ from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.verdicts import Verdict, verdict_for_finding, worst
 
 from mcp_resume.model.http.evidence import Exchange
-from mcp_resume.model.traffic.validate import Placed, Validation
+from mcp_resume.model.traffic.trace_validation import Placed, Validation
 from mcp_resume.model.verify.report import Check, RuleVerdict
 
 BROKEN = (Verdict.FAIL, Verdict.WARN)

@@ -45,7 +45,7 @@ from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.servers.idmap import IdMap
 from mcp_resume.model.oracle.judge import judge
 from mcp_resume.model.traffic.records import records_of
-from mcp_resume.model.traffic.validate import Validation
+from mcp_resume.model.traffic.trace_validation import Validation
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 
 PLAYED_BY_THE_SERVER = (a.EmitEvent, a.IssueServerRequest, a.Respond, a.EndStream, a.DropConnection)

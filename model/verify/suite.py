@@ -42,7 +42,7 @@ from mcp_resume.spec.verdicts import Verdict
 from mcp_resume.model.http.client import PROTOCOL_VERSION, SESSIONLESS_VERSION, Timeouts, StreamableHttpClient
 from mcp_resume.model.http.evidence import ErrorKind, Exchange
 from mcp_resume.model.verify.driver import Driver, Inconclusive, NotObservable
-from mcp_resume.model.verify.lifecycle import (
+from mcp_resume.model.verify.lifecycle_scenarios import (
     event_id_unique,
     expiry_independent,
     new_session_on_initialize,

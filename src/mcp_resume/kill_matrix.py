@@ -1,6 +1,6 @@
 """``mcp-resume kill-matrix``: every faulty design, and every correct variation, against every
 checker (Hypothesis, the explorer, Z3 bounded model checking, ``verify`` over HTTP) under
-``boundary`` and ``mcp-2025-11-25`` (``jobs.kill_matrix``): a faulty design must be caught, a
+``boundary`` and ``mcp-2025-11-25`` (``jobs.kill_matrix_run``): a faulty design must be caught, a
 variation must pass. ``--bound`` (default ``kill``) is the explorer column's; ``--markdown FILE``
 writes the matrix as a Markdown table too. Minutes, not seconds.
 
@@ -17,7 +17,7 @@ from mcp_resume.jobs.bounds import UsageError, resolve_bounds
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_USAGE
 from mcp_resume.jobs.explore_report import ProgressLine, error_line, write_json
 from mcp_resume.jobs.exploring import outputs_problem
-from mcp_resume.jobs.kill_matrix import fill_kill_matrix, print_kill_matrix
+from mcp_resume.jobs.kill_matrix_run import fill_kill_matrix, print_kill_matrix
 from mcp_resume.options import add_bound, handler, output_path, positive_int, worker_count
 from mcp_resume.outputs import write_output
 from mcp_resume.spec.space import KILL_BOUND

@@ -2,7 +2,7 @@
 client and its server.
 
 It forwards every request to URL's origin and streams every answer back as it
-comes (``model.traffic.proxy``), records the exchanges (``--record FILE``, JSON
+comes (``model.traffic.recording_proxy``), records the exchanges (``--record FILE``, JSON
 lines that ``mcp-resume validate`` reads) and checks them as they happen
 (``model.oracle.live``, ``jobs.proxying``): a finding is printed the moment it is seen (a GET's replay
 and a DELETE's end of streams once their one-second window has passed), with the
@@ -44,7 +44,7 @@ from mcp_resume.jobs.proxying import (PROBE_SECONDS, bind_listener, live_checker
                                       say_upstream, serve, write_reproducers)
 from mcp_resume.jobs.traffic_report import exit_code, print_report, report_json
 from mcp_resume.model.oracle.judge import judge_beside
-from mcp_resume.model.traffic.proxy import ProxyTimeouts, RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import ProxyTimeouts, RecordingProxy
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder
 from mcp_resume.jobs.request_headers import request_headers
 from mcp_resume.model.traffic.upstream import Kind, check_upstream

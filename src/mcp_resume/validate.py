@@ -3,7 +3,7 @@
 FILE is a HAR 1.2 file (browser devtools, mitmproxy) or the JSON lines that
 ``mcp-resume proxy --record`` writes (``--format auto`` tells them apart). Each
 exchange is mapped onto the spec's actions and judged by every rule's server
-check (``model.traffic.validate``); one row per rule is printed (rule, level,
+check (``model.traffic.trace_validation``); one row per rule is printed (rule, level,
 verdict, the same traffic's verdict under the profile beside it, the first
 exchange that broke it), and ``--json``, ``--junit`` and ``--markdown`` write the
 same as files. A JSON-lines file is read line by line into compact records

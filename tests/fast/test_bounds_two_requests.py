@@ -14,8 +14,8 @@ from mcp_resume.cli import build_parser
 from mcp_resume.jobs.bounds import resolve_bounds
 from mcp_resume.jobs.lassos import default_bound
 from mcp_resume.model.explore import canonical, fast
-from mcp_resume.model.explore.kill_matrix import ExplorerColumn
-from mcp_resume.model.explore.liveness import DESIGN_BOUND_NAME, DESIGN_BOUNDS
+from mcp_resume.model.explore.kill_cells import ExplorerColumn
+from mcp_resume.model.explore.liveness_check import DESIGN_BOUND_NAME, DESIGN_BOUNDS
 from mcp_resume.model.explore.plain import explore_spec
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.model.servers.faulty import DESIGNS

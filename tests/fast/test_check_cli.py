@@ -53,11 +53,11 @@ def test_the_liveness_stage_explores_re_emitting_session_resumptions_under_both_
 
 
 def test_the_liveness_bound_is_one_where_a_session_resumption_re_emits():
-    from mcp_resume.model.explore import liveness
+    from mcp_resume.model.explore import liveness_check
     from mcp_resume.spec.space import NAMED_BOUNDS
 
-    assert liveness.reemitting_resumptions(liveness.spec_graph(liveness.CHECK_BOUNDS)) > 0
-    assert liveness.reemitting_resumptions(liveness.spec_graph(NAMED_BOUNDS["tiny"])) == 0  # one stream: out of bound
+    assert liveness_check.reemitting_resumptions(liveness_check.spec_graph(liveness_check.CHECK_BOUNDS)) > 0
+    assert liveness_check.reemitting_resumptions(liveness_check.spec_graph(NAMED_BOUNDS["tiny"])) == 0  # one stream: out of bound
 
 
 def test_a_variation_stage_holds_for_a_correct_variation_and_blames_a_faulty_design():
@@ -75,7 +75,7 @@ def test_the_mcp_profile_stage_exhausts_the_spec_under_2025_11_25():
 
 
 def test_the_sessionless_stage_exhausts_the_2026_machine_and_catches_each_faulty_server():
-    from mcp_resume.model.sessionless.server import FAULTY
+    from mcp_resume.model.sessionless.sessionless_server import FAULTY
 
     machine, reference, *faulty = check.sessionless_stage()
     assert machine.holds and machine.item == "spec, mcp-2026-07-28" and " 0 findings" in machine.detail
@@ -86,11 +86,11 @@ def test_the_sessionless_stage_exhausts_the_2026_machine_and_catches_each_faulty
 
 
 def test_the_sessionless_stage_blames_a_faulty_reference_and_a_server_it_cannot_catch(monkeypatch):
-    from mcp_resume.model.sessionless import server
+    from mcp_resume.model.sessionless import sessionless_server
 
-    reference_server = server.SessionlessServer
-    monkeypatch.setattr(server, "SessionlessServer", server.FAULTY["sessionless-close-cancels"])
-    monkeypatch.setitem(server.FAULTY, "sessionless-get-405", reference_server)  # the reference posing as a fault
+    reference_server = sessionless_server.SessionlessServer
+    monkeypatch.setattr(sessionless_server, "SessionlessServer", sessionless_server.FAULTY["sessionless-close-cancels"])
+    monkeypatch.setitem(sessionless_server.FAULTY, "sessionless-get-405", reference_server)  # the reference posing as a fault
     lines = {line.item: line for line in check.sessionless_stage()}
     reference = lines["reference, mcp-2026-07-28"]
     assert not reference.holds and reference.result == "BLAMED" and "sessionless-close-cancels" in reference.detail

@@ -3,8 +3,8 @@ or a kill-matrix cell does not show what it must."""
 
 import json
 
-from mcp_resume.jobs import check_explorer as check_explore, kill_matrix
-from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
+from mcp_resume.jobs import check_explorer as check_explore, kill_matrix_run
+from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, Cell, UnavailableColumn, expected_caught
 from mcp_resume.spec.designs import design as spec_design
 from mcp_resume.spec import actions as a
 from mcp_resume.spec import transitions
@@ -40,7 +40,7 @@ class Fake:
 
 def test_the_kill_matrix_stage_summarises_each_column_and_fails_a_wrong_cell(tmp_path, monkeypatch):
     columns = [Fake("good"), Fake("bad", wrong={(11, "mcp-2025-11-25")}), UnavailableColumn("z3-bmc", "later")]
-    monkeypatch.setattr(kill_matrix, "kill_columns", lambda examples, bounds=None: columns)
+    monkeypatch.setattr(kill_matrix_run, "kill_columns", lambda examples, bounds=None: columns)
     lines = {line["item"]: line for line in check_explore.kill_matrix_stage(tmp_path, None, workers=1)}
     assert lines["good"]["holds"] and "boundary: caught all 38" in lines["good"]["detail"]
     assert "mcp-2025-11-25: caught 1, 2, 4, 6, 9, 12, 13, 14, 18" in lines["good"]["detail"]

@@ -5,7 +5,7 @@ from mcp_resume.jobs import checking as check
 from mcp_resume.model.harness.coverage import REQUIRED_ACTIONS, REQUIRED_BRANCHES, Coverage, branch_label
 from mcp_resume.model.harness.runs import ServerRun
 from mcp_resume.model.servers.inprocess import SpecAdapter
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.spec.actions import ACTION_TYPES
 from mcp_resume.spec.decision import Branch
 from mcp_resume.spec.profiles import Profile

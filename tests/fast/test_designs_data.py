@@ -6,7 +6,7 @@ import pickle
 
 import pytest
 
-from mcp_resume.model.explore.kill_matrix import CAUGHT_UNDER_MCP
+from mcp_resume.model.explore.kill_cells import CAUGHT_UNDER_MCP
 from mcp_resume.model.servers import faulty, variations as correct_servers
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.proofs.system import faulty_systems as variations

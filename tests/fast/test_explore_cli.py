@@ -7,11 +7,11 @@ import shutil
 import pytest
 
 from mcp_resume import explore as explore_command, graph as graph_command
-from mcp_resume.jobs import kill_matrix as kill_matrix_jobs
+from mcp_resume.jobs import kill_matrix_run
 from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.explore.kill_matrix import UnavailableColumn
+from mcp_resume.model.explore.kill_cells import UnavailableColumn
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.trace import loads
 
@@ -201,11 +201,11 @@ def test_the_kill_matrix_is_printed_written_and_exits_by_whether_it_holds(tmp_pa
             return None
 
         def run(self, design, profile):
-            from mcp_resume.model.explore.kill_matrix import Cell
+            from mcp_resume.model.explore.kill_cells import Cell
 
             return Cell(self.name, design, profile, "passed")
 
-    monkeypatch.setattr(kill_matrix_jobs, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
+    monkeypatch.setattr(kill_matrix_run, "kill_columns", lambda examples, bounds: [Escapes(), UnavailableColumn("z3-bmc", "later")])
     out, md = tmp_path / "km.json", tmp_path / "km.md"
     assert main(["kill-matrix", "--workers", "1", "--json", str(out), "--markdown", str(md), "--quiet"]) == 1
     data = json.loads(out.read_text())

@@ -3,7 +3,7 @@
 import json
 from dataclasses import dataclass
 
-from mcp_resume.model.explore.kill_matrix import CAUGHT, CAUGHT_UNDER_MCP, PASSED, UNAVAILABLE, VACUOUS, ROWS, Cell, UnavailableColumn, entry, expected_caught, run_kill_matrix
+from mcp_resume.model.explore.kill_cells import CAUGHT, CAUGHT_UNDER_MCP, PASSED, UNAVAILABLE, VACUOUS, ROWS, Cell, UnavailableColumn, entry, expected_caught, run_kill_matrix
 from mcp_resume.spec.designs import NUMBERS, VARIATIONS
 
 from mcp_resume.spec.profiles import Profile

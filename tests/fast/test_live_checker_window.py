@@ -8,7 +8,7 @@ from __future__ import annotations
 from mcp_resume.model.http.evidence import End, Exchange
 from mcp_resume.model.oracle.live import _counted
 from mcp_resume.model.traffic.records import Record
-from mcp_resume.model.traffic.validate import REPLAY_WINDOW
+from mcp_resume.model.traffic.trace_validation import REPLAY_WINDOW
 
 
 def _record(number: int, method: str, session: str, started: float, ended: float) -> Record:

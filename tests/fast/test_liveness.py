@@ -6,8 +6,8 @@ import json
 import pytest
 
 from mcp_resume.cli import build_parser
-from mcp_resume.model.explore import liveness
-from mcp_resume.model.explore.liveness import Lasso, check, fair_actions, replay_lasso, spec_graph, stranded, strongly_connected
+from mcp_resume.model.explore import liveness_check
+from mcp_resume.model.explore.liveness_check import Lasso, check, fair_actions, replay_lasso, spec_graph, stranded, strongly_connected
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
@@ -153,9 +153,9 @@ def test_a_design_s_liveness_is_judged_under_boundary_only(tmp_path, capsys):
 
 
 def test_the_rule_is_a_must_where_reemit_pending_is():
-    assert liveness.required(Profile.BOUNDARY)
-    assert not any(liveness.required(p) for p in Profile if p is not Profile.BOUNDARY)
-    assert "D51" in liveness.requirement(Profile.MCP_2025_11_25) and "not a failure" in liveness.requirement(Profile.MCP_2025_11_25)
+    assert liveness_check.required(Profile.BOUNDARY)
+    assert not any(liveness_check.required(p) for p in Profile if p is not Profile.BOUNDARY)
+    assert "D51" in liveness_check.requirement(Profile.MCP_2025_11_25) and "not a failure" in liveness_check.requirement(Profile.MCP_2025_11_25)
 
 
 def _replay(tmp_path, trace, target, *options):

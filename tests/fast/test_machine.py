@@ -8,7 +8,7 @@ asks for, to the kill matrix's profiles, and to the correct servers.
 import pytest
 
 from mcp_resume.model.harness.checker import Counterexample, replay, shorten
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.servers.reference import ReferenceServer

@@ -12,12 +12,12 @@ from mcp_resume.spec.profiles import Level, Profile
 from mcp_resume.spec.sessionless.machine import CallStatus, Message, MessageKind, Observation
 from mcp_resume.spec.sessionless.checks import check_observation, check_step
 
-from mcp_resume.model.sessionless.explore import explore_server, explore_sessionless
+from mcp_resume.model.sessionless.sessionless_explore import explore_server, explore_sessionless
 from mcp_resume.model.harness.checker import Checker, Counterexample
 from mcp_resume.model.sessionless.dual_era_checker import run_dual_era_machine
-from mcp_resume.model.sessionless.checker import STRICT, SessionlessChecker, SessionlessCounterexample, replay
+from mcp_resume.model.sessionless.sessionless_checker import STRICT, SessionlessChecker, SessionlessCounterexample, replay
 from mcp_resume.model.sessionless.dual_era_server import DualEraServer, HeaderRoutedServer, LatestEraServer
-from mcp_resume.model.sessionless.server import FAULTY, SessionlessServer
+from mcp_resume.model.sessionless.sessionless_server import FAULTY, SessionlessServer
 
 from tests.helpers.sessionless_machine import run
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from mcp_resume.model.serving.facade import serving
-from mcp_resume.model.traffic.proxy import RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import RecordingProxy
 from mcp_resume.model.traffic.recording import JsonLinesRecorder, MemoryRecorder
 from tests.helpers.traffic_proxy import proxied  # noqa: F401 (fixtures)
 
@@ -15,7 +15,7 @@ from tests.helpers.traffic_proxy import proxied  # noqa: F401 (fixtures)
 def test_an_unreachable_upstream_is_answered_502_and_left_unjudged():
     import httpx
 
-    from mcp_resume.model.traffic.validate import validate
+    from mcp_resume.model.traffic.trace_validation import validate
     from mcp_resume.spec.profiles import Profile
 
     memory = MemoryRecorder()
@@ -56,7 +56,7 @@ def test_a_curl_script_sends_a_body_that_is_not_json_as_it_was():
 def test_credentials_and_given_headers_are_forwarded_but_recorded_masked(tmp_path):
     import httpx
 
-    from mcp_resume.model.traffic.proxy import MASKED
+    from mcp_resume.model.traffic.recording_proxy import MASKED
     from mcp_resume.model.traffic.recording import Fanout
 
     seen = []

@@ -134,7 +134,7 @@ def test_an_interrupt_whose_exception_was_lost_still_stops_the_proxy():
 
     from mcp_resume import interrupts
     from mcp_resume.jobs.proxying import bind_listener, serve
-    from mcp_resume.model.traffic.proxy import RecordingProxy
+    from mcp_resume.model.traffic.recording_proxy import RecordingProxy
     from mcp_resume.model.traffic.recording import Fanout
 
     listener = bind_listener("127.0.0.1", 0)

@@ -13,7 +13,7 @@ from datetime import datetime, timezone
 import pytest
 
 from mcp_resume.model.traffic.records import read_har, read_jsonl, to_har
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 

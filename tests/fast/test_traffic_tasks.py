@@ -12,7 +12,7 @@ import pytest
 
 from mcp_resume.model.traffic.compact import RELATED_TASK
 from mcp_resume.model.traffic.records import read_jsonl
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 

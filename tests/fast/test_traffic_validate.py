@@ -11,7 +11,7 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.traffic.records import RecordError, read
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.spec.catalog import RULES
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

@@ -8,7 +8,7 @@ import pytest
 
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange
 from mcp_resume.model.traffic.records import records_of
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.model.verify.judgement import Driven, verdict_of
 from mcp_resume.model.verify.report import RuleVerdict
 from mcp_resume.model.verify.suite import SCENARIOS

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from mcp_resume.model.serving.facade import serving, serving_design
-from mcp_resume.model.traffic.proxy import RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import RecordingProxy
 from mcp_resume.model.traffic.recording import Fanout, JsonLinesRecorder, MemoryRecorder
 
 

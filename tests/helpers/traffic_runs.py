@@ -10,7 +10,7 @@ from typing import Awaitable, Callable
 
 from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
 from mcp_resume.model.serving.facade import serving, serving_design
-from mcp_resume.model.traffic.proxy import RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.oracle.live import LiveChecker
 from mcp_resume.model.traffic.recording import Fanout, MemoryRecorder

@@ -6,7 +6,7 @@ The slow tier's tests (whole runs, servers started); the fast tier's are in
 
 import pytest
 
-from mcp_resume.model.explore.liveness import DESIGN_BOUNDS, check as check_liveness, design_graph
+from mcp_resume.model.explore.liveness_check import DESIGN_BOUNDS, check as check_liveness, design_graph
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec import actions as a

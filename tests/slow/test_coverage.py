@@ -1,7 +1,7 @@
 """Coverage, or it did not count: a run that finds nothing must have fired every
 action and taken every decision branch."""
 
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec.actions import ACTION_TYPES
 from mcp_resume.spec.profiles import Profile

@@ -4,7 +4,7 @@ import pytest
 
 from mcp_resume.jobs.kill_columns import HttpVerifyColumn, Z3BmcColumn
 from mcp_resume.spec.designs import NUMBERS, design as spec_design
-from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, UNAVAILABLE
+from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, UNAVAILABLE
 from mcp_resume.spec.profiles import Profile
 
 

@@ -3,7 +3,7 @@
 import pytest
 
 from mcp_resume.spec.space import NAMED_BOUNDS
-from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, ExplorerColumn, HypothesisColumn, run_kill_matrix
+from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, ExplorerColumn, HypothesisColumn, run_kill_matrix
 
 from mcp_resume.spec.profiles import Profile
 

@@ -6,8 +6,8 @@ import json
 import pytest
 
 from mcp_resume.cli import build_parser
-from mcp_resume.model.explore import liveness
-from mcp_resume.model.explore.liveness import DESIGN_BOUNDS, check, design_graph, replay_lasso, spec_graph, strongly_connected
+from mcp_resume.model.explore import liveness_check
+from mcp_resume.model.explore.liveness_check import DESIGN_BOUNDS, check, design_graph, replay_lasso, spec_graph, strongly_connected
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import actions as a
@@ -25,7 +25,7 @@ def test_strongly_connected_needs_no_recursion_on_a_long_chain():
 
 
 def test_the_spec_holds_within_tiny():
-    result = check(spec_graph(NAMED_BOUNDS[liveness.SPEC_BOUND]))
+    result = check(spec_graph(NAMED_BOUNDS[liveness_check.SPEC_BOUND]))
     assert result.holds, [lasso.describe() for lasso in result.lassos]
 
 

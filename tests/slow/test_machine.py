@@ -9,8 +9,8 @@ import sys
 
 import pytest
 
-from mcp_resume.model.explore.kill_matrix import KILL_PROFILES
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS, run_machine
+from mcp_resume.model.explore.kill_cells import KILL_PROFILES
+from mcp_resume.model.harness.stateful import DEFAULT_EXAMPLES, DEFAULT_STEPS, run_machine
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.spec import designs
 from mcp_resume.spec.profiles import Profile
@@ -32,7 +32,7 @@ _RUN_DESIGN_12 = """
 import sys
 if sys.argv[1] == "all":
     import mcp_resume.model.explore.fast, mcp_resume.proofs.system.bmc, mcp_resume.model.verify.suite
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.model.servers.faulty import DESIGNS
 print(run_machine(DESIGNS[12]).actions_run)
 """

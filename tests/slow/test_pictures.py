@@ -7,9 +7,9 @@ The slow tier's tests (whole runs, servers started); the fast tier's are in
 import pydot
 import pytest
 
-from mcp_resume.jobs.state_graph import DOCS_DESIGN, draw_graph, drawing
+from mcp_resume.jobs.graph_drawing import DOCS_DESIGN, draw_graph, drawing
 from mcp_resume.model.explore.graph_edges import VIOLATION, drawn_edges
-from mcp_resume.model.explore.liveness import DESIGN_BOUNDS, check, design_graph
+from mcp_resume.model.explore.liveness_check import DESIGN_BOUNDS, check, design_graph
 from mcp_resume.model.explore.state_graph import GRAPH_BOUNDS, add_lasso, explore_graph, to_dot
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec.profiles import DEFAULT_PROFILE

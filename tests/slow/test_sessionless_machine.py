@@ -7,7 +7,7 @@ import pytest
 
 from mcp_resume.spec.sessionless import machine as s
 
-from mcp_resume.model.sessionless.explore import explore_sessionless
+from mcp_resume.model.sessionless.sessionless_explore import explore_sessionless
 from mcp_resume.model.sessionless.dual_era_checker import run_dual_era_machine
 from mcp_resume.model.sessionless.dual_era_server import DualEraServer
 

@@ -3,7 +3,7 @@
 import pytest
 
 from mcp_resume.model.servers.inprocess import SpecAdapter
-from mcp_resume.model.harness.machine import run_machine
+from mcp_resume.model.harness.stateful import run_machine
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.profiles import Profile
 

@@ -12,7 +12,7 @@ import pytest
 from mcp_resume.cli import main
 from mcp_resume.model.oracle.judge import judge, judge_beside
 from mcp_resume.model.traffic.records import read, write_line
-from mcp_resume.model.traffic.validate import moments_in_order, moments_of
+from mcp_resume.model.traffic.trace_validation import moments_in_order, moments_of
 from mcp_resume.jobs.traffic_report import report_json
 
 from tests.helpers.traffic_runs import recorded

@@ -9,7 +9,7 @@ import json
 from mcp_resume.cli import main
 from mcp_resume.model.traffic.fixes import FIXES
 from mcp_resume.model.traffic.records import write_line
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.jobs.proxying import print_finding as _finding
 from mcp_resume.spec.profiles import Profile
 

@@ -9,7 +9,7 @@ import copy
 import pytest
 
 from mcp_resume.model.oracle.live import LiveChecker
-from mcp_resume.model.traffic.validate import REPLAY_WINDOW, validate
+from mcp_resume.model.traffic.trace_validation import REPLAY_WINDOW, validate
 from mcp_resume.spec.profiles import Profile
 
 from tests.helpers.traffic_runs import recorded, scenario, sdk_clients, session_of

@@ -49,7 +49,7 @@ def test_a_findings_curl_script_runs_on_a_fresh_server_with_the_ids_it_mints(tmp
     import os
     import subprocess
 
-    from mcp_resume.model.traffic.validate import validate
+    from mcp_resume.model.traffic.trace_validation import validate
     from mcp_resume.jobs.proxying import curl_script
     from mcp_resume.spec.profiles import Profile
     from tests.helpers.traffic_runs import recorded

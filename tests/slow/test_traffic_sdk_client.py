@@ -14,7 +14,7 @@ import pytest
 
 from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.http.evidence import End
-from mcp_resume.model.traffic.validate import validate
+from mcp_resume.model.traffic.trace_validation import validate
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 

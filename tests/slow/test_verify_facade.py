@@ -15,7 +15,7 @@ from mcp_resume.cli import main
 from mcp_resume.model.harness.checker import Counterexample, replay
 from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.servers.faulty import DESIGNS
-from mcp_resume.model.verify.machine import MACHINE_BOUNDS, run_http_machine
+from mcp_resume.model.verify.stateful_http import MACHINE_BOUNDS, run_http_machine
 from mcp_resume.model.serving.facade import FIXTURE_TOOLS, serving_design
 from mcp_resume.model.servers.reference import ReferenceServer
 from mcp_resume.spec import designs

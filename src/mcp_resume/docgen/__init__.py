@@ -11,19 +11,19 @@ Public entry points:
   contributor page;
 - ``compare_sets(generated, committed, svg=True) -> list[Difference]``
   (``compare``): byte comparison, SVG by text content;
-- ``scan_tests(tests_dir, root, known_rules)`` (``coverage``): the tests marked
+- ``scan_tests(tests_dir, root, known_rules)`` (``rule_coverage``): the tests marked
   ``@pytest.mark.covers(...)``, found by a static scan;
 - ``SECTIONS`` (``hooks``): optional sections (proof report, explored state
   graph) contributed by modules when they exist.
 
-Modules: ``markdown``, ``coverage``, ``obligations``, ``hooks``, ``collect``,
+Modules: ``markdown``, ``rule_coverage``, ``obligations``, ``hooks``, ``collect``,
 ``pages_spec``, ``pages_rules``, ``pages_kit``, ``pages_fixtures``, ``pages_traffic``,
 ``pages_commands``, ``pages_contributing``, ``build``, ``compare``.
 """
 
 from .build import DocsResult, build_docs
 from .compare import REGENERATE, Difference, compare_sets, regenerate_command
-from .coverage import CoverageError, TestRef, scan_tests
+from .rule_coverage import CoverageError, TestRef, scan_tests
 from .hooks import SECTIONS, HookError
 
 __all__ = [

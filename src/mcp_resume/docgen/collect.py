@@ -18,7 +18,7 @@ from mcp_resume.spec.designs import DESIGNS, Design
 from mcp_resume.spec.decision import BRANCH_RULE, NUMBERED_BRANCHES, Branch
 from mcp_resume.spec.invariants import GENERIC_CHECKS, SANITY_CHECKS, SERVER_CHECKS, STATE_INVARIANTS
 
-from .coverage import TestRef, scan_tests, tests_by_rule
+from .rule_coverage import TestRef, scan_tests, tests_by_rule
 from .hooks import Contribution
 from .obligations import Obligation, decision_obligations
 

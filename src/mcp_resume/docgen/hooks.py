@@ -36,7 +36,7 @@ SECTIONS: tuple[OptionalSection, ...] = (
     OptionalSection("proofs", "Proof report: the invariants proved for every state with Z3",
                     "mcp_resume.jobs.proving", "mcp-resume prove"),
     OptionalSection("state-graph", "Explored state graph of the spec",
-                    "mcp_resume.jobs.state_graph", "mcp-resume graph"),
+                    "mcp_resume.jobs.graph_drawing", "mcp-resume graph"),
 )
 
 WRITE = "write_docs"

@@ -8,7 +8,7 @@ top-level README can stay short."""
 
 from __future__ import annotations
 
-from mcp_resume.model.sessionless.server import FAULTY as SESSIONLESS_FAULTY
+from mcp_resume.model.sessionless.sessionless_server import FAULTY as SESSIONLESS_FAULTY
 from mcp_resume.spec.designs import DESIGNS, VARIATIONS, caught_under
 from mcp_resume.spec.profiles import Profile
 
@@ -22,8 +22,8 @@ python -m pytest                      # everything, before you push (the slow ti
 mcp-resume check                      # the quick gate: every machine check of the spec'''
 
 GENERATED_FILES = (
-    ("`docs/` (except `compatibility.md`)", f"`{REGENERATE}`"),
-    ("the proof results and `REPORT.md` under `proofs/results/`",
+    ("`docs/` (except `docs/compatibility.md`)", f"`{REGENERATE}`"),
+    ("the proof results and `proofs/results/boundary/REPORT.md`",
      "`mcp-resume prove --out proofs/results` (compared by meaning: results, cores, fragments, the spec's hash)"),
     ("the state-space manifest `model/explore/state_space.json`", "`python -m mcp_resume.model.explore.state_space --write`"),
     ("`docs/compatibility.md`", "`mcp-resume compat` (needs node and npm)"),
@@ -36,7 +36,9 @@ model/      mcp_resume.model      implementations held to it, by concern, in pip
   harness/                          the Hypothesis machine, the checker and replay, the worker processes
   explore/                          breadth-first exploration, symmetry, the state-space manifest, the kill matrix
   http/                             the bounded Streamable HTTP client, its evidence and curl scripts
-  traffic/                          the one judge: recorded exchanges -> the spec's verdicts; the proxy
+  traffic/                          recorded exchanges mapped onto the spec's actions; the recording proxy
+  oracle/                           the one judge (verify, validate, the proxy) and the proxy's live checker
+  sessionless/                      the 2026-07-28 revision: its server, checker, explorer and traffic mapping
   verify/                           the scenarios that drive a live server, its verdicts and reports,
                                     the machine over HTTP
   serving/                          HTTP in front of in-process servers (the facade), designs over HTTP
@@ -94,9 +96,9 @@ def contributing_page() -> str:
         "and says this):",
         table(["what", "regenerate with"], GENERATED_FILES),
         "`proofs/results/boundary/` holds the committed output of `mcp-resume prove --out proofs/results`: "
-        "`results.json` (per query its id, kind, expected and actual answer, verdict, unsat core and fragment, "
+        "`proofs/results/boundary/results.json` (per query its id, kind, expected and actual answer, verdict, unsat core and fragment, "
         "whether the proof is trivial, i.e. unsat from its action's effect equations alone, and the spec's hash "
-        "once at the top), `REPORT.md` and the faulty designs' traces. Neither records resource counts or times, "
+        "once at the top), `proofs/results/boundary/REPORT.md` and the faulty designs' traces. Neither records resource counts or times, "
         "so they change only when a result does; a test regenerates them and compares them by meaning. Add "
         "`--smt2` to get every query as an SMT-LIB2 file that `z3` replays. `z3-solver` is pinned to one version "
         "in `pyproject.toml` because the results record Z3's exact answers and unsat cores. `docs/` is compared "
@@ -121,17 +123,19 @@ def contributing_page() -> str:
         "with any header combination, `emit_event`, `issue_server_request`, `drop_connection`, ...) with the step "
         "and rule that failed. `mcp-resume check` saves one per faulty design in `mcp-resume-out/traces/`; in "
         "Python, `mcp_resume.model.replay(trace, server)` replays one against any adapter.",
-        "What `verify` is built from, in `model/`: `verify/suite.py` (one scenario per catalog rule, profiles, "
-        "timeouts, partial results), `verify/pending.py` and `verify/lifecycle.py` (the pending-request and "
-        "lifecycle scenarios, drivers that judge nothing), `verify/judgement.py` (each rule's verdict from the "
-        "spec's judgement of every scenario's traffic, `traffic/judge.py`), `verify/outputs.py` (JUnit, Markdown, "
-        "traces, curl), `serving/facade.py` (Streamable HTTP in front of the reference server, each faulty design "
-        "and each correct variation, with the fixture tools; a variation's wire changes, re-serialised replays and "
-        "JSON answers to POST, are the facade's), `serving/designs.py` "
-        "(`verify_design_over_http(number, profile) -> (caught, rules)`), `verify/playback.py` (the spec's client "
-        "actions played against a live server, the server's part played by the fixture tools; answers, "
-        "cancellation and expiry are not driven) and `verify/machine.py` (the Hypothesis machine over it), both "
-        "judged by `traffic/judge.py` as `verify` is, and `targets/` (the embedded targets).",
+        "What `verify` is built from: `model/verify/suite.py` (one scenario per catalog rule, profiles, "
+        "timeouts, partial results), `model/verify/scenarios.py`, `model/verify/pending.py` and "
+        "`model/verify/lifecycle_scenarios.py` (the scenarios, drivers that judge nothing), "
+        "`model/verify/judgement.py` (each rule's verdict from the spec's judgement of every scenario's traffic by "
+        "`model/oracle/judge.py`, which maps it with `model/traffic/trace_validation.py`), "
+        "`model/verify/formats.py` (JUnit, Markdown, traces, curl), `model/serving/facade.py` (Streamable HTTP in "
+        "front of the reference server, each faulty design and each correct variation, with the fixture tools; a "
+        "variation's wire changes, re-serialised replays and JSON answers to POST, are the facade's), "
+        "`model/serving/designs_over_http.py` (`verify_design_over_http(number, profile) -> (caught, rules)`), "
+        "`model/verify/playback.py` (the spec's client actions played against a live server, the server's part "
+        "played by the fixture tools; answers, cancellation and expiry are not driven) and "
+        "`model/verify/stateful_http.py` (the Hypothesis machine over it), both judged by `model/oracle/judge.py` "
+        "as `verify` is, and `model/targets/` (the embedded targets).",
         "## Exhaustive exploration",
         "`mcp-resume explore` walks the spec's whole state space within a bound, breadth-first from the initial "
         "state: every client request with every meaningful header combination (each session of the state, live or "
@@ -178,7 +182,7 @@ def contributing_page() -> str:
         "parent may run threads, and one clean-up that kills and reaps them), and every external program from "
         "another (`model/targets/process.py`); `tests/fast/test_process_modules.py` holds it. The Hypothesis machine's examples are the same in every process, "
         "editable install or not: Hypothesis draws some integers from the literals of the local modules loaded, so "
-        "while the machine runs that pool is left empty (`model/harness/machine.py`).",
+        "while the machine runs that pool is left empty (`model/harness/stateful.py`).",
         "**Liveness.** `mcp-resume liveness` (or `mcp-resume liveness 3` for faulty design 3) checks `no-stranded-request` on the explored graph under fair "
         "reconnection (strongly connected components) and prints, saves (`--traces`) and draws (`--graph`) a lasso "
         "when a request can stay stranded forever (designs 1 and 3). It keeps the graph whole and unreduced in memory, "
@@ -208,7 +212,7 @@ def contributing_page() -> str:
         "took some decision branch is *vacuous* and fails, in every checker.",
         "## Benchmarks",
         "Each script under `benchmarks/` prints its figures; run it from the repository root with "
-        "`python benchmarks/NAME.py` (`bench_loop.py` times `check`, each of its stages and the two test tiers). "
+        "`python benchmarks/NAME.py` (`benchmarks/bench_loop.py` times `check`, each of its stages and the two test tiers). "
         "The figures measured so far, with their dates and the machine's load, are in "
         "[benchmarks/RESULTS.md](../benchmarks/RESULTS.md).",
     )

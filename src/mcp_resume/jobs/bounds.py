@@ -46,7 +46,7 @@ def _named_bound(name: str, liveness: bool) -> Bounds:
         return named_bound(name)
     except ValueError as error:
         unknown = str(error)
-    from mcp_resume.model.explore.liveness import DESIGN_BOUND_NAME, DESIGN_BOUNDS
+    from mcp_resume.model.explore.liveness_check import DESIGN_BOUND_NAME, DESIGN_BOUNDS
 
     if name != DESIGN_BOUND_NAME:
         raise UsageError(unknown + (f", and {DESIGN_BOUND_NAME}" if liveness else ""))

@@ -18,10 +18,10 @@ from typing import Callable
 
 from mcp_resume.model.explore import state_space
 from mcp_resume.spec.space import KILL_BOUND
-from mcp_resume.model.explore.kill_matrix import KILL_PROFILES, UNAVAILABLE, KillMatrix, target
+from mcp_resume.model.explore.kill_cells import KILL_PROFILES, UNAVAILABLE, KillMatrix, target
 from mcp_resume.spec.designs import NUMBERS
 
-from mcp_resume.jobs.kill_matrix import fill_kill_matrix
+from mcp_resume.jobs.kill_matrix_run import fill_kill_matrix
 
 
 def explore_bound(out: Path, bound: str = KILL_BOUND) -> dict:

@@ -69,7 +69,7 @@ from mcp_resume.spec.space import KILL_BOUND, NAMED_BOUNDS, Bounds
 CHECK_EXAMPLES = 200
 """Hypothesis examples per machine run in ``check`` (the derandomized CI profile's): every action
 and decision branch is covered within them, against the spec and the reference alike; a faulty
-design is found within a hundred (``model.harness.machine.DEFAULT_EXAMPLES``)."""
+design is found within a hundred (``model.harness.stateful.DEFAULT_EXAMPLES``)."""
 
 
 IN_PROCESS_VARIATIONS: tuple[str, ...] = tuple(v.target for v in VARIATIONS
@@ -163,7 +163,7 @@ def design_stage(number: int, traces: Path, bound: str = KILL_BOUND) -> list[Lin
     """Faulty design ``number`` explored beside the spec (the named ``bound``, boundary) to its
     first, shortest counterexample, as the kill matrix's explorer column does, saved as
     ``traces/design-N.json`` and confirmed by replay."""
-    from mcp_resume.model.explore.kill_matrix import CAUGHT, ExplorerColumn
+    from mcp_resume.model.explore.kill_cells import CAUGHT, ExplorerColumn
 
     name = f"design-{number}"
     cell = ExplorerColumn(NAMED_BOUNDS[bound]).run(number, Profile.BOUNDARY)
@@ -187,7 +187,7 @@ def variation_stage(name: str, bounds: Bounds = VARIATION_BOUNDS) -> list[Line]:
     """Correct variation ``name`` (``variation-<slug>``) explored beside the spec within
     ``bounds`` under ``boundary``: it holds when no rule is found broken and every action and
     branch was exercised (the kill matrix's explorer column)."""
-    from mcp_resume.model.explore.kill_matrix import PASSED, ExplorerColumn
+    from mcp_resume.model.explore.kill_cells import PASSED, ExplorerColumn
 
     cell = ExplorerColumn(bounds).run(name, Profile.BOUNDARY)
     searched = f"{cell.detail}, {cell.seconds:.1f} s"
@@ -197,18 +197,18 @@ def variation_stage(name: str, bounds: Bounds = VARIATION_BOUNDS) -> list[Line]:
 
 
 def liveness_stage() -> list[Line]:
-    """``no-stranded-request`` on the spec's graph at ``liveness.CHECK_BOUNDS``: under
+    """``no-stranded-request`` on the spec's graph at ``liveness_check.CHECK_BOUNDS``: under
     ``boundary`` it holds, with stranded states and re-emitting session resumptions explored
     (else it is vacuous); under ``mcp-2025-11-25``, which accepts a resumption that leaves a
     request, the spec itself strands one (a lasso the revision allows)."""
-    from mcp_resume.model.explore import liveness
+    from mcp_resume.model.explore import liveness_check
 
     lines = []
     for profile, wanted in ((Profile.BOUNDARY, "holds"), (Profile.MCP_2025_11_25, "allowed")):
         started = time.perf_counter()
-        graph = liveness.spec_graph(liveness.CHECK_BOUNDS, profile)
-        result = liveness.check(graph)
-        reemitting = liveness.reemitting_resumptions(graph)
+        graph = liveness_check.spec_graph(liveness_check.CHECK_BOUNDS, profile)
+        result = liveness_check.check(graph)
+        reemitting = liveness_check.reemitting_resumptions(graph)
         holds = result.verdict == wanted and reemitting > 0
         detail = (f"{result.verdict} under {profile.value}: {len(graph.states)} states, {result.stranded_states} "
                   f"strand a request, {reemitting} session resumptions re-emit one "
@@ -238,8 +238,8 @@ def sessionless_stage() -> list[Line]:
     """The 2026-07-28 machine (``spec/sessionless``): exhausted within its default bound with
     every state and transition passing its own checks; its reference server explored beside it
     holds; each of its faulty servers is caught (the shortest counterexample is found)."""
-    from mcp_resume.model.sessionless.explore import BOUNDS, explore_server, explore_sessionless
-    from mcp_resume.model.sessionless.server import FAULTY, SessionlessServer
+    from mcp_resume.model.sessionless.sessionless_explore import BOUNDS, explore_server, explore_sessionless
+    from mcp_resume.model.sessionless.sessionless_server import FAULTY, SessionlessServer
 
     profile = Profile.MCP_2026_07_28.value
     started = time.perf_counter()

@@ -154,7 +154,7 @@ class ProgressLine:
         self._show(text, force=True)
 
     def graph(self, states: int, depth: int, seconds: float) -> None:
-        """Progress of a graph walked for ``mcp-resume liveness`` (the ``progress`` of ``model.explore.liveness.spec_graph``)."""
+        """Progress of a graph walked for ``mcp-resume liveness`` (the ``progress`` of ``model.explore.liveness_check.spec_graph``)."""
         if self._due():
             self._show(f"walking the graph: {states:,} states, depth {depth}, {seconds:.0f} s")
 

@@ -19,7 +19,7 @@ from rich.console import Console
 from mcp_resume.jobs.bounds import UsageError
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK, EXIT_UNCHECKED as EXIT_INCOMPLETE
 from mcp_resume.jobs.explore_report import print_exploration, write_json
-from mcp_resume.jobs.workers import default_workers
+from mcp_resume.model.harness.workers import default_workers
 from mcp_resume.model.explore.estimate import TooLarge, estimate_reference
 from mcp_resume.model.explore.result import ExplorationResult
 from mcp_resume.model.explore.server import Stop, explore_server

@@ -3,7 +3,7 @@
 Each runs against a row of the matrix: a faulty design's number or a correct
 variation's target (``variation-<slug>``).
 
-Four columns, each a ``model.explore.kill_matrix.Column``:
+Four columns, each a ``model.explore.kill_cells.Column``:
 
 - ``hypothesis`` and ``explorer`` (``model``);
 - ``z3-bmc``: the shortest violating run Z3 finds over the transition system
@@ -23,9 +23,9 @@ from mcp_resume.model.serving.designs_over_http import verify_server_over_http
 from mcp_resume.model.harness.runs import confirm
 from mcp_resume.spec.space import Bounds
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.model.explore.kill_matrix import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
+from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, UNAVAILABLE, Cell, Column, ExplorerColumn, HypothesisColumn, Row, entry, target
 from mcp_resume.spec.verdicts import Verdict
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+from mcp_resume.model.harness.stateful import DEFAULT_EXAMPLES
 from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH, bmc_design
 from mcp_resume.proofs.system.faulty_systems import needs_encoding
 from mcp_resume.spec.profiles import Profile

@@ -1,5 +1,5 @@
 """``no-stranded-request`` checked on an explored graph under weak fairness on the client's
-reconnect (``model.explore.liveness``), printed, written and drawn for ``mcp-resume liveness``.
+reconnect (``model.explore.liveness_check``), printed, written and drawn for ``mcp-resume liveness``.
 
 The spec is walked within ``tiny`` by default, a faulty design within the ``liveness`` bound; the
 graph is kept whole and unreduced, so the walk stops at ``max_states`` (default
@@ -32,9 +32,9 @@ state, 1.5 GB here) and unreduced (the ``default`` bound has millions)."""
 
 def default_bound(design: int | None) -> str:
     """The bound walked unless one is named: ``tiny`` for the spec, ``liveness`` beside a design."""
-    from mcp_resume.model.explore import liveness
+    from mcp_resume.model.explore import liveness_check
 
-    return liveness.SPEC_BOUND if design is None else liveness.DESIGN_BOUND_NAME
+    return liveness_check.SPEC_BOUND if design is None else liveness_check.DESIGN_BOUND_NAME
 
 
 def check_profile(design: int | None, profile: Profile, given: bool) -> None:
@@ -56,18 +56,18 @@ def check_liveness(design: int | None, profile: Profile, name: str | None, bound
     The exit code: 0 when no request can stay stranded (or the profile allows it), 1 with a lasso
     or a vacuous graph, 3 when the walk stopped at ``max_states`` with none."""
     from mcp_resume.jobs.pictures import lasso_drawing, write_picture
-    from mcp_resume.model.explore import liveness
+    from mcp_resume.model.explore import liveness_check
 
     cap = max_states if max_states is not None else LIVENESS_MAX_STATES
     report = progress.graph if progress else None
     if design is None:
-        walked = liveness.spec_graph(bounds, profile, cap, report)
+        walked = liveness_check.spec_graph(bounds, profile, cap, report)
     else:
-        walked = liveness.design_graph(DESIGNS[design], bounds, cap, report)
+        walked = liveness_check.design_graph(DESIGNS[design], bounds, cap, report)
     if progress:
         progress.done()
-    result = liveness.check(walked)
-    console.print(f"{liveness.RULE} on {walked.name} within {(name + ': ') if name else ''}{bounds.describe()}: "
+    result = liveness_check.check(walked)
+    console.print(f"{liveness_check.RULE} on {walked.name} within {(name + ': ') if name else ''}{bounds.describe()}: "
                   f"{len(walked.states):,} states, {walked.transitions:,} transitions, {walked.seconds:.1f} s")
     if walked.stopped:
         default = "" if max_states is not None else " (the default of liveness)"
@@ -83,7 +83,7 @@ def check_liveness(design: int | None, profile: Profile, name: str | None, bound
             "vacuous": ("VACUOUS: no state of the graph strands a request, so the rule was never put to "
                         "the test; widen the bound (--requests, --depth)")}[verdict]
     if result.lassos:
-        console.print(liveness.requirement(profile), markup=False, highlight=False)
+        console.print(liveness_check.requirement(profile), markup=False, highlight=False)
     console.print(f"{walked.name} {text}")
     write_json(json_path, _liveness_json(result, name, design, profile))
     if result.lassos and traces:

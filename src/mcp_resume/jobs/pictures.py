@@ -1,6 +1,6 @@
 """The state graph drawn for a command: ``mcp-resume graph`` (the spec within a bound, a faulty
 design's shortest counterexample in red) and ``mcp-resume liveness --graph`` (a lasso's cycle in
-red), written as DOT, and SVG when Graphviz is installed (``state_graph.write_graph``)."""
+red), written as DOT, and SVG when Graphviz is installed (``graph_drawing.write_graph``)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from rich.console import Console
 
 from mcp_resume.jobs.bounds import UsageError
 from mcp_resume.jobs.exits import EXIT_FAILED, EXIT_OK
-from mcp_resume.jobs.state_graph import DrawnGraph, draw_graph, drawing, write_graph
+from mcp_resume.jobs.graph_drawing import DrawnGraph, draw_graph, drawing, write_graph
 from mcp_resume.model.servers.faulty import DESIGNS
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import GRAPH_BOUND, Bounds, named_bound

@@ -18,10 +18,10 @@ from mcp_resume.model.http.curl import exchanges_script
 from mcp_resume.model.http.evidence import ErrorKind
 from mcp_resume.model.traffic.fixes import generic_fix
 from mcp_resume.model.oracle.live import LiveChecker
-from mcp_resume.model.traffic.proxy import RecordingProxy
+from mcp_resume.model.traffic.recording_proxy import RecordingProxy
 from mcp_resume.model.traffic.records import Record
 from mcp_resume.model.traffic.upstream import Kind, Upstream
-from mcp_resume.model.traffic.validate import RuleResult, Validation
+from mcp_resume.model.traffic.trace_validation import RuleResult, Validation
 from mcp_resume.outputs import short_ids
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict

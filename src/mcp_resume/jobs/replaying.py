@@ -174,8 +174,8 @@ def _replay_lasso(trace, server, target: str, profile: Profile) -> int:
     repeats it, following the server. The lasso reproduces when its request
     (``meta.lasso.request``; any request when it names none) is stranded after the prefix
     and after every round; exit 1 then, where ``no-stranded-request`` is a MUST under
-    ``profile`` (``liveness.required``), else 0."""
-    from mcp_resume.model.explore.liveness import RULE, lasso_request, lasso_shape, replay_lasso, required, requirement
+    ``profile`` (``liveness_check.required``), else 0."""
+    from mcp_resume.model.explore.liveness_check import RULE, lasso_request, lasso_shape, replay_lasso, required, requirement
 
     try:
         prefix, cycle = lasso_shape(trace)

@@ -27,7 +27,7 @@ from mcp_resume.model.traffic.gists import cited, gists_section, in_page, link_i
 from mcp_resume.model.traffic.records import RecordError, read
 from mcp_resume.outputs import Streamed, json_pieces, short_ids, wide_console
 from mcp_resume.model.oracle.judge import beside_profile, judge, negotiated_profile, profile_of
-from mcp_resume.model.traffic.validate import RuleResult, Validation
+from mcp_resume.model.traffic.trace_validation import RuleResult, Validation
 from mcp_resume.model.verify.formats import add_verdict
 from mcp_resume.spec.catalog import level
 from mcp_resume.spec.profiles import Profile

@@ -10,7 +10,7 @@ from hypothesis.errors import Flaky
 
 from mcp_resume.model.servers.adapter import Unsupported
 from mcp_resume.model.harness.checker import Counterexample, replay
-from mcp_resume.model.harness.machine import DEFAULT_STEPS, run_machine
+from mcp_resume.model.harness.stateful import DEFAULT_STEPS, run_machine
 from mcp_resume.spec.catalog import AGREEMENT
 from mcp_resume.spec.profiles import DEFAULT_PROFILE, SESSION_ERA, Profile
 from mcp_resume.spec.trace import Failure, Trace

@@ -25,9 +25,9 @@ from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.harness.checker import Counterexample
-from mcp_resume.model.harness.machine import MachineResult, run_until_counterexample
+from mcp_resume.model.harness.stateful import MachineResult, run_until_counterexample
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.traffic.validate import Validation
+from mcp_resume.model.traffic.trace_validation import Validation
 from mcp_resume.model.verify.driver import HISTORY_TOOLS, SERVER_REQUEST_TOOLS
 from mcp_resume.model.verify.playback import Playback
 

@@ -36,7 +36,7 @@ from mcp_resume.model.harness.runs import ServerRun, confirm, run_server
 from mcp_resume.model.explore.server import explore_server
 from mcp_resume.spec.space import Bounds, KILL_BOUND, named_bound
 from mcp_resume.model.servers.inprocess import server_factory
-from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES, DEFAULT_STEPS
+from mcp_resume.model.harness.stateful import DEFAULT_EXAMPLES, DEFAULT_STEPS
 
 KILL_PROFILES: tuple[Profile, ...] = (Profile.BOUNDARY, Profile.MCP_2025_11_25)
 

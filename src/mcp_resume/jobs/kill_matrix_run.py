@@ -10,7 +10,7 @@ from typing import Callable
 from rich.console import Console
 from rich.table import Table
 
-from mcp_resume.jobs.workers import default_workers
+from mcp_resume.model.harness.workers import default_workers
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.space import Bounds
 
@@ -24,10 +24,10 @@ def kill_columns(examples: int | None = None, bounds: Bounds | None = None) -> l
 
 def fill_kill_matrix(examples: int | None = None, bounds: Bounds | None = None,
                      progress: Callable[[str], None] | None = None, workers: int | None = None):
-    """The ``model.explore.kill_matrix.KillMatrix`` of every column: Hypothesis ``examples`` per run
+    """The ``model.explore.kill_cells.KillMatrix`` of every column: Hypothesis ``examples`` per run
     (default ``DEFAULT_EXAMPLES``), the explorer within ``bounds`` (default: the kill bound), its
     cells in ``workers`` processes (default ``default_workers()``); ``progress`` is told each cell."""
-    from mcp_resume.model.explore.kill_matrix import run_kill_matrix
+    from mcp_resume.model.explore.kill_cells import run_kill_matrix
 
     columns = kill_columns(examples, bounds)
     return run_kill_matrix(columns, progress=progress, workers=workers if workers is not None else default_workers())
@@ -35,7 +35,7 @@ def fill_kill_matrix(examples: int | None = None, bounds: Bounds | None = None,
 
 def print_kill_matrix(matrix, console: Console) -> None:
     """One table per profile (a row per design, a column per checker), each column's note and the verdict."""
-    from mcp_resume.model.explore.kill_matrix import describe_cell
+    from mcp_resume.model.explore.kill_cells import describe_cell
 
     for profile in sorted({c.profile for c in matrix.cells}, key=lambda p: p is not Profile.BOUNDARY):
         table = Table(title=f"kill matrix under {profile.value}")
@@ -60,8 +60,8 @@ def print_kill_matrix(matrix, console: Console) -> None:
 
 
 def _vacuous_hint(matrix, console: Console) -> None:
-    from mcp_resume.model.explore.kill_matrix import VACUOUS
-    from mcp_resume.model.harness.machine import DEFAULT_EXAMPLES
+    from mcp_resume.model.explore.kill_cells import VACUOUS
+    from mcp_resume.model.harness.stateful import DEFAULT_EXAMPLES
 
     if any(cell.outcome == VACUOUS for cell in matrix.misses):
         console.print(f"VACUOUS cells: the run never fired some action or took some decision branch; "

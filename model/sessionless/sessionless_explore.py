@@ -24,7 +24,7 @@ from mcp_resume.spec.sessionless.machine import (
 from mcp_resume.spec.sessionless.checks import check_observation
 from mcp_resume.spec.walk import BreadthFirst, StopWalk
 
-from mcp_resume.model.sessionless.checker import STRICT, SessionlessCounterexample, replay
+from mcp_resume.model.sessionless.sessionless_checker import STRICT, SessionlessCounterexample, replay
 
 BOUNDS = SessionlessBounds(calls=3, notifications=1)
 """The default bound: three requests (a request, its retry, one more), one notification each."""
