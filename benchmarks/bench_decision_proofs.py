@@ -36,7 +36,7 @@ def main() -> None:
     table_ms, table = _median_ms(python_table, args.repeat)
     rows = []
     for query in decision_queries():
-        ms, result = _median_ms(lambda: run_query(query, table, args.rlimit, args.seed), args.repeat)
+        ms, result = _median_ms(lambda query=query: run_query(query, table, args.rlimit, args.seed), args.repeat)
         rows.append((query.id, result.result, result.holds, result.rlimit_used, ms))
 
     width = max(len(r[0]) for r in rows)

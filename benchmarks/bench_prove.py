@@ -43,14 +43,14 @@ def main() -> None:
     build, encoding = _timed(lambda: Encoding(profile))
     rows, results = [], []
     for obligation in obligations():
-        seconds, result = _timed(lambda: run_obligation(encoding, obligation))
+        seconds, result = _timed(lambda obligation=obligation: run_obligation(encoding, obligation))
         results.append(result)
         rows.append((obligation.id, str(result.result or result.verdict), result.rlimit_used, seconds))
     agreement_seconds, figures = _timed(lambda: prove_agreement(profile))
     unrolling_started = time.perf_counter()
     spec = SpecUnrolling(profile, DEFAULT_SCOPE)
     for number in DESIGNS:
-        seconds, result = _timed(lambda: bmc_design(number, profile, spec=spec))
+        seconds, result = _timed(lambda number=number: bmc_design(number, profile, spec=spec))
         rows.append((result.query, f"depth {result.depth}" if result.caught else "escaped", result.rlimit_used, seconds))
     bmc_total = time.perf_counter() - unrolling_started
 

@@ -351,7 +351,7 @@ def _bmc(profile: Profile, bmc: list[BmcResult], replays: dict[int, Replay]) -> 
              "scope |", "|---|---|---|---|---|---|---|---|---|"]
     for b in bmc:
         replay = replays.get(b.design)
-        yes = lambda flag: "-" if replay is None else ("yes" if flag else "**NO**")
+        yes = lambda flag, replay=replay: "-" if replay is None else ("yes" if flag else "**NO**")
         scope = ", ".join(f"{v} {k}" for k, v in b.scope.items())
         lines.append(
             f"| {b.design} | {_caught(b)} | {b.depth or '-'} | {b.rule or '-'} | "

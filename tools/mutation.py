@@ -327,7 +327,7 @@ def _short(node) -> str:
 def mutated_tree(mutant: Mutant):
     """The module's AST with ``mutant`` applied (a fresh parse: the original stays intact)."""
     tree = ast.parse((ROOT / mutant.file).read_text())
-    parent, slot = tree, None
+    parent = tree
     for name, index in mutant.path[:-1]:
         parent = getattr(parent, name) if index is None else getattr(parent, name)[index]
     name, index = mutant.path[-1]

@@ -82,7 +82,7 @@ def explore_spec(
             if after_key in parents:
                 continue
             yield action, after_key, transition.after
-            _judge_state(result, transition.after, lambda: path_to(parents, after_key), profile, bounds)
+            _judge_state(result, transition.after, lambda after_key=after_key: path_to(parents, after_key), profile, bounds)
         if progress and (walk.expanded + 1) % PROGRESS_EVERY == 0:
             _progress(result, walk, started, progress)
         over_states = max_states is not None and len(parents) > max_states

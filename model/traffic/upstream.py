@@ -81,7 +81,7 @@ def _judged(x: Exchange) -> Upstream:
         return Upstream(Kind.UNSURE, f"initialize answered HTTP {x.status}: it asks for credentials the probe "
                                      "does not carry, so whether it is an MCP server is not known")
     if x.status == NOT_IMPLEMENTED:
-        return Upstream(Kind.NOT_MCP, f"not an MCP server: initialize answered HTTP 501 Not Implemented "
+        return Upstream(Kind.NOT_MCP, "not an MCP server: initialize answered HTTP 501 Not Implemented "
                                       "(the endpoint takes no POST; an MCP endpoint must)")
     if x.status is not None and x.status >= 500:
         return Upstream(Kind.UNSURE, f"initialize answered HTTP {x.status} without a JSON-RPC message")

@@ -200,7 +200,7 @@ async def back_to_back(d: Driver, ctx: Context) -> None:
             return
         resumed = require(
             await d.client.get(label=f"resume {name} from {cursor.id}", session=session, last_event_id=cursor.id,
-                               stop=lambda e: e.is_response_to(rid), idle=ctx.bounds.idle),
+                               stop=lambda e, rid=rid: e.is_response_to(rid), idle=ctx.bounds.idle),
             "stream resumption",
         )
         if resumed.status != 200:

@@ -185,8 +185,7 @@ class Converse:
         return self.L.and_(*parts)
 
     def _image(self, names: "Names", taken: Transition):
-        L, A, O, R = self.L, self.A, self.O, self.R
-        kind = ActionKind(taken.action.kind)
+        L, O = self.L, self.O
         parts = [L.eq(O.status, L.int_(taken.observation.status or 0))]
         delivered = {names.name(EVENT, d.event) for d in taken.observation.events}
         parts += [pair[0] if e in delivered else pair[1] for e, pair in self._shown["delivered"].items()]

@@ -251,7 +251,7 @@ def _foreign_retained(d: DesignStep):
 def _drained_pending(d: DesignStep, r):
     """``REEMIT_DRAINS_PENDING``: the server's pending table: requests issued and still pending in the spec,
     minus those a resumption of their session re-emitted (the ones no open connection carried)."""
-    L, R, X, Y, A = d.L, d.R, d.X, d.Y, d.A
+    L, X, Y = d.L, d.X, d.Y
     kept = L.or_(d.H["pending"](r), L.and_(L.not_(X.r_issued(r)), Y.r_issued(r)))
     drained = L.and_(d.reconnect(Branch.SESSION_RESUMPTION), owed(d, r))
     return L.and_(kept, Y.r_pending(r), L.not_(drained))

@@ -11,7 +11,6 @@ import importlib
 import re
 from pathlib import Path
 
-import pytest
 
 from tests.helpers import ROOT
 

@@ -13,7 +13,7 @@ from mcp_resume.fixtures import add_fixture_tools
 from mcp_resume.model.verify import fixture_tools
 from mcp_resume.model.verify.answers import answer_to
 from mcp_resume.model.verify.roles import ToolRoleError, parse_tool_option
-from mcp_resume.model.verify.suite import SCENARIOS, verify
+from mcp_resume.model.verify.suite import SCENARIOS
 from mcp_resume.spec.catalog import RULES
 from tests.helpers.servers.sdk_readme import BOOKING
 

@@ -18,7 +18,7 @@ import pytest
 from mcp_resume import interrupts
 from mcp_resume.outputs import staged_folder
 
-from tests.helpers.interrupts import files, interrupted
+from tests.helpers.interrupts import files, interrupted  # noqa: F401 (interrupted: a fixture)
 
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

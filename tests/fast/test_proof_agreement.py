@@ -19,7 +19,7 @@ from mcp_resume.spec import transitions
 from mcp_resume.proofs.system.converse import check_converse
 from mcp_resume.proofs.system.logic import Conjunct
 from mcp_resume.spec.actions import (
-    CallTool, CloseConnection, DropConnection, EmitEvent, EndStream, EvictEvent, Initialize, IssueServerRequest, Reconnect, Respond, RestartClient,
+    CallTool, CloseConnection, DropConnection, EmitEvent, EvictEvent, Initialize, IssueServerRequest, Reconnect, Respond, RestartClient,
 )
 from mcp_resume.spec import invariants as spec_invariants
 from mcp_resume.spec.decision import RESUMPTION_ERRORS

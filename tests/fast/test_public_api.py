@@ -21,7 +21,7 @@ def test_every_public_name_resolves_to_its_implementation():
 
 def test_an_unknown_name_is_an_attribute_error():
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        model.nothing_here
+        _ = model.nothing_here
 
 
 def test_every_name_of_the_test_kit_resolves_and_an_unknown_one_is_an_attribute_error():
@@ -31,7 +31,7 @@ def test_every_name_of_the_test_kit_resolves_and_an_unknown_one_is_an_attribute_
     assert testing.check_event_store is check_event_store and testing.SHARED is SHARED
     assert all(getattr(testing, name) is not None for name in testing.__all__)
     with pytest.raises(AttributeError, match="no attribute 'nothing_here'"):
-        testing.nothing_here
+        _ = testing.nothing_here
 
 
 def test_the_pytest_plugin_imports_no_sdk_until_a_test_uses_its_fixture():

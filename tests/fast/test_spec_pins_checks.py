@@ -55,7 +55,7 @@ def test_replay_suffix_names_each_defect_of_a_replay(replayed, defect):
     t = seen(TWO, a.Reconnect("S1", "E1"), events=tuple(Delivered(e, stream="T1") for e in replayed))
     findings = check_transition(t)
     assert [f.rule for f in findings] == ["replay-suffix"]
-    assert f"expected [E2, E3]" in findings[0].message
+    assert "expected [E2, E3]" in findings[0].message
     assert findings[0].message.endswith(f"({defect})" if defect else "expected [E2, E3]")
 
 

@@ -18,7 +18,7 @@ from mcp_resume.spec.invariants import (
     standalone_stream_scope,
 )
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE, RequestStatus, StreamStatus
+from mcp_resume.spec.state import RequestStatus, StreamStatus
 from mcp_resume.spec.transitions import Delivered, step
 from mcp_resume.spec.verdicts import Verdict, verdict_for_finding
 from tests.helpers.spec_steps import run, seen

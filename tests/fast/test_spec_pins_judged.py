@@ -18,7 +18,7 @@ from mcp_resume.spec.invariants import (
     session_identity_stable_state,
 )
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE, Event, Session, State, Stream, StreamKind
+from mcp_resume.spec.state import Event, Session, State, Stream, StreamKind
 from mcp_resume.spec.transitions import Delivered, exact_after_eviction, step
 from tests.helpers.spec_steps import run, seen
 

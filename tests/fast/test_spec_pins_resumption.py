@@ -9,7 +9,6 @@ from mcp_resume.spec import actions as a
 from mcp_resume.spec.decision import CLIENT_ERRORS, RESUMPTION_ERRORS, HttpRequest, Method, decide
 from mcp_resume.spec.invariants import check_transition
 from mcp_resume.spec.profiles import Profile
-from mcp_resume.spec.state import INITIAL_STATE
 from mcp_resume.spec.transitions import Delivered, ended_at_will, exact_after_eviction, step
 from tests.helpers.spec_steps import run
 

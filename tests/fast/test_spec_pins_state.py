@@ -7,7 +7,6 @@ import pytest
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.state import (
     SHORT_TABLE,
-    INITIAL_STATE,
     ClientSession,
     RequestStatus,
     SessionStatus,

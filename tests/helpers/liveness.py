@@ -3,7 +3,6 @@
 import pytest
 
 from mcp_resume.cli import build_parser
-from mcp_resume.model.explore import liveness_check
 from mcp_resume.model.explore.liveness_check import DESIGN_BOUNDS, check, design_graph
 from mcp_resume.model.servers.faulty import DESIGNS
 

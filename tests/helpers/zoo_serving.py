@@ -37,7 +37,7 @@ def serving_zoo(variant: str | None = None) -> Iterator[str]:
                 break
             except OSError:
                 if server.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"the zoo ({variant}) did not listen: {server.stderr.read().decode()[-500:]}")
+                    raise RuntimeError(f"the zoo ({variant}) did not listen: {server.stderr.read().decode()[-500:]}") from None
                 time.sleep(0.1)
         yield f"http://127.0.0.1:{port}/mcp"
     finally:

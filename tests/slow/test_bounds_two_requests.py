@@ -4,7 +4,6 @@ The slow tier's tests (whole runs, servers started); the fast tier's are in
 ``tests/fast/test_bounds_two_requests.py``, whose docstring says more.
 """
 
-import pytest
 
 from mcp_resume.model.explore.liveness_check import DESIGN_BOUNDS, check as check_liveness, design_graph
 from mcp_resume.model.explore.server import explore_server

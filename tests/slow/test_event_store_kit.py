@@ -73,10 +73,10 @@ def faulty_reports(tmp_path_factory):
     """``faulty_reports[name]``: the kit's report on that faulty store, made on first use."""
     tmp = tmp_path_factory.mktemp("faulty")
 
-    class Reports:
-        @functools.cache
-        def __getitem__(self, name: str):
-            return check_event_store(FAULTY[name][1](tmp), deployment=PER_SESSION)
+    class Reports(dict):
+        def __missing__(self, name: str):
+            self[name] = check_event_store(FAULTY[name][1](tmp), deployment=PER_SESSION)
+            return self[name]
 
     return Reports()
 

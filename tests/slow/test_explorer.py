@@ -5,7 +5,6 @@ shortest traces that replay."""
 import pytest
 
 from mcp_resume.model.explore import fast
-from mcp_resume.model.explore.canonical import server_key
 from mcp_resume.model.explore.fast import explore_fast
 from mcp_resume.spec.space import NAMED_BOUNDS, Bounds
 from mcp_resume.model.explore.plain import explore_spec

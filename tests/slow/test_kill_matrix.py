@@ -1,6 +1,5 @@
 """The kill matrix: what each cell must show, and that the matrix says so."""
 
-import pytest
 
 from mcp_resume.spec.space import NAMED_BOUNDS
 from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, ExplorerColumn, HypothesisColumn, run_kill_matrix

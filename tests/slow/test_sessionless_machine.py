@@ -3,7 +3,6 @@ its exploration, and a server serving both eras on one endpoint."""
 
 from __future__ import annotations
 
-import pytest
 
 from mcp_resume.spec.sessionless import machine as s
 

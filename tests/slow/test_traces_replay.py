@@ -7,7 +7,6 @@ import json
 import pytest
 
 from mcp_resume.cli import main
-from mcp_resume.model.harness.checker import replay
 from mcp_resume.spec import actions as a
 from mcp_resume.spec.trace import Trace
 

@@ -10,7 +10,6 @@ import pytest
 
 from mcp_resume.cli import main
 from mcp_resume.model.traffic.fixes import FIXES
-from mcp_resume.model.verify.formats import markdown
 
 
 @pytest.mark.timeout(300)

@@ -19,7 +19,8 @@ from .pages_spec import GENERATED
 TEST_COMMANDS = '''python3 -m venv .venv && . .venv/bin/activate && pip install -e '.[test]'
 python -m pytest -m "not slow"        # the fast tier, on every edit
 python -m pytest                      # everything, before you push (the slow tier starts real servers)
-mcp-resume check                      # the quick gate: every machine check of the spec'''
+mcp-resume check                      # the quick gate: every machine check of the spec
+ruff check .                          # the linter (its rules: [tool.ruff] in pyproject.toml)'''
 
 GENERATED_FILES = (
     ("`docs/` (except `docs/compatibility.md`)", f"`{REGENERATE}`"),
@@ -89,7 +90,7 @@ def contributing_page() -> str:
         "behaves as described, with raw HTTP. "
         "The slow tier starts the official Python SDK on 127.0.0.1 for real, and the TypeScript "
         "SDK when `node` and `npm` are installed; `.ci/run` installs them, Graphviz and the pinned "
-        "`@modelcontextprotocol/sdk`, then runs the README's test command verbatim. How long each tier takes: "
+        "`@modelcontextprotocol/sdk`, then runs the README's test command verbatim and `ruff check .`. How long each tier takes: "
         "[benchmarks/RESULTS.md](../benchmarks/RESULTS.md).",
         "## What is committed and generated",
         "How to regenerate each after a change that is meant to change it (a test fails when it is out of date, "

@@ -98,8 +98,8 @@ def fixtures_page() -> str:
         "its `minimum` or 1, or the text `mcp-resume`), a URL-mode elicitation accepted without content, a "
         "`sampling/createMessage` answered with the text `mcp-resume`, `roots/list` with no roots.",
         "## The tools",
-        f"Times are the kits' (the Python and TypeScript kits and the embedded SDK targets); verify waits for each "
-        f"event up to its idle bound (`--timeout`, default 5 s), so any pause shorter than that works. Every tool "
+        "Times are the kits' (the Python and TypeScript kits and the embedded SDK targets); verify waits for each "
+        "event up to its idle bound (`--timeout`, default 5 s), so any pause shorter than that works. Every tool "
         "answers a `CallToolResult` with one text item; every argument is optional. The call's `_meta` always "
         "carries a `progressToken`.",
         *[_tool_section(tool) for tool in spec.FIXTURE_TOOLS],
