@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Sequence
 from typing import Any
 
 from mcp_resume.model.http.evidence import End, Exchange
@@ -45,8 +46,8 @@ PY
 
 
 
-def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], secret_headers: list[str] = (),
-                     closing: list[str] = ()) -> str:
+def exchanges_script(comments: list[str], url: str, exchanges: list[Exchange], secret_headers: Sequence[str] = (),
+                     closing: Sequence[str] = ()) -> str:
     """The bash script for ``exchanges``, in order; ``comments`` (one line each, without
     ``#``) open it; ``url`` is the default target, the script's first argument another.
     ``secret_headers``: the names of headers the run sent whose values it never kept

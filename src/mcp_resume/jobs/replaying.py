@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+from collections.abc import Sequence
 from contextlib import nullcontext
 
 from mcp_resume.model.servers.adapter import Unsupported
@@ -31,7 +32,7 @@ STILL_BROKEN = (Verdict.FAIL, Verdict.WARN)
 
 
 def replay_verify_trace(data: dict, target: str, profile_name: str | None, bounds: Timeouts,
-                        given: list[ToolUse] = (), headers: tuple[tuple[str, str], ...] = ()) -> int:
+                        given: Sequence[ToolUse] = (), headers: tuple[tuple[str, str], ...] = ()) -> int:
     """Judge a verify trace's rule again on ``target``, with the tools the trace records for a role
     (``verify --tool``) and those ``given`` (``replay --tool``) replacing their role's; exit 0 for
     PASS, 1 while the finding reproduces (FAIL or WARN), 3 when nothing was judged (SKIP,
@@ -92,7 +93,7 @@ def _parse_url(target: str) -> str:
         raise ValueError(str(error)) from None
 
 
-async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: list[ToolUse] = (),
+async def _judge(rule: str, url: str, profile: Profile, bounds: Timeouts, uses: Sequence[ToolUse] = (),
                  headers: tuple[tuple[str, str], ...] = ()):
     async with StreamableHttpClient(url, bounds, headers=headers) as client:
         caps = await probe(client)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Mapping
 
 from mcp_resume.jobs.targets import UsageError
 
@@ -22,7 +23,7 @@ PROTOCOL_HEADERS = frozenset({"accept", "content-type", "content-length", "host"
 """Headers the client or HTTP itself sets for the exchange under test: ``--header`` cannot set them."""
 
 
-def request_headers(options: list[str] | None, environ: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+def request_headers(options: list[str] | None, environ: Mapping[str, str] | None = None) -> tuple[tuple[str, str], ...]:
     """The ``(name, value)`` pairs of ``MCP_RESUME_HEADERS`` then of each ``--header NAME:VALUE``;
     a later one of the same name replaces an earlier one. ``UsageError`` (exit 2) naming the
     header, never its value, for a malformed one or one the client sets itself."""
