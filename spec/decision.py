@@ -24,7 +24,7 @@ from enum import Enum
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
-from .state import RequestStatus, State, StreamKind, StreamStatus
+from .state import RequestStatus, State, Stream, StreamKind, StreamStatus
 
 
 class Method(str, Enum):
@@ -218,13 +218,16 @@ def decide_headers(state: State, method: Method, session: str | None, last_event
     outcome = _class_outcome(method, session_class, event_class, profile)
     branch, statuses = outcome.branch, outcome.statuses
     if branch is Branch.STREAM_RESUMPTION:
+        assert last_event_id is not None  # a retained event's id, by classify_event
         statuses, stream, replay = _refine_stream_resumption(state, last_event_id, statuses)
         return Outcome(branch, statuses, outcome.status, session_class, event_class, stream, replay, (), outcome.error)
     if branch is Branch.SESSION_RESUMPTION:
+        assert session is not None  # a live session's id, by classify_session
         statuses, reemit, strands = _refine_session_resumption(state, session, statuses, profile is Profile.BOUNDARY)
         return Outcome(branch, statuses, outcome.status, session_class, event_class, None, (), reemit, outcome.error,
                        strands)
     if branch is Branch.REJECT_FOREIGN_EVENT_ID and event_class is EventClass.EVICTED:
+        assert last_event_id is not None  # an evicted event's id, by classify_event
         exact = _exact_after_eviction(state, last_event_id)
         if exact is not None:
             stream, replay = exact
@@ -291,7 +294,7 @@ def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozen
     """Branch 1: the accepted statuses, the stream resumed and the events to replay."""
     event = state.event(last_event_id)
     assert event is not None  # classified RETAINED
-    stream = state.stream(event.stream)
+    stream = _stream(state, event.stream)
     events = state.retained_events(event.stream)
     after = tuple(e.id for e in events[events.index(event) + 1 :])
     if stream.connected:
@@ -311,7 +314,7 @@ def _refine_session_resumption(state: State, session: str, statuses: frozenset[i
     accepted only while no pending request of the session has lost its connection: one
     that has would be stranded, which is ``reemit-pending``'s finding, not a change of the
     session's identity."""
-    reemit = tuple(r.id for r in state.pending_requests(session) if not state.stream(r.stream).connected)
+    reemit = tuple(r.id for r in state.pending_requests(session) if not _stream(state, r.stream).connected)
     get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
     refusals = SECOND_CONNECTION_REFUSALS | {METHOD_NOT_ALLOWED} if get_connected else frozenset({METHOD_NOT_ALLOWED, CONFLICT})
     strands = strict and bool(reemit)
@@ -322,15 +325,24 @@ def _exact_after_eviction(state: State, last_event_id: str) -> tuple[str, tuple[
     """For a cursor a ring buffer evicted: its stream and the events after it, when every one
     of them is still retained (the cursor is the last event evicted); else ``None``."""
     event = state.event(last_event_id)
-    stream = state.stream(event.stream)
+    assert event is not None  # classified EVICTED
+    stream = _stream(state, event.stream)
     if state.position_in_stream(event) != stream.evicted - 1:
         return None
     return stream.id, tuple(e.id for e in state.retained_events(stream.id))
 
 
-def _refine_response(state: State, session: str, request: str | None, statuses: frozenset[int]) -> frozenset[int]:
+def _refine_response(state: State, session: str | None, request: str | None, statuses: frozenset[int]) -> frozenset[int]:
     """An answer to a server request: 400 is accepted too unless it answers a pending
     request of the session."""
     answered = state.request(request)
     pending = answered is not None and answered.session == session and answered.status is RequestStatus.PENDING
     return statuses if pending else frozenset({202, 400})
+
+
+def _stream(state: State, stream_id: str) -> Stream:
+    """The stream ``stream_id`` of ``state``: every event and request the decision reads names a
+    stream the state holds."""
+    stream = state.stream(stream_id)
+    assert stream is not None, stream_id
+    return stream

@@ -443,7 +443,7 @@ VARIATIONS: tuple[Design, ...] = (
 
 del D
 
-BY_NUMBER: dict[int, Design] = {design.number: design for design in DESIGNS}
+BY_NUMBER: dict[int, Design] = {design.number: design for design in DESIGNS if design.number is not None}
 
 NUMBERS: tuple[int, ...] = tuple(BY_NUMBER)
 
@@ -458,7 +458,7 @@ def design(number: int) -> Design:
 
 def caught_under(profile: Profile) -> frozenset[int]:
     """The numbers of the designs every checker must catch under ``profile``."""
-    return frozenset(d.number for d in DESIGNS if d.caught(profile))
+    return frozenset(d.number for d in DESIGNS if d.number is not None and d.caught(profile))
 
 
 BY_TARGET: dict[str, Design] = {d.target: d for d in DESIGNS + VARIATIONS}

@@ -59,7 +59,7 @@ def classify_event(state: State, session_value: str | None, value: str | None) -
         return EventClass.MALFORMED
     event = state.event(value)
     stream = state.stream(event.stream) if event is not None else None
-    if stream is None:
+    if event is None or stream is None:
         return EventClass.UNKNOWN
     if stream.session != session_value:
         return EventClass.FOREIGN

@@ -73,6 +73,7 @@ class Source:
             return "the boundary's decision (docs/design.md §2)"
         if self.is_open_question:
             return "open question of the notes (MCP is silent)"
+        assert self.revision is not None  # neither the decision nor an open question: a revision's rule
         return self.revision.name
 
 

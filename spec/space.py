@@ -161,7 +161,7 @@ def candidate_actions(state: State, headers: HeaderValues = ANY_HEADERS) -> list
     every target; ``enabled`` decides.
     """
     sessions = [s.id for s in state.sessions]
-    events = [e.id for e in state.events]
+    events: list[str | None] = [e.id for e in state.events]
     requests = [r.id for r in state.requests]
     actions: list[a.Action] = [a.Initialize()]
     events += headers.events

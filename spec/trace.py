@@ -86,7 +86,8 @@ def trace_from_json(data: object) -> Trace:
         except (TypeError, KeyError, ValueError):
             raise ValueError("trace field 'failure' must be null or {step, rule, message}") from None
     profile = Profile.parse(data.get("profile", DEFAULT_PROFILE.value))
-    meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+    meta = data.get("meta")
+    meta = meta if isinstance(meta, dict) else {}
     return Trace(tuple(parsed), profile, failure, str(data.get("source", "")), meta)
 
 

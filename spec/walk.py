@@ -27,7 +27,7 @@ Standard library only, no I/O; nothing here knows what a node is.
 
 from __future__ import annotations
 
-from typing import Callable, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable
 
 Successors = Callable[[Hashable, object], Iterable[tuple[object, Hashable, object]]]
 """``successors(key, node)`` -> ``(step, successor key, successor)`` triples."""
@@ -57,7 +57,7 @@ class BreadthFirst:
         self.stopped = False
 
     def run(self, successors: Successors, depth: int | None = None,
-            order: Callable[[object], object] | None = None,
+            order: Callable[[object], Any] | None = None,
             level: Callable[[list], None] | None = None) -> "BreadthFirst":
         """Expand the levels 0, 1, ... up to ``depth - 1`` (all of them when ``depth``
         is None), each node once, in the order ``successors`` yields; return ``self``.
