@@ -584,7 +584,7 @@ def _collect_into(target: Path, tests: list[str]) -> None:
     env = dict(os.environ, PYTHONPATH=f"{Path(__file__).parent}{os.pathsep}{os.environ.get('PYTHONPATH', '')}")
     env[COVERAGE_ENV] = str(data_file)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "mutation", "-n", "2", "-p", "no:cacheprovider",
-               "-o", "addopts=--dist worksteal", *FAST_TIER, *tests]
+               "-o", "addopts=--dist loadgroup", *FAST_TIER, *tests]
     code = subprocess.run(command, env=env, cwd=ROOT).returncode
     if code not in (0, 1, 5):
         raise SystemExit(f"the fast tier did not run (pytest exit {code})")

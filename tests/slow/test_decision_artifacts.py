@@ -21,6 +21,7 @@ def results():
     return run_decision_queries()
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_the_results_file_and_the_report_list_every_query(results, tmp_path):
     written = write_decision_artifacts(results, tmp_path)
     assert [p.name for p in written] == [DECISION_RESULTS, DECISION_REPORT]
@@ -33,6 +34,7 @@ def test_the_results_file_and_the_report_list_every_query(results, tmp_path):
     assert "**NO**" not in report
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_the_results_carry_the_run_and_the_spec_hash_but_no_costs(results, tmp_path):
     write_decision_artifacts(results, tmp_path)
     text = (tmp_path / DECISION_RESULTS).read_text()
@@ -56,12 +58,14 @@ def test_smt2_files_are_written_only_on_request_and_replay(tmp_path):
         assert SatResult.of(solver.check()) is result.result, result.query
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_asking_for_smt2_of_results_solved_without_it_is_refused(results, tmp_path):
     with pytest.raises(ValueError, match="smt2=True"):
         write_decision_artifacts(results, tmp_path, smt2=True)
     assert not any(tmp_path.iterdir())
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_artifacts_are_byte_identical_across_runs(results, tmp_path):
     first = write_decision_artifacts(results, tmp_path / "one")
     second = write_decision_artifacts(run_decision_queries(), tmp_path / "two")
@@ -70,6 +74,7 @@ def test_artifacts_are_byte_identical_across_runs(results, tmp_path):
         assert a.read_bytes() == b.read_bytes(), a.name
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_a_failing_query_is_marked_in_the_report(results, tmp_path):
     from dataclasses import replace
 
@@ -82,11 +87,13 @@ def test_a_failing_query_is_marked_in_the_report(results, tmp_path):
     assert document["queries"][0]["verdict"] == "refuted"
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_duplicate_query_ids_are_refused(results, tmp_path):
     with pytest.raises(ValueError, match=results[0].query):
         write_decision_artifacts([results[0], results[0]], tmp_path)
 
 
+@pytest.mark.xdist_group("test_decision_artifacts")  # shares a module-scoped fixture
 def test_artifacts_are_byte_identical_in_a_fresh_process(results, tmp_path):
     import subprocess
     import sys

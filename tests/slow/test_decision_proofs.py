@@ -46,18 +46,21 @@ def _mutate(monkeypatch, combo, change):
     monkeypatch.setattr(spec_decision, "decide_class", wrong)
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_every_decision_query_holds(results):
     failing = {q: (r.result, r.witness, r.reason_unknown) for q, r in results.items() if not r.holds}
     assert failing == {}
     assert [r.query for r in results.values()] == [q.id for q in decision_queries()]
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_there_is_a_reachability_query_per_branch_and_per_numbered_branch_under_boundary(results):
     assert {f"reachable-{b.value}" for b in Branch} <= set(results)
     numbers = {q.split("-")[2] for q in results if q.startswith("boundary-branch-")}
     assert numbers == {"1", "2", "3", "4", "5"}
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_reachability_witnesses_land_in_their_branch_in_python(results):
     for branch in Branch:
         result = results[f"reachable-{branch.value}"]
@@ -68,6 +71,7 @@ def test_reachability_witnesses_land_in_their_branch_in_python(results):
         assert decide_class(*_combo(result.witness)).branch is branch
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_runs_repeat_exactly_with_a_fixed_seed(results):
     again = run_decision_queries(smt2=True)
     for result in again:
@@ -76,6 +80,7 @@ def test_runs_repeat_exactly_with_a_fixed_seed(results):
         assert result.rlimit_used is not None and result.rlimit_used == first.rlimit_used
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_each_smt2_file_replays_to_the_same_answer(results):
     for result in results.values():
         solver = z3.Solver()
@@ -83,6 +88,7 @@ def test_each_smt2_file_replays_to_the_same_answer(results):
         assert SatResult.of(solver.check()) is result.result, result.query
 
 
+@pytest.mark.xdist_group("test_decision_proofs")  # shares a module-scoped fixture
 def test_answers_and_verdicts_are_enums_and_smt2_is_made_only_on_request(results):
     assert all(isinstance(r.result, SatResult) and r.verdict is ProofStatus.PROVEN for r in results.values())
     assert all(r.smt2 is None for r in run_decision_queries()[:3])

@@ -47,6 +47,7 @@ def _mutate(monkeypatch, combo, change):
                         lambda *a: change(original(*a)) if tuple(a) == combo else original(*a))
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_the_flowchart_answers_every_request_as_decide_class_does(flow):
     for method in Method:
         for session in SessionClass:
@@ -60,6 +61,7 @@ def test_the_flowchart_answers_every_request_as_decide_class_does(flow):
                                for line in lines[2:]), (method, session, event, profile, lines)
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_the_flowchart_shows_every_branch_status_and_profile_difference(flow):
     dot = to_dot(flow)
     for branch in Branch:
@@ -71,6 +73,7 @@ def test_the_flowchart_shows_every_branch_status_and_profile_difference(flow):
     assert any(line.startswith("mcp-2025-03-26, mcp-2025-06-18, mcp-2025-11-25: ") for line in foreign)
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_the_session_guards_come_first(flow):
     first_question = flow.node(flow.edges[0].target)
     assert first_question.lines == ("Mcp-Session-Id?",)
@@ -80,12 +83,14 @@ def test_the_session_guards_come_first(flow):
     assert answers[1].labels == ("unknown, ended",)
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_numbered_branches_carry_their_number(flow):
     heads = {n.lines[0] for n in flow.nodes if n.shape == "outcome"}
     assert {"[1] stream-resumption", "[2] session-resumption", "[3] reject-foreign-event-id",
             "[4] reject-orphan-event-id", "[5] new-session", "[5] missing-session"} <= heads
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_the_flowchart_follows_a_changed_decide_class(monkeypatch, flow):
     combo = (Method.GET, SessionClass.LIVE, EventClass.EXPIRED, Profile.BOUNDARY)
     _mutate(monkeypatch, combo, lambda e: replace(e, branch=Branch.STREAM_RESUMPTION, statuses=frozenset({200}), status=200))
@@ -99,6 +104,7 @@ def explored():
     return explore()
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_stream_lifecycle_is_the_specs(explored):
     edges = stream_edges(explored)
     assert ("open_connected", "open_disconnected", "drop_connection") in edges
@@ -112,6 +118,7 @@ def test_stream_lifecycle_is_the_specs(explored):
     assert not any(s.startswith("ended") and t.startswith("open") for s, t, _ in edges)
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_session_lifecycle_is_the_specs(explored):
     edges = session_edges(explored)
     assert ("start", "live", "initialize [new-session]") in edges
@@ -123,12 +130,14 @@ def test_session_lifecycle_is_the_specs(explored):
     assert all(label.endswith("[unknown-session]") for s, _, label in edges if s in ("expired", "deleted"))
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_the_default_bounds_see_every_abstract_edge(explored):
     deeper = explore(replace(LIFECYCLE_BOUNDS, depth=8))
     assert stream_edges(explored) == stream_edges(deeper)
     assert session_edges(explored) == session_edges(deeper)
 
 
+@pytest.mark.xdist_group("test_diagrams")  # shares a module-scoped fixture
 def test_lifecycle_diagrams_list_each_state_once(explored):
     stream = stream_lifecycle(explored=explored)
     assert [n.id for n in stream.nodes] == [

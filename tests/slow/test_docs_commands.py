@@ -25,6 +25,7 @@ def real():
     return build_parser(), commands_page()
 
 
+@pytest.mark.xdist_group("test_docs_commands")  # shares a module-scoped fixture
 def test_every_command_of_the_parser_has_a_section_with_its_usage_description_and_epilog(real):
     parser, page = real
     found = list(_subcommands(parser))
@@ -38,6 +39,7 @@ def test_every_command_of_the_parser_has_a_section_with_its_usage_description_an
                 assert text in page, f"{name}: {text[:60]}"
 
 
+@pytest.mark.xdist_group("test_docs_commands")  # shares a module-scoped fixture
 def test_every_option_of_every_command_is_listed_with_its_help(real):
     parser, page = real
     for _path, child in [((), parser), *_subcommands(parser)]:

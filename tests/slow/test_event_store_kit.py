@@ -39,6 +39,7 @@ def sqlite_run(tmp_path_factory):
                                    deployment=PER_SESSION)
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 @pytest.mark.covers("replay-suffix", "no-cross-session", "event-id-unique")
 def test_a_correct_in_memory_store_passes(memory_report):
     report = memory_report
@@ -49,6 +50,7 @@ def test_a_correct_in_memory_store_passes(memory_report):
     assert [p.name for p in report.contract] == ["resume-from-priming"] and report.contract[0].held
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 @pytest.mark.covers("replay-suffix", "no-cross-session", "event-id-unique")
 def test_a_correct_store_on_a_real_sqlite_file_passes(sqlite_run):
     path, report = sqlite_run
@@ -81,6 +83,7 @@ def faulty_reports(tmp_path_factory):
     return Reports()
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 @pytest.mark.covers("replay-suffix", "no-cross-session")
 @pytest.mark.parametrize("name", sorted(FAULTY))
 def test_faulty_designs_written_as_stores_are_caught_by_the_rule_they_break(faulty_reports, name):
@@ -91,6 +94,7 @@ def test_faulty_designs_written_as_stores_are_caught_by_the_rule_they_break(faul
     assert report.confirmed is True, "the same trace holds with the reference store"
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 def test_design_1_replays_another_streams_events(faulty_reports):
     report = faulty_reports["design-1-per-session-cursor"]
     assert report.failure.rule == "no-cross-session" and "of stream" in report.failure.message
@@ -98,6 +102,7 @@ def test_design_1_replays_another_streams_events(faulty_reports):
     assert not priming.held and "b1" in priming.observed
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 @pytest.mark.parametrize("name", ["design-2-global-log", "design-2-one-sqlite-table"])
 def test_design_2_resolves_another_sessions_event_id(faulty_reports, name):
     report = faulty_reports[name]
@@ -105,12 +110,14 @@ def test_design_2_resolves_another_sessions_event_id(faulty_reports, name):
     assert "of session" in report.failure.message
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 def test_design_7_includes_the_cursors_own_event(faulty_reports):
     report = faulty_reports["design-7-off-by-one"]
     assert report.failure.rule == "replay-suffix"
     assert "cursor's own event" in report.failure.message
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 def test_the_counterexample_trace_replays_on_the_store_and_holds_on_the_reference(faulty_reports):
     trace = faulty_reports["design-7-off-by-one"].trace
     with pytest.raises(Counterexample) as failed:
@@ -172,6 +179,7 @@ def test_ids_that_repeat_across_sessions_pass_with_a_note():
 # -- what no store can do: the SDK's shared deployment -----------------------------
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 def test_the_report_states_when_isolation_cannot_be_guaranteed_and_what_to_do(memory_report):
     text = memory_report.explain()
     assert ISOLATION_STATEMENT in text
@@ -197,6 +205,7 @@ def test_shared_deployment_still_catches_off_by_one():
     assert report.failure.rule == "replay-suffix"
 
 
+@pytest.mark.xdist_group("test_event_store_kit")  # shares a module-scoped fixture
 def test_the_report_is_json(faulty_reports):
     data = json.loads(json.dumps(faulty_reports["design-7-off-by-one"].to_json()))
     assert data["format"] == "mcp-resume-event-store-report/1" and data["passed"] is False

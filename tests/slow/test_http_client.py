@@ -66,6 +66,7 @@ async def _session_story(url: str):
         return client.exchanges, init, call, cursor, resumed, weird, elicit, answer, deleted
 
 
+@pytest.mark.xdist_group("test_http_client")  # shares a module-scoped fixture
 @pytest.mark.timeout(60)
 def test_client_drives_the_sdk_through_a_session(sdk_url):
     exchanges, init, call, cursor, resumed, weird, elicit, answer, deleted = run(_session_story(sdk_url))

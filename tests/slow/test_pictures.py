@@ -23,6 +23,7 @@ def docs_graph():
     return draw_graph(GRAPH_BOUNDS, DEFAULT_PROFILE, DOCS_DESIGN)
 
 
+@pytest.mark.xdist_group("test_pictures")  # shares a module-scoped fixture
 @needs_dot
 def test_the_explored_overview_and_every_part_read_on_one_screen(docs_graph):
     assert len(docs_graph.parts) > 1
@@ -31,6 +32,7 @@ def test_the_explored_overview_and_every_part_read_on_one_screen(docs_graph):
         assert_reads_on_one_screen(part.dot_text, part.caption)
 
 
+@pytest.mark.xdist_group("test_pictures")  # shares a module-scoped fixture
 def test_the_parts_draw_every_arrow_once_with_its_labels(docs_graph):
     arrows, _ = drawn_edges(docs_graph.data)
     drawn = []
@@ -44,6 +46,7 @@ def test_the_parts_draw_every_arrow_once_with_its_labels(docs_graph):
     assert len(sources) == len(set(sources))  # each state's arrows in one part
 
 
+@pytest.mark.xdist_group("test_pictures")  # shares a module-scoped fixture
 def test_the_overview_has_every_state_no_loop_edge_and_no_text_on_its_arrows(docs_graph):
     (graph,) = pydot.graph_from_dot_data(docs_graph.dot_text)
     names = {n.get_name() for n in graph.get_nodes()} - {"node", "edge", "graph"}

@@ -45,6 +45,7 @@ def _files(folder: Path) -> dict[str, Path]:
     return {str(p.relative_to(folder)): p for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_the_committed_results_match_a_regeneration_by_meaning(outcome, results):
     committed = json.loads((COMMITTED / RESULTS).read_text())
     found = differences(results, committed)
@@ -56,6 +57,7 @@ def test_the_committed_results_match_a_regeneration_by_meaning(outcome, results)
     assert (outcome.folder / REPORT).read_text() == (COMMITTED / REPORT).read_text(), f"{REPORT} differs; {ADVICE}"
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_a_changed_result_is_named_by_the_comparison(results):
     changed = json.loads(json.dumps(results))
     changed["queries"][0]["result"] = "sat"
@@ -66,6 +68,7 @@ def test_a_changed_result_is_named_by_the_comparison(results):
     assert differences(results, results) == []
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_the_run_holds_and_writes_the_results_the_traces_and_the_report_only(outcome, results):
     assert outcome.holds, outcome.problems
     files = _files(outcome.folder)
@@ -75,6 +78,7 @@ def test_the_run_holds_and_writes_the_results_the_traces_and_the_report_only(out
     assert all(r.smt2 is None for r in outcome.proofs) and all(b.smt2 is None for b in outcome.bmc)
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_results_carry_the_spec_hash_and_what_each_proof_used_but_no_costs(outcome, results):
     text = (outcome.folder / RESULTS).read_text()
     assert "rlimit_used" not in text and "smt2" not in text
@@ -95,11 +99,13 @@ def test_results_carry_the_spec_hash_and_what_each_proof_used_but_no_costs(outco
             assert query["expected"] is None and query["verdict"] is None
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_results_are_enums_in_memory(outcome):
     consecution = next(r for r in outcome.proofs if r.kind == "consecution")
     assert (consecution.result, consecution.verdict, consecution.holds) == (SatResult.UNSAT, ProofStatus.PROVEN, True)
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_each_design_points_to_a_trace_that_loads(outcome, results):
     designs = [q for q in results["queries"] if q["kind"] == "bmc"]
     assert [q["design"] for q in designs] == list(Z3_DESIGNS)
@@ -110,6 +116,7 @@ def test_each_design_points_to_a_trace_that_loads(outcome, results):
         assert query["depths"] == ["unsat"] * (query["depth"] - 1) + ["sat"]
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_the_report_lists_every_obligation_and_every_design_and_no_costs(outcome):
     report = (outcome.folder / REPORT).read_text()
     counted = outcome.summary()["tally"]
@@ -150,6 +157,7 @@ def test_prove_exits_1_when_a_design_escapes_within_the_depth_and_writes_smt2_on
     assert sorted(p.name for p in (folder / "traces").iterdir()) == ["design-17.json", "design-19.json"]
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_a_rerun_removes_what_it_no_longer_writes(outcome, tmp_path):
     from dataclasses import replace
 
@@ -167,6 +175,7 @@ def test_a_rerun_removes_what_it_no_longer_writes(outcome, tmp_path):
     assert not (folder / "traces" / "design-1.json").exists() and (folder / "traces" / "design-2.json").exists()
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys):
     from dataclasses import replace
 
@@ -185,6 +194,7 @@ def test_a_failing_obligation_is_printed_with_its_counterexample(outcome, capsys
     assert not failed.holds
 
 
+@pytest.mark.xdist_group("test_proof_artifacts")  # shares a module-scoped fixture
 def test_the_printed_outcome_names_every_design_searched_or_left_out_with_why(outcome, capsys):
     from mcp_resume.jobs.proving import print_outcome
     from mcp_resume.model.servers.faulty import DESIGNS as SERVERS

@@ -44,10 +44,12 @@ def boundary(prove_outcome):
     return {r.design: r for r in prove_outcome(Profile.BOUNDARY).bmc}
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_every_design_is_modelled(boundary):
     assert set(DESIGNS) == set(boundary) == set(ENCODED) and set(SERVERS) == set(designs.NUMBERS)
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 @pytest.mark.parametrize("number", sorted(SEEN_SINCE) + sorted(THIRD_ROUND) + sorted(ON_ANOTHER_CONNECTION))
 def test_a_design_seen_since_is_caught_by_the_rule_design_5_names(boundary, number):
     rule = {**SEEN_SINCE, **THIRD_ROUND, **ON_ANOTHER_CONNECTION}[number]
@@ -58,6 +60,7 @@ def test_a_design_seen_since_is_caught_by_the_rule_design_5_names(boundary, numb
     assert (found.value.trace.failure.rule, found.value.trace.failure.step) == (rule, result.depth)
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(boundary):
     kinds = {n: [a.kind for a in boundary[n].trace.actions] for n in SEEN_SINCE}
     last = {n: boundary[n].trace.actions[-1] for n in SEEN_SINCE}
@@ -67,6 +70,7 @@ def test_the_runs_of_the_designs_seen_since_take_the_steps_their_faults_need(bou
     assert kinds[16].count("evict_event") == 2 and boundary[16].depth == 8  # a gap: the cursor and the next evicted
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_the_runs_sending_on_another_connection_have_a_second_connection_open(boundary):
     for number in ON_ANOTHER_CONNECTION:
         kinds = [a.kind for a in boundary[number].trace.actions]
@@ -74,6 +78,7 @@ def test_the_runs_sending_on_another_connection_have_a_second_connection_open(bo
     assert boundary[32].trace.actions[-1].kind == "respond"
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_the_runs_of_the_third_round_take_the_steps_their_faults_need(boundary):
     kinds = {n: [a.kind for a in boundary[n].trace.actions] for n in THIRD_ROUND}
     last = {n: boundary[n].trace.actions[-1] for n in THIRD_ROUND}
@@ -87,6 +92,7 @@ def test_the_runs_of_the_third_round_take_the_steps_their_faults_need(boundary):
     assert kinds[24].count("call_tool") + kinds[24].count("reconnect") >= 2  # a second stream's first event
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 @pytest.mark.parametrize("number", ENCODED)
 def test_the_z3_trace_fails_on_the_design_and_passes_on_correct_servers(boundary, number):
     result = boundary[number]
@@ -102,6 +108,7 @@ def test_the_z3_trace_fails_on_the_design_and_passes_on_correct_servers(boundary
     assert len(replay(trace, ReferenceServer())) == len(trace.actions)
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 @pytest.mark.parametrize("number", ENCODED)
 def test_the_run_is_a_shortest_one(boundary, number):
     result = boundary[number]
@@ -109,6 +116,7 @@ def test_the_run_is_a_shortest_one(boundary, number):
     assert result.rule in designs.design(number).rules
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_the_script_of_a_search_replays_in_z3(boundary):
     assert boundary[10].smt2 is None  # printed only on request
     result = bmc_design(10, Profile.BOUNDARY, smt2=True)
@@ -117,6 +125,7 @@ def test_the_script_of_a_search_replays_in_z3(boundary):
     assert output.split() == [q.result.value for q in result.depths]
 
 
+@pytest.mark.xdist_group("test_proof_bmc")  # shares a module-scoped fixture
 def test_answers_are_enums_and_a_caught_design_is_proven_to_be_faulty(boundary):
     result = boundary[10]
     assert all(isinstance(q.result, SatResult) for q in result.depths)

@@ -15,6 +15,7 @@ def boundary(prove_outcome):
     return prove_outcome(Profile.BOUNDARY).proofs
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_every_invariant_holds_initially_and_is_kept_by_every_action(boundary):
     failed = [r.query for r in boundary if r.kind in (INITIATION, CONSECUTION, VACUITY) and not r.holds]
     assert failed == []
@@ -24,6 +25,7 @@ def test_every_invariant_holds_initially_and_is_kept_by_every_action(boundary):
     assert {r.invariant for r in boundary if r.kind == INITIATION} == {i.id for i in invariants}
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_every_design_rule_with_a_safety_reading_is_proven(boundary):
     proven = {r.rule for r in boundary if r.kind == CONSECUTION and r.proven}
     assert {
@@ -35,6 +37,7 @@ def test_every_design_rule_with_a_safety_reading_is_proven(boundary):
     assert not {"no-replay-on-session-resume", "no-reemit-on-stream-resume"} & proven
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_no_proof_holds_vacuously_every_action_and_both_resumptions_can_happen(boundary):
     enabled = [r for r in boundary if r.kind == ENABLED]
     assert len(enabled) == len(ActionKind) + 2
@@ -43,11 +46,13 @@ def test_no_proof_holds_vacuously_every_action_and_both_resumptions_can_happen(b
     assert "status 200" in witness.counterexample and "delivered E" in witness.counterexample
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_every_proof_query_is_in_the_decidable_fragment(boundary):
     fragments = {r.fragment for r in boundary if r.result is not None}
     assert all(f.startswith(("EPR", "quantifier-free")) for f in fragments), fragments
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_unsat_cores_name_what_each_proof_used(boundary):
     for r in boundary:
         if r.kind == CONSECUTION and r.result is not None:
@@ -59,6 +64,7 @@ def test_unsat_cores_name_what_each_proof_used(boundary):
     assert "inv.server-request-ownership.carried" in core and "tr.reconnect.seen" in core
 
 
+@pytest.mark.xdist_group("test_proof_obligations")  # shares a module-scoped fixture
 def test_the_invariants_that_need_strengthening_are_found_with_a_counterexample(boundary):
     alone = {r.invariant: r for r in boundary if r.kind == ALONE}
     assert set(alone) == {i.id for i in INDUCTIVE}

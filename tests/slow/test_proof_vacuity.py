@@ -21,6 +21,7 @@ def _by_query(results):
     return {r.query: r for r in results}
 
 
+@pytest.mark.xdist_group("test_proof_vacuity")  # shares a module-scoped fixture
 def test_the_initiation_of_a_step_property_is_not_applicable_never_proven(boundary):
     results = _by_query(boundary)
     for prop in STEP_PROPERTIES:
@@ -29,6 +30,7 @@ def test_the_initiation_of_a_step_property_is_not_applicable_never_proven(bounda
     assert all(results[f"{INITIATION}.{i.id}"].proven for i in INDUCTIVE)
 
 
+@pytest.mark.xdist_group("test_proof_vacuity")  # shares a module-scoped fixture
 def test_a_property_the_action_cannot_touch_is_not_applicable_with_its_reason(boundary):
     results = _by_query(boundary)
     kind_only = results["consecution.reemit-pending.step.initialize"]
@@ -41,6 +43,7 @@ def test_a_property_the_action_cannot_touch_is_not_applicable_with_its_reason(bo
     assert results["consecution.reemit-pending.step.reconnect"].proven
 
 
+@pytest.mark.xdist_group("test_proof_vacuity")  # shares a module-scoped fixture
 def test_every_applicable_consecution_has_a_witnessed_vacuity_query(boundary):
     results = _by_query(boundary)
     applicable = [r for r in boundary if r.kind == CONSECUTION and r.verdict is not ProofStatus.NOT_APPLICABLE]

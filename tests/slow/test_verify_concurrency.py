@@ -55,6 +55,7 @@ def reference_verdicts():
     return verdicts
 
 
+@pytest.mark.xdist_group("test_verify_concurrency")  # shares a module-scoped fixture
 def test_a_server_refusing_concurrent_requests_gets_the_verdicts_it_gets_alone(reference_verdicts):
     capped = Capped(FacadeApp(server_factory("reference")()), OPEN_REQUESTS)
     with serving(capped) as url:
@@ -65,6 +66,7 @@ def test_a_server_refusing_concurrent_requests_gets_the_verdicts_it_gets_alone(r
     assert "showed strain and were run again alone" in note and "HTTP 503" in note
 
 
+@pytest.mark.xdist_group("test_verify_concurrency")  # shares a module-scoped fixture
 def test_one_scenario_at_a_time_gives_the_same_verdicts(reference_verdicts):
     with serving_design("reference") as url:
         verdicts, _ = verdicts_of(url, 1)

@@ -32,6 +32,7 @@ def reference_report(verify_report):
     return verify_report("reference", Profile.BOUNDARY)
 
 
+@pytest.mark.xdist_group("test_verify_facade")  # shares a module-scoped fixture
 def test_the_reference_server_over_http_passes_every_boundary_rule(reference_report):
     verdicts = {v.rule: v for v in reference_report.verdicts}
     assert list(verdicts) == [r.id for r in RULES]
@@ -113,6 +114,7 @@ def design_3_run(tmp_path_factory):
     return main(argv), folder
 
 
+@pytest.mark.xdist_group("test_verify_facade")  # shares a module-scoped fixture
 def test_junit_has_one_test_case_per_rule_with_the_failure(design_3_run):
     code, folder = design_3_run
     assert code == 1
@@ -124,6 +126,7 @@ def test_junit_has_one_test_case_per_rule_with_the_failure(design_3_run):
     assert cases["replay-suffix"].find("failure") is None and cases["replay-suffix"].find("skipped") is None
 
 
+@pytest.mark.xdist_group("test_verify_facade")  # shares a module-scoped fixture
 def test_markdown_and_json_name_the_finding_and_its_reproducers(design_3_run):
     _, folder = design_3_run
     text = (folder / "r.md").read_text()
@@ -136,6 +139,7 @@ def test_markdown_and_json_name_the_finding_and_its_reproducers(design_3_run):
     ]
 
 
+@pytest.mark.xdist_group("test_verify_facade")  # shares a module-scoped fixture
 @pytest.mark.timeout(120)
 def test_the_curl_reproducer_runs_and_shows_the_missing_reemission(design_3_run):
     _, folder = design_3_run
@@ -156,6 +160,7 @@ def test_the_curl_reproducer_runs_and_shows_the_missing_reemission(design_3_run)
     assert "HTTP/1.1 200" in second and "elicitation/create" not in second
 
 
+@pytest.mark.xdist_group("test_verify_facade")  # shares a module-scoped fixture
 @pytest.mark.timeout(120)
 def test_replay_of_a_verify_trace_fails_on_the_design_and_holds_on_the_spec(design_3_run, capsys):
     _, folder = design_3_run

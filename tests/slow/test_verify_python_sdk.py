@@ -63,6 +63,7 @@ def _by_rule(report):
     return {v["rule"]: v for v in report["verdicts"]}
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_report_has_the_documented_shape(boundary_run, sdk_url):
     _, report = boundary_run
     assert report["target"] == sdk_url and report["url"] == sdk_url and report["profile"] == "boundary"
@@ -79,6 +80,7 @@ def test_report_has_the_documented_shape(boundary_run, sdk_url):
     assert report["capabilities"]["probe"]
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_every_required_rule_is_judged_with_evidence(boundary_run):
     _, report = boundary_run
     verdicts = _by_rule(report)
@@ -88,6 +90,7 @@ def test_every_required_rule_is_judged_with_evidence(boundary_run):
         assert verdict["evidence"]["checks"] and verdict["evidence"]["exchanges"]
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_capabilities_of_the_sdk_target(boundary_run):
     _, report = boundary_run
     caps = report["capabilities"]
@@ -95,6 +98,7 @@ def test_capabilities_of_the_sdk_target(boundary_run):
     assert set(caps["fixture_tools"]) >= {"test_tool_with_logging", "test_elicitation", "test_reconnection"}
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
     _, report = boundary_run
     for verdict in report["verdicts"]:
@@ -107,6 +111,7 @@ def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
             assert verdict["verdict"] == verdict_for_broken(verdict["rule"], Profile.BOUNDARY).value
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers(
     "replay-suffix",
     "no-cross-session",
@@ -165,6 +170,7 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     assert verdicts["malformed-session-400"]["verdict"] == "FAIL"
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_scenarios_use_fresh_sessions(boundary_run):
     _, report = boundary_run
     owners: dict[str, str] = {}
@@ -196,6 +202,7 @@ def _one_scenario(sdk_url, rule, profile):
     return asyncio.run(judge_rule(scenario, sdk_url, Context(profile, bounds, caps), 120.0))
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers("malformed-session-400", "reject-foreign-event-id")
 def test_expectations_come_from_the_profile(sdk_url):
     # a malformed session id answered 404: MCP 2025-06-18 accepts 400 or 404, boundary 400 only
@@ -209,6 +216,7 @@ def test_expectations_come_from_the_profile(sdk_url):
     assert all(c.held for c in foreign.checks if c.branch == "reject-foreign-event-id")
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers("sessionless-get-405")
 def test_sessionless_profile_judges_the_sessionless_rules(sdk_url, tmp_path):
     path = tmp_path / "sessionless.json"
@@ -223,6 +231,7 @@ def test_sessionless_profile_judges_the_sessionless_rules(sdk_url, tmp_path):
     assert all(v["verdict"] == "SKIP" for r, v in verdicts.items() if not r.startswith("sessionless"))
 
 
+@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_auto_profile_follows_the_negotiated_revision(sdk_url, tmp_path):
     path = tmp_path / "auto.json"
     code = main(["verify", sdk_url, "--json", str(path), "--timeout", TIMEOUT])
