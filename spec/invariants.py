@@ -23,11 +23,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 from .actions import CallTool, CancelRequest, CloseConnection, EndStream, ExpireStream, Initialize, Reconnect, Respond
 from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, MALFORMED_ID, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
-from .decision import Branch
+from .decision import Branch, Outcome
 from .headers import SessionClass, is_well_formed
 from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
 from .transitions import Delivered, Observation, Transition
@@ -75,13 +75,13 @@ def server_request_ownership_state(state: State) -> list[str]:
             problems.append(f"server request {request.id} of {request.session} is carried by a stream of another session")
     for event in state.events:
         carried = event.request or event.cancels
-        request = state.request(carried)
-        if carried is not None and (request is None or request.session != state.session_of_event(event.id)):
+        carried_request = state.request(carried)
+        if carried is not None and (carried_request is None or carried_request.session != state.session_of_event(event.id)):
             problems.append(f"event {event.id} carries server request {carried} of another session")
     for entry in state.client:
         for request_id in entry.seen:
-            request = state.request(request_id)
-            if request is None or request.session != entry.session:
+            held = state.request(request_id)
+            if held is None or held.session != entry.session:
                 problems.append(f"client holds server request {request_id} under {entry.session}, which did not issue it")
     return problems
 
@@ -134,18 +134,22 @@ STATE_INVARIANTS: dict[str, Callable[[State], list[str]]] = {
 # -- server checks --------------------------------------------------------------------
 
 
+Problem = str | tuple[str, str | None]
+"""What a server check reports per violation: its message, or its message and the rule's case
+(``catalog``) it is about, which the catalog may level otherwise."""
+
 CURSOR_BRANCHES = (Branch.STREAM_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
 """The branches of a GET with ``Last-Event-ID`` in a live session: a cursor resumed or refused."""
 
 
-def status_check(t: Transition) -> list:
+def status_check(t: Transition) -> Sequence[Problem]:
     """The status is one the profile accepts for the branch; a refusal delivers nothing. A GET with
     ``Last-Event-ID`` in a live session (branches 1 and 3) left with no answer at all is the case
     ``NO_ANSWER`` (B15: a GET gets an SSE stream or 405); a new session named by a malformed id,
     the case ``MALFORMED_ID`` (B30)."""
     if t.outcome is None or t.observation.version_refused or t.observation.version_unsupported:
         return []  # an answer to the version header is protocol-version-accepted's or unsupported-version-400's
-    problems = []
+    problems: list[Problem] = []
     status = t.observation.status
     minted = t.observation.session
     if isinstance(t.action, Initialize) and minted is not None and not is_well_formed(minted):
@@ -161,35 +165,39 @@ def status_check(t: Transition) -> list:
     return problems
 
 
-def replay_suffix(t: Transition) -> list[str]:
+def replay_suffix(t: Transition) -> Sequence[Problem]:
     """Branch 1: the replay is the exact suffix of the resumed stream after the
     cursor, on the resumed stream (B25, D29-D30); branch 3 answered 200 replays
     nothing of the session's own stream the cursor names, since its suffix is not
     known exactly (an evicted or expired cursor). Another session's events in a replay are
     ``no-cross-session``'s finding alone (they are no part of this stream's suffix); another
     stream's of the same session break both."""
-    if _succeeded(t, Branch.REJECT_FOREIGN_EVENT_ID):
-        named = t.before.event(t.action.last_event_id)
-        own = named is not None and t.before.stream(named.stream).session == t.action.session
-        same = tuple(d.event for d in _replayed(t) if own and t.before.event(d.event).stream == named.stream)
-        if t.outcome.stream is not None and same != t.outcome.replay:
-            return [(f"resumed stream {t.outcome.stream} after its evicted cursor {t.action.last_event_id}: replayed "
-                     f"{_ids(same)}, expected {_ids(t.outcome.replay)} (or a refusal){_suffix_defect(same, t.outcome.replay, t)}",
-                     _replay_case(same, t.outcome.replay))]
-        if same and t.outcome.stream is None:
-            return [f"answered a cursor it cannot resume ({t.outcome.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
+    cursor = _cursor(t)
+    refused = _success(t, Branch.REJECT_FOREIGN_EVENT_ID)
+    if refused is not None:
+        named = t.before.event(cursor)
+        own = named is not None and t.before.held_stream(named.stream).session == _named_session(t)
+        same = tuple(d.event for d in _replayed(t)
+                     if named is not None and own and t.before.held_event(d.event).stream == named.stream)
+        if refused.stream is not None and same != refused.replay:
+            return [(f"resumed stream {refused.stream} after its evicted cursor {cursor}: replayed "
+                     f"{_ids(same)}, expected {_ids(refused.replay)} (or a refusal){_suffix_defect(same, refused.replay, t)}",
+                     _replay_case(same, refused.replay))]
+        if same and named is not None and refused.stream is None:
+            return [f"answered a cursor it cannot resume ({refused.event_class.value}) with a replay {_ids(same)} of {named.stream}: not an exact suffix"]
         return []
-    if not _succeeded(t, Branch.STREAM_RESUMPTION):
+    outcome = _success(t, Branch.STREAM_RESUMPTION)
+    if outcome is None:
         return []
-    problems = []
-    if t.observation.stream not in (None, t.outcome.stream):
-        problems.append((f"resumed {t.observation.stream} for a cursor of stream {t.outcome.stream}: its later events "
+    problems: list[Problem] = []
+    if t.observation.stream not in (None, outcome.stream):
+        problems.append((f"resumed {t.observation.stream} for a cursor of stream {outcome.stream}: its later events "
                          "reach no connection", STRANDED))
-    session = t.before.stream(t.outcome.stream).session
+    session = t.before.held_stream(outcome.stream).session
     replayed = tuple(d.event for d in _replayed(t) if t.before.session_of_event(d.event) == session)
-    expected = t.outcome.replay
+    expected = outcome.replay
     if replayed != expected:
-        problems.append((f"resumed stream {t.outcome.stream} after {t.action.last_event_id}: replayed {_ids(replayed)}, "
+        problems.append((f"resumed stream {outcome.stream} after {cursor}: replayed {_ids(replayed)}, "
                          f"expected {_ids(expected)}{_suffix_defect(replayed, expected, t)}", _replay_case(replayed, expected)))
     return problems
 
@@ -201,7 +209,7 @@ def _replay_case(replayed: tuple[str, ...], expected: tuple[str, ...]) -> str | 
     return None if all(event in rest for event in replayed) else EXTRA_EVENTS
 
 
-def live_delivery(t: Transition) -> list[str]:
+def live_delivery(t: Transition) -> Sequence[Problem]:
     """A stream goes on live on its open connection (branch 1: replay, *then continue the
     stream live*; B25, D30): an event the server sends on a stream whose connection is open
     reaches that connection."""
@@ -214,11 +222,11 @@ def live_delivery(t: Transition) -> list[str]:
              STRANDED)]
 
 
-def no_cross_session(t: Transition) -> list[str]:
+def no_cross_session(t: Transition) -> Sequence[Problem]:
     """Nothing delivered on a connection of session S belongs to another session
     (B23, D50), and nothing replayed belongs to another stream (B26): on a stream
     resumption only the resumed stream's events, on any other reconnect none."""
-    problems = []
+    problems: list[Problem] = []
     for item in t.observation.events:
         event = t.before.event(item.event)
         connection = _connection_session(t, item)
@@ -234,12 +242,12 @@ def no_cross_session(t: Transition) -> list[str]:
     return problems
 
 
-def no_replay_on_session_resume(t: Transition) -> list[str]:
+def no_replay_on_session_resume(t: Transition) -> Sequence[Problem]:
     if not _succeeded(t, Branch.SESSION_RESUMPTION):
         return []
     reused = _reused_for_reemission(t) + _reused_priming(t)
     replayed = [d.event for d in _replayed(t) if d not in reused]
-    return [f"session resumption of {t.action.session} replayed past events {_ids(replayed)}"] if replayed else []
+    return [f"session resumption of {_named_session(t)} replayed past events {_ids(replayed)}"] if replayed else []
 
 
 def _reused_priming(t: Transition) -> list[Delivered]:
@@ -257,9 +265,10 @@ def _reused_for_reemission(t: Transition) -> list[Delivered]:
     """A session resumption's re-emissions (or cancellations) sent under an event id the
     session already used on another stream, and under no new one: an id reused, not a
     replay (a server whose ids repeat, e.g. every priming event ``0``)."""
-    if not _succeeded(t, Branch.SESSION_RESUMPTION):
+    outcome = _success(t, Branch.SESSION_RESUMPTION)
+    if outcome is None:
         return []
-    owed = set(t.outcome.reemit)
+    owed = set(outcome.reemit)
     fresh = {d.request or d.cancels for d in t.observation.events if t.before.event(d.event) is None}
     reused = []
     for item in t.observation.events:
@@ -270,32 +279,33 @@ def _reused_for_reemission(t: Transition) -> list[Delivered]:
     return reused
 
 
-def no_reemit_on_stream_resume(t: Transition) -> list[str]:
+def no_reemit_on_stream_resume(t: Transition) -> Sequence[Problem]:
     """Stream resumption re-sends no server request under a new event id (B21, B26): after
     the replay the stream goes on with its own new events (a ``ping``, a notification, a new
     server request), but a request it already sent comes again only as its event's replay."""
-    if not _succeeded(t, Branch.STREAM_RESUMPTION):
+    outcome = _success(t, Branch.STREAM_RESUMPTION)
+    if outcome is None:
         return []
     again = [d.request for d in t.observation.events
              if t.before.event(d.event) is None and t.before.request(d.request) is not None]
     if not again:
         return []
-    return [f"stream resumption of {t.outcome.stream} sent server requests {_ids(again)} again under new event ids"]
+    return [f"stream resumption of {outcome.stream} sent server requests {_ids(again)} again under new event ids"]
 
 
-def reemit_pending(t: Transition) -> list[str]:
+def reemit_pending(t: Transition) -> Sequence[Problem]:
     return [message for rule, message in _reemit_misses(t) if rule == "reemit-pending"]
 
 
-def reemit_keeps_pending(t: Transition) -> list[str]:
+def reemit_keeps_pending(t: Transition) -> Sequence[Problem]:
     return [message for rule, message in _reemit_misses(t) if rule == "reemit-keeps-pending"]
 
 
-def no_broadcast(t: Transition) -> list[str]:
+def no_broadcast(t: Transition) -> Sequence[Problem]:
     """A server request is sent on one connected stream at a time (B21): one
     whose carrying stream still has an open connection is not sent on another,
     under a new event id or under its old one."""
-    problems = []
+    problems: list[Problem] = []
     for item in t.observation.events:
         request = t.before.request(item.request)
         sent = t.before.event(item.event)
@@ -304,10 +314,10 @@ def no_broadcast(t: Transition) -> list[str]:
         carrier = t.before.stream(request.stream)
         if carrier is not None and carrier.connected and item.stream != carrier.id:
             problems.append(f"sent server request {request.id} on {item.stream or 'a new stream'} while its stream {carrier.id} is still connected")
-    return problems + _sent_on_several_streams(t)
+    return [*problems, *_sent_on_several_streams(t)]
 
 
-def _sent_on_several_streams(t: Transition) -> list[str]:
+def _sent_on_several_streams(t: Transition) -> Sequence[Problem]:
     """One message of this step delivered on more than one stream (B21: each message on one
     stream): the same event id, or the same server request under new event ids."""
     by_event: dict[str, set[str | None]] = {}
@@ -329,7 +339,7 @@ def _which_stream(stream) -> str:
     return "the standalone GET stream" if stream is not None and stream.kind is StreamKind.GET else "another request's stream"
 
 
-def standalone_stream_scope(t: Transition) -> list[str]:
+def standalone_stream_scope(t: Transition) -> Sequence[Problem]:
     """A message a server sends about a client request goes on that request's stream, not on the
     session's standalone GET stream (B17, B9) nor on another request's stream: seen as a POST
     stream's new message delivered on the GET stream, or as a message the traffic mapping found to
@@ -353,7 +363,7 @@ def standalone_stream_scope(t: Transition) -> list[str]:
         other = min(s or "?" for s in on)
         where = _which_stream(t.before.stream(other))
         return [(f"sent the response to the request on {stream.id} on {where} {other}", RESPONSE_ELSEWHERE)]
-    gets = sorted(s for s in on if _get_stream_of(t.before, s, stream.session))
+    gets = sorted(s for s in on if s is not None and _get_stream_of(t.before, s, stream.session))
     if not gets or stream.id in on:
         return []
     what = "server request" if t.observation.request is not None else "notification"
@@ -365,7 +375,7 @@ def _get_stream_of(state: State, stream_id: str | None, session: str) -> bool:
     return stream is not None and stream.kind is StreamKind.GET and stream.session == session
 
 
-def server_request_ownership(t: Transition) -> list[str]:
+def server_request_ownership(t: Transition) -> Sequence[Problem]:
     """Every server request delivered on a connection of session S is one S issued (B26, B41):
     one issued before, or the one a server action of S's stream issues in this step."""
     problems = []
@@ -384,13 +394,13 @@ def server_request_ownership(t: Transition) -> list[str]:
     return problems
 
 
-def event_id_fresh(t: Transition) -> list[str]:
+def event_id_fresh(t: Transition) -> Sequence[Problem]:
     """A new event gets an id never used before in its session (B23, D27): the event of a
     server action, or a session resumption's re-emission."""
-    reused = [f"re-emitted {d.request or d.cancels} under event id {d.event}, already used on {t.before.event(d.event).stream}"
+    reused = [f"re-emitted {d.request or d.cancels} under event id {d.event}, already used on {t.before.held_event(d.event).stream}"
               for d in _reused_for_reemission(t)]
     reused += [f"opened the new stream with a priming event under event id {d.event}, already used on "
-               f"{t.before.event(d.event).stream}" for d in _reused_priming(t)]
+               f"{t.before.held_event(d.event).stream}" for d in _reused_priming(t)]
     if t.outcome is not None or t.observation.event is None:
         return reused
     if t.before.event(t.observation.event) is not None:
@@ -398,12 +408,12 @@ def event_id_fresh(t: Transition) -> list[str]:
     return []
 
 
-def event_id_resolves(t: Transition) -> list[str]:
+def event_id_resolves(t: Transition) -> Sequence[Problem]:
     unknown = [d.event for d in t.observation.events if t.before.event(d.event) is None and not _new(t, d)]
     return [f"delivered event id {eid} resolves to no event of any stream" for eid in unknown]
 
 
-def session_identity_stable(t: Transition) -> list[str]:
+def session_identity_stable(t: Transition) -> Sequence[Problem]:
     """A response within a live session names that session, if any (B31); a new
     session gets an id no session of the server had (B29)."""
     named = t.observation.session
@@ -417,7 +427,7 @@ def session_identity_stable(t: Transition) -> list[str]:
     return []
 
 
-def refusal_names_no_session(t: Transition) -> list[str]:
+def refusal_names_no_session(t: Transition) -> Sequence[Problem]:
     """A request outside a live session that is not ``initialize`` creates no session
     and names none: an answer that serves it carries no ``Mcp-Session-Id`` but the one it
     sent, and no answer carries a malformed one back (B28-B30, B32). A refusal that carries
@@ -437,14 +447,14 @@ def refusal_names_no_session(t: Transition) -> list[str]:
     return []
 
 
-def priming_event(t: Transition) -> list[str]:
+def priming_event(t: Transition) -> Sequence[Problem]:
     """A POST SSE stream opens with a priming event: an event id and empty data (D8)."""
     if isinstance(t.action, CallTool) and t.observation.status == 200 and t.observation.primed is False:
         return ["the POST SSE stream did not open with a priming event (an event id and empty data)"]
     return []
 
 
-def protocol_version_accepted(t: Transition) -> list[str]:
+def protocol_version_accepted(t: Transition) -> Sequence[Problem]:
     """A request carrying the negotiated ``MCP-Protocol-Version`` is not refused for it:
     400 is for an invalid or unsupported version (C40, D42-D45)."""
     if t.observation.version_refused:
@@ -464,7 +474,7 @@ def unsupported_version_400(t: Transition) -> list[str]:
             "request gets 400 (C40)"]
 
 
-def retry_before_close(t: Transition) -> list[str]:
+def retry_before_close(t: Transition) -> Sequence[Problem]:
     """A server that closes a stream's connection without ending the stream (for the client to
     poll, D9) has sent the SSE ``retry`` field on that stream first (D10; D23 for a GET stream),
     and, on a call's POST stream, an event with an id: only once it has may it close (D9), else
@@ -491,10 +501,10 @@ def _judges_version(t: Transition) -> bool:
     return session is not None and session.status is SessionStatus.LIVE
 
 
-def expiry_independent(t: Transition) -> list[str]:
+def expiry_independent(t: Transition) -> Sequence[Problem]:
     if not isinstance(t.action, ExpireStream):
         return []
-    stream = t.before.stream(t.action.stream)
+    stream = t.before.held_stream(t.action.stream)
     others = [s for s in t.observation.closed if s != stream.id]
     if others:
         return [f"expiring stream {stream.id} also closed the connections of {_ids(others)}"]
@@ -510,7 +520,7 @@ def _response_lost(t: Transition) -> bool:
     return stream is not None and stream.connected and all(d.event != t.observation.event for d in t.observation.events)
 
 
-def call_answered(t: Transition) -> list[str]:
+def call_answered(t: Transition) -> Sequence[Problem]:
     """A call's POST stream ends with the call's response (B8, B10, C8, C10, D11): a ``Respond``
     step sends it, delivered on an open connection or stored for a resumption; ``EndStream`` of a
     POST stream (never enabled in the spec: a transition built by hand) ends the call without one.
@@ -525,7 +535,7 @@ def call_answered(t: Transition) -> list[str]:
     return []
 
 
-def cancel_notifies(t: Transition) -> list[str]:
+def cancel_notifies(t: Transition) -> Sequence[Problem]:
     """A server that gives up on a pending server request sends ``notifications/cancelled`` for it
     (B39, C42, D51), on the stream that carries it: delivered on an open connection, stored for a
     resumption otherwise. Cancelled in silence, the request stays with a client that waits on it."""
@@ -534,7 +544,7 @@ def cancel_notifies(t: Transition) -> list[str]:
     return [f"cancelled server request {t.action.request} without notifications/cancelled: its client still waits on it"]
 
 
-def ended_session_ids_dead(t: Transition) -> list[str]:
+def ended_session_ids_dead(t: Transition) -> Sequence[Problem]:
     """Session end invalidates every event id of it (D13, D27): a live session that presents an
     event id of an ended session (deleted, expired) gets none of that session's events. (An empty
     answer in 2xx is branch 3's matter: ``reject-foreign-event-id``.)"""
@@ -544,7 +554,7 @@ def ended_session_ids_dead(t: Transition) -> list[str]:
     replayed = [d.event for d in t.observation.events if t.before.session_of_event(d.event) == ended]
     if not replayed:
         return []
-    return [(f"session {ended} ended, yet its event id {t.action.last_event_id} replayed its events {_ids(replayed)}",
+    return [(f"session {ended} ended, yet its event id {_cursor(t)} replayed its events {_ids(replayed)}",
              ENDED_SESSION_ID)]
 
 
@@ -560,7 +570,7 @@ def _ended_session_named(t: Transition) -> str | None:
     return owner
 
 
-def no_duplicate_tool_call(t: Transition) -> list[str]:
+def no_duplicate_tool_call(t: Transition) -> Sequence[Problem]:
     """A 404 tells an MCP client its session is gone (B34): it re-initializes and
     re-sends every tools/call whose result it has not seen. Answered for a live
     session with an unfinished call, that call runs twice. So does a call whose response
@@ -578,11 +588,7 @@ def no_duplicate_tool_call(t: Transition) -> list[str]:
     return [f"404 for live session {session}: its client re-initializes and calls the tools of {_ids(unfinished)} again"]
 
 
-Problem = str | tuple[str, str | None]
-"""What a server check reports per violation: its message, or its message and the rule's case
-(``catalog``) it is about, which the catalog may level otherwise."""
-
-SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[Problem]]], ...] = (
+SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...] = (
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
     ("replay-suffix", replay_suffix),
@@ -610,7 +616,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], list[Problem]]], ...] = (
 """Server checks in the order their findings are reported; ``status`` findings
 are filed under the rule that judges the outcome's branch."""
 
-GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
+GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...] = (
     ("event-id-unique", event_id_resolves),
 )
 """Server checks whose findings are only reported when no specific check explains the step."""
@@ -668,22 +674,23 @@ def _ends_a_call(t: Transition) -> bool:
 
 
 def _judged_by_branch(t: Transition) -> set[str]:
-    branch, session = t.outcome.branch, getattr(t.action, "session", None)
+    outcome = _outcome(t)
+    branch, session = outcome.branch, _named_session(t)
     if t.observation.status != 200:
         return set()  # a refusal delivers nothing: only its status is judged, under the branch's rule
     if branch is Branch.STREAM_RESUMPTION:
         pending = t.before.pending_requests(session)
         return {"replay-suffix", "session-identity-stable"} | ({"no-reemit-on-stream-resume"} if pending else set())
-    if branch is Branch.REJECT_FOREIGN_EVENT_ID and t.outcome.stream is not None:
+    if branch is Branch.REJECT_FOREIGN_EVENT_ID and outcome.stream is not None:
         return {"replay-suffix"}
     if branch is not Branch.SESSION_RESUMPTION:
         return set()
     judged = {"session-identity-stable"} | ({"event-id-unique"} if t.observation.events else set())
     if any(s.session == session for s in t.before.streams if t.before.events_of(s.id)):
         judged.add("no-replay-on-session-resume")
-    for request_id in t.outcome.reemit:
-        judged.add("reemit-keeps-pending" if t.before.request(request_id).reemitted else "reemit-pending")
-    if any(t.before.stream(r.stream).connected for r in t.before.pending_requests(session)):
+    for request_id in outcome.reemit:
+        judged.add("reemit-keeps-pending" if t.before.held_request(request_id).reemitted else "reemit-pending")
+    if any(t.before.held_stream(r.stream).connected for r in t.before.pending_requests(session)):
         judged.add("no-broadcast")
     return judged
 
@@ -705,23 +712,23 @@ def _judged_by_sending(t: Transition) -> set[str]:
 
 
 def _unfinished_call(t: Transition) -> bool:
-    session = getattr(t.action, "session", None)
-    return t.outcome.session_class is SessionClass.LIVE and any(
+    session = _named_session(t)
+    return _outcome(t).session_class is SessionClass.LIVE and any(
         s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in t.before.streams_of(session))
 
 
 def _after_a_stream_ended(t: Transition) -> bool:
     """A request of a live session one of whose streams with events has lost its connection or
     ended: a server that ends a session with a stream would answer it 404 (``_status_rule``)."""
-    session = getattr(t.action, "session", None)
-    return t.outcome.session_class is SessionClass.LIVE and any(
+    session = _named_session(t)
+    return _outcome(t).session_class is SessionClass.LIVE and any(
         (not s.connected or s.status is not StreamStatus.OPEN) and t.before.events_of(s.id)
         for s in t.before.streams_of(session))
 
 
 def _expired_stream(t: Transition) -> bool:
-    session = getattr(t.action, "session", None)
-    return t.outcome.session_class is SessionClass.LIVE and any(
+    session = _named_session(t)
+    return _outcome(t).session_class is SessionClass.LIVE and any(
         s.status is StreamStatus.EXPIRED for s in t.before.streams_of(session))
 
 
@@ -759,7 +766,7 @@ def _other_sessions_requests(t: Transition) -> bool:
 def session_unchanged_by_resumption(t: Transition) -> list[str]:
     if t.outcome is None or t.outcome.branch not in (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION):
         return []
-    session = t.action.session
+    session = _named_session(t)
     if t.before.session(session) != t.after.session(session):
         return [f"resumption changed session {session}"]
     return []
@@ -769,14 +776,14 @@ def reemission_resolves_nothing(t: Transition) -> list[str]:
     if t.outcome is None or t.outcome.branch is not Branch.SESSION_RESUMPTION:
         return []
     cancelled = {d.cancels for d in t.observation.events}
-    changed = [r.id for r in t.before.requests if t.after.request(r.id).status is not r.status and r.id not in cancelled]
+    changed = [r.id for r in t.before.requests if t.after.held_request(r.id).status is not r.status and r.id not in cancelled]
     return [f"session resumption resolved server requests {_ids(changed)}"] if changed else []
 
 
 def stream_expiry_keeps_session(t: Transition) -> list[str]:
     if not isinstance(t.action, ExpireStream):
         return []
-    session = t.before.stream(t.action.stream).session
+    session = t.before.held_stream(t.action.stream).session
     if t.before.session(session) != t.after.session(session):
         return [f"expiring stream {t.action.stream} ended session {session}"]
     return []
@@ -825,7 +832,7 @@ def check_transition(t: Transition, expected: Observation | None = None) -> list
             if rule == "status":
                 status = t.observation.status
                 outside = status is None or not 100 <= status < 500
-                findings.append(Finding(_status_rule(t), message, case or outcome.case, outside))
+                findings.append(Finding(_status_rule(t), message, case or (outcome.case if outcome is not None else None), outside))
             else:
                 findings.append(Finding(rule, message, case))
     if findings:
@@ -888,6 +895,29 @@ def _succeeded(t: Transition, branch: Branch) -> bool:
     return t.outcome is not None and t.outcome.branch is branch and t.observation.status == 200
 
 
+def _outcome(t: Transition) -> Outcome:
+    """The outcome of a client request's step: the callers judge no other step."""
+    assert t.outcome is not None, "a server or network action has no outcome"
+    return t.outcome
+
+
+def _success(t: Transition, branch: Branch) -> Outcome | None:
+    """The step's outcome when the server answered ``branch`` with 200 (``_succeeded``), else ``None``."""
+    outcome = t.outcome
+    return outcome if outcome is not None and outcome.branch is branch and t.observation.status == 200 else None
+
+
+def _cursor(t: Transition) -> str | None:
+    """The ``Last-Event-ID`` the step's request sent; ``None`` for none, or a step that is no GET."""
+    return t.action.last_event_id if isinstance(t.action, Reconnect) else None
+
+
+def _named_session(t: Transition) -> str | None:
+    """The ``Mcp-Session-Id`` the step's request sent; ``None`` for none, or a step that names no session."""
+    session = getattr(t.action, "session", None)
+    return session if isinstance(session, str) else None
+
+
 def _replayed(t: Transition) -> list[Delivered]:
     """The delivered events that existed before the step: a replay."""
     return [d for d in t.observation.events if t.before.event(d.event) is not None]
@@ -932,7 +962,7 @@ def _issuing_session(t: Transition) -> str | None:
 
 
 def _named_stream(t: Transition) -> str | None:
-    event = t.before.event(t.action.last_event_id)
+    event = t.before.event(_cursor(t))
     return event.stream if event is not None else None
 
 
@@ -957,7 +987,7 @@ def _status_rule(t: Transition) -> str:
       resumable one answered 404 (the cursor refused with the missing-session status: a
       checker cannot always see a stream expire).
     """
-    outcome, status = t.outcome, t.observation.status
+    outcome, status = _outcome(t), t.observation.status
     if outcome.branch is Branch.REJECT_FOREIGN_EVENT_ID:
         return outcome.rule
     if outcome.strands and _is_refusal(status) and status != 404:
@@ -965,7 +995,7 @@ def _status_rule(t: Transition) -> str:
     if status == 404 and outcome.session_class is SessionClass.LIVE and getattr(t.action, "last_event_id", None):
         return "reject-foreign-event-id"  # a cursor refused as if the session were gone (404 is for sessions)
     if status == 404 and outcome.session_class is SessionClass.LIVE:
-        session = getattr(t.action, "session", None)
+        session = _named_session(t)
         lost = any(not s.connected or s.status is not StreamStatus.OPEN for s in t.before.streams_of(session))
         if lost:
             return "expiry-independent"
@@ -976,22 +1006,23 @@ def _status_rule(t: Transition) -> str:
 def _reemit_misses(t: Transition) -> list[tuple[str, str]]:
     """Requests a session resumption had to re-emit or cancel and did neither:
     ``reemit-keeps-pending`` for one re-emitted before, ``reemit-pending`` otherwise."""
-    if not _succeeded(t, Branch.SESSION_RESUMPTION):
+    outcome = _success(t, Branch.SESSION_RESUMPTION)
+    if outcome is None:
         return []
     dealt = {d.request for d in t.observation.events} | {d.cancels for d in t.observation.events}
     misses = []
-    for request_id in t.outcome.reemit:
+    for request_id in outcome.reemit:
         if request_id in dealt:
             continue
-        reemitted_before = t.before.request(request_id).reemitted
+        reemitted_before = t.before.held_request(request_id).reemitted
         rule = "reemit-keeps-pending" if reemitted_before else "reemit-pending"
         why = "was re-emitted earlier and is still pending" if reemitted_before else "is pending"
-        misses.append((rule, f"server request {request_id} {why} but was neither re-emitted nor cancelled on the new stream of {t.action.session}"))
+        misses.append((rule, f"server request {request_id} {why} but was neither re-emitted nor cancelled on the new stream of {_named_session(t)}"))
     return misses
 
 
 def _suffix_defect(replayed, expected, t: Transition) -> str:
-    if t.action.last_event_id in replayed:
+    if _cursor(t) in replayed:
         return " (includes the cursor's own event)"
     if len(replayed) < len(expected) and tuple(replayed) == tuple(expected[1:]):
         return " (skips the event right after the cursor)"

@@ -139,6 +139,29 @@ class State:
     def request(self, request_id: str | None) -> ServerRequest | None:
         return _find(self.requests, request_id)
 
+    # -- lookups of handles the state holds (``KeyError`` naming the handle otherwise) --
+
+    def held_stream(self, stream_id: str | None) -> Stream:
+        """The stream ``stream_id``, which the caller knows the state holds."""
+        stream = _find(self.streams, stream_id)
+        if stream is None:
+            raise KeyError(f"the state holds no stream {stream_id}")
+        return stream
+
+    def held_event(self, event_id: str | None) -> Event:
+        """The event ``event_id``, which the caller knows the state holds."""
+        event = _find(self.events, event_id)
+        if event is None:
+            raise KeyError(f"the state holds no event {event_id}")
+        return event
+
+    def held_request(self, request_id: str | None) -> ServerRequest:
+        """The server request ``request_id``, which the caller knows the state holds."""
+        request = _find(self.requests, request_id)
+        if request is None:
+            raise KeyError(f"the state holds no server request {request_id}")
+        return request
+
     def client_session(self, session_id: str) -> ClientSession | None:
         for entry in self.client:
             if entry.session == session_id:
@@ -147,7 +170,7 @@ class State:
 
     # -- derived views --------------------------------------------------------
 
-    def session_of_event(self, event_id: str) -> str | None:
+    def session_of_event(self, event_id: str | None) -> str | None:
         event = self.event(event_id)
         stream = self.stream(event.stream) if event else None
         return stream.session if stream else None
@@ -178,11 +201,12 @@ class State:
             return ()
         return self.events_of(stream_id)[stream.evicted :]
 
-    def streams_of(self, session_id: str) -> tuple[Stream, ...]:
+    def streams_of(self, session_id: str | None) -> tuple[Stream, ...]:
+        """The session's streams, in creation order (none for ``None``)."""
         return tuple(s for s in self.streams if s.session == session_id)
 
-    def pending_requests(self, session_id: str) -> tuple[ServerRequest, ...]:
-        """The session's pending server requests, in the order they were issued."""
+    def pending_requests(self, session_id: str | None) -> tuple[ServerRequest, ...]:
+        """The session's pending server requests, in the order they were issued (none for ``None``)."""
         return tuple(
             r for r in self.requests if r.session == session_id and r.status is RequestStatus.PENDING
         )

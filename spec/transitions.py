@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from itertools import product
+from typing import Callable
 
 from .actions import (
     Action,
@@ -315,7 +316,7 @@ def exact_after_eviction(state: State, action: Action, profile: Profile = Profil
     outcome = step(state, action, profile).outcome
     if outcome is None or outcome.branch is not Branch.REJECT_FOREIGN_EVENT_ID or outcome.stream is None:
         return None
-    observation, after = _resume_stream(state, action.session, outcome, status=200)
+    observation, after = _resume_stream(state, outcome, status=200)
     return _finish(state, action, outcome, observation, after)
 
 
@@ -334,7 +335,7 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     if status != 404 or profile not in MCP_SESSION_REVISIONS or action.side != "client":
         return None
     session = getattr(action, "session", None)
-    if not _live(state, session) or getattr(action, "last_event_id", None) is not None:
+    if session is None or not _live(state, session) or getattr(action, "last_event_id", None) is not None:
         return None  # a 404 to a cursor may refuse the cursor: branch 3's refusal, MCP's silence (rules §3.2)
     if any(s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in state.streams_of(session)):
         return None  # a call of it is unfinished: the 404 is judged as it stands (no-duplicate-tool-call)
@@ -342,7 +343,9 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
 
 
 def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...], primed: bool = False) -> Transition:
-    observation, after = _resume_session(state, action.session, outcome, plan, primed)
+    session = getattr(action, "session", None)
+    assert session is not None  # a session resumption names its live session
+    observation, after = _resume_session(state, session, outcome, plan, primed)
     return _finish(state, action, outcome, observation, after)
 
 
@@ -377,7 +380,7 @@ def remember(before: State, after: State, observation: Observation) -> State:
     """
     if after.requests is not before.requests:
         for request in before.requests:
-            if request.status is RequestStatus.PENDING and after.request(request.id).status is not RequestStatus.PENDING:
+            if request.status is RequestStatus.PENDING and after.held_request(request.id).status is not RequestStatus.PENDING:
                 after = _forget_request(after, request.session, request.id)
     if observation.events:
         after = _receive(after, observation.events)
@@ -410,6 +413,7 @@ def _call_tool(state: State, action: CallTool, profile: Profile):
     outcome = decide_headers(state, Method.POST_REQUEST, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
         return outcome, _answer(outcome.status, outcome.error), state
+    assert action.session is not None  # a live session's id, by the decision
     stream = state.next_stream_id()
     after = state.with_stream(Stream(stream, action.session, StreamKind.POST))
     return outcome, Observation(outcome.status, stream=stream), after
@@ -418,19 +422,20 @@ def _call_tool(state: State, action: CallTool, profile: Profile):
 def _reconnect(state: State, action: Reconnect, profile: Profile):
     outcome = decide_headers(state, Method.GET, action.session, action.last_event_id, None, profile)
     if outcome.branch is Branch.STREAM_RESUMPTION:
-        return outcome, *_resume_stream(state, action.session, outcome)
+        return outcome, *_resume_stream(state, outcome)
     if outcome.branch is Branch.SESSION_RESUMPTION:
+        assert action.session is not None  # a live session's id, by the decision
         return outcome, *_resume_session(state, action.session, outcome)
     return outcome, _answer(outcome.status, outcome.error), state
 
 
-def _resume_stream(state: State, session: str, outcome: Outcome, status: int | None = None):
+def _resume_stream(state: State, outcome: Outcome, status: int | None = None):
     """Branch 1: the replay, then the stream continues on the new connection; a
     connection still open to it closes first (never two connections to one
     stream, docs/design.md §2). ``status``: the answer's, when not the outcome's."""
-    stream = state.stream(outcome.stream)
+    stream = state.held_stream(outcome.stream)
     after = state.with_stream(_stream_with(stream, connected=stream.status is StreamStatus.OPEN))
-    delivered = tuple(_delivered(state.event(e)) for e in outcome.replay)
+    delivered = tuple(_delivered(state.held_event(e)) for e in outcome.replay)
     superseded = (stream.id,) if stream.connected else ()
     status = outcome.status if status is None else status
     return Observation(status, stream=stream.id, events=delivered, closed=superseded), after
@@ -451,7 +456,7 @@ def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pe
     for request_id, choice in zip(outcome.reemit, plan or (Pending.REEMIT,) * len(outcome.reemit)):
         if choice is Pending.LEAVE:
             continue
-        request = after.request(request_id)
+        request = after.held_request(request_id)
         if choice is Pending.REEMIT:
             event = Event(after.next_event_id(), stream, request_id)
             reemitted = ServerRequest(request.id, request.session, stream, request.status, request.origin)
@@ -478,6 +483,7 @@ def _delete_session(state: State, action: DeleteSession, profile: Profile):
     outcome = decide_headers(state, Method.DELETE, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_TERMINATION:
         return outcome, _answer(outcome.status, outcome.error), state
+    assert action.session is not None  # a live session's id, by the decision
     return outcome, _answer(outcome.status, outcome.error), _end_session(state, action.session, SessionStatus.DELETED)
 
 
@@ -490,12 +496,12 @@ def _restart_client(state: State, action: RestartClient, profile: Profile):
 
 
 def _drop_connection(state: State, action: DropConnection | CloseConnection, profile: Profile):
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     return None, _NOTHING, state.with_stream(_stream_with(stream, connected=False))
 
 
 def _evict_event(state: State, action: EvictEvent, profile: Profile):
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     return None, _NOTHING, state.with_stream(_stream_with(stream, evicted=stream.evicted + 1))
 
 
@@ -504,7 +510,7 @@ def _emit_event(state: State, action: EmitEvent, profile: Profile):
 
 
 def _issue_server_request(state: State, action: IssueServerRequest, profile: Profile):
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     request = ServerRequest(state.next_request_id(), stream.session, stream.id)
     return _send_on_stream(state.with_request(request), stream.id, request=request.id)
 
@@ -512,7 +518,7 @@ def _issue_server_request(state: State, action: IssueServerRequest, profile: Pro
 def _send_on_stream(state: State, stream_id: str, request: str | None = None, **event_fields):
     """One event on ``stream_id`` (carrying ``request``, or ``Event``'s other ``event_fields``),
     delivered if the stream is connected, stored for replay either way."""
-    stream = state.stream(stream_id)
+    stream = state.held_stream(stream_id)
     event = Event(state.next_event_id(), stream_id, request, **event_fields)
     after = state.with_event(event)
     delivered = (_delivered(event),) if stream.connected else ()
@@ -521,14 +527,14 @@ def _send_on_stream(state: State, stream_id: str, request: str | None = None, **
 
 def _cancel_request(state: State, action: CancelRequest, profile: Profile):
     """``notifications/cancelled`` on the request's carrying stream; the request ends."""
-    request = state.request(action.request)
+    request = state.held_request(action.request)
     _, observed, after = _send_on_stream(state, request.stream, cancels=request.id)
     return None, observed, after.with_request(_request_with(request, RequestStatus.CANCELLED))
 
 
 def _respond(state: State, action: Respond, profile: Profile):
     """The call's response as the POST stream's last event, then the stream ends (MCP B8, B11, D11)."""
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     _, observed, after = _send_on_stream(state, stream.id, response=True)
     ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
     answered = Observation(event=observed.event, events=observed.events, about=stream.id, response=True)
@@ -536,13 +542,13 @@ def _respond(state: State, action: Respond, profile: Profile):
 
 
 def _end_stream(state: State, action: EndStream, profile: Profile):
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
     return None, _NOTHING, state.with_stream(ended)
 
 
 def _expire_stream(state: State, action: ExpireStream, profile: Profile):
-    stream = state.stream(action.stream)
+    stream = state.held_stream(action.stream)
     expired = _stream_with(stream, status=StreamStatus.EXPIRED, connected=False)
     return None, _NOTHING, state.with_stream(expired)
 
@@ -558,10 +564,10 @@ def _closed_connections(before: State, after: State) -> tuple[str, ...]:
     """Streams connected in ``before`` and not in ``after``."""
     if after.streams is before.streams:
         return ()
-    return tuple(s.id for s in before.streams if s.connected and not after.stream(s.id).connected)
+    return tuple(s.id for s in before.streams if s.connected and not after.held_stream(s.id).connected)
 
 
-def _live(state: State, session_id: str) -> bool:
+def _live(state: State, session_id: str | None) -> bool:
     session = state.session(session_id)
     return session is not None and session.status is SessionStatus.LIVE
 
@@ -598,7 +604,8 @@ def _receive(state: State, delivered: tuple[Delivered, ...]) -> State:
     """The client records the events it received, each under the session of its stream."""
     memories: dict[str, tuple[dict[str, str], tuple[str, ...]]] = {}  # session -> its cursors and held requests
     for item in delivered:  # every delivered event names its stream (_delivered)
-        session_id = state.stream(item.stream).session
+        stream = state.held_stream(item.stream)
+        session_id = stream.session
         memory = memories.get(session_id)
         if memory is None:
             entry = state.client_session(session_id)
@@ -606,7 +613,7 @@ def _receive(state: State, delivered: tuple[Delivered, ...]) -> State:
                 continue
             memory = memories[session_id] = (dict(entry.cursors), entry.seen)
         cursors, seen = memory
-        cursors[item.stream] = item.event
+        cursors[stream.id] = item.event
         request = state.request(item.request)
         if request is not None and request.status is RequestStatus.PENDING and request.id not in seen:
             memories[session_id] = (cursors, seen + (request.id,))
@@ -623,7 +630,7 @@ def _forget_request(state: State, session_id: str | None, request_id: str) -> St
     return state.with_client_session(ClientSession(entry.session, entry.cursors, seen))
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[..., tuple[Outcome | None, Observation, State]]] = {
     Initialize: _initialize,
     CallTool: _call_tool,
     Reconnect: _reconnect,

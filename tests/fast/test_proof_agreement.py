@@ -127,10 +127,10 @@ def test_a_cursor_its_ring_buffer_evicted_last_may_be_answered_with_the_exact_re
 def test_an_off_by_one_replay_in_the_spec_is_a_disagreement(monkeypatch):
     original = transitions._resume_stream
 
-    def off_by_one(state, session, outcome):  # design 7's fault, written into the spec
+    def off_by_one(state, outcome):  # design 7's fault, written into the spec
         ids = [e.id for e in state.events_of(outcome.stream)]
         cursor = ids[len(ids) - len(outcome.replay) - 1]
-        return original(state, session, replace(outcome, replay=(cursor,) + outcome.replay))
+        return original(state, replace(outcome, replay=(cursor,) + outcome.replay))
 
     monkeypatch.setattr(transitions, "_resume_stream", off_by_one)
     taken = _run([Initialize(), CallTool("S1"), EmitEvent("T1"), EmitEvent("T1"), Reconnect("S1", "E1")])
