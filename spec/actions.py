@@ -216,7 +216,7 @@ ACTION_TYPES: dict[str, type] = {
 """Every action type by its ``kind``, in a fixed order."""
 
 
-def action_to_json(action: Action) -> dict:
+def action_to_json(action: Action) -> dict[str, str | None]:
     """``{"kind": <kind>, <field>: <value>, ...}`` for one action."""
     return {"kind": action.kind, **asdict(action)}
 
@@ -243,7 +243,8 @@ def action_from_json(data: object) -> Action:
         value = data[name]
         if value is not None and not isinstance(value, str):
             raise ValueError(f"field {name!r} of action {kind!r} must be a string or null")
-    return cls(**{name: data[name] for name in expected})
+    action: Action = cls(**{name: data[name] for name in expected})
+    return action
 
 
 def describe(action: Action) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from .profiles import Level, Profile
 
@@ -100,7 +100,8 @@ def _must_in_every_revision(b: str, c: str, d: str, why: str, not_applicable: Gr
             boundary or _g(MUST, d, why=like_b), not_applicable)
 
 
-def _rule(id, statement, grades, invariants=None, origin="design", cases=None):
+def _rule(id: str, statement: str, grades: Sequence[Grade], invariants: Sequence[str] | None = None, origin: str = "design",
+          cases: Mapping[str, Sequence[Grade]] | None = None) -> Rule:
     assert len(grades) == len(PROFILE_ORDER), id
     frozen = MappingProxyType({name: tuple(g) for name, g in (cases or {}).items()})
     return Rule(id, statement, tuple(grades), tuple(invariants or (id,)), origin, frozen)

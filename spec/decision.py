@@ -290,7 +290,7 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
     return ClassDecision(Branch.SESSION_TERMINATION, TERMINATION_STATUSES, 200)
 
 
-def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]):
+def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]) -> tuple[frozenset[int], str, tuple[str, ...]]:
     """Branch 1: the accepted statuses, the stream resumed and the events to replay."""
     event = state.event(last_event_id)
     assert event is not None  # classified RETAINED
@@ -304,7 +304,8 @@ def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozen
     return statuses, event.stream, after
 
 
-def _refine_session_resumption(state: State, session: str, statuses: frozenset[int], strict: bool):
+def _refine_session_resumption(state: State, session: str, statuses: frozenset[int],
+                               strict: bool) -> tuple[frozenset[int], tuple[str, ...], bool]:
     """Branch 2: the accepted statuses, the pending requests to re-emit or cancel, and
     whether a refusal would strand them.
 

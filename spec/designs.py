@@ -25,6 +25,7 @@ behaviour in the server and in Z3.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from collections.abc import Iterable
 from enum import Enum
 
 from .catalog import level
@@ -213,7 +214,7 @@ class Design:
         """``design-<number>`` (``variation-<slug>``): how the CLI and the embedded targets name it."""
         return f"variation-{self.slug}" if self.correct else f"design-{self.number}"
 
-    def parameter(self, name: str):
+    def parameter(self, name: str) -> object:
         """The value of parameter ``name``; ``KeyError`` when the design has none."""
         for key, value in self.parameters:
             if key == name:
@@ -232,7 +233,8 @@ class Design:
         return bool(self.breaks(profile))
 
 
-def _design(number, slug, summary, rules, deviations, caught_under=None, needs=(), **parameters) -> Design:
+def _design(number: int, slug: str, summary: str, rules: Iterable[str], deviations: Iterable[Deviation],
+            caught_under: frozenset[Profile] | None = None, needs: Iterable[tuple[str, int]] = (), **parameters: object) -> Design:
     return Design(number, slug, summary, frozenset(rules), tuple(deviations), tuple(sorted(parameters.items())),
                   caught_under, tuple(needs))
 
@@ -419,7 +421,7 @@ DESIGNS: tuple[Design, ...] = (
 )
 
 
-def _variation(slug, summary, deviations) -> Design:
+def _variation(slug: str, summary: str, deviations: Iterable[Deviation]) -> Design:
     return Design(None, slug, summary, frozenset(), tuple(deviations))
 
 

@@ -23,13 +23,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence, TypeVar
 
 from .actions import CallTool, CancelRequest, CloseConnection, EndStream, ExpireStream, Initialize, Reconnect, Respond
 from .catalog import AGREEMENT, ENDED_SESSION_ID, EXTRA_EVENTS, MALFORMED_ID, NO_ANSWER, RESPONSE_ELSEWHERE, STRANDED
 from .decision import Branch, Outcome
 from .headers import SessionClass, is_well_formed
-from .state import RequestStatus, SessionStatus, State, StreamKind, StreamStatus
+from .state import RequestStatus, SessionStatus, State, Stream, StreamKind, StreamStatus
 from .transitions import Delivered, Observation, Transition
 
 
@@ -101,7 +101,7 @@ def session_identity_stable_state(state: State) -> list[str]:
     return [f"session id {sid} names {n} sessions" for sid, n in _repeated(s.id for s in state.sessions)]
 
 
-def _repeated(ids) -> list[tuple[str, int]]:
+def _repeated(ids: Iterable[str]) -> list[tuple[str, int]]:
     """The ids used more than once, with how often (none, the usual case, is told by a set's size)."""
     ids = tuple(ids)
     if len(set(ids)) == len(ids):
@@ -334,7 +334,7 @@ def _sent_on_several_streams(t: Transition) -> Sequence[Problem]:
     return problems
 
 
-def _which_stream(stream) -> str:
+def _which_stream(stream: Stream | None) -> str:
     """How a finding names a stream a message about another request's went to."""
     return "the standalone GET stream" if stream is not None and stream.kind is StreamKind.GET else "another request's stream"
 
@@ -408,7 +408,7 @@ def event_id_fresh(t: Transition) -> Sequence[Problem]:
     return []
 
 
-def event_id_resolves(t: Transition) -> Sequence[Problem]:
+def event_id_resolves(t: Transition) -> list[str]:
     unknown = [d.event for d in t.observation.events if t.before.event(d.event) is None and not _new(t, d)]
     return [f"delivered event id {eid} resolves to no event of any stream" for eid in unknown]
 
@@ -588,6 +588,11 @@ def no_duplicate_tool_call(t: Transition) -> Sequence[Problem]:
     return [f"404 for live session {session}: its client re-initializes and calls the tools of {_ids(unfinished)} again"]
 
 
+Check = Callable[[Transition], Sequence[Problem]]
+"""A server check: a transition's violations of one rule."""
+
+_C = TypeVar("_C", bound=Callable[[Transition], Sequence[Problem]])
+
 SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...] = (
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
@@ -616,7 +621,7 @@ SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...]
 """Server checks in the order their findings are reported; ``status`` findings
 are filed under the rule that judges the outcome's branch."""
 
-GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...] = (
+GENERIC_CHECKS: tuple[tuple[str, Callable[[Transition], list[str]]], ...] = (
     ("event-id-unique", event_id_resolves),
 )
 """Server checks whose findings are only reported when no specific check explains the step."""
@@ -856,7 +861,7 @@ elsewhere they find nothing, and ``check_transition`` does not call them."""
 
 _RESUMPTIONS = (Branch.STREAM_RESUMPTION, Branch.SESSION_RESUMPTION, Branch.REJECT_FOREIGN_EVENT_ID)
 
-def _in_scope(checks: tuple, delivered: bool, resumed: bool) -> list:
+def _in_scope(checks: tuple[tuple[str, _C], ...], delivered: bool, resumed: bool) -> list[tuple[str, _C]]:
     """``checks`` without those whose scope excludes the step."""
     return [(rule, check) for rule, check in checks
             if (delivered or check not in DELIVERY_ONLY) and (resumed or check not in RESUMPTION_ONLY)]
@@ -1021,7 +1026,7 @@ def _reemit_misses(t: Transition) -> list[tuple[str, str]]:
     return misses
 
 
-def _suffix_defect(replayed, expected, t: Transition) -> str:
+def _suffix_defect(replayed: Sequence[str], expected: Sequence[str], t: Transition) -> str:
     if _cursor(t) in replayed:
         return " (includes the cursor's own event)"
     if len(replayed) < len(expected) and tuple(replayed) == tuple(expected[1:]):
@@ -1033,7 +1038,7 @@ def _suffix_defect(replayed, expected, t: Transition) -> str:
     return ""
 
 
-def _ids(items) -> str:
+def _ids(items: Iterable[object]) -> str:
     return "[" + ", ".join(str(item) for item in items) + "]"
 
 

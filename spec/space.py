@@ -31,6 +31,7 @@ per-session actions from this same list.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 
 from . import actions as a
@@ -65,7 +66,7 @@ class Bounds:
             f"{self.requests} server request(s)/session, {depth}"
         )
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, int]:
         return asdict(self)
 
 
@@ -114,7 +115,7 @@ def within(state: State, bounds: Bounds) -> bool:
     )
 
 
-def _most(owners) -> int:
+def _most(owners: Iterable[str]) -> int:
     """How many items the most frequent owner has (0 for none)."""
     counts: dict[str, int] = {}
     for owner in owners:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import Protocol, TypeVar
 
 
 class SessionStatus(str, Enum):
@@ -264,7 +265,17 @@ class State:
 INITIAL_STATE = State()
 
 
-def _find(items, handle):
+class _Handled(Protocol):
+    """An entity of the state's tables: named by its handle."""
+
+    @property
+    def id(self) -> str: ...
+
+
+_T = TypeVar("_T", bound=_Handled)
+
+
+def _find(items: tuple[_T, ...], handle: str | None) -> _T | None:
     """The item named ``handle``, None when none is.
 
     Handles are minted in creation order and nothing is removed (the module's note), so
@@ -289,7 +300,7 @@ SHORT_TABLE = 16
 handle's number."""
 
 
-def _upsert(items, new):
+def _upsert(items: tuple[_T, ...], new: _T) -> tuple[_T, ...]:
     for index, item in enumerate(items):
         if item.id == new.id:
             return items[:index] + (new,) + items[index + 1 :]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from typing import Any
 
 from .actions import Action, action_from_json, action_to_json, describe
 from .profiles import DEFAULT_PROFILE, Profile
@@ -39,9 +40,9 @@ class Trace:
     profile: Profile = DEFAULT_PROFILE
     failure: Failure | None = None
     source: str = ""
-    meta: dict = field(default_factory=dict, compare=False)
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "format": TRACE_FORMAT,
             "profile": self.profile.value,

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from itertools import product
-from typing import Callable
+from typing import Any, Callable, Protocol
 
 from .actions import (
     Action,
@@ -135,6 +135,11 @@ class Transition:
     after: State
 
 
+Handled = tuple["Outcome | None", Observation, State]
+"""What a step's handler gives: the decision's outcome (``None`` for a server or network action),
+what the client saw, and the state after."""
+
+
 class NotModelled(ValueError):
     """Raised for a profile whose state machine the spec does not model."""
 
@@ -151,42 +156,49 @@ def enabled(state: State, action: Action, profile: Profile = Profile.BOUNDARY) -
     return True if condition is None else condition(state, action)
 
 
-def _stream_open(state: State, action) -> bool:
+class _OnStream(Protocol):
+    """A server or network action on one stream."""
+
+    @property
+    def stream(self) -> str: ...
+
+
+def _stream_open(state: State, action: _OnStream) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.status is StreamStatus.OPEN and _live(state, stream.session)
 
 
-def _of_kind(kind: StreamKind, condition):
+def _of_kind(kind: StreamKind, condition: Callable[[State, _OnStream], bool]) -> Callable[[State, _OnStream], bool]:
     """``condition``, for an action whose stream is of ``kind``."""
 
-    def on_stream_of_kind(state: State, action) -> bool:
+    def on_stream_of_kind(state: State, action: _OnStream) -> bool:
         stream = state.stream(action.stream)
         return stream is not None and stream.kind is kind and condition(state, action)
 
     return on_stream_of_kind
 
 
-def _stream_retained(state: State, action) -> bool:
+def _stream_retained(state: State, action: _OnStream) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.retained and _live(state, stream.session)
 
 
-def _stream_has_retained_events(state: State, action) -> bool:
+def _stream_has_retained_events(state: State, action: _OnStream) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and _live(state, stream.session) and bool(state.retained_events(stream.id))
 
 
-def _stream_connected_live(state: State, action) -> bool:
+def _stream_connected_live(state: State, action: _OnStream) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.connected and _live(state, stream.session)
 
 
-def _stream_connected(state: State, action) -> bool:
+def _stream_connected(state: State, action: _OnStream) -> bool:
     stream = state.stream(action.stream)
     return stream is not None and stream.connected
 
 
-def _request_pending_on_open_stream(state: State, action) -> bool:
+def _request_pending_on_open_stream(state: State, action: CancelRequest) -> bool:
     """A pending request whose carrying stream is open: where its cancellation goes (a request
     whose stream is gone is cancelled on the next session resumption instead, ``Pending.CANCEL``)."""
     request = state.request(action.request)
@@ -196,11 +208,11 @@ def _request_pending_on_open_stream(state: State, action) -> bool:
     return carrier is not None and carrier.status is StreamStatus.OPEN
 
 
-def _session_live(state: State, action) -> bool:
+def _session_live(state: State, action: ExpireSession) -> bool:
     return _live(state, action.session)
 
 
-_ENABLED = {
+_ENABLED: dict[type, Callable[[State, Any], bool]] = {
     EmitEvent: _stream_open,
     IssueServerRequest: _stream_open,
     Respond: _of_kind(StreamKind.POST, _stream_open),
@@ -222,7 +234,7 @@ a POST stream is not closed before its response (B10, C10 SHOULD NOT), and the r
 _ENABLED_BEFORE_POLLING = {**_ENABLED, CloseConnection: _of_kind(StreamKind.GET, _stream_connected_live)}
 
 
-def _conditions(profile: Profile) -> dict:
+def _conditions(profile: Profile) -> dict[type, Callable[[State, Any], bool]]:
     return _ENABLED if profile in SERVER_CLOSES_POST_CONNECTIONS else _ENABLED_BEFORE_POLLING
 
 
@@ -334,7 +346,7 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     """
     if status != 404 or profile not in MCP_SESSION_REVISIONS or action.side != "client":
         return None
-    session = getattr(action, "session", None)
+    session: str | None = getattr(action, "session", None)
     if session is None or not _live(state, session) or getattr(action, "last_event_id", None) is not None:
         return None  # a 404 to a cursor may refuse the cursor: branch 3's refusal, MCP's silence (rules §3.2)
     if any(s.kind is StreamKind.POST and s.status is StreamStatus.OPEN for s in state.streams_of(session)):
@@ -342,14 +354,14 @@ def ended_at_will(state: State, action: Action, status: int | None, profile: Pro
     return session
 
 
-def _resumption_with(state: State, action: Action, outcome, plan: tuple[Pending, ...], primed: bool = False) -> Transition:
+def _resumption_with(state: State, action: Action, outcome: Outcome, plan: tuple[Pending, ...], primed: bool = False) -> Transition:
     session = getattr(action, "session", None)
     assert session is not None  # a session resumption names its live session
     observation, after = _resume_session(state, session, outcome, plan, primed)
     return _finish(state, action, outcome, observation, after)
 
 
-def _finish(state: State, action: Action, outcome, observation: Observation, after: State) -> Transition:
+def _finish(state: State, action: Action, outcome: Outcome | None, observation: Observation, after: State) -> Transition:
     closed = observation.closed
     ended = _closed_connections(state, after)
     if ended:
@@ -400,7 +412,7 @@ def _answer(status: int, error: int | None) -> Observation:
     return Observation(status, error=error)
 
 
-def _initialize(state: State, action: Initialize, profile: Profile):
+def _initialize(state: State, action: Initialize, profile: Profile) -> Handled:
     outcome = decide_headers(state, Method.POST_INITIALIZE, None, None, None, profile)
     if outcome.branch is not Branch.NEW_SESSION:
         return outcome, _answer(outcome.status, outcome.error), state
@@ -409,7 +421,7 @@ def _initialize(state: State, action: Initialize, profile: Profile):
     return outcome, Observation(outcome.status, session=session), after
 
 
-def _call_tool(state: State, action: CallTool, profile: Profile):
+def _call_tool(state: State, action: CallTool, profile: Profile) -> Handled:
     outcome = decide_headers(state, Method.POST_REQUEST, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
         return outcome, _answer(outcome.status, outcome.error), state
@@ -419,7 +431,7 @@ def _call_tool(state: State, action: CallTool, profile: Profile):
     return outcome, Observation(outcome.status, stream=stream), after
 
 
-def _reconnect(state: State, action: Reconnect, profile: Profile):
+def _reconnect(state: State, action: Reconnect, profile: Profile) -> Handled:
     outcome = decide_headers(state, Method.GET, action.session, action.last_event_id, None, profile)
     if outcome.branch is Branch.STREAM_RESUMPTION:
         return outcome, *_resume_stream(state, outcome)
@@ -429,7 +441,7 @@ def _reconnect(state: State, action: Reconnect, profile: Profile):
     return outcome, _answer(outcome.status, outcome.error), state
 
 
-def _resume_stream(state: State, outcome: Outcome, status: int | None = None):
+def _resume_stream(state: State, outcome: Outcome, status: int | None = None) -> tuple[Observation, State]:
     """Branch 1: the replay, then the stream continues on the new connection; a
     connection still open to it closes first (never two connections to one
     stream, docs/design.md §2). ``status``: the answer's, when not the outcome's."""
@@ -442,7 +454,7 @@ def _resume_stream(state: State, outcome: Outcome, status: int | None = None):
 
 
 def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pending, ...] | None = None,
-                    primed: bool = False):
+                    primed: bool = False) -> tuple[Observation, State]:
     """Branch 2: a fresh GET stream; each request of ``outcome.reemit`` re-emitted
     on it, cancelled on it, or left, as ``plan`` says (all re-emitted by default);
     ``primed``: a priming event first (MCP D8)."""
@@ -468,7 +480,7 @@ def _resume_session(state: State, session: str, outcome: Outcome, plan: tuple[Pe
     return Observation(outcome.status, stream=stream, events=tuple(delivered)), after
 
 
-def _answer_request(state: State, action: AnswerRequest, profile: Profile):
+def _answer_request(state: State, action: AnswerRequest, profile: Profile) -> Handled:
     outcome = decide_headers(state, Method.POST_RESPONSE, action.session, None, action.request, profile)
     if outcome.branch is not Branch.SESSION_REQUEST:
         return outcome, _answer(outcome.status, outcome.error), state
@@ -479,7 +491,7 @@ def _answer_request(state: State, action: AnswerRequest, profile: Profile):
     return outcome, _answer(outcome.status, outcome.error), after
 
 
-def _delete_session(state: State, action: DeleteSession, profile: Profile):
+def _delete_session(state: State, action: DeleteSession, profile: Profile) -> Handled:
     outcome = decide_headers(state, Method.DELETE, action.session, None, None, profile)
     if outcome.branch is not Branch.SESSION_TERMINATION:
         return outcome, _answer(outcome.status, outcome.error), state
@@ -487,7 +499,7 @@ def _delete_session(state: State, action: DeleteSession, profile: Profile):
     return outcome, _answer(outcome.status, outcome.error), _end_session(state, action.session, SessionStatus.DELETED)
 
 
-def _restart_client(state: State, action: RestartClient, profile: Profile):
+def _restart_client(state: State, action: RestartClient, profile: Profile) -> Handled:
     forgotten = tuple(ClientSession(entry.session) for entry in state.client)
     return None, _NOTHING, state.with_client(forgotten)
 
@@ -495,27 +507,27 @@ def _restart_client(state: State, action: RestartClient, profile: Profile):
 # -- network and server actions -------------------------------------------------
 
 
-def _drop_connection(state: State, action: DropConnection | CloseConnection, profile: Profile):
+def _drop_connection(state: State, action: DropConnection | CloseConnection, profile: Profile) -> Handled:
     stream = state.held_stream(action.stream)
     return None, _NOTHING, state.with_stream(_stream_with(stream, connected=False))
 
 
-def _evict_event(state: State, action: EvictEvent, profile: Profile):
+def _evict_event(state: State, action: EvictEvent, profile: Profile) -> Handled:
     stream = state.held_stream(action.stream)
     return None, _NOTHING, state.with_stream(_stream_with(stream, evicted=stream.evicted + 1))
 
 
-def _emit_event(state: State, action: EmitEvent, profile: Profile):
+def _emit_event(state: State, action: EmitEvent, profile: Profile) -> Handled:
     return _send_on_stream(state, action.stream, request=None)
 
 
-def _issue_server_request(state: State, action: IssueServerRequest, profile: Profile):
+def _issue_server_request(state: State, action: IssueServerRequest, profile: Profile) -> Handled:
     stream = state.held_stream(action.stream)
     request = ServerRequest(state.next_request_id(), stream.session, stream.id)
     return _send_on_stream(state.with_request(request), stream.id, request=request.id)
 
 
-def _send_on_stream(state: State, stream_id: str, request: str | None = None, **event_fields):
+def _send_on_stream(state: State, stream_id: str, request: str | None = None, **event_fields: Any) -> Handled:
     """One event on ``stream_id`` (carrying ``request``, or ``Event``'s other ``event_fields``),
     delivered if the stream is connected, stored for replay either way."""
     stream = state.held_stream(stream_id)
@@ -525,14 +537,14 @@ def _send_on_stream(state: State, stream_id: str, request: str | None = None, **
     return None, Observation(event=event.id, request=request, events=delivered), after
 
 
-def _cancel_request(state: State, action: CancelRequest, profile: Profile):
+def _cancel_request(state: State, action: CancelRequest, profile: Profile) -> Handled:
     """``notifications/cancelled`` on the request's carrying stream; the request ends."""
     request = state.held_request(action.request)
     _, observed, after = _send_on_stream(state, request.stream, cancels=request.id)
     return None, observed, after.with_request(_request_with(request, RequestStatus.CANCELLED))
 
 
-def _respond(state: State, action: Respond, profile: Profile):
+def _respond(state: State, action: Respond, profile: Profile) -> Handled:
     """The call's response as the POST stream's last event, then the stream ends (MCP B8, B11, D11)."""
     stream = state.held_stream(action.stream)
     _, observed, after = _send_on_stream(state, stream.id, response=True)
@@ -541,19 +553,19 @@ def _respond(state: State, action: Respond, profile: Profile):
     return None, answered, after.with_stream(ended)
 
 
-def _end_stream(state: State, action: EndStream, profile: Profile):
+def _end_stream(state: State, action: EndStream, profile: Profile) -> Handled:
     stream = state.held_stream(action.stream)
     ended = _stream_with(stream, status=StreamStatus.ENDED, connected=False)
     return None, _NOTHING, state.with_stream(ended)
 
 
-def _expire_stream(state: State, action: ExpireStream, profile: Profile):
+def _expire_stream(state: State, action: ExpireStream, profile: Profile) -> Handled:
     stream = state.held_stream(action.stream)
     expired = _stream_with(stream, status=StreamStatus.EXPIRED, connected=False)
     return None, _NOTHING, state.with_stream(expired)
 
 
-def _expire_session(state: State, action: ExpireSession, profile: Profile):
+def _expire_session(state: State, action: ExpireSession, profile: Profile) -> Handled:
     return None, _NOTHING, _end_session(state, action.session, SessionStatus.EXPIRED)
 
 
@@ -630,7 +642,7 @@ def _forget_request(state: State, session_id: str | None, request_id: str) -> St
     return state.with_client_session(ClientSession(entry.session, entry.cursors, seen))
 
 
-_HANDLERS: dict[type, Callable[..., tuple[Outcome | None, Observation, State]]] = {
+_HANDLERS: dict[type, Callable[..., Handled]] = {
     Initialize: _initialize,
     CallTool: _call_tool,
     Reconnect: _reconnect,

@@ -16,7 +16,9 @@ One grading rule for every catalog entry:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from enum import Enum
+from typing import Protocol
 
 from .catalog import level
 from .profiles import Level, Profile
@@ -56,18 +58,25 @@ def verdict_for_broken(rule_id: str, profile: Profile, case: str | None = None, 
     return verdict
 
 
-def verdict_for_finding(finding, profile: Profile) -> Verdict:
+class HasRule(Protocol):
+    """A finding, as the verdicts read it: its ``rule`` (and, optionally, ``case`` and ``outside``)."""
+
+    @property
+    def rule(self) -> str: ...
+
+
+def verdict_for_finding(finding: HasRule, profile: Profile) -> Verdict:
     """The verdict of one finding (anything with ``rule`` and, optionally, ``case`` and ``outside``)."""
     return verdict_for_broken(finding.rule, profile, getattr(finding, "case", None), getattr(finding, "outside", False))
 
 
-def allowed(finding, profile: Profile) -> bool:
+def allowed(finding: HasRule, profile: Profile) -> bool:
     """Whether ``finding`` shows a behaviour ``profile`` allows (its verdict is PASS): reported
     as a note, never as a broken rule."""
     return verdict_for_finding(finding, profile) is Verdict.PASS
 
 
-def worst(verdicts) -> Verdict:
+def worst(verdicts: Iterable[Verdict]) -> Verdict:
     """The worst of ``verdicts`` (PASS for none)."""
     found = set(verdicts)
     for verdict in SEVERITY_ORDER:

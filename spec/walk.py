@@ -27,7 +27,7 @@ Standard library only, no I/O; nothing here knows what a node is.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Hashable, Iterable
+from typing import Any, Callable, Hashable, Iterable, Mapping
 
 Successors = Callable[[Hashable, object], Iterable[tuple[object, Hashable, object]]]
 """``successors(key, node)`` -> ``(step, successor key, successor)`` triples."""
@@ -50,7 +50,7 @@ class BreadthFirst:
     def __init__(self, root_key: Hashable, root: object) -> None:
         self.root_key = root_key
         self.root = root
-        self.parents: dict = {root_key: None}
+        self.parents: dict[Hashable, tuple[Hashable, object] | None] = {root_key: None}
         self.levels: list[int] = [1]
         self.depth = 0
         self.expanded = 0
@@ -58,7 +58,7 @@ class BreadthFirst:
 
     def run(self, successors: Successors, depth: int | None = None,
             order: Callable[[object], Any] | None = None,
-            level: Callable[[list], None] | None = None) -> "BreadthFirst":
+            level: Callable[[list[tuple[Hashable, object]]], None] | None = None) -> "BreadthFirst":
         """Expand the levels 0, 1, ... up to ``depth - 1`` (all of them when ``depth``
         is None), each node once, in the order ``successors`` yields; return ``self``.
 
@@ -80,7 +80,7 @@ class BreadthFirst:
             while frontier and (depth is None or self.depth < depth):
                 if level is not None:
                     level(frontier)
-                next_frontier: list = []
+                next_frontier: list[tuple[Hashable, object]] = []
                 add = next_frontier.append
                 for key, node in frontier:
                     for step, successor_key, successor in successors(key, node):
@@ -98,7 +98,7 @@ class BreadthFirst:
             self.stopped = True
         return self
 
-    def path_to(self, key: Hashable) -> tuple:
+    def path_to(self, key: Hashable) -> tuple[object, ...]:
         """The steps from the root to ``key``; ``KeyError`` for a key not found."""
         return path_to(self.parents, key)
 
@@ -108,7 +108,7 @@ def breadth_first(root_key: Hashable, root: object, successors: Successors, dept
     return BreadthFirst(root_key, root).run(successors, depth)
 
 
-def path_to(parents: dict, key: Hashable) -> tuple:
+def path_to(parents: Mapping[Hashable, tuple[Hashable, object] | None], key: Hashable) -> tuple[object, ...]:
     """The steps from the root to ``key`` in a breadth-first ``parents`` map
     (key -> ``(parent key, step)``, ``None`` at the root); ``KeyError`` for a key
     not in the map."""

@@ -62,7 +62,7 @@ NOTIFICATION_202 = "sessionless-notification-202"
 Check = Callable[[SessionlessState, SessionlessAction, Observation], list[str]]
 
 
-def no_server_requests(before, action, observed) -> list[str]:
+def no_server_requests(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     return [
         f"the server sent a request of its own ({m.about}) on stream {m.stream}: input requests travel "
         "inside an InputRequiredResult"
@@ -70,7 +70,7 @@ def no_server_requests(before, action, observed) -> list[str]:
     ]
 
 
-def close_cancels(before, action, observed) -> list[str]:
+def close_cancels(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     cancelled = _cancelled(before, action)
     return [
         f"sent a {m.kind.value} about {m.about} on stream {m.stream} after the client closed the stream of "
@@ -79,14 +79,14 @@ def close_cancels(before, action, observed) -> list[str]:
     ]
 
 
-def retry_answered_under_its_id(before, action, observed) -> list[str]:
+def retry_answered_under_its_id(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     return [
         f"answered retry {m.stream} under the id of {m.about}, the request it retries: a retry is a new request"
         for m in observed.messages if _judged_here(m, before, action) and m.about in _retried_by(before, action, m.stream)
     ]
 
 
-def request_scope(before, action, observed) -> list[str]:
+def request_scope(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """Each message on the response stream of the request it is about (F6)."""
     homes = _homes(before, action, observed)
     problems = []
@@ -98,7 +98,7 @@ def request_scope(before, action, observed) -> list[str]:
     return problems
 
 
-def one_final_response(before, action, observed) -> list[str]:
+def one_final_response(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """The final response ends its stream (F8, SHOULD): nothing final comes after it."""
     homes = _homes(before, action, observed)
     problems = []
@@ -111,7 +111,7 @@ def one_final_response(before, action, observed) -> list[str]:
     return problems
 
 
-def final_ends_stream(before, action, observed) -> list[str]:
+def final_ends_stream(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """The final response ends its stream (F8, SHOULD): a stream the server held open after it
     (``Observation.held_open``) breaks it."""
     if not isinstance(action, (SendResult, RequireInput)) or not observed.held_open:
@@ -119,14 +119,14 @@ def final_ends_stream(before, action, observed) -> list[str]:
     return [f"the response stream of {action.call} stayed open after its final response"]
 
 
-def _scoped(before, action, observed) -> list[Message]:
+def _scoped(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[Message]:
     """The messages the scope checks judge: not a server request, not about a cancelled
     request, not a retry's answer under an id it retries (each has a rule of its own)."""
     return [m for m in observed.messages
             if _judged_here(m, before, action) and m.about not in _retried_by(before, action, m.stream)]
 
 
-def get_405(before, action, observed) -> list[str]:
+def get_405(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     if not isinstance(action, (LegacyGet, LegacyDelete)):
         return []
     method = "GET" if isinstance(action, LegacyGet) else "DELETE"
@@ -136,7 +136,7 @@ def get_405(before, action, observed) -> list[str]:
     return problems
 
 
-def ignores_headers(before, action, observed) -> list[str]:
+def ignores_headers(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     problems = []
     if observed.session is not None:
         problems.append(f"the response carried Mcp-Session-Id {observed.session}")
@@ -149,7 +149,7 @@ def ignores_headers(before, action, observed) -> list[str]:
     return problems
 
 
-def refuses_invalid(before, action, observed) -> list[str]:
+def refuses_invalid(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """A request the server cannot take as sent gets its fault's status and error (F12-F14, F16);
     anything it delivers is ``request_scope``'s (no stream of it is open)."""
     if not isinstance(action, SendInvalid):
@@ -164,7 +164,7 @@ def refuses_invalid(before, action, observed) -> list[str]:
     return []
 
 
-def notification_202(before, action, observed) -> list[str]:
+def notification_202(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """A POSTed notification gets 202 when accepted, an error status (4xx, 5xx) when not (F4)."""
     if not isinstance(action, SendNotification) or observed.status == STATUS[SendNotification]:
         return []
@@ -174,7 +174,7 @@ def notification_202(before, action, observed) -> list[str]:
             "status"]
 
 
-def status(before, action, observed) -> list[str]:
+def status(before: SessionlessState, action: SessionlessAction, observed: Observation) -> list[str]:
     """A POST's status (``agreement`` when no rule above names it)."""
     expected = STATUS.get(type(action))
     if expected is None or observed.status == expected or isinstance(action, (LegacyGet, LegacyDelete, SendNotification)):
@@ -224,24 +224,24 @@ def check_step(before: SessionlessState, action: SessionlessAction, observed: Ob
 # -- helpers ------------------------------------------------------------------------------
 
 
-def _cancelled(before: SessionlessState, action) -> set[str]:
+def _cancelled(before: SessionlessState, action: SessionlessAction) -> set[str]:
     cancelled = {c.id for c in before.calls if c.status is CallStatus.CANCELLED}
     return cancelled | ({action.call} if isinstance(action, CloseStream) else set())
 
 
-def _judged_here(message: Message, before, action) -> bool:
+def _judged_here(message: Message, before: SessionlessState, action: SessionlessAction) -> bool:
     """Not a server request nor about a cancelled request: those have rules of their own."""
     return message.kind is not MessageKind.REQUEST and message.about not in _cancelled(before, action)
 
 
-def _retried_by(before: SessionlessState, action, stream: str) -> tuple[str, ...]:
+def _retried_by(before: SessionlessState, action: SessionlessAction, stream: str) -> tuple[str, ...]:
     """The ids the request answered on ``stream`` retries."""
     if isinstance(action, RetryWithInput) and stream == action.id:
         return (action.call,) + before.retried_ids(action.call)
     return before.retried_ids(stream)
 
 
-def _homes(before: SessionlessState, action, observed: Observation) -> set[str]:
+def _homes(before: SessionlessState, action: SessionlessAction, observed: Observation) -> set[str]:
     """The response streams this step may send on: the stream a request opened, or
     the open request a server action is about."""
     if isinstance(action, (SendRequest, RetryWithInput)):

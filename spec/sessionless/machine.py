@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, replace
 from enum import Enum
-from typing import ClassVar, Union
+from typing import Callable, ClassVar, Union
 
 from ..headers import MALFORMED_EVENT, MALFORMED_SESSION, UNKNOWN_EVENT, UNKNOWN_SESSION
 
@@ -59,6 +59,13 @@ class SessionlessState:
 
     def call(self, call_id: str | None) -> Call | None:
         return next((c for c in self.calls if c.id == call_id), None)
+
+    def held_call(self, call_id: str | None) -> Call:
+        """The request ``call_id``, which the caller knows the state holds (``KeyError`` otherwise)."""
+        call = self.call(call_id)
+        if call is None:
+            raise KeyError(f"the state holds no request {call_id}")
+        return call
 
     def next_call_id(self) -> str:
         return f"Q{len(self.calls) + 1}"
@@ -319,41 +326,45 @@ def step(state: SessionlessState, action: SessionlessAction) -> Transition:
     return Transition(state, action, observation, after)
 
 
-def _open(state, action):
+Handled = tuple[Observation, SessionlessState]
+"""What a step's handler gives: what the client saw, and the state after."""
+
+
+def _open(state: SessionlessState, action: SendRequest | RetryWithInput) -> Handled:
     retries = action.call if isinstance(action, RetryWithInput) else None
     return Observation(200, call=action.id), state.with_call(Call(action.id, retries))
 
 
-def _close(state, action):
-    call = state.call(action.call)
+def _close(state: SessionlessState, action: CloseStream) -> Handled:
+    call = state.held_call(action.call)
     return Observation(closed=(call.id,)), state.with_call(replace(call, status=CallStatus.CANCELLED))
 
 
-def _refuse(state, action):
+def _refuse(state: SessionlessState, action: SessionlessAction) -> Handled:
     return Observation(STATUS[type(action)]), state
 
 
-def _refuse_invalid(state, action):
+def _refuse_invalid(state: SessionlessState, action: SendInvalid) -> Handled:
     status, error = REFUSAL[action.fault]
     return Observation(status, error=error), state
 
 
-def _progress(state, action):
-    call = state.call(action.call)
+def _progress(state: SessionlessState, action: SendProgress) -> Handled:
+    call = state.held_call(action.call)
     message = Message(call.id, call.id, MessageKind.NOTIFICATION)
     return Observation(messages=(message,)), state.with_call(replace(call, notified=call.notified + 1))
 
 
-def _finish(kind: MessageKind, status: CallStatus):
-    def handler(state, action):
-        call = state.call(action.call)
+def _finish(kind: MessageKind, status: CallStatus) -> Callable[[SessionlessState, RequireInput | SendResult], Handled]:
+    def handler(state: SessionlessState, action: RequireInput | SendResult) -> Handled:
+        call = state.held_call(action.call)
         observation = Observation(messages=(Message(call.id, call.id, kind),), closed=(call.id,))
         return observation, state.with_call(replace(call, status=status))
 
     return handler
 
 
-_HANDLERS = {
+_HANDLERS: dict[type, Callable[..., Handled]] = {
     SendRequest: _open,
     RetryWithInput: _open,
     SendInvalid: _refuse_invalid,
