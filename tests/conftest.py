@@ -12,7 +12,8 @@
   worker takes the next test; the tests of a module that share a module-scoped fixture carry
   ``pytest.mark.xdist_group`` with the module's name, so that one worker runs them and makes
   the fixture once. ``-n auto`` is ``WORKERS_PER_CORE`` workers a core when the slow tier runs.
-  The slow tier's tests are collected first, so the longest start first.
+  The slow tier's tests are collected first. Bytecode is written and read by every interpreter
+  the suite starts, wherever ``PYTHONDONTWRITEBYTECODE`` is set (``[tool.pytest_env]``, pytest-env).
 - ``pytester`` runs the test kit's plugin the way a user's suite does.
 - The expensive runs are session-scoped and made once for the whole session, not
   once per xdist worker (``SharedRuns``): ``prove_outcome(profile)`` (a whole

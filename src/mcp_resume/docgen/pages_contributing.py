@@ -77,6 +77,8 @@ def contributing_page() -> str:
         "`tests/conftest.py`, made once per test session and shared by every xdist worker through lock files "
         "(`SharedRuns`, the pattern pytest-xdist documents). A test that uses a module-scoped fixture carries "
         "`@pytest.mark.xdist_group(\"<module>\")`, so that one worker runs those tests and makes the fixture once. "
+        "Every interpreter the suite starts writes and reads bytecode, also where `PYTHONDONTWRITEBYTECODE` is set "
+        "(pytest-env, `[tool.pytest_env]` in `pyproject.toml`). "
         "The suite's machine runs take `SUITE_EXAMPLES` (200, `tests/helpers`) Hypothesis "
         "examples, two fifths of the default, where every run that passes is fully covered. A test covers a rule when it carries `@pytest.mark.covers(\"<rule>\")`; the rule pages "
         "list those tests. Test servers written by the same hands as the judge share its reading of MCP, so a "
