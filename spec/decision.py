@@ -24,7 +24,7 @@ from enum import Enum
 
 from .headers import EventClass, SessionClass, classify_event, classify_session
 from .profiles import SESSION_ERA, Profile
-from .state import RequestStatus, State, Stream, StreamKind, StreamStatus
+from .state import RequestStatus, State, StreamKind, StreamStatus
 
 
 class Method(str, Enum):
@@ -292,9 +292,8 @@ def _decide_in_live_session(method: Method, event: EventClass, strict: bool) -> 
 
 def _refine_stream_resumption(state: State, last_event_id: str, statuses: frozenset[int]) -> tuple[frozenset[int], str, tuple[str, ...]]:
     """Branch 1: the accepted statuses, the stream resumed and the events to replay."""
-    event = state.event(last_event_id)
-    assert event is not None  # classified RETAINED
-    stream = _stream(state, event.stream)
+    event = state.held_event(last_event_id)  # classified RETAINED
+    stream = state.held_stream(event.stream)
     events = state.retained_events(event.stream)
     after = tuple(e.id for e in events[events.index(event) + 1 :])
     if stream.connected:
@@ -315,7 +314,7 @@ def _refine_session_resumption(state: State, session: str, statuses: frozenset[i
     accepted only while no pending request of the session has lost its connection: one
     that has would be stranded, which is ``reemit-pending``'s finding, not a change of the
     session's identity."""
-    reemit = tuple(r.id for r in state.pending_requests(session) if not _stream(state, r.stream).connected)
+    reemit = tuple(r.id for r in state.pending_requests(session) if not state.held_stream(r.stream).connected)
     get_connected = any(s.kind is StreamKind.GET and s.connected for s in state.streams_of(session))
     refusals = SECOND_CONNECTION_REFUSALS | {METHOD_NOT_ALLOWED} if get_connected else frozenset({METHOD_NOT_ALLOWED, CONFLICT})
     strands = strict and bool(reemit)
@@ -325,9 +324,8 @@ def _refine_session_resumption(state: State, session: str, statuses: frozenset[i
 def _exact_after_eviction(state: State, last_event_id: str) -> tuple[str, tuple[str, ...]] | None:
     """For a cursor a ring buffer evicted: its stream and the events after it, when every one
     of them is still retained (the cursor is the last event evicted); else ``None``."""
-    event = state.event(last_event_id)
-    assert event is not None  # classified EVICTED
-    stream = _stream(state, event.stream)
+    event = state.held_event(last_event_id)  # classified EVICTED
+    stream = state.held_stream(event.stream)
     if state.position_in_stream(event) != stream.evicted - 1:
         return None
     return stream.id, tuple(e.id for e in state.retained_events(stream.id))
@@ -340,10 +338,3 @@ def _refine_response(state: State, session: str | None, request: str | None, sta
     pending = answered is not None and answered.session == session and answered.status is RequestStatus.PENDING
     return statuses if pending else frozenset({202, 400})
 
-
-def _stream(state: State, stream_id: str) -> Stream:
-    """The stream ``stream_id`` of ``state``: every event and request the decision reads names a
-    stream the state holds."""
-    stream = state.stream(stream_id)
-    assert stream is not None, stream_id
-    return stream

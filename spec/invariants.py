@@ -421,7 +421,7 @@ def session_identity_stable(t: Transition) -> Sequence[Problem]:
         return []
     if isinstance(t.action, Initialize):
         return [f"initialize answered with session id {named}, which already names a session"] if t.before.session(named) else []
-    session = getattr(t.action, "session", None)
+    session = _named_session(t)
     if t.outcome.session_class is SessionClass.LIVE and named != session:
         return [f"a request of session {session} was answered under session id {named}"]
     return []
@@ -439,7 +439,7 @@ def refusal_names_no_session(t: Transition) -> Sequence[Problem]:
     session_class = t.outcome.session_class
     if session_class is SessionClass.LIVE:
         return []
-    sent = getattr(t.action, "session", None)
+    sent = _named_session(t)
     if session_class is SessionClass.MALFORMED:
         return [f"{t.outcome.branch.value}: the answer carries an Mcp-Session-Id back to a malformed one, which names no session"]
     if named != sent and t.observation.status is not None and 200 <= t.observation.status < 300:
@@ -497,7 +497,7 @@ def _judges_version(t: Transition) -> bool:
     """``t`` is a request of a live session that carried an unsupported ``MCP-Protocol-Version``."""
     if t.outcome is None or not t.observation.version_unsupported:
         return False
-    session = t.before.session(getattr(t.action, "session", None))
+    session = t.before.session(_named_session(t))
     return session is not None and session.status is SessionStatus.LIVE
 
 
@@ -579,7 +579,7 @@ def no_duplicate_tool_call(t: Transition) -> Sequence[Problem]:
     if _response_lost(t):
         return [f"the response to the request on {t.observation.about} never reached its open connection: its "
                 "client sends the call again"]
-    session = getattr(t.action, "session", None)
+    session = _named_session(t)
     if t.outcome is None or t.observation.status != 404 or t.outcome.session_class is not SessionClass.LIVE:
         return []
     unfinished = [s.id for s in t.before.streams_of(session) if s.kind is StreamKind.POST and s.status is StreamStatus.OPEN]
@@ -591,9 +591,9 @@ def no_duplicate_tool_call(t: Transition) -> Sequence[Problem]:
 Check = Callable[[Transition], Sequence[Problem]]
 """A server check: a transition's violations of one rule."""
 
-_C = TypeVar("_C", bound=Callable[[Transition], Sequence[Problem]])
+_C = TypeVar("_C", bound=Check)
 
-SERVER_CHECKS: tuple[tuple[str, Callable[[Transition], Sequence[Problem]]], ...] = (
+SERVER_CHECKS: tuple[tuple[str, Check], ...] = (
     ("no-cross-session", no_cross_session),
     ("server-request-ownership", server_request_ownership),
     ("replay-suffix", replay_suffix),
@@ -740,7 +740,7 @@ def _expired_stream(t: Transition) -> bool:
 def _strangers_reachable(t: Transition) -> bool:
     """Events of another session (or, on a stream resumption, of another stream) exist
     that the server could have delivered on this step's connection."""
-    cursor = getattr(t.action, "last_event_id", None)
+    cursor = _cursor(t)
     if not t.observation.events and t.before.event(cursor) is None:
         return False
     all_streams = t.before.streams
@@ -897,7 +897,7 @@ def _disagreement(t: Transition, expected: Observation) -> list[Finding]:
 
 
 def _succeeded(t: Transition, branch: Branch) -> bool:
-    return t.outcome is not None and t.outcome.branch is branch and t.observation.status == 200
+    return _success(t, branch) is not None
 
 
 def _outcome(t: Transition) -> Outcome:
@@ -945,7 +945,7 @@ def _connection_session(t: Transition, item: Delivered) -> str | None:
     session its request named; for a server action, the session the stream's
     connection was opened under."""
     if t.outcome is not None:
-        return getattr(t.action, "session", None)
+        return _named_session(t)
     stream = t.before.stream(item.stream)
     return stream.session if stream is not None else None
 
@@ -997,7 +997,7 @@ def _status_rule(t: Transition) -> str:
         return outcome.rule
     if outcome.strands and _is_refusal(status) and status != 404:
         return "reemit-pending"
-    if status == 404 and outcome.session_class is SessionClass.LIVE and getattr(t.action, "last_event_id", None):
+    if status == 404 and outcome.session_class is SessionClass.LIVE and _cursor(t):
         return "reject-foreign-event-id"  # a cursor refused as if the session were gone (404 is for sessions)
     if status == 404 and outcome.session_class is SessionClass.LIVE:
         session = _named_session(t)

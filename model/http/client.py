@@ -685,7 +685,8 @@ async def _close_quietly(response: httpx.Response) -> None:
     connection) goes on in the background rather than being cut off half done."""
     closing = asyncio.ensure_future(response.aclose())
     _CLOSING.add(closing)
-    closing.add_done_callback(_retrieved)
+    closing.add_done_callback(_CLOSING.discard)
+    closing.add_done_callback(retrieve_exception)
     try:
         await asyncio.wait_for(asyncio.shield(closing), CLOSE_WAIT_SECONDS)
     except Exception:  # closing a broken connection may fail or hang; nothing is lost
@@ -696,9 +697,10 @@ _CLOSING: set[asyncio.Future] = set()
 """Closes still going on after their wait (a task nobody holds may be collected half done)."""
 
 
-def _retrieved(task: asyncio.Future) -> None:
-    _CLOSING.discard(task)
-    if not task.cancelled():
-        task.exception()  # a failed close is nothing to report
+def retrieve_exception(future: asyncio.Future) -> None:
+    """Take a finished future's exception, so that asyncio does not log it: a failed close, or a
+    read cut at shutdown, is nothing to report (an ``add_done_callback`` callback)."""
+    if not future.cancelled():
+        future.exception()
 
 

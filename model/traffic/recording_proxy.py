@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from mcp_resume.model.http.asgi import read_body
-from mcp_resume.model.http.client import SseStreamReader, tls_context
+from mcp_resume.model.http.client import SseStreamReader, retrieve_exception, tls_context
 from mcp_resume.model.http.evidence import End, ErrorKind, Exchange, SseEvent
 from mcp_resume.model.traffic.records import Record, json_or_text
 from mcp_resume.model.traffic.recording import Fanout
@@ -172,7 +172,7 @@ class RecordingProxy:
         try:
             while True:
                 chunk = asyncio.ensure_future(chunks.__anext__())
-                chunk.add_done_callback(_retrieved)
+                chunk.add_done_callback(retrieve_exception)
                 done, _ = await asyncio.wait({chunk, gone}, return_when=asyncio.FIRST_COMPLETED)
                 if gone in done:
                     chunk.cancel()
@@ -236,12 +236,6 @@ class RecordingProxy:
                 await self.aclose()
                 await send({"type": "lifespan.shutdown.complete"})
                 return
-
-
-def _retrieved(future: asyncio.Future) -> None:
-    """Take a finished read's exception (a stream cut at shutdown) so asyncio does not log it."""
-    if not future.cancelled():
-        future.exception()
 
 
 async def _disconnected(receive) -> None:

@@ -18,3 +18,9 @@ def test_every_package_folder_is_listed_in_pyproject():
             found.add(".".join((package, *relative.parts)))
     assert found - listed == set(), "add these to [tool.setuptools] packages"
     assert listed - found == set(), "these listed packages have no folder"
+
+
+def test_the_package_ships_its_pep_561_marker():
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    assert "py.typed" in package_data["mcp_resume"]
+    assert (ROOT / "src" / "mcp_resume" / "py.typed").is_file()

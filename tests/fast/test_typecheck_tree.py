@@ -22,10 +22,3 @@ def test_the_tree_has_every_mapped_package_where_an_install_puts_it(tmp_path):
     assert not (tree / "mcp_resume" / "__pycache__").exists()
     assert (ROOT / "spec" / "catalog.py").exists()  # the tree's removal leaves the sources alone
 
-
-def test_the_package_ships_its_pep_561_marker():
-    import tomllib
-
-    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
-    assert "py.typed" in package_data["mcp_resume"]
-    assert (ROOT / "src" / "mcp_resume" / "py.typed").is_file()

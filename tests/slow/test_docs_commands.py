@@ -9,6 +9,8 @@ import pytest
 from mcp_resume.cli import build_parser
 from mcp_resume.docgen.pages_commands import commands_page, usage
 
+pytestmark = pytest.mark.xdist_group("test_docs_commands")  # every test shares a module-scoped fixture
+
 
 def _subcommands(parser: argparse.ArgumentParser, path=()):
     """Every (path, parser) under ``parser``, found through argparse's own subparsers class: a second
@@ -25,7 +27,6 @@ def real():
     return build_parser(), commands_page()
 
 
-@pytest.mark.xdist_group("test_docs_commands")  # shares a module-scoped fixture
 def test_every_command_of_the_parser_has_a_section_with_its_usage_description_and_epilog(real):
     parser, page = real
     found = list(_subcommands(parser))
@@ -39,7 +40,6 @@ def test_every_command_of_the_parser_has_a_section_with_its_usage_description_an
                 assert text in page, f"{name}: {text[:60]}"
 
 
-@pytest.mark.xdist_group("test_docs_commands")  # shares a module-scoped fixture
 def test_every_option_of_every_command_is_listed_with_its_help(real):
     parser, page = real
     for _path, child in [((), parser), *_subcommands(parser)]:

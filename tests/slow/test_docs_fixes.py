@@ -16,6 +16,8 @@ from mcp_resume.spec.sources import SOURCES, anchor
 
 from tests.helpers import ROOT
 
+pytestmark = pytest.mark.xdist_group("test_docs_fixes")  # every test shares a module-scoped fixture
+
 
 LINK = re.compile(r"\]\(\.\./sources\.md#([a-z0-9-]+)\)")
 
@@ -31,13 +33,11 @@ def anchors():
     return set(re.findall(r'<a id="([a-z0-9-]+)"></a>', sources_page(None)))
 
 
-@pytest.mark.xdist_group("test_docs_fixes")  # shares a module-scoped fixture
 def test_sources_gives_every_id_an_anchor(anchors):
     assert anchors == {anchor(source_id) for source_id in SOURCES}
     assert len(anchors) == len(SOURCES)
 
 
-@pytest.mark.xdist_group("test_docs_fixes")  # shares a module-scoped fixture
 def test_every_rule_page_says_how_to_fix_it_with_the_known_sdks_remedies(pages):
     for rule in RULES:
         text = pages[rule.id]
@@ -49,7 +49,6 @@ def test_every_rule_page_says_how_to_fix_it_with_the_known_sdks_remedies(pages):
     assert "BoundedEventStore" in pages["no-cross-session"] and "millisecond" in pages["replay-suffix"]
 
 
-@pytest.mark.xdist_group("test_docs_fixes")  # shares a module-scoped fixture
 def test_every_mcp_rule_id_on_a_rule_page_links_to_its_gist(pages, anchors):
     for rule in RULES:
         text = pages[rule.id]

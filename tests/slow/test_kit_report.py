@@ -11,6 +11,8 @@ from mcp_types import JSONRPCNotification
 from tests.helpers import event_stores as stores
 from mcp_resume.testing import ISOLATION_STATEMENT, PER_SESSION, SHARED, check_event_store
 
+pytestmark = pytest.mark.xdist_group("test_kit_report")  # every test shares a module-scoped fixture
+
 
 class _SendsAStrangerStore(stores.MemoryEventStore):
     """Replays, after the real events, a log message it never stored (with a long payload)."""
@@ -34,7 +36,6 @@ def stranger():
     return check_event_store(_SendsAStrangerStore, examples=20, deployment=PER_SESSION)
 
 
-@pytest.mark.xdist_group("test_kit_report")  # shares a module-scoped fixture
 def test_a_store_that_leaks_between_sessions_fails_when_checked_shared(shared_leak):
     assert not shared_leak.passed and shared_leak.isolation == "broken"
     assert {p.name for p in shared_leak.leaks} >= {"foreign-cursor", "request-id-collision"}
@@ -43,14 +44,12 @@ def test_a_store_that_leaks_between_sessions_fails_when_checked_shared(shared_le
     assert shared_leak.to_json()["passed"] is False and shared_leak.to_json()["leaks"]
 
 
-@pytest.mark.xdist_group("test_kit_report")  # shares a module-scoped fixture
 def test_the_finding_leads_in_one_line(shared_leak):
     first = shared_leak.explain().splitlines()[0]
     assert first == f"EventStore check of {shared_leak.store}: FAIL: {shared_leak.findings()[0]}"
     assert first.split("FAIL: ")[1].startswith("[no-cross-session] leak between sessions (foreign-cursor)")
 
 
-@pytest.mark.xdist_group("test_kit_report")  # shares a module-scoped fixture
 def test_the_sdk_background_is_given_once_at_the_end(shared_leak):
     text = shared_leak.explain()
     assert text.count(ISOLATION_STATEMENT) == 1 and text.count("why: ") == len(shared_leak.limits)
@@ -60,12 +59,10 @@ def test_the_sdk_background_is_given_once_at_the_end(shared_leak):
     assert len(shared_leak.findings()) == len(shared_leak.leaks) >= 2
 
 
-@pytest.mark.xdist_group("test_kit_report")  # shares a module-scoped fixture
 def test_the_report_names_no_file_a_pip_user_lacks(shared_leak):
     assert not re.search(r"[\w/]+\.py\b", shared_leak.explain())
 
 
-@pytest.mark.xdist_group("test_kit_report")  # shares a module-scoped fixture
 def test_a_message_the_store_made_up_is_shown_as_json(stranger):
     assert not stranger.passed and stranger.failure is not None
     text = stranger.explain()

@@ -17,6 +17,8 @@ from mcp_resume.proofs.system.vocabulary import ActionKind
 from mcp_resume.jobs.proving import headline
 from mcp_resume.spec.profiles import Profile
 
+pytestmark = pytest.mark.xdist_group("test_proof_triviality")  # every test shares a module-scoped fixture
+
 
 @pytest.fixture(scope="module")
 def outcome(prove_outcome):
@@ -28,7 +30,6 @@ def results(outcome):
     return {r.query: r for r in outcome.proofs}
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_no_broadcast_has_proven_step_obligations_for_a_re_emitted_and_a_new_request(results):
     for action in ("reconnect", "issue_server_request"):
         proof = results[f"{CONSECUTION}.no-broadcast.step.{action}"]
@@ -41,7 +42,6 @@ def test_no_broadcast_has_proven_step_obligations_for_a_re_emitted_and_a_new_req
     assert "tr.issue_server_request.fresh-request" in issued and any(n.startswith("inv.") for n in issued)
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_the_restating_step_obligations_are_reported_trivial(results):
     for query in ("consecution.no-replay-on-session-resume.step.reconnect",
                   "consecution.no-reemit-on-stream-resume.step.reconnect",
@@ -53,7 +53,6 @@ def test_the_restating_step_obligations_are_reported_trivial(results):
     assert "tr.reconnect.delivered" in results["consecution.no-replay-on-session-resume.step.reconnect"].effect_core
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_the_nine_counts_share_no_obligation_and_only_induction_counts_as_proof(outcome):
     """Issue 39: witnesses, initiations and invariant-free steps are no longer counted as proven."""
     counted = tally(outcome.proofs)
@@ -71,7 +70,6 @@ def test_the_nine_counts_share_no_obligation_and_only_induction_counts_as_proof(
     assert [summary[f"obligations_{k}"] for k in keys] == list(classes[:7])
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_the_headline_prints_proven_trivial_not_applicable_and_vacuous_apart(outcome, capsys):
     from mcp_resume.jobs.proving import print_outcome as _print
 
@@ -87,7 +85,6 @@ def test_the_headline_prints_proven_trivial_not_applicable_and_vacuous_apart(out
     assert capsys.readouterr().out.splitlines()[0] == line
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_the_results_file_marks_trivial_obligations(outcome):
     queries = {q["id"]: q for q in json.loads((outcome.folder / RESULTS).read_text())["queries"]}
     trivial = queries["consecution.no-replay-on-session-resume.step.reconnect"]
@@ -96,7 +93,6 @@ def test_the_results_file_marks_trivial_obligations(outcome):
     assert (proven["verdict"], proven["effect_only"], proven["effect_core"]) == ("proven", "sat", [])
 
 
-@pytest.mark.xdist_group("test_proof_triviality")  # shares a module-scoped fixture
 def test_prove_checks_agreement_as_deep_as_a_re_emission_with_two_server_requests(outcome):
     deep = outcome.agreement.deep
     assert deep.agrees, deep.problems()

@@ -42,7 +42,8 @@ REQUIRED_RULES = (
 )
 TIMEOUT = "2"
 
-pytestmark = pytest.mark.timeout(180)  # the official Python SDK started for real and verified
+pytestmark = [pytest.mark.timeout(180),  # the official Python SDK started for real and verified
+              pytest.mark.xdist_group("test_verify_python_sdk")]  # every test shares its module-scoped fixtures
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,6 @@ def _by_rule(report):
     return {v["rule"]: v for v in report["verdicts"]}
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_report_has_the_documented_shape(boundary_run, sdk_url):
     _, report = boundary_run
     assert report["target"] == sdk_url and report["url"] == sdk_url and report["profile"] == "boundary"
@@ -80,7 +80,6 @@ def test_report_has_the_documented_shape(boundary_run, sdk_url):
     assert report["capabilities"]["probe"]
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_every_required_rule_is_judged_with_evidence(boundary_run):
     _, report = boundary_run
     verdicts = _by_rule(report)
@@ -90,7 +89,6 @@ def test_every_required_rule_is_judged_with_evidence(boundary_run):
         assert verdict["evidence"]["checks"] and verdict["evidence"]["exchanges"]
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_capabilities_of_the_sdk_target(boundary_run):
     _, report = boundary_run
     caps = report["capabilities"]
@@ -98,7 +96,6 @@ def test_capabilities_of_the_sdk_target(boundary_run):
     assert set(caps["fixture_tools"]) >= {"test_tool_with_logging", "test_elicitation", "test_reconnection"}
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
     _, report = boundary_run
     for verdict in report["verdicts"]:
@@ -111,7 +108,6 @@ def test_verdicts_follow_the_checks_and_the_catalog_levels(boundary_run):
             assert verdict["verdict"] == verdict_for_broken(verdict["rule"], Profile.BOUNDARY).value
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers(
     "replay-suffix",
     "no-cross-session",
@@ -170,7 +166,6 @@ def test_measured_sdk_behaviour_under_boundary(boundary_run):
     assert verdicts["malformed-session-400"]["verdict"] == "FAIL"
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_scenarios_use_fresh_sessions(boundary_run):
     _, report = boundary_run
     owners: dict[str, str] = {}
@@ -202,7 +197,6 @@ def _one_scenario(sdk_url, rule, profile):
     return asyncio.run(judge_rule(scenario, sdk_url, Context(profile, bounds, caps), 120.0))
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers("malformed-session-400", "reject-foreign-event-id")
 def test_expectations_come_from_the_profile(sdk_url):
     # a malformed session id answered 404: MCP 2025-06-18 accepts 400 or 404, boundary 400 only
@@ -216,7 +210,6 @@ def test_expectations_come_from_the_profile(sdk_url):
     assert all(c.held for c in foreign.checks if c.branch == "reject-foreign-event-id")
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 @pytest.mark.covers("sessionless-get-405")
 def test_sessionless_profile_judges_the_sessionless_rules(sdk_url, tmp_path):
     path = tmp_path / "sessionless.json"
@@ -231,7 +224,6 @@ def test_sessionless_profile_judges_the_sessionless_rules(sdk_url, tmp_path):
     assert all(v["verdict"] == "SKIP" for r, v in verdicts.items() if not r.startswith("sessionless"))
 
 
-@pytest.mark.xdist_group("test_verify_python_sdk")  # shares a module-scoped fixture
 def test_auto_profile_follows_the_negotiated_revision(sdk_url, tmp_path):
     path = tmp_path / "auto.json"
     code = main(["verify", sdk_url, "--json", str(path), "--timeout", TIMEOUT])
