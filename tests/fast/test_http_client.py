@@ -66,7 +66,8 @@ def test_bounds_reject_non_positive_values():
 
 @pytest.mark.timeout(20)
 def test_refused_connection_is_a_connect_error():
-    exchange = run(initialize(hostile.down_url()))
+    with hostile.down_server() as url:
+        exchange = run(initialize(url))
     assert exchange.error_kind is ErrorKind.CONNECT and exchange.status is None
     assert "cannot connect to 127.0.0.1:" in exchange.error
 

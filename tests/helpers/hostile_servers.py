@@ -96,9 +96,14 @@ def silent_server() -> Iterator[str]:
         listener.close()
 
 
-def down_url() -> str:
-    """The URL of a port where nothing listens (connection refused)."""
-    return f"http://{HOST}:{free_port()}/mcp"
+@contextmanager
+def down_server() -> Iterator[str]:
+    """The URL of a port where nothing listens (connection refused), held for the block: the
+    port stays bound to a socket that never listens, so no server another test starts can
+    take it meanwhile (a port only probed free was, once, and the "down" upstream answered)."""
+    with socket.socket() as held:
+        held.bind((HOST, 0))
+        yield f"http://{HOST}:{held.getsockname()[1]}/mcp"
 
 
 # -- replies ----------------------------------------------------------------------

@@ -98,7 +98,7 @@ def test_the_proxy_reports_live_and_its_recording_validates_the_same(tmp_path):
 
 
 def test_an_unreachable_upstream_is_a_warning_at_start_and_the_proxy_runs(tmp_path):
-    with _proxy(tmp_path, *_plain(hostile.down_url(), tmp_path)) as process:
+    with hostile.down_server() as upstream, _proxy(tmp_path, *_plain(upstream, tmp_path)) as process:
         errors = _lines_of(process.stderr)
         warning = _read_until(errors, r"warning: the upstream is unreachable", 20)
         assert "proxy answers 502" in warning
@@ -162,7 +162,7 @@ async def _initialized(url: str) -> str:
 
 
 def test_the_out_check_at_start_leaves_no_empty_folder_behind(tmp_path):
-    with _proxy(tmp_path, *_plain(hostile.down_url(), tmp_path)) as process:
+    with hostile.down_server() as upstream, _proxy(tmp_path, *_plain(upstream, tmp_path)) as process:
         _read_until(_lines_of(process.stdout), r"proxy listening on", 20)
         process.send_signal(signal.SIGINT)
         process.wait(20)

@@ -59,9 +59,7 @@ def test_a_server_minting_a_malformed_session_id_fails_and_is_not_a_target_error
 
 def _hostile(kind):
     if kind == "down":
-        from contextlib import nullcontext
-
-        return nullcontext(hostile.down_url())
+        return hostile.down_server()
     if kind == "silent":
         return hostile.silent_server()
     return hostile.http_server(getattr(hostile, kind))
