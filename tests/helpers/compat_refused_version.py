@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import asyncio
 
-from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
+from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule, resolve_profile
+from tests.helpers.bounds import SHORT_BOUNDS
 from tests.helpers.servers.variants import Variant, serving_variant
 
 
-BOUNDS = Timeouts.from_timeout(2.0)
+BOUNDS = SHORT_BOUNDS
 
 
 def probed_and_judged(variant: Variant, *rules: str):

@@ -11,6 +11,7 @@ from mcp_resume.jobs import compatibility as compat
 from mcp_resume.model.targets import frameworks
 from mcp_resume.model.targets.process import TargetStartError
 from mcp_resume.spec.verdicts import Verdict
+from tests.helpers.bounds import SHORT_BOUNDS
 
 
 @pytest.mark.timeout(900)
@@ -28,7 +29,7 @@ def test_tmcp_mints_a_session_for_any_request(tmp_path):
     except TargetStartError as error:
         pytest.skip(f"tmcp cannot be installed here (offline?): {error}")
     # --timeout 2: the rules asserted are answered at once; waits only lengthen the other rules' runs
-    result = compat.verify_target("tmcp", compat.Timeouts.from_timeout(2.0))
+    result = compat.verify_target("tmcp", SHORT_BOUNDS)
     verdicts = {v.rule: v for v in result.reports["boundary"].verdicts}
     assert verdicts["missing-session-400"].verdict is Verdict.FAIL, verdicts["missing-session-400"].reason
     assert verdicts["unknown-session-404"].verdict is Verdict.FAIL, verdicts["unknown-session-404"].reason

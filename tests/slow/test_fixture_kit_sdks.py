@@ -17,7 +17,7 @@ import pytest
 
 import mcp_resume
 import mcp_resume.model
-from mcp_resume.model.http.client import StreamableHttpClient, Timeouts
+from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.targets.process import HOST, free_port, running_server
 from mcp_resume.model.targets.typescript_sdk import running_typescript_sdk
 from mcp_resume.model.verify import fixture_tools
@@ -25,9 +25,10 @@ from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.scenarios import Context
 from mcp_resume.model.verify.suite import SCENARIOS, judge_rule
 from mcp_resume.spec.profiles import Profile
+from tests.helpers.bounds import SHORT_BOUNDS
 
 
-BOUNDS = Timeouts.from_timeout(2.0)
+BOUNDS = SHORT_BOUNDS
 RULES = ("reemit-pending", "replay-suffix", "no-duplicate-tool-call")
 SDK1 = "1.30.0"
 

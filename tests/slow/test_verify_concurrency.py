@@ -7,12 +7,12 @@ import asyncio
 
 import pytest
 
-from mcp_resume.model.http.client import Timeouts
 from mcp_resume.model.servers.inprocess import server_factory
 from mcp_resume.model.serving.facade import FacadeApp, serving, serving_design
 from mcp_resume.model.verify.suite import VerifyRun, verify
 from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
+from tests.helpers.bounds import SHORT_BOUNDS
 
 pytestmark = pytest.mark.slow
 
@@ -42,7 +42,7 @@ class Capped:
 
 
 def verdicts_of(url: str, concurrency: int) -> tuple[dict[str, tuple], VerifyRun]:
-    run = VerifyRun(url, "reference", Profile.BOUNDARY, Timeouts.from_timeout(2.0), concurrency=concurrency)
+    run = VerifyRun(url, "reference", Profile.BOUNDARY, SHORT_BOUNDS, concurrency=concurrency)
     report = asyncio.run(verify(run))
     return {v.rule: (v.verdict, v.beside) for v in report.verdicts}, run
 

@@ -5,11 +5,10 @@ real server started here on 127.0.0.1 and stopped when the test ends."""
 from __future__ import annotations
 
 import asyncio
-from dataclasses import replace
 
 import pytest
 
-from mcp_resume.model.http.client import Timeouts, StreamableHttpClient
+from mcp_resume.model.http.client import StreamableHttpClient
 from mcp_resume.model.serving.facade import serving_design
 from mcp_resume.model.verify.probe import probe
 from mcp_resume.model.verify.scenarios import Context
@@ -18,12 +17,11 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 from tests.helpers.servers.variants import Variant, serving_variant
 
+from tests.helpers.bounds import SHORT_BOUNDS
 from tests.helpers.verify_real import full_run
 
 
-BOUNDS = replace(Timeouts.from_timeout(2.0), connect=10.0)
-"""``--timeout 2``'s bounds, but ten seconds to connect: a loaded machine may take seconds to
-accept, and a server that answers never waits for it (FACADE_BOUNDS does the same)."""
+BOUNDS = SHORT_BOUNDS
 PASS, FAIL, SKIP = Verdict.PASS, Verdict.FAIL, Verdict.SKIP
 
 pytestmark = [pytest.mark.timeout(120)]
