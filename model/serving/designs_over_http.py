@@ -25,17 +25,20 @@ from mcp_resume.spec.profiles import Profile
 from mcp_resume.spec.verdicts import Verdict
 
 from mcp_resume.model.http.client import Timeouts
-from mcp_resume.model.serving.facade import serving_design
+from mcp_resume.model.serving.facade import RECONNECT_PAUSE_SECONDS, serving_design
 from mcp_resume.model.verify.report import Report
 from mcp_resume.model.verify.suite import VerifyRun, verify
 
-FACADE_BOUNDS = Timeouts(connect=10.0, first_byte=2.0, idle=3.0, exchange=10.0, settle=0.3)
-"""Timeouts for a server in this process: it answers at once, so short waits suffice; the connect
-wait is longer, since a loaded machine may take seconds to accept (and a passing run never waits it).
-The idle wait leaves the same two seconds of slack as the first-byte wait beyond the one pause the
-façade makes on purpose (``test_reconnection`` sends the rest of its stream
-``facade.RECONNECT_PAUSE_SECONDS`` after the drop): with 2 s, a loaded machine once made the
-reference's resumption look silent to the idle bound, and the judge placed the rest there as lost."""
+SLACK_SECONDS = 2.0
+"""How much longer than the server needs the façade's waits are: its answers come at once, but a
+loaded machine may starve the process serving and verifying for a second or more."""
+FACADE_BOUNDS = Timeouts(connect=10.0, first_byte=SLACK_SECONDS, idle=RECONNECT_PAUSE_SECONDS + SLACK_SECONDS,
+                         exchange=10.0, settle=0.3)
+"""Timeouts for a server in this process: short waits with ``SLACK_SECONDS`` beyond what it does, the
+idle wait beyond the one pause it makes on purpose (``test_reconnection`` sends the rest of its stream
+``RECONNECT_PAUSE_SECONDS`` after the drop; with one second of slack a loaded machine once made the
+reference's resumption look silent, and the judge placed the rest there as lost). The connect wait is
+longer, since a loaded machine may take seconds to accept (and a passing run never waits it)."""
 
 
 def verify_server_over_http(name: str, profile: Profile | str | None = Profile.BOUNDARY, bounds: Timeouts = FACADE_BOUNDS) -> Report:

@@ -12,9 +12,6 @@ from tests.helpers.bounds import SHORT_BOUNDS
 from tests.helpers.servers.variants import Variant, serving_variant
 
 
-BOUNDS = SHORT_BOUNDS
-
-
 def probed_and_judged(variant: Variant, *rules: str):
     """The probe's capabilities and the verdicts of ``rules`` under ``auto``."""
     with serving_variant(variant) as url:
@@ -22,8 +19,8 @@ def probed_and_judged(variant: Variant, *rules: str):
 
 
 async def _run(url, rules):
-    async with StreamableHttpClient(url, BOUNDS) as client:
+    async with StreamableHttpClient(url, SHORT_BOUNDS) as client:
         caps = await probe(client)
     profile, _ = resolve_profile(None, caps.protocol_version)
-    ctx = Context(profile, BOUNDS, caps)
+    ctx = Context(profile, SHORT_BOUNDS, caps)
     return caps, {rule: await judge_rule(SCENARIOS[rule], url, ctx, 60.0) for rule in rules}

@@ -28,7 +28,6 @@ from mcp_resume.spec.profiles import Profile
 from tests.helpers.bounds import SHORT_BOUNDS
 
 
-BOUNDS = SHORT_BOUNDS
 RULES = ("reemit-pending", "replay-suffix", "no-duplicate-tool-call")
 SDK1 = "1.30.0"
 
@@ -36,9 +35,9 @@ pytestmark = [pytest.mark.timeout(900)]
 
 
 async def _judged(url):
-    async with StreamableHttpClient(url, BOUNDS) as client:
+    async with StreamableHttpClient(url, SHORT_BOUNDS) as client:
         caps = await probe(client)
-    ctx = Context(Profile.BOUNDARY, BOUNDS, caps)
+    ctx = Context(Profile.BOUNDARY, SHORT_BOUNDS, caps)
     return caps, {rule: await judge_rule(SCENARIOS[rule], url, ctx, 120.0) for rule in RULES}
 
 

@@ -21,7 +21,6 @@ from tests.helpers.bounds import SHORT_BOUNDS
 from tests.helpers.verify_real import full_run
 
 
-BOUNDS = SHORT_BOUNDS
 PASS, FAIL, SKIP = Verdict.PASS, Verdict.FAIL, Verdict.SKIP
 
 pytestmark = [pytest.mark.timeout(120)]
@@ -36,10 +35,10 @@ def judged(variant_or_url, *rules, profile=Profile.BOUNDARY, stream_ttl=None, se
 
 
 async def _judge(url, rules, requested, stream_ttl, session_ttl):
-    async with StreamableHttpClient(url, BOUNDS) as client:
+    async with StreamableHttpClient(url, SHORT_BOUNDS) as client:
         caps = await probe(client)
     profile, _ = resolve_profile(requested, caps.protocol_version)
-    ctx = Context(profile, BOUNDS, caps, stream_ttl, session_ttl)
+    ctx = Context(profile, SHORT_BOUNDS, caps, stream_ttl, session_ttl)
     return {rule: await judge_rule(SCENARIOS[rule], url, ctx, 120.0) for rule in rules}
 
 
@@ -295,7 +294,7 @@ def test_a_slow_server_broadcasting_after_the_idle_bound_is_still_watched():
     the first message that reaches it comes more than the idle bound after it opened: three POSTs
     (session A's initialize, initialized and first call) answered 0.9 s late each."""
     slow = 0.9
-    assert 3 * slow > BOUNDS.idle
+    assert 3 * slow > SHORT_BOUNDS.idle
     found = judged(Variant(broadcast_all=True, slow_posts=slow), "no-cross-session")
     assert verdicts_of(found) == {"no-cross-session": FAIL}, found
     watched = [x for x in found["no-cross-session"].exchanges if x.label.startswith("session W: its GET stream")]
