@@ -15,6 +15,9 @@ from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 HOST = "127.0.0.1"
+POLL_SECONDS = 0.02
+"""How often a server thread looks whether it was told to stop, in seconds: ``shutdown()`` waits up to
+this long (``serve_forever``'s default, 0.5 s, was most of each test that stopped one)."""
 
 Reply = Callable[[BaseHTTPRequestHandler], None]
 
@@ -57,7 +60,7 @@ def http_server(reply: Reply) -> Iterator[str]:
 
     server = _QuietServer((HOST, 0), Handler)
     server.daemon_threads = True
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(POLL_SECONDS,), daemon=True)
     thread.start()
     try:
         yield f"http://{HOST}:{server.server_address[1]}/mcp"
