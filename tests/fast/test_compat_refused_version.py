@@ -11,6 +11,7 @@ import pytest
 from mcp_resume.spec.verdicts import Verdict
 from tests.helpers.servers.variants import Variant
 
+from tests.helpers.bounds import SHORT_SETTLE_BOUNDS
 from tests.helpers.compat_refused_version import probed_and_judged
 
 
@@ -20,7 +21,7 @@ pytestmark = [pytest.mark.timeout(120)]
 @pytest.mark.covers("protocol-version-accepted")
 def test_a_get_refused_for_another_reason_is_not_blamed_on_the_version():
     caps, found = probed_and_judged(Variant(version="2025-03-26", get_status=400), "protocol-version-accepted",
-                                    "no-replay-on-session-resume")
+                                    "no-replay-on-session-resume", bounds=SHORT_SETTLE_BOUNDS)
     assert caps.get_status == 400 and caps.get_refused_version is None and not caps.get_stream
     assert found["protocol-version-accepted"].verdict is Verdict.PASS, found["protocol-version-accepted"].reason
     verdict = found["no-replay-on-session-resume"]

@@ -11,3 +11,9 @@ SHORT_BOUNDS = replace(Timeouts.from_timeout(2.0), connect=10.0)
 server (or this process's event loop) may take seconds to get a connection through, and a server
 that answers never makes a run wait for it. A 2 s connect bound made a rule INCONCLUSIVE in CI
 ("no connection within 2 s") on the TypeScript SDK's server."""
+
+
+SHORT_SETTLE_BOUNDS = replace(SHORT_BOUNDS, settle=0.2)
+"""``SHORT_BOUNDS`` with a 0.2 s quiet period (``settle``), for a test whose verdicts rest on a status,
+a header or a stream's first event, never on what a stream brings later: a read that ends early
+changes nothing there, and the default second of quiet was most of each such test."""
