@@ -4,6 +4,7 @@ in-process server served over HTTP on 127.0.0.1 (shared by the traffic tests).""
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -139,8 +140,18 @@ def session_of(record: Record) -> str | None:
 
 
 def recorded(name: str, run: Callable[[str], Awaitable[object]] = scenario) -> list[Record]:
-    """The records of ``run`` (default ``scenario``) through the proxy to the server ``name``."""
-    return recorded_live(name, run)[0]
+    """The records of ``run`` (default ``scenario``) through the proxy to the server ``name``.
+
+    ``scenario``'s recording of a server is made once per process (tests record the reference and
+    design 2 again and again); each caller gets a copy of its own to change."""
+    if run is not scenario:
+        return recorded_live(name, run)[0]
+    if name not in _SCENARIO_RECORDINGS:
+        _SCENARIO_RECORDINGS[name] = recorded_live(name)[0]
+    return copy.deepcopy(_SCENARIO_RECORDINGS[name])
+
+
+_SCENARIO_RECORDINGS: dict[str, list[Record]] = {}
 
 
 def recorded_live(name: str, run: Callable[[str], Awaitable[object]] = scenario,
