@@ -64,7 +64,7 @@ def test_shorten_deletes_a_step_with_the_steps_that_name_what_it_created():
 
 
 def test_the_result_says_how_many_actions_found_the_counterexample():
-    result = run_machine(server_factory("design-8"), Profile.BOUNDARY)
+    result = run_machine(server_factory("design-11"), Profile.BOUNDARY)  # found in 0.05 CPU-s (design 8: 1.2)
     assert not result.passed
     assert result.actions_to_first is not None and result.actions_to_first <= result.actions_run
     assert result.seconds_to_first is not None and result.seconds_to_first > 0
