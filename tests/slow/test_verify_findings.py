@@ -16,7 +16,7 @@ def test_two_plain_runs_against_other_ports_and_profiles_both_keep_their_reprodu
     monkeypatch.chdir(tmp_path)
     folders = []
     for profile in ("auto", "boundary"):
-        with serving_design("design-12") as url:  # a new server on a new port each time
+        with serving_design("design-2") as url:  # a new server on a new port each time
             assert main(["verify", url, "--profile", profile, "--timeout", "2"]) == 1
         folder = tmp_path / "mcp-resume-findings" / run_folder_name(url, profile)
         out = capsys.readouterr().out
