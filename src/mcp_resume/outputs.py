@@ -7,9 +7,9 @@ from __future__ import annotations
 import json
 import os
 import re
+import secrets
 import shutil
 import sys
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -214,17 +214,21 @@ def staged_folder(out: Path) -> Iterator[Path]:
     ``out`` must exist (``prepare_output_folder``). Raises ``OutputError`` when the scratch folder cannot
     be made or merged.
     """
-    out = Path(out)
-    try:
-        scratch = Path(tempfile.mkdtemp(prefix=".partial-", dir=out))
-    except OSError as error:
-        raise OutputError(write_problem(error)) from None
-    try:
+    scratch = Path(out) / f".partial-{secrets.token_hex(6)}"
+    try:  # from before the folder exists: an interrupt that lands as it is made still removes it
+        _make_folder(scratch)
         yield scratch
         interrupts.raise_if_seen()
-        _merge(scratch, out)
+        _merge(scratch, Path(out))
     finally:
         _remove_tree(scratch)
+
+
+def _make_folder(folder: Path) -> None:
+    try:
+        folder.mkdir(mode=0o700)
+    except OSError as error:
+        raise OutputError(write_problem(error)) from None
 
 
 SCRATCH_REMOVAL_SECONDS = 3.0

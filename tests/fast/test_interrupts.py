@@ -10,6 +10,7 @@ SIGINT before ``cli.main`` runs is Python's own.
 from __future__ import annotations
 
 import ctypes
+import os
 import sys
 from pathlib import Path
 
@@ -47,6 +48,23 @@ def test_a_staged_folder_leaves_nothing_when_interrupted(tmp_path):
             raise KeyboardInterrupt
     assert files(tmp_path) == {Path("old.txt")}
     assert (tmp_path / "old.txt").read_text() == "old"
+
+
+def test_an_interrupt_as_the_scratch_folder_is_made_leaves_nothing(tmp_path, monkeypatch):
+    """The interrupt lands right after the folder exists (seen once in CI: an empty ``.partial-``
+    folder was left when it was made before its removal was armed)."""
+    make = os.mkdir
+
+    def made_then_interrupted(path, *args, **kwargs):
+        make(path, *args, **kwargs)
+        if Path(path).name.startswith(".partial-"):
+            raise KeyboardInterrupt
+
+    monkeypatch.setattr(os, "mkdir", made_then_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        with staged_folder(tmp_path):
+            pytest.fail("the block ran although the interrupt landed before it")
+    assert files(tmp_path) == set()
 
 
 def test_an_interrupt_whose_exception_was_lost_still_stops_the_merge(tmp_path):
