@@ -3,6 +3,7 @@
 import pytest
 
 from mcp_resume.jobs.kill_columns import HttpVerifyColumn, Z3BmcColumn
+from mcp_resume.proofs.system.bmc import DEFAULT_MAX_DEPTH
 from mcp_resume.spec.designs import NUMBERS, design as spec_design
 from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, UNAVAILABLE
 from mcp_resume.spec.profiles import Profile
@@ -29,9 +30,18 @@ def test_http_verify_catches_design_11_under_boundary_and_passes_it_under_mcp_20
 
 
 @pytest.mark.parametrize("number", NUMBERS)
-def test_z3_bmc_catches_each_design_under_boundary_by_a_rule_the_design_breaks(number):
+def test_z3_bmc_catches_each_design_under_boundary_by_a_rule_the_design_breaks(number, prove_outcome, monkeypatch):
     # the matrix counts a catch by another rule as a miss (design 8's shortest run, a
     # refused event id answered 404 after its stream expired, is reject-foreign-event-id)
+    import mcp_resume.jobs.kill_columns as kill_columns
+
+    solved = {result.design: result for result in prove_outcome(Profile.BOUNDARY).bmc}  # the session's searches
+
+    def bmc_design(design, profile, max_depth):
+        assert (profile, max_depth) == (Profile.BOUNDARY, DEFAULT_MAX_DEPTH)  # what prove searched
+        return solved[design]
+
+    monkeypatch.setattr(kill_columns, "bmc_design", bmc_design)
     cell = Z3BmcColumn().run(number, Profile.BOUNDARY)
     if cell.outcome == UNAVAILABLE:
         pytest.skip(cell.detail)

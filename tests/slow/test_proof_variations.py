@@ -90,10 +90,10 @@ def test_the_exact_variation_replays_after_a_cursor_it_evicted_last():
     assert _reachable(EXACT, 5, _replays_after_an_evicted_cursor) is SatResult.UNSAT
 
 
-@pytest.mark.parametrize("profile", [Profile.BOUNDARY, Profile.MCP_2025_11_25])
+# under boundary: tests/slow/test_faulty_designs.py::test_z3_finds_no_run_that_blames_a_correct_variation
 @pytest.mark.parametrize("target", [CANCEL, RING, SECOND_GET, PING, EXACT])
-def test_a_correct_variation_has_no_violating_run_within_the_default_depth(target, profile):
-    result = bmc_design(target, profile)
+def test_a_correct_variation_has_no_violating_run_within_the_default_depth_under_mcp_2025_11_25(target):
+    result = bmc_design(target, Profile.MCP_2025_11_25)
     assert not result.caught, result.run
     assert [q.result for q in result.depths] == [SatResult.UNSAT] * DEFAULT_MAX_DEPTH
 
