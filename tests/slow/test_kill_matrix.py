@@ -6,6 +6,8 @@ from mcp_resume.model.explore.kill_cells import CAUGHT, PASSED, ExplorerColumn, 
 
 from mcp_resume.spec.profiles import Profile
 
+from tests.helpers import SUITE_EXAMPLES
+
 
 def test_the_explorer_column_catches_design_11_under_boundary_and_passes_it_under_mcp():
     column = ExplorerColumn(NAMED_BOUNDS["kill"])
@@ -16,8 +18,15 @@ def test_the_explorer_column_catches_design_11_under_boundary_and_passes_it_unde
     assert passed.outcome == PASSED and passed.as_expected
 
 
-def test_the_hypothesis_column_passes_design_11_under_mcp_without_being_vacuous():
-    cell = HypothesisColumn().run(11, Profile.MCP_2025_11_25)
+def test_the_hypothesis_column_passes_design_11_under_mcp_without_being_vacuous(machine_run, monkeypatch):
+    import mcp_resume.model.explore.kill_cells as kill_cells
+
+    def session_run(name, profile, examples):
+        assert examples == SUITE_EXAMPLES  # what the session's runs take (conftest)
+        return machine_run(name, profile)
+
+    monkeypatch.setattr(kill_cells, "run_server", session_run)
+    cell = HypothesisColumn(examples=SUITE_EXAMPLES).run(11, Profile.MCP_2025_11_25)
     assert cell.outcome == PASSED and cell.as_expected, cell.detail
 
 
