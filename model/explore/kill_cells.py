@@ -16,7 +16,7 @@ of the design's rules (``spec.designs``) and be confirmed. The matrix ``holds`` 
 available cell shows what it must.
 
 Columns are pluggable (``Column``): ``HypothesisColumn`` (the machine, as
-``design_runs.run_server``), ``ExplorerColumn`` (``explore_server`` within a
+``model.harness.runs.run_server``), ``ExplorerColumn`` (``explore_server`` within a
 bound), and ``UnavailableColumn`` for a checker that is not built yet; its
 cells say "not available" and do not count.
 """
@@ -149,7 +149,7 @@ class UnavailableColumn:
 
 @dataclass
 class HypothesisColumn:
-    """The Hypothesis machine (``design_runs.run_server``), ``examples`` sequences per run."""
+    """The Hypothesis machine (``model.harness.runs.run_server``), ``examples`` sequences per run."""
 
     examples: int = DEFAULT_EXAMPLES
     name: str = "hypothesis"
