@@ -214,12 +214,13 @@ def staged_folder(out: Path) -> Iterator[Path]:
     ``out`` must exist (``prepare_output_folder``). Raises ``OutputError`` when the scratch folder cannot
     be made or merged.
     """
-    scratch = Path(out) / f".partial-{secrets.token_hex(6)}"
+    out = Path(out)
+    scratch = out / f".partial-{secrets.token_hex(6)}"
     try:  # from before the folder exists: an interrupt that lands as it is made still removes it
         _make_folder(scratch)
         yield scratch
         interrupts.raise_if_seen()
-        _merge(scratch, Path(out))
+        _merge(scratch, out)
     finally:
         _remove_tree(scratch)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import functools
 import time
 from pathlib import Path
 from typing import Awaitable, Callable
@@ -146,12 +147,12 @@ def recorded(name: str, run: Callable[[str], Awaitable[object]] = scenario) -> l
     design 2 again and again); each caller gets a copy of its own to change."""
     if run is not scenario:
         return recorded_live(name, run)[0]
-    if name not in _SCENARIO_RECORDINGS:
-        _SCENARIO_RECORDINGS[name] = recorded_live(name)[0]
-    return copy.deepcopy(_SCENARIO_RECORDINGS[name])
+    return copy.deepcopy(_scenario_recording(name))
 
 
-_SCENARIO_RECORDINGS: dict[str, list[Record]] = {}
+@functools.cache
+def _scenario_recording(name: str) -> list[Record]:
+    return recorded_live(name)[0]
 
 
 def recorded_live(name: str, run: Callable[[str], Awaitable[object]] = scenario,
